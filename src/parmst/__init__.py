@@ -1,0 +1,82 @@
+"""parmst: minimum spanning forests of large weighted graphs, fast and verified.
+
+Every solver returns the unique forest under the ``(weight, edge_id)`` order.
+
+Examples
+--------
+>>> import parmst
+>>> g = parmst.Graph.from_edges([0, 1, 2], [1, 2, 0], [1.0, 2.0, 3.0])
+>>> f = parmst.minimum_spanning_forest(g)
+>>> f.edge_ids.tolist(), f.total_weight
+([0, 1], 3.0)
+>>> bool(parmst.verify(g, f))
+True
+"""
+
+from parmst.api import maximum_spanning_forest, minimum_spanning_forest
+from parmst.errors import (
+    GraphFormatError,
+    GraphValueError,
+    ParmstError,
+    SolverUnavailable,
+    UnknownSolverError,
+    VerificationError,
+)
+from parmst.forest import Forest
+from parmst.graph import Graph
+from parmst.registry import available_solvers
+from parmst.stats import Stats
+
+__version__ = "0.1.0"
+
+
+def verify(graph, forest_or_edge_ids):
+    """Prove a forest right without trusting any solver (see :mod:`parmst.verify`).
+
+    Returns a result that is truthy when every check passes and falsy
+    otherwise, saying what failed.
+
+    Examples
+    --------
+    >>> import parmst
+    >>> g = parmst.Graph.from_edges([0, 1, 0], [1, 2, 2], [1, 1, 5])
+    >>> bool(parmst.verify(g, [0, 1])), bool(parmst.verify(g, [0, 2]))
+    (True, False)
+    """
+    from parmst.verify import verify as _verify
+
+    return _verify(graph, forest_or_edge_ids)
+
+
+def generate(spec: str) -> Graph:
+    """Generate a graph from a spec string such as ``"rmat:scale=16,seed=3"``.
+
+    See :mod:`parmst.generators` for the families.
+
+    Examples
+    --------
+    >>> import parmst
+    >>> parmst.generate("grid2d:side=4,seed=1").num_vertices
+    16
+    """
+    from parmst.generators import generate as _generate
+
+    return _generate(spec)
+
+
+__all__ = [
+    "Forest",
+    "Graph",
+    "GraphFormatError",
+    "GraphValueError",
+    "ParmstError",
+    "SolverUnavailable",
+    "Stats",
+    "UnknownSolverError",
+    "VerificationError",
+    "available_solvers",
+    "generate",
+    "maximum_spanning_forest",
+    "minimum_spanning_forest",
+    "verify",
+]

@@ -1,0 +1,60 @@
+"""Exception classes raised by parmst.
+
+Every error a user can provoke with bad input is one of these, raised once,
+with a message that names the problem (file, line or byte offset, value).
+"""
+
+from __future__ import annotations
+
+
+class ParmstError(Exception):
+    """Base class of every error parmst raises on purpose."""
+
+
+class GraphValueError(ParmstError, ValueError):
+    """Arrays or objects given to a ``Graph`` constructor are invalid."""
+
+
+class GraphFormatError(ParmstError, ValueError):
+    """A graph file is malformed.
+
+    Parameters
+    ----------
+    path : str
+        The file being read.
+    message : str
+        What was expected and what was found.
+    line : int, optional
+        1-based line number of text formats.
+    offset : int, optional
+        Byte offset in binary formats.
+    """
+
+    def __init__(self, path: str, message: str, *, line: int | None = None,
+                 offset: int | None = None) -> None:
+        self.path = str(path)
+        self.line = line
+        self.offset = offset
+        self.detail = message
+        where = self.path
+        if line is not None:
+            where += f", line {line}"
+        if offset is not None:
+            where += f", byte offset {offset}"
+        super().__init__(f"{where}: {message}")
+
+
+class UnknownSolverError(ParmstError, ValueError):
+    """A solver name that is not registered."""
+
+
+class SolverUnavailable(ParmstError, RuntimeError):
+    """A registered solver that cannot run here (missing package, no device, input too large)."""
+
+
+class VerificationError(ParmstError, AssertionError):
+    """A forest failed independent verification; ``result`` says what failed."""
+
+    def __init__(self, result) -> None:
+        self.result = result
+        super().__init__(str(result))

@@ -1,0 +1,147 @@
+"""The result of a solve: the minimum spanning forest and how it was found."""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from parmst.stats import Stats
+
+if TYPE_CHECKING:
+    from parmst.graph import Graph
+
+__all__ = ["Forest", "exact_sum"]
+
+
+def exact_sum(weights: np.ndarray) -> int | float:
+    """Sum weights exactly: Python integers for int weights, ``math.fsum`` for floats.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> exact_sum(np.array([2**62, 2**62], dtype=np.int64))
+    9223372036854775808
+    >>> exact_sum(np.array([1e16, 1.0, -1e16]))
+    1.0
+    """
+    w = np.asarray(weights)
+    if w.size == 0:
+        return 0 if w.dtype.kind in "iu" else 0.0
+    if w.dtype.kind in "iu":
+        bound = max(abs(int(w.min())), abs(int(w.max())))
+        if bound * len(w) < 2**63:
+            return int(w.sum(dtype=np.int64))
+        return sum(w.tolist())
+    return math.fsum(w.tolist())
+
+
+@dataclass(frozen=True, eq=False)
+class Forest:
+    """A minimum spanning forest of a :class:`~parmst.Graph`.
+
+    Attributes
+    ----------
+    edge_ids : ndarray of int64
+        Ids (positions in the graph's edge list) of the forest's edges, sorted.
+    src, dst, weight : ndarray
+        The endpoints and weight of each forest edge, parallel to ``edge_ids``.
+    num_vertices : int
+    num_components : int
+        Trees in the forest; isolated vertices count as one each.
+    total_weight : int or float
+        Exact for integer weights, compensated (``math.fsum``) for floats.
+    solver : str
+        Id of the solver that produced it, e.g. ``"kruskal/serial"``.
+    stats : Stats
+        Initialization and computation time, phases, rounds.
+
+    Examples
+    --------
+    >>> import parmst
+    >>> g = parmst.Graph.from_edges([0, 1, 0], [1, 2, 2], [1, 1, 1])
+    >>> f = parmst.minimum_spanning_forest(g, solver="kruskal/serial")
+    >>> f.edge_ids.tolist(), f.total_weight, f.num_components
+    ([0, 1], 2, 1)
+    """
+
+    edge_ids: np.ndarray
+    src: np.ndarray
+    dst: np.ndarray
+    weight: np.ndarray
+    num_vertices: int
+    num_components: int
+    total_weight: int | float
+    solver: str = ""
+    stats: Stats = field(default_factory=Stats)
+
+    @classmethod
+    def from_edge_ids(cls, graph: Graph, edge_ids: Any, solver: str = "",
+                      stats: Stats | None = None) -> Forest:
+        """Assemble a forest from the chosen edge ids of ``graph`` (any order)."""
+        ids = np.sort(np.asarray(edge_ids, dtype=np.int64))
+        weight = graph.weight[ids]
+        return cls(
+            edge_ids=ids,
+            src=graph.src[ids],
+            dst=graph.dst[ids],
+            weight=weight,
+            num_vertices=graph.num_vertices,
+            num_components=graph.num_vertices - len(ids),
+            total_weight=exact_sum(weight),
+            solver=solver,
+            stats=stats if stats is not None else Stats(),
+        )
+
+    @property
+    def num_edges(self) -> int:
+        return len(self.edge_ids)
+
+    def __len__(self) -> int:
+        return len(self.edge_ids)
+
+    def summary(self) -> str:
+        """A one-paragraph description: solver, sizes, weight, times."""
+        s = self.stats
+        return (f"solver {self.solver}: {self.num_edges} forest edges, "
+                f"{self.num_components} components, total weight {self.total_weight}, "
+                f"init {s.init_time:.4f} s, compute {s.compute_time:.4f} s")
+
+    def component_labels(self) -> np.ndarray:
+        """Component id of each vertex: the smallest vertex id in its tree."""
+        from parmst.solvers.serial._unionfind import forest_labels
+
+        return forest_labels(self.src, self.dst, self.num_vertices)
+
+    def to_numpy(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(src, dst, weight)`` arrays of the forest's edges."""
+        return self.src, self.dst, self.weight
+
+    def to_graph(self) -> Graph:
+        """The forest as a :class:`~parmst.Graph` on the same vertices."""
+        from parmst.graph import Graph
+
+        return Graph.from_edges(self.src, self.dst, self.weight, num_vertices=self.num_vertices)
+
+    def to_scipy(self):
+        """The forest as a symmetric ``scipy.sparse.csr_array``."""
+        return self.to_graph().to_scipy()
+
+    def to_networkx(self):
+        """The forest as a ``networkx.Graph`` with ``weight`` and ``edge_id`` attributes."""
+        import networkx as nx
+
+        g = nx.Graph()
+        g.add_nodes_from(range(self.num_vertices))
+        g.add_edges_from(
+            (u, v, {"weight": w, "edge_id": i})
+            for u, v, w, i in zip(self.src.tolist(), self.dst.tolist(), self.weight.tolist(),
+                                  self.edge_ids.tolist()))
+        return g
+
+    def write(self, path: str | os.PathLike, format: str | None = None, **options: Any) -> None:
+        """Write the forest's edges as a graph file (format from the extension)."""
+        self.to_graph().write(path, format=format, **options)

@@ -1,0 +1,372 @@
+"""The immutable weighted graph: an edge list plus a lazily built CSR view.
+
+The edge list (COO) is canonical: edge ``i`` is ``(src[i], dst[i], weight[i])``
+and ``i`` is its id, the tie-breaker of the ``(weight, edge_id)`` order. Index
+arrays are int32 while ``num_vertices`` and ``2 * num_edges`` fit, int64
+beyond (DESIGN.md section 2).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from parmst.errors import GraphValueError
+
+__all__ = ["Graph", "CSR", "index_dtype_for"]
+
+_INT32_LIMIT = 2**31 - 1
+WEIGHT_DTYPES = (np.dtype(np.int32), np.dtype(np.int64), np.dtype(np.float32),
+                 np.dtype(np.float64))
+
+
+def index_dtype_for(num_vertices: int, num_edges: int) -> np.dtype:
+    """int32 while ``num_vertices`` and ``2 * num_edges`` fit, else int64."""
+    if num_vertices <= _INT32_LIMIT and 2 * num_edges <= _INT32_LIMIT:
+        return np.dtype(np.int32)
+    return np.dtype(np.int64)
+
+
+@dataclass(frozen=True)
+class CSR:
+    """Both directions of every non-loop edge, grouped by source vertex.
+
+    ``indices[indptr[v]:indptr[v+1]]`` are the neighbours of ``v``;
+    ``weights`` and ``edge_ids`` run parallel to ``indices``, so vertex-centric
+    solvers keep the ``(weight, edge_id)`` tie rule. Self-loops are left out.
+    """
+
+    indptr: np.ndarray
+    indices: np.ndarray
+    weights: np.ndarray
+    edge_ids: np.ndarray
+
+    @property
+    def num_vertices(self) -> int:
+        return len(self.indptr) - 1
+
+
+def _readonly(a: np.ndarray) -> np.ndarray:
+    a.setflags(write=False)
+    return a
+
+
+def _coerce_weights(weight: Any, m: int) -> np.ndarray:
+    if weight is None:
+        return np.ones(m, dtype=np.int32)
+    w = np.asarray(weight)
+    if w.dtype == object or w.dtype.kind not in "biuf":
+        raise GraphValueError(f"weights must be numeric, got dtype {w.dtype}")
+    if w.dtype.kind == "b" or (w.dtype.kind in "iu" and w.dtype.itemsize < 4):
+        return w.astype(np.int32)
+    if w.dtype == np.uint32:
+        return w.astype(np.int64)
+    if w.dtype == np.uint64:
+        if m and int(w.max()) > np.iinfo(np.int64).max:
+            raise GraphValueError(
+                f"weight {int(w.max())} does not fit int64 (the widest integer weight type)")
+        return w.astype(np.int64)
+    if w.dtype.kind == "f" and w.dtype.itemsize < 4:
+        return w.astype(np.float32)
+    if w.dtype.kind == "f" and w.dtype.itemsize > 8:
+        raise GraphValueError(f"weight dtype {w.dtype} is wider than float64")
+    return w
+
+
+def _coerce_ids(name: str, ids: Any) -> np.ndarray:
+    a = np.asarray(ids)
+    if a.dtype == object or (a.size and a.dtype.kind not in "iub"):
+        if a.dtype.kind == "f" and a.size and np.all(np.isfinite(a)) and np.all(a == np.floor(a)):
+            return a.astype(np.int64)
+        raise GraphValueError(f"{name} must hold integer vertex ids, got dtype {a.dtype}")
+    return a
+
+
+class Graph:
+    """An immutable undirected weighted graph (multi-edges and self-loops allowed).
+
+    Build one with :meth:`from_edges`, :meth:`from_scipy`,
+    :meth:`from_networkx`, :meth:`from_table` or :meth:`read`.
+
+    Attributes
+    ----------
+    src, dst : ndarray of int32 or int64
+        Endpoints of each edge; the position is the edge id.
+    weight : ndarray of int32, int64, float32 or float64
+    num_vertices : int
+
+    Examples
+    --------
+    >>> g = Graph.from_edges([0, 1, 2], [1, 2, 0], [3.0, 1.0, 2.0])
+    >>> g.num_vertices, g.num_edges
+    (3, 3)
+    """
+
+    __slots__ = ("src", "dst", "weight", "num_vertices", "_cache")
+
+    def __init__(self, src: np.ndarray, dst: np.ndarray, weight: np.ndarray,
+                 num_vertices: int) -> None:
+        # Trusted constructor: callers have validated; public code uses from_edges.
+        object.__setattr__(self, "src", _readonly(src))
+        object.__setattr__(self, "dst", _readonly(dst))
+        object.__setattr__(self, "weight", _readonly(weight))
+        object.__setattr__(self, "num_vertices", int(num_vertices))
+        object.__setattr__(self, "_cache", {})
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("Graph is immutable")
+
+    def __repr__(self) -> str:
+        return (f"Graph(num_vertices={self.num_vertices}, num_edges={self.num_edges}, "
+                f"weight={self.weight.dtype}, index={self.index_dtype})")
+
+    @property
+    def num_edges(self) -> int:
+        return len(self.src)
+
+    @property
+    def index_dtype(self) -> np.dtype:
+        return self.src.dtype
+
+    # ------------------------------------------------------------------ constructors
+    @classmethod
+    def from_edges(cls, src: Any, dst: Any, weight: Any = None,
+                   num_vertices: int | None = None, *, allow_nan: bool = False) -> Graph:
+        """Build a graph from edge arrays, validating them.
+
+        Parameters
+        ----------
+        src, dst : array_like of int
+            Endpoints of each edge, vertex ids in ``0..num_vertices-1``.
+        weight : array_like of numbers, optional
+            One weight per edge (int32, int64, float32 or float64 after
+            coercion; narrower types are widened). Unit weights if omitted.
+        num_vertices : int, optional
+            Defaults to ``max(src, dst) + 1``; isolated vertices need it.
+        allow_nan : bool
+            Keep NaN weights (solvers then need ``ignore_nan=True``);
+            by default a NaN weight is an error.
+
+        Raises
+        ------
+        GraphValueError
+            Unequal lengths, non-integer or out-of-range ids, non-numeric or
+            NaN weights, a negative vertex count.
+
+        Examples
+        --------
+        >>> g = Graph.from_edges([0, 0], [1, 2], [5, 7], num_vertices=4)
+        >>> g.num_vertices, g.weight.dtype.name
+        (4, 'int64')
+        """
+        s = _coerce_ids("src", src).ravel()
+        d = _coerce_ids("dst", dst).ravel()
+        if len(s) != len(d):
+            raise GraphValueError(f"src has {len(s)} entries but dst has {len(d)}")
+        m = len(s)
+        w = _coerce_weights(weight, m).ravel()
+        if len(w) != m:
+            raise GraphValueError(f"{m} edges but {len(w)} weights")
+        lo = min(int(s.min()), int(d.min())) if m else 0
+        hi = max(int(s.max()), int(d.max())) if m else -1
+        if lo < 0:
+            where = int(np.flatnonzero((s < 0) | (d < 0))[0])
+            raise GraphValueError(f"edge {where} has negative vertex id {min(s[where], d[where])}")
+        if num_vertices is None:
+            num_vertices = hi + 1
+        elif int(num_vertices) != num_vertices or num_vertices < 0:
+            raise GraphValueError(f"num_vertices must be a non-negative integer, got {num_vertices!r}")
+        elif hi >= num_vertices:
+            where = int(np.flatnonzero((s >= num_vertices) | (d >= num_vertices))[0])
+            raise GraphValueError(
+                f"edge {where} has vertex id {max(s[where], d[where])} "
+                f"but num_vertices is {num_vertices}")
+        if w.dtype.kind == "f" and not allow_nan:
+            nan = np.isnan(w)
+            if nan.any():
+                raise GraphValueError(
+                    f"edge {int(np.flatnonzero(nan)[0])} has a NaN weight "
+                    f"({int(nan.sum())} NaN weights in all); pass allow_nan=True and solve "
+                    "with ignore_nan=True to leave them out")
+        idx = index_dtype_for(int(num_vertices), m)
+        return cls(np.array(s, dtype=idx), np.array(d, dtype=idx), np.array(w), int(num_vertices))
+
+    @classmethod
+    def from_scipy(cls, matrix: Any, *, symmetric: str = "upper") -> Graph:
+        """Build a graph from a SciPy sparse matrix or array.
+
+        Each stored entry ``(i, j, w)`` is an edge. A symmetric matrix stores
+        every edge twice: ``symmetric="upper"`` (default) keeps entries with
+        ``i <= j`` only, ``"lower"`` keeps ``i >= j``, ``"all"`` keeps every
+        stored entry (as ``scipy.sparse.csgraph.minimum_spanning_tree`` does).
+        Explicitly stored zeros are edges of weight 0.
+
+        Examples
+        --------
+        >>> import scipy.sparse as sp
+        >>> g = Graph.from_scipy(sp.coo_array(([4.0, 4.0], ([0, 1], [1, 0])), shape=(2, 2)))
+        >>> g.num_edges
+        1
+        """
+        import scipy.sparse as sp
+
+        if not sp.issparse(matrix):
+            raise GraphValueError(f"expected a SciPy sparse matrix, got {type(matrix).__name__}")
+        rows, cols = matrix.shape
+        if rows != cols:
+            raise GraphValueError(f"adjacency matrix must be square, got shape {matrix.shape}")
+        coo = matrix.tocoo()
+        r, c, w = coo.row, coo.col, coo.data
+        if symmetric == "upper":
+            keep = r <= c
+        elif symmetric == "lower":
+            keep = r >= c
+        elif symmetric == "all":
+            keep = slice(None)
+        else:
+            raise GraphValueError(f"symmetric must be 'upper', 'lower' or 'all', got {symmetric!r}")
+        return cls.from_edges(r[keep], c[keep], w[keep], num_vertices=rows)
+
+    @classmethod
+    def from_networkx(cls, graph: Any, weight: str = "weight", default: float = 1.0) -> Graph:
+        """Build a graph from a NetworkX (Multi)Graph.
+
+        Nodes are numbered in ``graph.nodes`` order; edge ids follow
+        ``graph.edges`` order. A missing ``weight`` attribute counts as
+        ``default``.
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> g = Graph.from_networkx(nx.path_graph(4))
+        >>> g.num_vertices, g.num_edges
+        (4, 3)
+        """
+        index = {node: i for i, node in enumerate(graph.nodes)}
+        edges = list(graph.edges(data=weight, default=default))
+        src = np.fromiter((index[u] for u, _, _ in edges), dtype=np.int64, count=len(edges))
+        dst = np.fromiter((index[v] for _, v, _ in edges), dtype=np.int64, count=len(edges))
+        w = np.array([x for _, _, x in edges]) if edges else np.zeros(0)
+        return cls.from_edges(src, dst, w, num_vertices=len(index))
+
+    @classmethod
+    def from_table(cls, table: Any, source: str = "source", target: str = "target",
+                   weight: str | None = "weight", num_vertices: int | None = None) -> Graph:
+        """Build a graph from a table with two id columns and a weight column.
+
+        Works with anything indexable by column name that yields arrays:
+        a pandas or polars DataFrame, a dict of arrays, a NumPy record array.
+
+        Examples
+        --------
+        >>> g = Graph.from_table({"source": [0, 1], "target": [1, 2], "weight": [1, 2]})
+        >>> g.num_edges
+        2
+        """
+        def column(name: str) -> np.ndarray:
+            try:
+                return np.asarray(table[name])
+            except (KeyError, IndexError, ValueError) as exc:
+                raise GraphValueError(f"table has no column {name!r}") from exc
+
+        w = column(weight) if weight is not None else None
+        return cls.from_edges(column(source), column(target), w, num_vertices=num_vertices)
+
+    @classmethod
+    def read(cls, path: str | os.PathLike, format: str | None = None, **options: Any) -> Graph:
+        """Read a graph file; the format comes from the extension unless named.
+
+        See :mod:`parmst.io` for the formats and their options.
+
+        Examples
+        --------
+        >>> import tempfile, os
+        >>> p = os.path.join(tempfile.mkdtemp(), "g.txt")
+        >>> Graph.from_edges([0], [1], [2]).write(p)
+        >>> Graph.read(p).num_edges
+        1
+        """
+        from parmst import io
+
+        return io.read(path, format=format, **options)
+
+    def write(self, path: str | os.PathLike, format: str | None = None, **options: Any) -> None:
+        """Write the graph to a file (format from the extension unless named)."""
+        from parmst import io
+
+        io.write(self, path, format=format, **options)
+
+    # ------------------------------------------------------------------ views
+    def csr(self) -> CSR:
+        """The CSR view with both directions of every non-loop edge (cached).
+
+        Building it is initialization work, timed apart from computation.
+        """
+        view = self._cache.get("csr")
+        if view is None:
+            from parmst._csr import build_csr
+
+            view = build_csr(self.src, self.dst, self.weight, self.num_vertices)
+            self._cache["csr"] = view
+        return view
+
+    def clear_cache(self) -> None:
+        """Drop cached views, so that the next solve times their construction again."""
+        self._cache.clear()
+
+    @property
+    def has_nan(self) -> bool:
+        """Whether any weight is NaN (only possible with ``allow_nan=True``)."""
+        if "has_nan" not in self._cache:
+            self._cache["has_nan"] = bool(self.weight.dtype.kind == "f" and np.isnan(self.weight).any())
+        return self._cache["has_nan"]
+
+    def subgraph_edges(self, keep: np.ndarray) -> tuple[Graph, np.ndarray]:
+        """The graph of the edges where ``keep`` is true, and their ids here.
+
+        The vertex set is unchanged. Solving the subgraph and mapping its
+        forest's edge ids through the returned array gives ids of this graph.
+        """
+        ids = np.flatnonzero(keep)
+        sub = Graph(self.src[ids], self.dst[ids], self.weight[ids], self.num_vertices)
+        return sub, ids
+
+    def with_weights(self, weight: np.ndarray) -> Graph:
+        """The same edges with other weights (same length, validated dtype)."""
+        w = _coerce_weights(weight, self.num_edges)
+        if len(w) != self.num_edges:
+            raise GraphValueError(f"{self.num_edges} edges but {len(w)} weights")
+        return Graph(self.src, self.dst, np.array(w), self.num_vertices)
+
+    def to_scipy(self):
+        """A symmetric ``scipy.sparse.csr_array`` (parallel edges keep their minimum).
+
+        Self-loops are dropped, as no spanning forest uses them.
+        """
+        import scipy.sparse as sp
+
+        loop = self.src == self.dst
+        s, d, w = self.src[~loop], self.dst[~loop], self.weight[~loop]
+        order = np.lexsort((w, d, s))
+        s, d, w = s[order], d[order], w[order]
+        first = np.ones(len(s), dtype=bool)
+        first[1:] = (s[1:] != s[:-1]) | (d[1:] != d[:-1])
+        s, d, w = s[first], d[first], w[first]
+        n = self.num_vertices
+        return sp.coo_array((np.concatenate([w, w]), (np.concatenate([s, d]), np.concatenate([d, s]))),
+                            shape=(n, n)).tocsr()
+
+    def to_networkx(self):
+        """A ``networkx.MultiGraph`` with ``weight`` and ``edge_id`` edge attributes."""
+        import networkx as nx
+
+        g = nx.MultiGraph()
+        g.add_nodes_from(range(self.num_vertices))
+        g.add_edges_from(
+            (int(u), int(v), {"weight": w, "edge_id": i})
+            for i, (u, v, w) in enumerate(zip(self.src.tolist(), self.dst.tolist(),
+                                              self.weight.tolist())))
+        return g

@@ -1,0 +1,46 @@
+"""Serial solvers, compiled with Numba: one core, no atomics."""
+
+from parmst.registry import Solver, register
+
+_DENSE_MAX_VERTICES = 46_340  # n*n fits int32 and the n-by-n key matrix stays under ~16 GiB
+
+
+def _dense_fits(graph) -> bool | str:
+    if graph.num_vertices > _DENSE_MAX_VERTICES:
+        return (f"dense adjacency matrix of {graph.num_vertices} vertices is too large "
+                f"(limit {_DENSE_MAX_VERTICES})")
+    return True
+
+
+register(Solver(
+    name="kruskal/serial",
+    entry="parmst.solvers.serial.kruskal:solve",
+    paper="seed 000 section 2.2 (Listing 2); seed 003 Algorithm 3",
+    summary="sort by (weight, id), scan with union-find; the reference",
+))
+register(Solver(
+    name="filter-kruskal/serial",
+    entry="parmst.solvers.serial.filter_kruskal:solve",
+    paper="seed 001 section 2 (Osipov, Sanders, Singler: Filter-Kruskal)",
+    summary="quicksort-style partition around a pivot, filter heavy edges already in one tree",
+    options={"base_case": 1 << 14},
+))
+register(Solver(
+    name="prim/serial",
+    entry="parmst.solvers.serial.prim:solve",
+    paper="seed 003 Algorithm 4 (Prim with a binary heap)",
+    summary="Prim from every unvisited vertex with an indexed binary heap on the CSR view",
+))
+register(Solver(
+    name="prim-dense/serial",
+    entry="parmst.solvers.serial.prim_dense:solve",
+    paper="seed 004 section 3 (O(V^2) Prim on an adjacency matrix)",
+    summary="Prim on a dense adjacency matrix: linear min-scan and update per step",
+    limit=_dense_fits,
+))
+register(Solver(
+    name="boruvka/serial",
+    entry="parmst.solvers.serial.boruvka:solve",
+    paper="seed 000 section 2.3 (Listing 3)",
+    summary="Borůvka rounds: lightest edge per component, union, drop internal edges",
+))
