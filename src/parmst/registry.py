@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from parmst.graph import Graph
 
 __all__ = ["Solver", "register", "get", "solvers", "available_solvers", "select", "explain",
-           "BACKENDS"]
+           "BACKENDS", "add_auto_rule", "cpu_count"]
 
 BACKENDS = ("serial", "cpu", "gpu", "opencl", "mpi")
 WEIGHT_KINDS = frozenset({"int32", "int64", "float32", "float64"})
@@ -154,9 +154,9 @@ def cpu_count() -> int:
 
 
 # The "auto" rule, first match wins. Each entry: (solver name, condition on
-# (graph, cores), why). Measured evidence behind the order is in
-# docs/solver-selection.md; backends append their own entries when they
-# land so that faster hardware is tried first.
+# (graph, cores), why). The evidence behind the order is in
+# docs/solver-selection.md. Backend packages add their rules with
+# add_auto_rule when they load, so faster hardware is tried first.
 AUTO_RULES: list[tuple[str, Callable[[Graph, int], bool], str]] = [
     ("prim-dense/serial",
      lambda g, cores: g.num_vertices >= 2 and 2 * g.num_edges >= 0.5 * g.num_vertices**2
@@ -167,6 +167,15 @@ AUTO_RULES: list[tuple[str, Callable[[Graph, int], bool], str]] = [
 ]
 
 
+def add_auto_rule(name: str, condition: Callable[[Graph, int], bool], why: str,
+                  before: str | None = None) -> None:
+    """Add a rule to "auto" selection, ahead of the rule for solver ``before`` (or first)."""
+    position = 0
+    if before is not None:
+        position = next(i for i, rule in enumerate(AUTO_RULES) if rule[0] == before)
+    AUTO_RULES.insert(position, (name, condition, why))
+
+
 def select(graph: Graph) -> Solver:
     """The solver ``solver="auto"`` picks for ``graph`` on this machine."""
     return explain(graph)[0]
@@ -174,9 +183,10 @@ def select(graph: Graph) -> Solver:
 
 def explain(graph: Graph) -> tuple[Solver, str]:
     """The solver "auto" picks for ``graph`` and the rule that picked it."""
+    table = solvers()
     cores = cpu_count()
     for name, condition, why in AUTO_RULES:
-        solver = _REGISTRY.get(name) or solvers().get(name)
+        solver = table.get(name)
         if solver is None or solver.can_run(graph) is not True:
             continue
         if condition(graph, cores):
