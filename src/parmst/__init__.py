@@ -19,6 +19,7 @@ from parmst.errors import (
     GraphValueError,
     ParmstError,
     SolverUnavailable,
+    UnknownOptionError,
     UnknownSolverError,
     VerificationError,
 )
@@ -72,6 +73,7 @@ __all__ = [
     "ParmstError",
     "SolverUnavailable",
     "Stats",
+    "UnknownOptionError",
     "UnknownSolverError",
     "VerificationError",
     "available_solvers",

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from parmst import registry
-from parmst.errors import GraphValueError, SolverUnavailable
+from parmst.errors import GraphValueError, SolverUnavailable, UnknownOptionError
 from parmst.forest import Forest
 from parmst.graph import Graph
 from parmst.stats import Stats
@@ -41,7 +41,7 @@ def _run(graph: Graph, solver: str, options: dict[str, Any]) -> Forest:
     unknown = sorted(set(options) - set(chosen.options))
     if unknown:
         accepted = ", ".join(sorted(chosen.options)) or "none"
-        raise TypeError(f"solver {chosen.name!r} got unknown option(s) {', '.join(unknown)}; "
+        raise UnknownOptionError(f"solver {chosen.name!r} got unknown option(s) {', '.join(unknown)}; "
                         f"it accepts: {accepted}")
     ok = chosen.can_run(graph)
     if ok is not True:

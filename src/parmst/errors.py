@@ -48,6 +48,10 @@ class UnknownSolverError(ParmstError, ValueError):
     """A solver name that is not registered."""
 
 
+class UnknownOptionError(ParmstError, TypeError):
+    """A solver option the chosen solver does not accept."""
+
+
 class SolverUnavailable(ParmstError, RuntimeError):
     """A registered solver that cannot run here (missing package, no device, input too large)."""
 

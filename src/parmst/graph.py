@@ -349,7 +349,9 @@ class Graph:
         import scipy.sparse as sp
 
         loop = self.src == self.dst
-        s, d, w = self.src[~loop], self.dst[~loop], self.weight[~loop]
+        s = np.minimum(self.src, self.dst)[~loop]
+        d = np.maximum(self.src, self.dst)[~loop]
+        w = self.weight[~loop]
         order = np.lexsort((w, d, s))
         s, d, w = s[order], d[order], w[order]
         first = np.ones(len(s), dtype=bool)

@@ -1,0 +1,7 @@
+"""``python -m parmst`` is the ``parmst`` command."""
+
+import sys
+
+from parmst.cli import main
+
+sys.exit(main())

@@ -1,0 +1,280 @@
+"""The ``parmst`` command line: argument mapping only; the work lives in the library."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.metadata
+import json
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from parmst.errors import ParmstError, VerificationError
+
+log = logging.getLogger("parmst")
+
+IDS_SUFFIXES = (".ids", ".npy")
+
+
+def _parse_value(text: str) -> Any:
+    for cast in (int, float):
+        try:
+            return cast(text)
+        except ValueError:
+            pass
+    return {"true": True, "false": False, "none": None}.get(text.lower(), text)
+
+
+def _parse_options(pairs: Sequence[str]) -> dict[str, Any]:
+    options = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise ParmstError(f"--option expects KEY=VALUE, got {pair!r}")
+        options[key.replace("-", "_")] = _parse_value(value)
+    return options
+
+
+def _load_graph(args: argparse.Namespace):
+    from parmst.graph import Graph
+
+    if args.generate:
+        from parmst.generators import generate
+
+        return generate(args.generate)
+    if not args.file:
+        raise ParmstError("give a graph FILE or --generate SPEC")
+    return Graph.read(args.file, format=args.format)
+
+
+def write_edge_ids(path: Path, edge_ids: np.ndarray) -> None:
+    """Write forest edge ids: ``.npy`` as a NumPy array, otherwise one id per line."""
+    if path.suffix == ".npy":
+        np.save(path, edge_ids)
+    else:
+        path.write_text("".join(f"{i}\n" for i in edge_ids.tolist()))
+
+
+def read_edge_ids(path: Path) -> np.ndarray:
+    """Read forest edge ids written by :func:`write_edge_ids` (one integer per line)."""
+    from parmst.errors import GraphFormatError
+
+    if not path.exists():
+        raise GraphFormatError(str(path), "no such file")
+    if path.suffix == ".npy":
+        return np.load(path)
+    ids = []
+    for number, line in enumerate(path.read_text().splitlines(), start=1):
+        token = line.strip()
+        if not token or token.startswith("#"):
+            continue
+        try:
+            ids.append(int(token))
+        except ValueError:
+            raise GraphFormatError(str(path), f"expected an edge id (integer), found {token!r}",
+                                   line=number) from None
+    return np.array(ids, dtype=np.int64)
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    import parmst
+
+    graph = _load_graph(args)
+    options = _parse_options(args.option)
+    if args.threads is not None:
+        options["threads"] = args.threads
+    solve = parmst.maximum_spanning_forest if args.maximum else parmst.minimum_spanning_forest
+    try:
+        forest = solve(graph, solver=args.solver, ignore_nan=args.ignore_nan,
+                       verify=args.verify, **options)
+    except VerificationError as failure:
+        print(f"parmst: verification failed: {failure}", file=sys.stderr)
+        return 1
+    s = forest.stats
+    report = {
+        "solver": forest.solver,
+        "num_vertices": graph.num_vertices,
+        "num_edges": graph.num_edges,
+        "forest_edges": forest.num_edges,
+        "components": forest.num_components,
+        "total_weight": forest.total_weight,
+        "init_time_s": s.init_time,
+        "compute_time_s": s.compute_time,
+    }
+    if args.stats:
+        report.update(rounds=s.rounds, phases=s.phases, threads=s.threads, device=s.device,
+                      worklist_sizes=s.worklist_sizes, extra=s.extra)
+    if args.verify:
+        report["verified"] = True
+    if args.json:
+        print(json.dumps(report, default=str, indent=2))
+    else:
+        width = max(len(k) for k in report)
+        for key, value in report.items():
+            if isinstance(value, float):
+                value = f"{value:.6f}"
+            print(f"{key:<{width}}  {value}")
+    if args.output:
+        out = Path(args.output)
+        if out.suffix in IDS_SUFFIXES:
+            write_edge_ids(out, forest.edge_ids)
+        else:
+            forest.write(out, format=args.output_format)
+    return 0
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    from parmst import generators
+
+    if args.list:
+        for name, family in generators.FAMILIES.items():
+            print(f"{name:<16} {family.description}")
+        return 0
+    if not args.spec or not args.output:
+        raise ParmstError("usage: parmst generate SPEC -o FILE (or --list)")
+    graph = generators.generate(args.spec)
+    graph.write(args.output, format=args.format)
+    print(f"wrote {args.output}: {graph.num_vertices} vertices, {graph.num_edges} edges")
+    return 0
+
+
+def cmd_convert(args: argparse.Namespace) -> int:
+    from parmst import io
+
+    io.convert(args.input, args.output, src_format=args.from_format, dst_format=args.to_format)
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    import parmst
+    from parmst.graph import Graph
+
+    graph = Graph.read(args.graph, format=args.format)
+    result = parmst.verify(graph, read_edge_ids(Path(args.forest)))
+    print(str(result))
+    return 0 if result else 1
+
+
+def _package_status(module: str) -> str:
+    try:
+        version = importlib.metadata.version(module)
+    except importlib.metadata.PackageNotFoundError:
+        return "not installed"
+    return version
+
+
+def device_report() -> list[tuple[str, str]]:
+    """What hardware and optional packages this machine offers, as (name, status) rows."""
+    import numba
+
+    from parmst.registry import cpu_count
+
+    rows = [("cpu", f"{cpu_count()} cores, numba {numba.__version__}, "
+                    f"{numba.config.NUMBA_NUM_THREADS} threads")]
+    for package in ("numba-cuda", "mpi4py", "pyopencl", "scipy", "networkx", "igraph",
+                    "matplotlib"):
+        rows.append((package, _package_status(package)))
+    return rows
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    from parmst import registry
+
+    print(f"parmst {importlib.metadata.version('parmst')}")
+    print("\nmachine and optional packages:")
+    for name, status in device_report():
+        print(f"  {name:<12} {status}")
+    graph = None
+    if args.explain:
+        from parmst.graph import Graph
+
+        graph = Graph.read(args.explain, format=args.format)
+    print("\nsolvers:")
+    for name, solver in registry.solvers().items():
+        ok = solver.can_run(graph)
+        state = "available" if ok is True else f"unavailable: {ok}"
+        print(f"  {name:<24} {state}")
+        if args.verbose:
+            print(f"  {'':<24} {solver.summary} [{solver.paper}]")
+    if graph is not None:
+        chosen, why = registry.explain(graph)
+        print(f"\nauto picks {chosen.name} for {args.explain}: {why}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="parmst",
+        description="Minimum spanning forests of large weighted graphs, fast and verified.")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log progress details")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    solve = sub.add_parser("solve", help="compute a minimum spanning forest")
+    solve.add_argument("file", nargs="?", help="graph file (format from the extension)")
+    solve.add_argument("--generate", metavar="SPEC", help='generate a graph, e.g. "rmat:scale=16"')
+    solve.add_argument("--format", help="input format if the extension does not tell")
+    solve.add_argument("--solver", default="auto", help="solver id (see 'parmst info') or auto")
+    solve.add_argument("--threads", type=int, help="threads for multi-core solvers")
+    solve.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                       help="solver option (repeatable)")
+    solve.add_argument("--maximum", action="store_true", help="maximum spanning forest instead")
+    solve.add_argument("--ignore-nan", action="store_true", help="leave out NaN-weight edges")
+    solve.add_argument("--output", "-o", help="write the forest: .ids/.npy for edge ids, "
+                                              "any graph format for its edges")
+    solve.add_argument("--output-format", help="format of --output if the extension does not tell")
+    solve.add_argument("--verify", action="store_true", help="check the forest independently")
+    solve.add_argument("--stats", action="store_true", help="print phases, rounds, threads")
+    solve.add_argument("--json", action="store_true", help="print the report as JSON")
+    solve.set_defaults(handler=cmd_solve)
+
+    gen = sub.add_parser("generate", help="generate a graph file")
+    gen.add_argument("spec", nargs="?", help='family and parameters, e.g. "grid2d:side=512,seed=1"')
+    gen.add_argument("--output", "-o", help="file to write (format from the extension)")
+    gen.add_argument("--format", help="output format if the extension does not tell")
+    gen.add_argument("--list", action="store_true", help="list the generator families")
+    gen.set_defaults(handler=cmd_generate)
+
+    conv = sub.add_parser("convert", help="convert a graph file between formats")
+    conv.add_argument("input")
+    conv.add_argument("output")
+    conv.add_argument("--from", dest="from_format", help="input format")
+    conv.add_argument("--to", dest="to_format", help="output format")
+    conv.set_defaults(handler=cmd_convert)
+
+    ver = sub.add_parser("verify", help="verify a forest (edge-id file) against a graph")
+    ver.add_argument("graph")
+    ver.add_argument("forest", help="edge ids, one per line (.ids) or .npy")
+    ver.add_argument("--format", help="graph format if the extension does not tell")
+    ver.set_defaults(handler=cmd_verify)
+
+    info = sub.add_parser("info", help="solvers, backends, devices, and why any is unavailable")
+    info.add_argument("--explain", metavar="FILE", help="also say what 'auto' picks for FILE")
+    info.add_argument("--format", help="format of --explain FILE")
+    info.set_defaults(handler=cmd_info)
+
+    if importlib.util.find_spec("parmst.bench.cli") is not None:
+        bench_cli = importlib.import_module("parmst.bench.cli")
+        bench = sub.add_parser("bench", help="benchmark solvers and peers on graphs or suites")
+        bench_cli.add_arguments(bench)
+        bench.set_defaults(handler=bench_cli.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="parmst: %(message)s")
+    try:
+        return int(args.handler(args) or 0)
+    except (ParmstError, OSError) as exc:
+        print(f"parmst: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("parmst: interrupted", file=sys.stderr)
+        return 130
