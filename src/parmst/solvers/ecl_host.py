@@ -1,0 +1,178 @@
+"""Host-side decisions of ECL-MST shared by its CPU and GPU solvers.
+
+Seed 001 (Fallin et al., ECL-MST) makes two decisions before any kernel
+runs, and both are plain NumPy work on the host:
+
+* **Key preparation** (seed 001 section 3.2, first bullet): the atomic
+  minimum runs on one 64-bit value holding the weight in the high bits and
+  the edge id in the low bits, so ties go to the smaller id. Our weights may
+  be any of int32, int64, float32 or float64 (DESIGN.md section 1), so the
+  weight is first mapped to an order-preserving unsigned key
+  (:func:`parmst.order.weight_keys`). When key and id do not fit together
+  in 64 bits, the kernels run a *second pass* instead: atomic minimum on the
+  weight key, then atomic minimum on the id among the edges that tied.
+  Nothing is ever truncated.
+* **Filtering threshold** (seed 001 section 3.2, fourth bullet): sample 20
+  edge weights to estimate the weight of the ``c * |V|``-th lightest edge
+  (``c = 4`` by default, i.e. roughly the 3-4 |V| lightest); process the light
+  edges first, drop heavy edges whose endpoints are already joined, then
+  process what is left. Only graphs of average degree ``>= c`` filter.
+
+Unlike :func:`parmst.order.packed_keys`, :func:`prepare_keys` never sorts:
+a sort would cost as much as Kruskal's whole run, which the parallel solvers
+exist to beat. It packs whenever a cheap transformation makes the weight key
+narrow enough, and otherwise chooses the two-pass comparison.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from parmst.order import id_bits, weight_keys
+
+__all__ = ["FILTER_DEGREE", "FILTER_SAMPLES", "NO_THRESHOLD", "EdgeKeys", "filter_threshold",
+           "prepare_keys"]
+
+FILTER_SAMPLES = 20
+"""Number of sampled weights (seed 001 section 3.2)."""
+
+FILTER_DEGREE = 4
+"""``c``: filter only when ``|E| >= c |V|`` and aim at the ``c |V|`` lightest edges."""
+
+NO_THRESHOLD = np.uint64(np.iinfo(np.uint64).max)
+"""Threshold meaning "no filtering": every key is light."""
+
+_MODES = ("auto", "packed", "two-pass")
+
+
+@dataclass(frozen=True)
+class EdgeKeys:
+    """The per-edge comparison keys a kernel's atomic minimum works on.
+
+    Attributes
+    ----------
+    keys : ndarray of uint64
+        ``packed`` mode: ``weight_key << id_bits | edge_id``, unique per edge,
+        so one atomic minimum settles weight and tie at once. ``two-pass``
+        mode: the order-preserving weight key alone; the tie between equal
+        keys is settled by a second atomic minimum on the edge id.
+    packed : bool
+        Which of the two modes ``keys`` is in.
+    id_bits : int
+        Low bits holding the edge id in packed mode (0 in two-pass mode).
+    """
+
+    keys: np.ndarray
+    packed: bool
+    id_bits: int
+
+    @property
+    def mode(self) -> str:
+        return "packed" if self.packed else "two-pass"
+
+
+def _narrow_weight_keys(weight: np.ndarray) -> np.ndarray:
+    """Order-preserving uint64 keys using as few significant bits as cheaply possible.
+
+    32-bit weights give 32-bit keys. float64 weights that are all exact
+    float32 values (integers, data that came from float32) use float32 keys.
+    64-bit keys are then shifted down by their minimum, so a narrow integer
+    range needs few bits whatever its offset.
+    """
+    w = np.asarray(weight)
+    if w.dtype == np.float64 and len(w):
+        with np.errstate(over="ignore"):  # values beyond float32 range simply do not narrow
+            narrow = w.astype(np.float32)
+        if np.array_equal(narrow, w):
+            w = narrow
+    keys = weight_keys(w).astype(np.uint64, copy=False)
+    if w.dtype.itemsize == 8 and len(keys):
+        keys = keys - keys.min()
+    return keys
+
+
+def prepare_keys(weight: np.ndarray, mode: str = "auto") -> EdgeKeys:
+    """Choose packed 64-bit ``(weight, id)`` keys or the two-pass fallback, without sorting.
+
+    Parameters
+    ----------
+    weight : ndarray of int32, int64, float32 or float64
+        Edge weights (no NaN), indexed by edge id.
+    mode : {"auto", "packed", "two-pass"}
+        ``"auto"`` packs when weight key and id fit in 64 bits; ``"two-pass"``
+        forces the fallback (tests use it on small graphs); ``"packed"``
+        raises ValueError when packing is impossible.
+
+    Returns
+    -------
+    EdgeKeys
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> k = prepare_keys(np.array([5, 3, 5, 3], dtype=np.int32))
+    >>> k.mode, np.argsort(k.keys).tolist()
+    ('packed', [1, 3, 0, 2])
+    >>> prepare_keys(np.array([0.1, 2.0 ** 60, -1e300])).mode
+    'two-pass'
+    """
+    if mode not in _MODES:
+        raise ValueError(f"key mode must be one of {_MODES}, got {mode!r}")
+    keys = _narrow_weight_keys(weight)
+    m = len(keys)
+    bits = id_bits(m)
+    key_bits = int(keys.max()).bit_length() if m else 0
+    fits = key_bits + bits <= 64
+    if mode == "packed" and not fits:
+        raise ValueError(f"weight keys need {key_bits} bits and edge ids {bits}: "
+                         "they do not fit in one 64-bit key")
+    if fits and mode != "two-pass":
+        ids = np.arange(m, dtype=np.uint64)
+        return EdgeKeys((keys << np.uint64(bits)) | ids, True, bits)
+    return EdgeKeys(keys, False, 0)
+
+
+def filter_threshold(keys: np.ndarray, num_vertices: int, *, seed: int = 0,
+                     samples: int = FILTER_SAMPLES, degree: int = FILTER_DEGREE) -> np.uint64:
+    """Key below which an edge is "light" in ECL-MST's filtering, or :data:`NO_THRESHOLD`.
+
+    Seed 001 section 3.2: sample ``samples`` edge weights at random and take
+    the one at the fraction ``degree * |V| / |E|`` of the sorted sample as the
+    estimated weight of the ``degree * |V|``-th lightest edge. Edges with a key
+    strictly below it are light; the rest are heavy. Works on either kind of
+    :class:`EdgeKeys` ``keys`` (packed or weight keys): light edges then all
+    precede heavy ones in the ``(weight, edge_id)`` order, which is what makes
+    processing them first exact.
+
+    Parameters
+    ----------
+    keys : ndarray of uint64
+        One key per edge (self-loops included or not; only the count matters).
+    num_vertices : int
+    seed : int
+        Seed of the sampling generator, so runs are reproducible.
+    samples, degree : int
+        Sample size and ``c``; no filtering when ``|E| < degree * |V|``.
+
+    Returns
+    -------
+    numpy.uint64
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> keys = np.arange(1000, dtype=np.uint64)
+    >>> int(filter_threshold(keys, num_vertices=100)) > 0
+    True
+    >>> bool(filter_threshold(keys, num_vertices=500) == NO_THRESHOLD)
+    True
+    """
+    m = len(keys)
+    if m == 0 or m < degree * num_vertices:
+        return NO_THRESHOLD
+    rng = np.random.default_rng(seed)
+    sample = np.sort(keys[rng.integers(0, m, size=samples)])
+    position = min(samples - 1, int(samples * degree * num_vertices / m))
+    return np.uint64(sample[position])
