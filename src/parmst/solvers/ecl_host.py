@@ -14,9 +14,10 @@ runs, and both are plain NumPy work on the host:
   Nothing is ever truncated.
 * **Filtering threshold** (seed 001 section 3.2, fourth bullet): sample 20
   edge weights to estimate the weight of the ``c * |V|``-th lightest edge
-  (``c = 4`` by default, i.e. roughly the 3-4 |V| lightest); process the light
-  edges first, drop heavy edges whose endpoints are already joined, then
-  process what is left. Only graphs of average degree ``>= c`` filter.
+  (the paper finds ``c`` between 2 and 4 works; we aim at ``c = 3``); process
+  the light edges first, drop heavy edges whose endpoints are already joined,
+  then process what is left. Only graphs of average degree ``>= 4`` filter,
+  as in the paper.
 
 Unlike :func:`parmst.order.packed_keys`, :func:`prepare_keys` never sorts:
 a sort would cost as much as Kruskal's whole run, which the parallel solvers
@@ -32,14 +33,17 @@ import numpy as np
 
 from parmst.order import id_bits, weight_keys
 
-__all__ = ["FILTER_DEGREE", "FILTER_SAMPLES", "NO_THRESHOLD", "EdgeKeys", "filter_threshold",
+__all__ = ["FILTER_DEGREE", "FILTER_SAMPLES", "FILTER_TARGET", "NO_THRESHOLD", "EdgeKeys", "filter_threshold",
            "prepare_keys"]
 
 FILTER_SAMPLES = 20
 """Number of sampled weights (seed 001 section 3.2)."""
 
 FILTER_DEGREE = 4
-"""``c``: filter only when ``|E| >= c |V|`` and aim at the ``c |V|`` lightest edges."""
+"""Filter only when ``|E| >= FILTER_DEGREE * |V|`` (seed 001: average degree at least 4)."""
+
+FILTER_TARGET = 3
+"""``c``: the threshold aims at the ``c |V|``-th lightest edge."""
 
 NO_THRESHOLD = np.uint64(np.iinfo(np.uint64).max)
 """Threshold meaning "no filtering": every key is light."""
@@ -135,12 +139,13 @@ def prepare_keys(weight: np.ndarray, mode: str = "auto") -> EdgeKeys:
 
 
 def filter_threshold(keys: np.ndarray, num_vertices: int, *, seed: int = 0,
-                     samples: int = FILTER_SAMPLES, degree: int = FILTER_DEGREE) -> np.uint64:
+                     samples: int = FILTER_SAMPLES, degree: int = FILTER_DEGREE,
+                     target: int = FILTER_TARGET) -> np.uint64:
     """Key below which an edge is "light" in ECL-MST's filtering, or :data:`NO_THRESHOLD`.
 
     Seed 001 section 3.2: sample ``samples`` edge weights at random and take
-    the one at the fraction ``degree * |V| / |E|`` of the sorted sample as the
-    estimated weight of the ``degree * |V|``-th lightest edge. Edges with a key
+    the one at the fraction ``target * |V| / |E|`` of the sorted sample as the
+    estimated weight of the ``target * |V|``-th lightest edge. Edges with a key
     strictly below it are light; the rest are heavy. Works on either kind of
     :class:`EdgeKeys` ``keys`` (packed or weight keys): light edges then all
     precede heavy ones in the ``(weight, edge_id)`` order, which is what makes
@@ -153,8 +158,8 @@ def filter_threshold(keys: np.ndarray, num_vertices: int, *, seed: int = 0,
     num_vertices : int
     seed : int
         Seed of the sampling generator, so runs are reproducible.
-    samples, degree : int
-        Sample size and ``c``; no filtering when ``|E| < degree * |V|``.
+    samples, degree, target : int
+        Sample size; no filtering when ``|E| < degree * |V|``; ``c``.
 
     Returns
     -------
@@ -174,5 +179,5 @@ def filter_threshold(keys: np.ndarray, num_vertices: int, *, seed: int = 0,
         return NO_THRESHOLD
     rng = np.random.default_rng(seed)
     sample = np.sort(keys[rng.integers(0, m, size=samples)])
-    position = min(samples - 1, int(samples * degree * num_vertices / m))
+    position = min(samples - 1, int(samples * target * num_vertices / m))
     return np.uint64(sample[position])

@@ -1,0 +1,152 @@
+"""Pieces the multi-core solvers share: thread control and the lightest-edge kernels.
+
+The lightest-edge machinery is the "deterministic reservation" of seed 001
+section 3.1 and the vertex-bridge step of seed 000 Listing 7: every live
+edge offers its key to both endpoint sets with an atomic minimum; an edge
+is a forest edge when it won at either end. Keys come from
+:func:`parmst.solvers.ecl_host.prepare_keys`: in *packed* mode one atomic
+minimum settles weight and edge id at once; in *two-pass* mode a second
+kernel (:func:`_settle_ties`) takes the minimum edge id among the edges
+whose weight key won, so ties still go to the smaller id.
+
+Worklists are struct-of-arrays ``(src, dst, key, edge_id)`` processed in
+fixed blocks of :data:`BLOCK` items by ``prange``. A block that keeps some
+items takes one *ticket* (an atomic fetch-add on a shared counter) for all
+of them at once and copies them to the output worklist (seed 000
+optimization 1a, batched per block so threads do not fight over the counter
+for every edge).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import numba
+import numpy as np
+
+from parmst.solvers.cpu._atomics import atomic_add, atomic_load, atomic_min, atomic_store
+from parmst.stats import Stats
+
+BLOCK = 4096
+"""Worklist items per ``prange`` block."""
+
+UNSET_KEY = np.uint64(np.iinfo(np.uint64).max)
+UNSET_ID = np.iinfo(np.int64).max
+
+
+@contextmanager
+def using_threads(threads: int | None, stats: Stats) -> Iterator[int]:
+    """Run the block with ``threads`` Numba threads (all when None), then restore.
+
+    Numba cannot start more threads than ``NUMBA_NUM_THREADS`` (read when
+    it first starts; the number of cores by default), so more raise
+    ValueError.
+
+    Examples
+    --------
+    >>> from parmst.stats import Stats
+    >>> with using_threads(1, Stats()) as k:
+    ...     k
+    1
+    """
+    limit = numba.config.NUMBA_NUM_THREADS
+    count = limit if threads is None else int(threads)
+    if not 1 <= count <= limit:
+        raise ValueError(f"threads={threads!r}: must be between 1 and {limit} "
+                         "(NUMBA_NUM_THREADS, which must be set before numba starts to allow more)")
+    before = numba.get_num_threads()
+    numba.set_num_threads(count)
+    stats.threads = count
+    try:
+        yield count
+    finally:
+        numba.set_num_threads(before)
+
+
+def new_minima(num_vertices: int, two_pass: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Per-vertex lightest-edge slots, unset (the id slots only matter in two-pass mode)."""
+    min_key = np.full(num_vertices, UNSET_KEY, dtype=np.uint64)
+    min_id = np.full(num_vertices if two_pass else 1, UNSET_ID, dtype=np.int64)
+    return min_key, min_id
+
+
+@numba.njit(cache=True, inline="always")
+def offer(min_key, vertex, key):
+    """Atomic minimum of ``key`` into ``min_key[vertex]`` behind an atomic guard (seed 001 5.3)."""
+    if key < atomic_load(min_key, vertex):
+        atomic_min(min_key, vertex, key)
+
+
+@numba.njit(cache=True, inline="always")
+def won(min_key, min_id, vertex, key, edge_id, two_pass):
+    """Whether the edge ``(key, edge_id)`` is the recorded lightest edge of ``vertex``."""
+    return min_key[vertex] == key and (not two_pass or min_id[vertex] == edge_id)
+
+
+@numba.njit(parallel=True, cache=True)
+def _settle_ties(src, dst, key, ids, count, min_key, min_id):
+    """Two-pass mode, second pass: smallest edge id among the edges whose weight key won."""
+    for i in numba.prange(count):
+        k = key[i]
+        e = ids[i]
+        for v in (src[i], dst[i]):
+            if k == min_key[v] and e < atomic_load(min_id, v):
+                atomic_min(min_id, v, e)
+
+
+@numba.njit(parallel=True, cache=True)
+def _reset_minima(src, dst, count, min_key, min_id, two_pass):
+    """Seed 001 Alg. 2 lines 34-37: clear the lightest-edge slots the worklist touched."""
+    for i in numba.prange(count):
+        for v in (src[i], dst[i]):
+            atomic_store(min_key, v, UNSET_KEY)
+            if two_pass:
+                atomic_store(min_id, v, UNSET_ID)
+
+
+@numba.njit(cache=True, inline="always")
+def ticket_copy(lo, kept, src, dst, key, ids, out_src, out_dst, out_key, out_ids, out_count):
+    """Copy items ``lo..kept`` (a block's survivors) to the output worklist at a fresh ticket."""
+    n = kept - lo
+    if n == 0:
+        return
+    start = atomic_add(out_count, 0, n)
+    out_src[start:start + n] = src[lo:kept]
+    out_dst[start:start + n] = dst[lo:kept]
+    out_key[start:start + n] = key[lo:kept]
+    out_ids[start:start + n] = ids[lo:kept]
+
+
+class Worklist:
+    """Two buffers of ``(src, dst, key, edge_id)`` items, drained and filled alternately.
+
+    Seed 001 section 3.2 ("it alternates between two worklists"). ``current``
+    holds ``count`` live items; kernels write survivors to ``spare`` through
+    ``spare_count`` (a one-slot ticket counter), then :meth:`swap`.
+    """
+
+    def __init__(self, capacity: int, index_dtype: np.dtype) -> None:
+        def buffer() -> tuple[np.ndarray, ...]:
+            return (np.empty(capacity, index_dtype), np.empty(capacity, index_dtype),
+                    np.empty(capacity, np.uint64), np.empty(capacity, index_dtype))
+
+        self.current = buffer()
+        self.spare = buffer()
+        self.count = 0
+        self.spare_count = np.zeros(1, dtype=np.int64)
+
+    def swap(self) -> None:
+        """Make the filled spare buffer current and empty the other."""
+        self.current, self.spare = self.spare, self.current
+        self.count = int(self.spare_count[0])
+        self.spare_count[0] = 0
+
+    def settle_ties(self, min_key: np.ndarray, min_id: np.ndarray) -> None:
+        """Run the two-pass mode's id pass over the current items."""
+        src, dst, key, ids = self.current
+        _settle_ties(src, dst, key, ids, self.count, min_key, min_id)
+
+    def reset_minima(self, min_key: np.ndarray, min_id: np.ndarray, two_pass: bool) -> None:
+        """Clear the lightest-edge slots of the current items' endpoints."""
+        _reset_minima(self.current[0], self.current[1], self.count, min_key, min_id, two_pass)

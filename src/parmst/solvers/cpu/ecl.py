@@ -1,0 +1,202 @@
+"""ECL-MST on CPU threads (seed 001, Fallin et al., Algorithms 1-2, section 3.2).
+
+Edge-centric and data-driven: a worklist of ``(set, set, key, edge_id)``
+items, one item per undirected non-loop edge (one direction only). Each
+round (Alg. 2 lines 12-38):
+
+* kernel 1 (lines 14-23): look up both endpoint sets, drop items inside
+  one set, store the *sets* in the next worklist (implicit path
+  compression) and offer the packed key to both sets with a guarded atomic
+  minimum;
+* kernel 2 (lines 27-33): an item whose key won at either end is a forest
+  edge; join its two sets with a compare-and-swap;
+* kernel 3 (lines 34-37): clear the minima it touched.
+
+Filtering (section 3.2): when the average degree is at least 4, edges
+lighter than a sampled threshold (:func:`parmst.solvers.ecl_host.filter_threshold`)
+run first; heavy edges whose endpoints are then already joined are
+filtered out before the second run.
+
+Disjoint sets are a plain parent array: a root links under the smaller
+root with one compare-and-swap (as ECL-MST's code does); ``find`` halves
+paths with atomic stores of ancestors, which never conflict with the CAS
+(it only targets roots).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from parmst.solvers.cpu._atomics import atomic_cas, atomic_load, atomic_store
+from parmst.solvers.cpu._common import (
+    BLOCK,
+    Worklist,
+    new_minima,
+    offer,
+    ticket_copy,
+    using_threads,
+    won,
+)
+from parmst.solvers.ecl_host import NO_THRESHOLD, filter_threshold, prepare_keys
+from parmst.stats import Stats
+
+
+@numba.njit(cache=True, inline="always")
+def _find(parent, v):
+    """Set representative of ``v``, halving the path with atomic stores of ancestors."""
+    while True:
+        p = atomic_load(parent, v)
+        if p == v:
+            return v
+        grandparent = atomic_load(parent, p)
+        if grandparent != p:
+            atomic_store(parent, v, grandparent)
+        v = grandparent
+
+
+@numba.njit(cache=True, inline="always")
+def _join(parent, a, b):
+    """Union of the sets of ``a`` and ``b``: the larger root links under the smaller (CAS)."""
+    while True:
+        a = _find(parent, a)
+        b = _find(parent, b)
+        if a == b:
+            return
+        high = max(a, b)
+        if atomic_cas(parent, high, high, min(a, b)) == high:
+            return
+
+
+@numba.njit(parallel=True, cache=True)
+def _populate(src, dst, key, threshold, heavy, parent, wl, out, out_count):
+    """Alg. 2 lines 1-11: items for the light (``key < threshold``) or heavy edges joining two sets.
+
+    ``wl`` (scratch, indexed like the edges) holds each block's survivors
+    before they are copied to ``out`` at a ticket. The first run has every
+    vertex its own set; the post-filter run stores ``set(v)`` for ``v``.
+    """
+    w_src, w_dst, w_key, w_ids = wl
+    for b in numba.prange((len(src) + BLOCK - 1) // BLOCK):
+        lo = b * BLOCK
+        kept = lo
+        for e in range(lo, min(lo + BLOCK, len(src))):
+            k = key[e]
+            if (k >= threshold) == heavy:
+                p = _find(parent, src[e])
+                q = _find(parent, dst[e])
+                if p != q:
+                    w_src[kept] = p
+                    w_dst[kept] = q
+                    w_key[kept] = k
+                    w_ids[kept] = e
+                    kept += 1
+        ticket_copy(lo, kept, w_src, w_dst, w_key, w_ids, out[0], out[1], out[2], out[3],
+                    out_count)
+
+
+@numba.njit(parallel=True, cache=True)
+def _kernel1(wl, count, parent, min_key, out, out_count):
+    """Alg. 2 lines 14-23: drop items inside one set, store sets, offer keys to both sets."""
+    src, dst, key, ids = wl
+    for b in numba.prange((count + BLOCK - 1) // BLOCK):
+        lo = b * BLOCK
+        kept = lo
+        for i in range(lo, min(lo + BLOCK, count)):
+            p = _find(parent, src[i])
+            q = _find(parent, dst[i])
+            if p != q:
+                k = key[i]
+                src[kept] = p
+                dst[kept] = q
+                key[kept] = k
+                ids[kept] = ids[i]
+                kept += 1
+                offer(min_key, p, k)
+                offer(min_key, q, k)
+        ticket_copy(lo, kept, src, dst, key, ids, out[0], out[1], out[2], out[3], out_count)
+
+
+@numba.njit(parallel=True, cache=True)
+def _kernel2(wl, count, parent, min_key, min_id, two_pass, in_forest):
+    """Alg. 2 lines 27-33: an item that won at either end joins its sets and is a forest edge."""
+    src, dst, key, ids = wl
+    for i in numba.prange(count):
+        v = src[i]
+        n = dst[i]
+        if won(min_key, min_id, v, key[i], ids[i], two_pass) or \
+                won(min_key, min_id, n, key[i], ids[i], two_pass):
+            _join(parent, v, n)
+            in_forest[ids[i]] = True
+
+
+def _run_rounds(work: Worklist, parent, min_key, min_id, two_pass, in_forest, stats) -> None:
+    """Alg. 2 lines 12-39: rounds until the worklist is empty."""
+    while work.count:
+        stats.worklist_sizes.append(work.count)
+        with stats.phase("kernel1"):
+            _kernel1(work.current, work.count, parent, min_key, work.spare, work.spare_count)
+        work.swap()
+        if not work.count:
+            break
+        stats.rounds += 1
+        if two_pass:
+            with stats.phase("kernel1 ties"):
+                work.settle_ties(min_key, min_id)
+        with stats.phase("kernel2"):
+            _kernel2(work.current, work.count, parent, min_key, min_id, two_pass, in_forest)
+        with stats.phase("kernel3"):
+            work.reset_minima(min_key, min_id, two_pass)
+
+
+def _fill(work: Worklist, graph, keys, threshold, heavy, parent) -> None:
+    _populate(graph.src, graph.dst, keys, np.uint64(threshold), heavy, parent,
+              work.current, work.spare, work.spare_count)
+    work.swap()
+
+
+def solve(graph, stats: Stats, threads: int | None = None, filtering: bool = True,
+          keys: str = "auto") -> np.ndarray:
+    """Edge ids of the minimum spanning forest by ECL-MST on CPU threads.
+
+    Parameters
+    ----------
+    graph : Graph
+    stats : Stats
+    threads : int, optional
+        Numba threads; all cores when None.
+    filtering : bool
+        Seed 001's single filtering step (used only at average degree >= 4).
+    keys : {"auto", "packed", "two-pass"}
+        Key mode of :func:`parmst.solvers.ecl_host.prepare_keys`.
+
+    Examples
+    --------
+    >>> import parmst
+    >>> g = parmst.Graph.from_edges([0, 1, 2, 0], [1, 2, 3, 3], [4, 1, 3, 2])
+    >>> parmst.minimum_spanning_forest(g, solver="ecl/cpu", threads=1).edge_ids.tolist()
+    [1, 2, 3]
+    """
+    with using_threads(threads, stats):
+        with stats.init():
+            prepared = prepare_keys(graph.weight, keys)
+            threshold = filter_threshold(prepared.keys, graph.num_vertices) \
+                if filtering else NO_THRESHOLD
+            two_pass = not prepared.packed
+            parent = np.arange(graph.num_vertices, dtype=graph.index_dtype)
+            min_key, min_id = new_minima(graph.num_vertices, two_pass)
+            in_forest = np.zeros(graph.num_edges, dtype=np.bool_)
+            work = Worklist(graph.num_edges, graph.index_dtype)
+        stats.rounds = 0
+        stats.extra.update(key_mode=prepared.mode, filter_threshold=int(threshold),
+                           filtered=bool(threshold != NO_THRESHOLD))
+        with stats.compute():
+            # Unfiltered: one run over the edges with key >= 0, i.e. all of them.
+            runs = [(threshold, False), (threshold, True)] if threshold != NO_THRESHOLD \
+                else [(0, True)]
+            for run_threshold, heavy in runs:
+                with stats.phase("filter" if heavy and run_threshold else "init"):
+                    _fill(work, graph, prepared.keys, run_threshold, heavy, parent)
+                _run_rounds(work, parent, min_key, min_id, two_pass, in_forest, stats)
+            chosen = np.flatnonzero(in_forest)
+    return chosen
