@@ -2,20 +2,24 @@
 
 from parmst.registry import Solver, register
 
-_DENSE_MAX_VERTICES = 46_340  # n*n fits int32 and the n-by-n key matrix stays under ~16 GiB
+DENSE_MAX_VERTICES = 46_340  # n*n fits int32 and the n-by-n key matrix stays under ~16 GiB
+DENSE_MAX_EDGES = 2**32 - 1  # below this a packed (weight, edge_id) key never equals NO_EDGE
 
 
 def _dense_fits(graph) -> bool | str:
-    if graph.num_vertices > _DENSE_MAX_VERTICES:
+    if graph.num_vertices > DENSE_MAX_VERTICES:
         return (f"dense adjacency matrix of {graph.num_vertices} vertices is too large "
-                f"(limit {_DENSE_MAX_VERTICES})")
+                f"(limit {DENSE_MAX_VERTICES})")
+    if graph.num_edges > DENSE_MAX_EDGES:
+        return (f"{graph.num_edges} edges: packed (weight, edge_id) keys need at most "
+                f"{DENSE_MAX_EDGES}")
     return True
 
 
 register(Solver(
     name="kruskal/serial",
     entry="parmst.solvers.serial.kruskal:solve",
-    paper="seed 000 section 2.2 (Listing 2); seed 003 Algorithm 3",
+    paper="seed 000 section 2.8 (Listing 2) and 3.1; seed 003 Algorithm 3",
     summary="sort by (weight, id), scan with union-find; the reference",
 ))
 register(Solver(
@@ -34,13 +38,13 @@ register(Solver(
 register(Solver(
     name="prim-dense/serial",
     entry="parmst.solvers.serial.prim_dense:solve",
-    paper="seed 004 section 3 (O(V^2) Prim on an adjacency matrix)",
+    paper="seed 004 section 2.1 (O(V^2) Prim on an adjacency matrix)",
     summary="Prim on a dense adjacency matrix: linear min-scan and update per step",
     limit=_dense_fits,
 ))
 register(Solver(
     name="boruvka/serial",
     entry="parmst.solvers.serial.boruvka:solve",
-    paper="seed 000 section 2.3 (Listing 3)",
+    paper="seed 000 section 2.9 (Listing 3)",
     summary="Borůvka rounds: lightest edge per component, union, drop internal edges",
 ))

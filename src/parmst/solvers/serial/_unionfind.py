@@ -43,8 +43,7 @@ def _label_by_smallest_vertex(src, dst, num_vertices):
     labels = np.empty(num_vertices, dtype=np.int64)
     for v in range(num_vertices):
         r = find(parent, v)
-        if v < smallest[r]:
-            smallest[r] = v
+        smallest[r] = min(smallest[r], v)
     for v in range(num_vertices):
         labels[v] = smallest[find(parent, v)]
     return labels

@@ -1,6 +1,6 @@
 """Kruskal's algorithm with union-find: the baseline every paper measures against.
 
-Seed 000, section 2.2 (Kruskal with a disjoint-set union); seed 003,
+Seed 000, section 2.8 and 3.1 (Kruskal with a disjoint-set union); seed 003,
 Algorithm 3. It is also the project's oracle: every other solver is
 checked against it edge id for edge id.
 """
@@ -16,14 +16,16 @@ from parmst.stats import Stats
 
 
 @numba.njit(cache=True)
-def _scan_sorted_edges(order, src, dst, num_vertices):
-    """Seed 000 Listing 2 lines 9-15: take each edge in order unless it closes a cycle."""
-    parent = np.arange(num_vertices)
-    size = np.ones(num_vertices, dtype=np.int64)
-    chosen = np.empty(max(num_vertices - 1, 0), dtype=np.int64)
-    count = 0
+def scan_in_order(order, src, dst, parent, size, chosen, count):
+    """Seed 000 Listing 2 lines 11-16: take each edge in order unless it closes a cycle.
+
+    Continues a scan that already holds ``count`` edges in ``chosen`` (as
+    Filter-Kruskal's base cases do) and returns the new count. Stops once
+    ``chosen`` is full: ``n - 1`` edges make a spanning tree, nothing can follow.
+    """
+    capacity = len(chosen)
     for k in range(len(order)):
-        if count == num_vertices - 1:
+        if count == capacity:
             break
         e = order[k]
         ru = find(parent, src[e])
@@ -32,15 +34,19 @@ def _scan_sorted_edges(order, src, dst, num_vertices):
             union_roots(parent, size, ru, rv)
             chosen[count] = e
             count += 1
-    return chosen[:count]
+    return count
 
 
 def solve(graph, stats: Stats) -> np.ndarray:
     """Edge ids of the minimum spanning forest by sort-then-scan Kruskal."""
+    n = graph.num_vertices
     with stats.compute():
         with stats.phase("sort"):
             order = canonical_order(graph.weight)
         with stats.phase("scan"):
-            chosen = _scan_sorted_edges(order, graph.src, graph.dst, graph.num_vertices)
+            parent = np.arange(n)
+            size = np.ones(n, dtype=np.int64)
+            chosen = np.empty(max(n - 1, 0), dtype=np.int64)
+            count = scan_in_order(order, graph.src, graph.dst, parent, size, chosen, 0)
     stats.rounds = 1
-    return chosen
+    return chosen[:count]

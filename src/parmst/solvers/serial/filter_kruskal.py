@@ -1,0 +1,137 @@
+"""Filter-Kruskal (Osipov, Sanders, Singler 2009), cited by seed 001 section 2.
+
+Quicksort-style: partition the edges around a pivot, solve the light part
+first, then drop from the heavy part every edge whose endpoints the light
+part already joined, and only then solve (partition, sort) what is left.
+Edges that close cycles are filtered with two finds instead of being
+sorted, which is what makes it fast on dense graphs.
+
+The recursion runs as an explicit stack inside one compiled loop. Edges are
+compared by ``(key, edge_id)`` (see :mod:`parmst.solvers.serial._keys`).
+Partitions and filters are stable, so within every segment the edge ids
+stay ascending and a stable sort by key alone orders a base case by
+``(key, edge_id)``, with packed keys or without.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from parmst.solvers.serial._keys import edge_keys, precedes
+from parmst.solvers.serial._unionfind import find
+from parmst.solvers.serial.kruskal import scan_in_order
+from parmst.stats import Stats
+
+
+@numba.njit(cache=True)
+def _median_of_three(keys, ids, lo, hi):
+    """Osipov et al. section 3 (pivot choice): position of the median of first, middle, last."""
+    a, b, c = lo, lo + (hi - lo) // 2, hi - 1
+    if precedes(keys[b], ids[b], keys[a], ids[a]):
+        a, b = b, a
+    if precedes(keys[c], ids[c], keys[b], ids[b]):
+        b = c
+        if precedes(keys[b], ids[b], keys[a], ids[a]):
+            b = a
+    return b
+
+
+@numba.njit(cache=True)
+def _stable_partition(keys, ids, lo, hi, pivot_key, pivot_id, spare_keys, spare_ids):
+    """Osipov et al. Alg. 1 (partition): edges up to the pivot first, heavier ones after.
+
+    Both parts keep their input order; returns the first heavy position.
+    """
+    light = lo
+    heavy = 0
+    for k in range(lo, hi):
+        if precedes(pivot_key, pivot_id, keys[k], ids[k]):
+            spare_keys[heavy] = keys[k]
+            spare_ids[heavy] = ids[k]
+            heavy += 1
+        else:
+            keys[light] = keys[k]
+            ids[light] = ids[k]
+            light += 1
+    keys[light:hi] = spare_keys[:heavy]
+    ids[light:hi] = spare_ids[:heavy]
+    return light
+
+
+@numba.njit(cache=True)
+def _drop_cycle_edges(keys, ids, lo, hi, src, dst, parent):
+    """Osipov et al. Alg. 1 (filter): keep edges whose endpoints are still apart; returns new end."""
+    keep = lo
+    for k in range(lo, hi):
+        e = ids[k]
+        if find(parent, src[e]) != find(parent, dst[e]):
+            keys[keep] = keys[k]
+            ids[keep] = e
+            keep += 1
+    return keep
+
+
+@numba.njit(cache=True)
+def _sort_and_scan(keys, ids, lo, hi, src, dst, parent, size, chosen, count):
+    """Osipov et al. Alg. 1 (base case): plain Kruskal on a small segment."""
+    order = np.argsort(keys[lo:hi], kind="mergesort")
+    return scan_in_order(ids[lo:hi][order], src, dst, parent, size, chosen, count)
+
+
+@numba.njit(cache=True)
+def _filter_kruskal(keys, ids, src, dst, num_vertices, base_case):
+    """Osipov et al. Alg. 1 with the recursion on an explicit stack (light part on top).
+
+    Returns the chosen edge ids and counters: segments handled, partitions,
+    edges filtered out.
+    """
+    parent = np.arange(num_vertices)
+    size = np.ones(num_vertices, dtype=np.int64)
+    chosen = np.empty(max(num_vertices - 1, 0), dtype=np.int64)
+    spare_keys = np.empty_like(keys)
+    spare_ids = np.empty_like(ids)
+    count = 0
+    segments = partitions = filtered = 0
+    stack = [(0, len(ids), False)]
+    while len(stack) > 0 and count < len(chosen):
+        lo, hi, is_heavy = stack.pop()
+        segments += 1
+        if is_heavy:
+            kept = _drop_cycle_edges(keys, ids, lo, hi, src, dst, parent)
+            filtered += hi - kept
+            hi = kept
+        if hi - lo <= base_case:
+            count = _sort_and_scan(keys, ids, lo, hi, src, dst, parent, size, chosen, count)
+            continue
+        p = _median_of_three(keys, ids, lo, hi)
+        mid = _stable_partition(keys, ids, lo, hi, keys[p], ids[p], spare_keys, spare_ids)
+        partitions += 1
+        stack.append((mid, hi, True))
+        stack.append((lo, mid, False))
+    return chosen[:count], segments, partitions, filtered
+
+
+def solve(graph, stats: Stats, *, base_case: int = 1 << 14) -> np.ndarray:
+    """Edge ids of the minimum spanning forest by Filter-Kruskal.
+
+    Parameters
+    ----------
+    graph : Graph
+    stats : Stats
+    base_case : int
+        Segments of at most this many edges are sorted and scanned directly
+        (at least 2, so that a median-of-three pivot always splits).
+    """
+    if int(base_case) != base_case or base_case < 2:
+        raise ValueError(f"base_case must be an integer of at least 2, got {base_case!r}")
+    with stats.compute():
+        with stats.phase("keys"):
+            keys = edge_keys(graph.weight)
+            ids = np.arange(graph.num_edges, dtype=np.int64)
+        with stats.phase("partition-filter-sort-scan"):
+            chosen, segments, partitions, filtered = _filter_kruskal(
+                keys, ids, graph.src, graph.dst, graph.num_vertices, int(base_case))
+    stats.rounds = segments
+    stats.extra.update(partitions=partitions, filtered_edges=filtered)
+    return chosen
