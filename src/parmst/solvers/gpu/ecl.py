@@ -1,0 +1,343 @@
+"""ECL-MST on CUDA through numba-cuda (seed 001, Algs. 1-2 and section 3.2).
+
+Kruskal and Borůvka converge to one data-driven, edge-centric loop over a
+worklist of ``<v, n, key>`` records: every round each record finds the sets of
+its endpoints (dropping itself when they match, and storing the sets in place
+of the vertices: implicit path compression), records its packed
+``(weight, id)`` key in both sets with a guarded atomicMin, then every record
+that won a set joins the two sets and enters the forest. A sampled threshold
+splits the edges into a light phase and a filtered heavy phase.
+
+Optimizations of seed 001 section 3.2 / 5.3 and where they live:
+
+- packed 64-bit keys with atomicMin and atomic guards: :func:`_relax`
+  (keys from :mod:`parmst.solvers.gpu._keys`, exact for every weight dtype);
+- double worklists of 16-byte records, data-driven: ``wl[2, cap, 2]``;
+- implicit path compression and no explicit compression: :func:`_relax`;
+- one edge direction: the edge list holds each edge once; the CSR
+  initialization keeps ``v < n`` (``both_directions=True`` turns it off);
+- filtering (20 samples, ~3|V| target, average degree >= 4): ``filter=True``;
+- hybrid initialization (thread per vertex of degree < 4, a warp per vertex
+  of degree >= 4, ballot/shuffle): ``init="hybrid"``; ``init="thread"`` is
+  the ablation, ``init="edge"`` populates edge-centrically from the edge list,
+  which needs no CSR at all.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import cuda
+
+from parmst.solvers.gpu import _device
+from parmst.solvers.gpu._keys import MAX_KEY, filter_threshold, prepare_keys
+from parmst.solvers.gpu._kernels import (
+    FULL_MASK,
+    NO_EDGE,
+    WARP_INTRINSICS,
+    find,
+    join,
+    lower_min,
+    pack_pair,
+    reserve,
+    unpack_pair,
+    warp_round,
+)
+from parmst.stats import Stats
+
+INITS = ("edge", "hybrid", "thread")
+WARP_MIN_DEGREE = 4  # seed 001 section 3.2: a whole warp for vertices of degree >= 4
+_NEVER = 2**62
+
+
+@cuda.jit(device=True, inline=True)
+def _in_phase(key, threshold, heavy):
+    """Seed 001 Alg. 2 line 6: the threshold condition (inverted in the heavy phase)."""
+    if heavy:
+        return key >= threshold
+    return key < threshold
+
+
+@cuda.jit
+def _populate_edges(src, dst, keys, threshold, heavy, both_directions, parent, wl, counts):
+    """Seed 001 Alg. 2 lines 1-11, edge-centric: one thread per edge of the edge list.
+
+    Each undirected edge appears once, so one direction comes for free. In
+    the heavy phase the endpoints are replaced by their sets and edges inside
+    one set are filtered out (section 3.3).
+    """
+    m = src.shape[0]
+    for e in range(cuda.grid(1), warp_round(m), cuda.gridsize(1)):
+        keep = False
+        p = np.int64(0)
+        q = np.int64(0)
+        key = NO_EDGE
+        if e < m:
+            key = keys[e]
+            p = find(parent, np.int64(src[e]))
+            q = find(parent, np.int64(dst[e]))
+            keep = _in_phase(key, threshold, heavy) and p != q
+        pos = reserve(counts, 0, keep)
+        if keep:
+            wl[0, pos, 0] = pack_pair(p, q)
+            wl[0, pos, 1] = key
+        if both_directions:
+            pos = reserve(counts, 0, keep)
+            if keep:
+                wl[0, pos, 0] = pack_pair(q, p)
+                wl[0, pos, 1] = key
+
+
+@cuda.jit(device=True)
+def _emit_thread(v, beg, end, indices, csr_keys, threshold, heavy, both_directions,
+                 parent, wl, counts):
+    """Seed 001 Alg. 2 lines 3-10 for a low-degree vertex: one thread walks its neighbours."""
+    p = find(parent, v)
+    for j in range(beg, end):
+        n = np.int64(indices[j])
+        if both_directions or v < n:
+            key = csr_keys[j]
+            if _in_phase(key, threshold, heavy):
+                q = find(parent, n)
+                if p != q:
+                    pos = cuda.atomic.add(counts, 0, np.int64(1))
+                    wl[0, pos, 0] = pack_pair(p, q)
+                    wl[0, pos, 1] = key
+
+
+@cuda.jit(device=True)
+def _emit_warp(wide, v, indptr, indices, csr_keys, threshold, heavy, both_directions,
+               parent, wl, counts):
+    """Seed 001 section 3.2 hybrid: the warp takes each of its wide vertices in turn.
+
+    The leader's vertex is broadcast with shfl_sync; lanes stride over its
+    neighbours and reserve worklist slots together with ballot_sync.
+    """
+    pending = cuda.ballot_sync(FULL_MASK, wide)
+    lane = cuda.laneid
+    for leader in range(32):
+        if (pending >> leader) & 1:
+            u = cuda.shfl_sync(FULL_MASK, v, leader)
+            beg = indptr[u]
+            end = indptr[u + 1]
+            p = find(parent, u)
+            for j0 in range(beg, end, 32):
+                j = j0 + lane
+                keep = False
+                q = np.int64(0)
+                key = NO_EDGE
+                if j < end:
+                    n = np.int64(indices[j])
+                    key = csr_keys[j]
+                    if (both_directions or u < n) and _in_phase(key, threshold, heavy):
+                        q = find(parent, n)
+                        keep = p != q
+                pos = reserve(counts, 0, keep)
+                if keep:
+                    wl[0, pos, 0] = pack_pair(p, q)
+                    wl[0, pos, 1] = key
+
+
+@cuda.jit
+def _populate_csr(indptr, indices, csr_keys, threshold, heavy, both_directions, warp_degree,
+                  parent, wl, counts):
+    """Seed 001 Alg. 2 lines 1-11 over CSR with the hybrid thread/warp split (section 3.2)."""
+    n = indptr.shape[0] - 1
+    for v in range(cuda.grid(1), warp_round(n), cuda.gridsize(1)):
+        wide = False
+        if v < n:
+            beg = indptr[v]
+            end = indptr[v + 1]
+            wide = end - beg >= warp_degree
+            if not wide:
+                _emit_thread(v, beg, end, indices, csr_keys, threshold, heavy, both_directions,
+                             parent, wl, counts)
+        if WARP_INTRINSICS:
+            _emit_warp(wide, v, indptr, indices, csr_keys, threshold, heavy, both_directions,
+                       parent, wl, counts)
+
+
+@cuda.jit
+def _relax(wl, counts, cur, parent, min_edge, guard):
+    """Seed 001 Alg. 2 lines 13-23: find sets, drop internal edges, keep the rest, atomicMin.
+
+    Records of ``wl[cur]`` that still join two sets go to ``wl[1 - cur]``
+    with the sets in place of the endpoints (implicit path compression).
+    """
+    size = counts[cur]
+    out = 1 - cur
+    for i in range(cuda.grid(1), warp_round(size), cuda.gridsize(1)):
+        keep = False
+        p = np.int64(0)
+        q = np.int64(0)
+        key = NO_EDGE
+        if i < size:
+            v, n = unpack_pair(wl[cur, i, 0])
+            key = wl[cur, i, 1]
+            p = find(parent, v)
+            q = find(parent, n)
+            keep = p != q
+        pos = reserve(counts, out, keep)
+        if keep:
+            wl[out, pos, 0] = pack_pair(p, q)
+            wl[out, pos, 1] = key
+            lower_min(min_edge, p, key, guard)
+            lower_min(min_edge, q, key, guard)
+
+
+@cuda.jit
+def _select(wl, counts, cur, parent, min_edge, in_forest, slot_mask):
+    """Seed 001 Alg. 2 lines 27-33: a record that is its set's minimum joins and is kept."""
+    size = counts[cur]
+    for i in range(cuda.grid(1), size, cuda.gridsize(1)):
+        v, n = unpack_pair(wl[cur, i, 0])
+        key = wl[cur, i, 1]
+        if min_edge[v] == key or min_edge[n] == key:
+            join(parent, v, n)
+            in_forest[key & slot_mask] = 1
+
+
+@cuda.jit
+def _reset(wl, counts, cur, min_edge):
+    """Seed 001 Alg. 2 lines 34-37: clear the minima; also empty the drained list for reuse."""
+    size = counts[cur]
+    if cuda.grid(1) == 0:
+        counts[1 - cur] = 0
+    for i in range(cuda.grid(1), size, cuda.gridsize(1)):
+        v, n = unpack_pair(wl[cur, i, 0])
+        min_edge[v] = NO_EDGE
+        min_edge[n] = NO_EDGE
+
+
+def _check_options(init: str, block_size: int) -> None:
+    if init not in INITS:
+        raise ValueError(f"ecl/gpu: init must be one of {INITS}, got {init!r}")
+    if block_size % 32 or not 32 <= block_size <= 1024:
+        raise ValueError(f"ecl/gpu: block_size must be a multiple of 32 in 32..1024, "
+                         f"got {block_size}")
+
+
+def _device_bytes(graph, init: str, capacity: int) -> int:
+    n, m = graph.num_vertices, graph.num_edges
+    index = graph.index_dtype.itemsize
+    graph_bytes = (2 * index + 8) * m if init == "edge" else (n + 1 + 2 * m) * index + 16 * m
+    return graph_bytes + 2 * capacity * 16 + n * (4 + 8) + m + 16
+
+
+class _Run:
+    """The device state of one solve: arrays, launch shape, and the round loop."""
+
+    def __init__(self, graph, keys, init, both_directions, block_size, stats):
+        n, m = graph.num_vertices, graph.num_edges
+        self.block_size = block_size
+        self.max_blocks = 2 if _device.simulator_active() else 1 << 20
+        self.init = init
+        self.both_directions = both_directions
+        capacity = max(1, m * (2 if both_directions else 1))
+        needed = _device_bytes(graph, init, capacity)
+        _device.ensure_memory("ecl/gpu", needed)
+        stats.extra["device_memory_bytes"] = needed
+        with _device.timed_transfer(stats, "transfer_time"):
+            if init == "edge":
+                self.graph_arrays = (_device.to_device(graph.src), _device.to_device(graph.dst),
+                                     _device.to_device(keys.keys))
+            else:
+                csr = graph.csr()
+                self.graph_arrays = (_device.to_device(csr.indptr),
+                                     _device.to_device(csr.indices),
+                                     _device.to_device(keys.keys[csr.edge_ids]))
+            self.parent = _device.to_device(np.arange(n, dtype=np.int32))
+            self.min_edge = _device.device_full(n, MAX_KEY, np.uint64)
+            self.in_forest = _device.device_full(m, 0, np.uint8)
+            self.wl = cuda.device_array((2, capacity, 2), dtype=np.uint64)
+            self.counts = _device.device_full(2, 0, np.int64)
+        self.slot_mask = keys.slot_mask
+
+    def _grid(self, count: int) -> tuple[int, int]:
+        return min(self.max_blocks, _device.blocks_for(count, self.block_size)), self.block_size
+
+    def populate(self, threshold, heavy: bool) -> int:
+        """Fill ``wl[0]`` with the phase's edges; returns how many."""
+        self.counts.copy_to_device(np.zeros(2, dtype=np.int64))
+        threshold = np.uint64(threshold)
+        if self.init == "edge":
+            src, dst, keys = self.graph_arrays
+            _populate_edges[self._grid(len(src))](src, dst, keys, threshold, heavy,
+                                                  self.both_directions, self.parent, self.wl,
+                                                  self.counts)
+        else:
+            indptr, indices, csr_keys = self.graph_arrays
+            wide = WARP_MIN_DEGREE if self.init == "hybrid" and WARP_INTRINSICS else _NEVER
+            _populate_csr[self._grid(len(indptr) - 1)](indptr, indices, csr_keys, threshold,
+                                                       heavy, self.both_directions, wide,
+                                                       self.parent, self.wl, self.counts)
+        return int(self.counts.copy_to_host()[0])
+
+    def rounds(self, size: int, guard: bool, stats: Stats) -> None:
+        """Seed 001 Alg. 2 lines 12-39 from ``wl[0]`` holding ``size`` records."""
+        cur = 0
+        while size:
+            stats.worklist_sizes.append(size)
+            stats.rounds = (stats.rounds or 0) + 1
+            _relax[self._grid(size)](self.wl, self.counts, cur, self.parent, self.min_edge, guard)
+            size = int(self.counts.copy_to_host()[1 - cur])
+            if not size:
+                return
+            cur = 1 - cur
+            _select[self._grid(size)](self.wl, self.counts, cur, self.parent, self.min_edge,
+                                      self.in_forest, self.slot_mask)
+            _reset[self._grid(size)](self.wl, self.counts, cur, self.min_edge)
+
+
+def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
+          atomic_guards: bool = True, both_directions: bool = False,
+          block_size: int = _device.DEFAULT_BLOCK_SIZE, seed: int = 0) -> np.ndarray:
+    """Edge ids of the minimum spanning forest by ECL-MST on the GPU.
+
+    Parameters
+    ----------
+    graph : Graph
+    stats : Stats
+        ``compute_time`` covers the kernels with the graph already on the
+        device and the result left there (ECL-MST's own timer);
+        ``init_time`` the key preparation and host-to-device transfer;
+        ``extra["end_to_end_time"]`` adds the copy-back ("ECL-MST memcpy").
+    init : {"edge", "hybrid", "thread"}
+        How the first worklist is populated: from the edge list, one thread
+        per edge; or from the CSR view, seed 001's hybrid thread/warp split,
+        or one thread per vertex (the "Thread-Based" ablation).
+    filter : bool
+        Seed 001's single sampled-threshold filtering step (used only at
+        average degree >= 4).
+    atomic_guards : bool
+        Load before atomicMin (seed 001 section 5.3 (1)).
+    both_directions : bool
+        Process each edge in both directions (ablation (5); off by default).
+    block_size : int
+        Threads per block, a multiple of 32.
+    seed : int
+        Seed of the threshold sample.
+
+    Examples
+    --------
+    >>> import parmst  # doctest: +SKIP
+    >>> g = parmst.Graph.from_edges([0, 1, 2, 0], [1, 2, 3, 3], [4, 1, 3, 2])  # doctest: +SKIP
+    >>> parmst.minimum_spanning_forest(g, "ecl/gpu").edge_ids.tolist()  # doctest: +SKIP
+    [1, 2, 3]
+    """
+    _check_options(init, block_size)
+    with stats.init():
+        keys = prepare_keys(graph.weight)
+        threshold = filter_threshold(keys.keys, graph.num_vertices, seed) if filter else None
+        run = _Run(graph, keys, init, both_directions, block_size, stats)
+    stats.extra.update(key_method=keys.method, init=init,
+                       filter_threshold=None if threshold is None else int(threshold))
+    phases = [(0, True)] if threshold is None else [(threshold, False), (threshold, True)]
+    with stats.compute():
+        for bound, heavy in phases:
+            with stats.phase("heavy" if heavy and threshold is not None else "light"):
+                run.rounds(run.populate(bound, heavy), atomic_guards, stats)
+        _device.synchronize()
+    with _device.timed_transfer(stats, "copy_back_time"):
+        edge_ids = keys.edge_ids(np.flatnonzero(run.in_forest.copy_to_host()))
+    _device.record_device(stats, stats.extra["device_memory_bytes"])
+    return edge_ids
