@@ -10,3 +10,10 @@ register(Solver(
             "compression, sampled filtering",
     options={"threads": None, "filtering": True, "keys": "auto"},
 ))
+register(Solver(
+    name="boruvka-edge/cpu",
+    entry="parmst.solvers.cpu.boruvka_edge:solve",
+    paper="seed 000 section 3.3 (Listing 7) with the wait-free union-find of Listing 4",
+    summary="edge-centric Borůvka: atomic-min vertex bridges, CAS union-find, ticket filtering",
+    options={"threads": None, "path_compression": True, "keys": "auto"},
+))
