@@ -17,3 +17,10 @@ register(Solver(
     summary="edge-centric Borůvka: atomic-min vertex bridges, CAS union-find, ticket filtering",
     options={"threads": None, "path_compression": True, "keys": "auto"},
 ))
+register(Solver(
+    name="genboruvka/cpu",
+    entry="parmst.solvers.cpu.genboruvka:solve",
+    paper="seed 003 section 4.4, Algorithm 5 and Appendix A kernels (Algorithms 7-13)",
+    summary="Borůvka with colour propagation and explicit CSR contraction, edge-balanced blocks",
+    options={"threads": None},
+))
