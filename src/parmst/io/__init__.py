@@ -1,0 +1,267 @@
+"""Graph files: every supported format read and written, chosen by extension or by name.
+
+========  ===========================  ==========================================
+name      extensions                   what
+========  ===========================  ==========================================
+edgelist  .txt .el .wel .edges         ``u v w`` lines, 0-based (seed 000)
+snap      .snap                        SNAP: ``#`` comments, tab-separated ``u v [w]``
+dimacs    .gr                          DIMACS 9th challenge ``p sp n m`` / ``a u v w``
+mtx       .mtx                         Matrix Market coordinate, 1-based
+pbbs      .pbbs                        PBBS ``WeightedEdgeArray``
+egr       .egr                         ECL binary CSR (seed 001), int32
+npz       .npz                         NumPy archive, exact dtypes
+========  ===========================  ==========================================
+
+Text formats and ``egr`` may be gzip-compressed (``g.txt.gz``). Each
+format's module documents its layout, its options and the choices made
+where the format is loose; every reader fails on malformed input with a
+:class:`~parmst.errors.GraphFormatError` naming the file, the line (text)
+or byte offset (binary), what was expected and what was found. Large
+files show a progress bar on stderr (``progress=None`` decides by size;
+True/False force it).
+
+Edge ids are the order of the edges in the file (lines, arcs, entries),
+except in ``egr``, whose CSR layout orders them by smaller endpoint.
+
+Examples
+--------
+>>> import os, tempfile
+>>> from parmst import Graph
+>>> from parmst import io
+>>> folder = tempfile.mkdtemp()
+>>> g = Graph.from_edges([0, 1, 2], [1, 2, 0], [3, 1, 2])
+>>> io.write(g, os.path.join(folder, "g.gr"))
+>>> io.convert(os.path.join(folder, "g.gr"), os.path.join(folder, "g.mtx")).num_edges
+3
+>>> io.read(os.path.join(folder, "g.mtx")).weight.tolist()
+[3, 1, 2]
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from parmst.errors import GraphFormatError
+from parmst.graph import Graph
+from parmst.io import dimacs, edgelist, egr, mtx, npz, pbbs, snap
+from parmst.io._files import GraphFileNotFoundError, is_gzip
+
+__all__ = ["FORMATS", "Format", "GraphFileNotFoundError", "convert", "detect_format", "read",
+           "write"]
+
+_SNIFF_BYTES = 4096
+
+
+def _keywords(function: Callable, *, exclude: tuple[str, ...] = ()) -> tuple[str, ...]:
+    parameters = inspect.signature(function).parameters.values()
+    return tuple(p.name for p in parameters if p.kind is p.KEYWORD_ONLY and p.name not in exclude)
+
+
+@dataclass(frozen=True)
+class Format:
+    """A file format: its extensions, reader, writer and content sniffer.
+
+    ``read(path, **options) -> Graph`` and ``write(graph, path, **options)``
+    accept the keyword options listed in ``read_options`` / ``write_options``.
+    ``sniff(head, size)`` says whether the first bytes (and the file size)
+    look like this format; it only serves to suggest a format in errors.
+    """
+
+    name: str
+    extensions: tuple[str, ...]
+    read: Callable[..., Graph]
+    write: Callable[..., None]
+    sniff: Callable[[bytes, int], bool]
+    read_options: tuple[str, ...]
+    write_options: tuple[str, ...]
+    gzip: bool = True
+
+    def describe(self) -> str:
+        return f"{self.name} ({', '.join(self.extensions)})"
+
+
+def _first_word(head: bytes) -> bytes:
+    words = head.split(maxsplit=1)
+    return words[0] if words else b""
+
+
+def _sniff_dimacs(head: bytes, size: int) -> bool:
+    return any(line.startswith(b"p sp ") for line in head.splitlines())
+
+
+def _sniff_egr(head: bytes, size: int) -> bool:
+    if len(head) < 8:
+        return False
+    n = int.from_bytes(head[:4], "little", signed=True)
+    e = int.from_bytes(head[4:8], "little", signed=True)
+    return n >= 0 and e >= 0 and size in (8 + 4 * (n + 1) + 4 * e, 8 + 4 * (n + 1) + 8 * e)
+
+
+def _sniff_edges(head: bytes, size: int) -> bool:
+    lines = [line.split() for line in head.splitlines()[:-1]
+             if line.strip() and line.lstrip()[:1] not in (b"#", b"%")]
+    return bool(lines) and all(len(f) in (2, 3) and f[0].lstrip(b"-").isdigit() for f in lines)
+
+
+def _sniff_snap(head: bytes, size: int) -> bool:
+    return head.startswith(b"#") and (b"Nodes:" in head or b"FromNodeId" in head)
+
+
+FORMATS: dict[str, Format] = {
+    "edgelist": Format(
+        "edgelist", (".txt", ".el", ".wel", ".edges"), edgelist.read, edgelist.write,
+        _sniff_edges, _keywords(edgelist.read_with_labels, exclude=("comments",)),
+        _keywords(edgelist.write)),
+    "snap": Format(
+        "snap", (".snap",), snap.read, snap.write, _sniff_snap,
+        _keywords(edgelist.read_with_labels, exclude=("comments",)), _keywords(snap.write)),
+    "dimacs": Format(
+        "dimacs", (".gr",), dimacs.read, dimacs.write, _sniff_dimacs,
+        _keywords(dimacs.read), _keywords(dimacs.write)),
+    "mtx": Format(
+        "mtx", (".mtx",), mtx.read, mtx.write,
+        lambda head, size: head.startswith(b"%%MatrixMarket"),
+        _keywords(mtx.read), _keywords(mtx.write)),
+    "pbbs": Format(
+        "pbbs", (".pbbs",), pbbs.read, pbbs.write,
+        lambda head, size: _first_word(head) in (b"WeightedEdgeArray", b"EdgeArray"),
+        _keywords(pbbs.read), _keywords(pbbs.write)),
+    "egr": Format(
+        "egr", (".egr",), egr.read, egr.write, _sniff_egr, _keywords(egr.read),
+        _keywords(egr.write)),
+    "npz": Format(
+        "npz", (".npz",), npz.read, npz.write,
+        lambda head, size: head.startswith(b"PK\x03\x04"),
+        _keywords(npz.read), _keywords(npz.write), gzip=False),
+}
+
+
+def _known() -> str:
+    return "; ".join(f.describe() for f in FORMATS.values())
+
+
+def _sniffed(path: str) -> list[str]:
+    """Formats whose sniffer accepts the file's first bytes (uncompressed files only)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(_SNIFF_BYTES)
+        size = os.path.getsize(path)
+    except OSError:
+        return []
+    return [f.name for f in FORMATS.values() if f.sniff(head, size)]
+
+
+def detect_format(path: str | os.PathLike, format: str | None = None) -> Format:
+    """The format named by ``format``, else the one the file extension (before ``.gz``) implies.
+
+    Raises
+    ------
+    GraphFormatError
+        Unknown format name, or an extension no format claims (the message
+        lists the known formats, suggests one from the file's content when it
+        can, and mentions the ``format=`` option).
+
+    Examples
+    --------
+    >>> detect_format("roads.gr.gz").name, detect_format("x.dat", format="MTX").name
+    ('dimacs', 'mtx')
+    """
+    path = os.fspath(path)
+    if format is not None:
+        found = FORMATS.get(format.lower())
+        if found is None:
+            raise GraphFormatError(path, f"unknown format {format!r}; known formats: {_known()}")
+        return found
+    base = path[:-3] if is_gzip(path) else path
+    extension = os.path.splitext(base)[1].lower()
+    for candidate in FORMATS.values():
+        if extension in candidate.extensions:
+            if is_gzip(path) and not candidate.gzip:
+                raise GraphFormatError(path, f"{candidate.name} files cannot be gzip-compressed")
+            return candidate
+    guesses = [] if is_gzip(path) else _sniffed(path)
+    hint = f"; its content looks like {' or '.join(guesses)}" if guesses else ""
+    raise GraphFormatError(path, f"cannot tell the format from the extension "
+                                 f"{extension or '(none)'!r}{hint}; known formats: {_known()}; "
+                                 "name one with format='...'")
+
+
+def _check_options(fmt: Format, options: dict[str, Any], allowed: tuple[str, ...],
+                   action: str) -> None:
+    unknown = sorted(set(options) - set(allowed))
+    if unknown:
+        raise TypeError(f"{fmt.name} {action} got unknown option(s) {', '.join(unknown)}; "
+                        f"its options are: {', '.join(allowed)}")
+
+
+def read(path: str | os.PathLike, format: str | None = None, **options: Any) -> Graph:
+    """Read a graph file; the format comes from the extension unless named.
+
+    Parameters
+    ----------
+    path : str or PathLike
+    format : str, optional
+        One of :data:`FORMATS` (case-insensitive).
+    **options
+        The format's reading options (see its module), e.g. ``progress``,
+        ``allow_nan``, ``weight_dtype``, ``symmetric``; unknown ones raise
+        TypeError.
+
+    Raises
+    ------
+    GraphFormatError
+        Malformed file (with line or byte offset), unknown format.
+    GraphFileNotFoundError
+        No such file (also a FileNotFoundError).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "g.edges")
+    >>> _ = open(path, "w").write("0 1 5\\n1 2 7\\n")
+    >>> read(path).num_edges
+    2
+    """
+    fmt = detect_format(path, format)
+    _check_options(fmt, options, fmt.read_options, "reading")
+    return fmt.read(path, **options)
+
+
+def write(graph: Graph, path: str | os.PathLike, format: str | None = None,
+          **options: Any) -> None:
+    """Write ``graph`` to a file; the format comes from the extension unless named.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "g.bin")
+    >>> write(Graph.from_edges([0], [1], [4]), path, format="egr")
+    >>> read(path, format="egr").weight.tolist()
+    [4]
+    """
+    fmt = detect_format(path, format)
+    _check_options(fmt, options, fmt.write_options, "writing")
+    fmt.write(graph, path, **options)
+
+
+def convert(src_path: str | os.PathLike, dst_path: str | os.PathLike,
+            src_format: str | None = None, dst_format: str | None = None, *,
+            read_options: dict[str, Any] | None = None,
+            write_options: dict[str, Any] | None = None) -> Graph:
+    """Convert a graph file to another format; returns the graph read.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> _ = open(os.path.join(folder, "g.txt"), "w").write("0 1 5\\n")
+    >>> convert(os.path.join(folder, "g.txt"), os.path.join(folder, "g.npz")).num_edges
+    1
+    """
+    graph = read(src_path, src_format, **(read_options or {}))
+    write(graph, dst_path, dst_format, **(write_options or {}))
+    return graph

@@ -1,0 +1,122 @@
+"""Policy shared by the readers: metadata comments, weight dtypes, relabelling, building the Graph.
+
+Text formats cannot say whether weights were int32 or float32, nor (for
+plain edge lists) how many isolated vertices trail the last id. parmst's
+writers therefore add one comment line (a *metadata comment*) such as
+``# parmst: num_vertices=7 weight=int32`` that other tools skip as a
+comment and parmst's readers honour, so that files written by parmst read
+back exactly. Without it, integer weights read as int64 and other numbers as
+float64.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from parmst.errors import GraphFormatError, GraphValueError
+from parmst.graph import WEIGHT_DTYPES, Graph
+from parmst.io._mirror import mirror_pairs
+from parmst.io._rows import INT64_MAX, INT64_MIN, Rows
+
+METADATA_TAG = "parmst:"
+WEIGHT_DTYPE_NAMES = tuple(d.name for d in WEIGHT_DTYPES)
+SYMMETRIC_CHOICES = ("keep", "dedupe")
+RELABEL_CHOICES = (False, True, "sorted", "first")
+
+
+def metadata_comment(marker: str, graph: Graph, *, with_vertices: bool) -> str:
+    """The metadata comment line (with its line break) for ``graph``."""
+    fields = [f"num_vertices={graph.num_vertices}"] if with_vertices else []
+    fields.append(f"weight={graph.weight.dtype.name}")
+    return f"{marker} {METADATA_TAG} {' '.join(fields)}\n"
+
+
+def read_metadata(comment: str) -> dict[str, str]:
+    """``key=value`` fields of a metadata comment (text after the comment marker), else {}."""
+    words = comment.split()
+    if not words or words[0] != METADATA_TAG:
+        return {}
+    return dict(word.split("=", 1) for word in words[1:] if "=" in word)
+
+
+def check_choice(name: str, value: Any, choices: tuple) -> None:
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}; got {value!r}")
+
+
+def resolve_weight_dtype(path: str, option: str | None, metadata: dict[str, str]) -> np.dtype | None:
+    """The weight dtype asked for by the caller, else by the metadata comment, else None (infer)."""
+    name = option if option is not None else metadata.get("weight")
+    if name is None:
+        return None
+    try:
+        dtype = np.dtype(name)
+    except TypeError:
+        dtype = None
+    if dtype not in WEIGHT_DTYPES:
+        source = "weight_dtype" if option is not None else "the metadata comment"
+        raise GraphFormatError(path, f"{source} names weight type {name!r}; expected one of "
+                                     f"{', '.join(WEIGHT_DTYPE_NAMES)}")
+    return dtype
+
+
+def weight_limits(dtype: np.dtype | None) -> tuple[tuple[int, int], bool]:
+    """(inclusive integer range, integers only) that the row parser enforces for ``dtype``."""
+    if dtype is not None and dtype.kind == "i":
+        info = np.iinfo(dtype)
+        return (int(info.min), int(info.max)), True
+    return (INT64_MIN, INT64_MAX), False
+
+
+def finish_weights(rows: Rows, dtype: np.dtype | None) -> np.ndarray | None:
+    """Parsed weights (int64/float64, range-checked by the parser) cast to ``dtype``.
+
+    Files without a weight column give unit weights: int32, or ``dtype`` if named.
+    """
+    if dtype is None:
+        return rows.weight
+    if rows.weight is None:
+        return np.ones(len(rows.src), dtype=dtype)
+    return rows.weight.astype(dtype, copy=False)
+
+
+def relabel_ids(src: np.ndarray, dst: np.ndarray, relabel: bool | str
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Map arbitrary ids onto 0..n-1: ``"sorted"`` (or True) by id, ``"first"`` by first appearance.
+
+    Returns the new src, dst and the original id of each new vertex (None if not relabelled).
+    """
+    check_choice("relabel", relabel, RELABEL_CHOICES)
+    if relabel is False:
+        return src, dst, None
+    both = np.empty(2 * len(src), dtype=np.int64)
+    both[0::2], both[1::2] = src, dst
+    labels, first, inverse = np.unique(both, return_index=True, return_inverse=True)
+    if relabel == "first":
+        by_appearance = np.argsort(first, kind="stable")
+        rank = np.empty(len(labels), dtype=np.int64)
+        rank[by_appearance] = np.arange(len(labels))
+        labels, inverse = labels[by_appearance], rank[inverse]
+    return inverse[0::2], inverse[1::2], labels
+
+
+def drop_mirrors(rows: Rows, symmetric: str) -> Rows:
+    """``symmetric="dedupe"``: keep one edge per pair of mirrored arcs (see :mod:`._mirror`)."""
+    check_choice("symmetric", symmetric, SYMMETRIC_CHOICES)
+    if symmetric == "keep":
+        return rows
+    later, _ = mirror_pairs(rows.src, rows.dst, rows.weight)
+    keep = ~later
+    weight = rows.weight[keep] if rows.weight is not None else None
+    return Rows(rows.src[keep], rows.dst[keep], weight, rows.end_line)
+
+
+def build_graph(path: str, src: np.ndarray, dst: np.ndarray, weight: np.ndarray | None,
+                num_vertices: int | None, allow_nan: bool) -> Graph:
+    """``Graph.from_edges`` with its validation errors reported against the file."""
+    try:
+        return Graph.from_edges(src, dst, weight, num_vertices, allow_nan=allow_nan)
+    except GraphValueError as exc:
+        raise GraphFormatError(path, str(exc)) from exc

@@ -1,0 +1,343 @@
+"""The shared tokenizer of the text formats: rows ``[prefix] u v [w]`` parsed straight from bytes.
+
+One Numba kernel walks the byte buffer row by row, parses ids and weights
+with :mod:`parmst.io._numbers`, checks id and weight ranges, and stops at the
+first problem with its line, column and byte position, from which the Python
+driver writes the error message. Lines are separated by ``\\n`` (``\\r\\n``
+works: ``\\r`` counts as a space); fields by spaces or tabs. In stream mode
+(PBBS) line breaks separate fields like spaces, as PBBS reads its files.
+
+The driver feeds the kernel 64 MiB chunks (ending at a line break) so that a
+progress bar can follow large loads; a row never spans chunks in line mode,
+and in stream mode the kernel simply reads past the chunk end to finish a row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from parmst.errors import GraphFormatError
+from parmst.io._files import CHUNK_BYTES, progress_bar
+from parmst.io._numbers import (
+    NUMBER_FALLBACK,
+    NUMBER_INT,
+    NUMBER_INVALID,
+    NUMBER_NAN,
+    _is_space,
+    _parse_int,
+    _parse_number,
+)
+
+INT64_MIN = -(2**63)
+INT64_MAX = 2**63 - 1
+NEWLINE = 10
+_LONGEST_LINE_SHOWN = 1 << 20
+
+ROW_OK = 0
+ROW_FULL = 1
+BAD_ID = 2
+BAD_WEIGHT = 3
+MISSING_COLUMN = 4
+EXTRA_COLUMN = 5
+ID_RANGE = 6
+WEIGHT_RANGE = 7
+NAN_WEIGHT = 8
+BAD_PREFIX = 9
+
+
+@numba.njit(cache=True)
+def _token_end(buf, pos):
+    """First byte at or after ``pos`` that is a space or a line break."""
+    n = len(buf)
+    while pos < n and buf[pos] != NEWLINE and not _is_space(buf[pos]):
+        pos += 1
+    return pos
+
+
+@numba.njit(cache=True)
+def _skip_to_row(buf, pos, line, comment):
+    """Skip spaces, blank lines and comment lines (first byte in ``comment``); returns (pos, line)."""
+    n = len(buf)
+    while pos < n:
+        c = buf[pos]
+        if c == NEWLINE:
+            line += 1
+            pos += 1
+        elif _is_space(c):
+            pos += 1
+        elif c in comment:
+            while pos < n and buf[pos] != NEWLINE:
+                pos += 1
+        else:
+            break
+    return pos, line
+
+
+@numba.njit(cache=True)
+def _skip_separator(buf, pos, line, by_line):
+    """Skip spaces (and, in stream mode, line breaks) between fields; returns (pos, line)."""
+    n = len(buf)
+    while pos < n and (_is_space(buf[pos]) or (not by_line and buf[pos] == NEWLINE)):
+        if buf[pos] == NEWLINE:
+            line += 1
+        pos += 1
+    return pos, line
+
+
+@numba.njit(cache=True)
+def _store_id(buf, start, end, id_lo, id_hi, out, row):
+    """Parse one vertex id into ``out[row]``; returns a status code."""
+    value, ok = _parse_int(buf, start, end)
+    if not ok:
+        return BAD_ID
+    if value < id_lo or value > id_hi:
+        return ID_RANGE
+    out[row] = value
+    return ROW_OK
+
+
+@numba.njit(cache=True)
+def _store_weight(buf, start, end, weight_lo, weight_hi, integers_only, allow_nan,
+                  wint, wfloat, wkind, row):
+    """Parse one weight: integers into ``wint``, floats into ``wfloat``, the kind into ``wkind``.
+
+    A token Python must parse (``NUMBER_FALLBACK``) leaves its byte offset in ``wint``.
+    """
+    kind, int_value, float_value = _parse_number(buf, start, end)
+    if kind == NUMBER_INVALID or (integers_only and kind != NUMBER_INT):
+        return BAD_WEIGHT
+    if kind == NUMBER_NAN and not allow_nan:
+        return NAN_WEIGHT
+    if kind == NUMBER_INT:
+        if int_value < weight_lo or int_value > weight_hi:
+            return WEIGHT_RANGE
+        wint[row] = int_value
+    elif kind == NUMBER_FALLBACK:
+        wint[row] = start
+    else:
+        wfloat[row] = float_value
+    wkind[row] = kind
+    return ROW_OK
+
+
+@numba.njit(cache=True)
+def _parse_rows(buf, pos, stop, line, row, prefix, comment, ncols, by_line, id_lo, id_hi,
+                weight_lo, weight_hi, integers_only, allow_nan, src, dst, wint, wfloat, wkind):
+    """Parse rows starting before ``stop`` into the output arrays from index ``row`` on.
+
+    Returns (status, rows, pos, line, column, token position): ``ROW_OK`` when
+    ``stop`` is reached, ``ROW_FULL`` when the arrays are full, or an error
+    code with the 1-based line and 0-based column of the offending token.
+    """
+    n = len(buf)
+    while row < len(src):
+        pos, line = _skip_to_row(buf, pos, line, comment)
+        if pos >= stop:
+            return ROW_OK, row, pos, line, 0, pos
+        if prefix >= 0:
+            if buf[pos] != prefix or _token_end(buf, pos) != pos + 1:
+                return BAD_PREFIX, row, pos, line, 0, pos
+            pos += 1
+        for column in range(ncols):
+            pos, line = _skip_separator(buf, pos, line, by_line)
+            end = _token_end(buf, pos)
+            if end == pos:
+                return MISSING_COLUMN, row, pos, line, column, pos
+            if column < 2:
+                status = _store_id(buf, pos, end, id_lo, id_hi, src if column == 0 else dst, row)
+            else:
+                status = _store_weight(buf, pos, end, weight_lo, weight_hi, integers_only,
+                                       allow_nan, wint, wfloat, wkind, row)
+            if status != ROW_OK:
+                return status, row, pos, line, column, pos
+            pos = end
+        if by_line:
+            pos, line = _skip_separator(buf, pos, line, True)
+            if pos < n and buf[pos] != NEWLINE:
+                return EXTRA_COLUMN, row, pos, line, ncols, pos
+        row += 1
+    return ROW_FULL, row, pos, line, 0, pos
+
+
+@numba.njit(cache=True)
+def _count_newlines(buf, start):
+    count = 0
+    for k in range(start, len(buf)):
+        if buf[k] == NEWLINE:
+            count += 1
+    return count
+
+
+@numba.njit(cache=True)
+def _find_newline(buf, start):
+    """Index of the first line break at or after ``start`` (``len(buf)`` if none)."""
+    for k in range(start, len(buf)):
+        if buf[k] == NEWLINE:
+            return k
+    return len(buf)
+
+
+@dataclass(frozen=True)
+class TextFile:
+    """A text graph file's bytes and the name used in error messages."""
+
+    path: str
+    data: np.ndarray
+
+    def read_line(self, pos: int) -> tuple[str, int]:
+        """The line at ``pos`` (without its line break, cut at 1 MiB) and the next line's start."""
+        end = int(_find_newline(self.data, pos))
+        shown = self.data[pos:min(end, pos + _LONGEST_LINE_SHOWN)]
+        text = shown.tobytes().decode("utf-8", errors="replace").rstrip("\r")
+        return text, min(end + 1, len(self.data))
+
+    def token(self, pos: int) -> str:
+        """The whole token starting at byte ``pos``."""
+        end = int(_token_end(self.data, pos))
+        return self.data[pos:end].tobytes().decode("utf-8", errors="replace")
+
+    def token_at(self, pos: int) -> str:
+        """The token at byte ``pos`` for messages: shortened, or 'end of line' / 'end of file'."""
+        if pos >= len(self.data):
+            return "end of file"
+        found = self.token(pos)
+        if not found:
+            return "end of line"
+        return found if len(found) <= 40 else found[:37] + "..."
+
+    def error(self, message: str, line: int) -> GraphFormatError:
+        return GraphFormatError(self.path, message, line=line)
+
+
+@dataclass(frozen=True)
+class RowSpec:
+    """What a format's data rows look like.
+
+    ``columns`` names the fields (2 without a weight, 3 with one) for
+    messages; ``prefix`` is a one-letter row tag such as DIMACS's ``a``;
+    ``comments`` are the bytes that start a comment line; ``id_range`` is
+    inclusive and ``id_hint`` explains it in a range error.
+    """
+
+    columns: tuple[str, ...]
+    prefix: str = ""
+    comments: bytes = b""
+    by_line: bool = True
+    id_range: tuple[int, int] = (0, INT64_MAX)
+    id_hint: str = ""
+    weight_range: tuple[int, int] = (INT64_MIN, INT64_MAX)
+    integer_weights: bool = False
+    allow_nan: bool = False
+
+    def describe(self) -> str:
+        return " ".join(([self.prefix] if self.prefix else []) + list(self.columns))
+
+
+@dataclass
+class Rows:
+    """Parsed rows: int64 ids, weights (int64, float64 or None) and where parsing stopped."""
+
+    src: np.ndarray
+    dst: np.ndarray
+    weight: np.ndarray | None
+    end_line: int
+
+
+class _Buffers:
+    """Growable output arrays of the row kernel."""
+
+    def __init__(self, capacity: int, weighted: bool) -> None:
+        self.src = np.empty(capacity, dtype=np.int64)
+        self.dst = np.empty(capacity, dtype=np.int64)
+        wcap = capacity if weighted else 0
+        self.wint = np.empty(wcap, dtype=np.int64)
+        self.wkind = np.full(wcap, NUMBER_INT, dtype=np.int8)
+
+    @property
+    def wfloat(self) -> np.ndarray:
+        return self.wint.view(np.float64)
+
+    def grow(self, rows: int) -> None:
+        capacity = 2 * len(self.src) + 1024
+        for name in ("src", "dst", "wint", "wkind"):
+            old = getattr(self, name)
+            if len(old):
+                new = np.empty(capacity, dtype=old.dtype)
+                new[:rows] = old[:rows]
+                if name == "wkind":
+                    new[rows:] = NUMBER_INT
+                setattr(self, name, new)
+
+
+def parse_rows(text: TextFile, pos: int, line: int, spec: RowSpec,
+               progress: bool | None = None) -> Rows:
+    """Parse every row from byte ``pos`` (1-based ``line``) to the end of the file.
+
+    Raises
+    ------
+    GraphFormatError
+        With the line, the expected fields and the token found.
+    """
+    data = text.data
+    weighted = len(spec.columns) == 3
+    out = _Buffers(int(_count_newlines(data, pos)) + 1, weighted)
+    comment = np.frombuffer(spec.comments, dtype=np.uint8)
+    prefix = ord(spec.prefix) if spec.prefix else -1
+    rows = 0
+    with progress_bar(len(data) - pos, f"reading {text.path}", progress) as bar:
+        while pos < len(data):
+            stop = min(int(_find_newline(data, min(pos + CHUNK_BYTES, len(data)))) + 1, len(data))
+            status, rows, new_pos, line, column, at = _parse_rows(
+                data, pos, stop, line, rows, prefix, comment, len(spec.columns), spec.by_line,
+                *spec.id_range, *spec.weight_range, spec.integer_weights, spec.allow_nan,
+                out.src, out.dst, out.wint, out.wfloat, out.wkind)
+            bar.update(new_pos - pos)
+            pos = new_pos
+            if status == ROW_FULL:
+                out.grow(rows)
+            elif status != ROW_OK:
+                raise text.error(_message(text, spec, status, column, at), line)
+    weight = _weights(text, out, rows) if weighted else None
+    return Rows(out.src[:rows], out.dst[:rows], weight, line)
+
+
+def _weights(text: TextFile, out: _Buffers, rows: int) -> np.ndarray:
+    """int64 if every weight is an integer, else float64 (integers converted exactly-rounded)."""
+    kind = out.wkind[:rows]
+    wint = out.wint[:rows]
+    if not (kind != NUMBER_INT).any():
+        return wint
+    weight = np.where(kind == NUMBER_INT, wint.astype(np.float64), out.wfloat[:rows])
+    for row in np.flatnonzero(kind == NUMBER_FALLBACK):
+        weight[row] = float(text.token(int(wint[row])))
+    return weight
+
+
+def _message(text: TextFile, spec: RowSpec, status: int, column: int, at: int) -> str:
+    found = text.token_at(at)
+    fields = spec.describe()
+    if status == BAD_PREFIX:
+        return f"expected a line '{fields}', found '{found}'"
+    if status == MISSING_COLUMN:
+        return (f"expected {len(spec.columns)} fields '{fields}', found {column} "
+                f"(missing '{spec.columns[column]}' at {found})")
+    if status == EXTRA_COLUMN:
+        return f"expected {len(spec.columns)} fields '{fields}', found an extra field '{found}'"
+    name = spec.columns[column]
+    if status == BAD_ID:
+        return f"expected an integer vertex id for '{name}', found '{found}'"
+    if status == ID_RANGE:
+        lo, hi = spec.id_range
+        return f"vertex id {found} for '{name}' is out of range {lo}..{hi}{spec.id_hint}"
+    if status == BAD_WEIGHT:
+        what = "an integer" if spec.integer_weights else "a number"
+        return f"expected {what} for the weight '{name}', found '{found}'"
+    if status == WEIGHT_RANGE:
+        lo, hi = spec.weight_range
+        return f"weight {found} is out of range {lo}..{hi}"
+    if status == NAN_WEIGHT:
+        return f"NaN weight '{found}' (pass allow_nan=True to keep NaN weights)"
+    raise AssertionError(f"unknown row status {status}")

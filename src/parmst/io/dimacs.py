@@ -1,0 +1,141 @@
+"""DIMACS 9th Implementation Challenge shortest-path graphs (``.gr``).
+
+Layout: ``c`` comment lines anywhere, one problem line ``p sp n m`` before
+the first arc, then ``m`` arc lines ``a u v w`` with 1-based ids
+``1..n``. Weights are integers in the challenge files; parmst also reads
+and writes any number (``weight_dtype=`` and the metadata comment work as
+in :mod:`parmst.io.edgelist`).
+
+Arcs versus edges
+-----------------
+A ``.gr`` file lists directed arcs, and road maps store each road as two
+arcs ``u v w`` and ``v u w``. By default (``symmetric="keep"``) every arc
+is an edge: the edge count equals the ``m`` of the problem line and the
+edge id is the arc's position, the numbering every DIMACS tool uses; the
+doubled roads are parallel edges, which change nothing in a spanning
+forest's weight. ``symmetric="dedupe"`` keeps one edge per mirrored arc pair
+(the earlier arc; unpaired arcs stay, see :mod:`parmst.io._mirror`), which
+halves a road map; it costs a sort. Writing emits one arc per edge, or both
+directions with ``both_directions=True`` (read those back with
+``symmetric="dedupe"`` to get the graph again).
+
+Errors: a missing or malformed problem line, a negative count, an arc
+before the problem line, an id of 0 or above ``n``, and an arc count that
+differs from ``m`` each raise GraphFormatError with the line.
+
+Example
+-------
+>>> import os, tempfile
+>>> path = os.path.join(tempfile.mkdtemp(), "g.gr")
+>>> _ = open(path, "w").write("c tiny\\np sp 3 2\\na 1 2 7\\na 2 3 1\\n")
+>>> g = read(path)
+>>> g.src.tolist(), g.dst.tolist(), g.weight.tolist()
+([0, 1], [1, 2], [7, 1])
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from parmst.graph import Graph
+from parmst.io._common import (
+    build_graph,
+    drop_mirrors,
+    finish_weights,
+    metadata_comment,
+    read_metadata,
+    resolve_weight_dtype,
+    weight_limits,
+)
+from parmst.io._emit import write_rows
+from parmst.io._files import open_output, read_bytes
+from parmst.io._rows import RowSpec, TextFile, parse_rows
+
+PROBLEM_LINE = "'p sp <n> <m>'"
+
+
+def _problem_line(text: TextFile) -> tuple[int, int, int, int, dict[str, str]]:
+    """Find ``p sp n m``; returns (n, m, position after it, its line, metadata)."""
+    pos, line = 0, 1
+    metadata: dict[str, str] = {}
+    while pos < len(text.data):
+        content, next_pos = text.read_line(pos)
+        fields = content.split()
+        if fields and fields[0] == "p":
+            break
+        if fields and fields[0] == "c":
+            metadata.update(read_metadata(content.strip()[1:]))
+        elif fields:
+            raise text.error(f"expected the problem line {PROBLEM_LINE} before any other line, "
+                             f"found '{content.strip()[:40]}'", line)
+        pos, line = next_pos, line + 1
+    else:
+        where = "an empty file" if len(text.data) == 0 else "no 'p' line"
+        raise text.error(f"expected the problem line {PROBLEM_LINE}, found {where}", line)
+    if len(fields) != 4 or fields[1] != "sp":
+        raise text.error(f"expected the problem line {PROBLEM_LINE}, found '{content.strip()}'",
+                         line)
+    try:
+        n, m = int(fields[2]), int(fields[3])
+    except ValueError:
+        raise text.error(f"expected integers n and m in the problem line {PROBLEM_LINE}, found "
+                         f"'{content.strip()}'", line) from None
+    if n < 0 or m < 0:
+        raise text.error(f"negative count in the problem line: '{content.strip()}'", line)
+    return n, m, next_pos, line, metadata
+
+
+def read(path: str | os.PathLike, *, symmetric: str = "keep", weight_dtype: str | None = None,
+         allow_nan: bool = False, progress: bool | None = None) -> Graph:
+    """Read a DIMACS ``.gr`` file (see the module docstring).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "g.gr")
+    >>> _ = open(path, "w").write("p sp 2 2\\na 1 2 5\\na 2 1 5\\n")
+    >>> read(path).num_edges, read(path, symmetric="dedupe").num_edges
+    (2, 1)
+    """
+    text = TextFile(os.fspath(path), read_bytes(path, progress))
+    n, m, pos, p_line, metadata = _problem_line(text)
+    dtype = resolve_weight_dtype(text.path, weight_dtype, metadata)
+    weight_range, integer_weights = weight_limits(dtype)
+    spec = RowSpec(("u", "v", "w"), prefix="a", comments=b"c", id_range=(1, n),
+                   id_hint=f" (ids are 1-based; the problem line on line {p_line} says n={n})",
+                   weight_range=weight_range, integer_weights=integer_weights,
+                   allow_nan=allow_nan)
+    rows = parse_rows(text, pos, p_line + 1, spec, progress)
+    if len(rows.src) != m:
+        raise text.error(f"the problem line announces m={m} arcs but the file has "
+                         f"{len(rows.src)} arc lines", p_line)
+    rows = drop_mirrors(rows, symmetric)
+    return build_graph(text.path, rows.src - 1, rows.dst - 1, finish_weights(rows, dtype), n,
+                       allow_nan)
+
+
+def write(graph: Graph, path: str | os.PathLike, *, both_directions: bool = False,
+          metadata: bool = True, progress: bool | None = None) -> None:
+    """Write ``graph`` as a DIMACS ``.gr`` file (one arc per edge unless ``both_directions``).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "g.gr")
+    >>> write(Graph.from_edges([0], [1], [9]), path, metadata=False)
+    >>> open(path).read().splitlines()
+    ['p sp 2 1', 'a 1 2 9']
+    """
+    src, dst, weight = graph.src, graph.dst, graph.weight
+    if both_directions:
+        src, dst = np.column_stack([src, dst]).ravel(), np.column_stack([dst, src]).ravel()
+        weight = np.repeat(weight, 2)
+    head = f"p sp {graph.num_vertices} {len(src)}\n"
+    if metadata:
+        head = metadata_comment("c", graph, with_vertices=False) + head
+    with open_output(path) as f:
+        f.write(head.encode("ascii"))
+        write_rows(f, src, dst, weight, prefix="a ", base=1, progress=progress,
+                   description=f"writing {os.fspath(path)}")

@@ -1,0 +1,244 @@
+"""ECL binary CSR graphs (``.egr``), as ECL-MST (seed 001) and the ECL codes read them.
+
+Layout, little-endian int32 throughout (ECLgraph.h, ``readECLgraph``):
+``n``, ``E``, ``nindex[n+1]``, ``nlist[E]``, ``eweight[E]``. Row ``v``
+lists the neighbours ``nlist[nindex[v]:nindex[v+1]]`` and the weights of
+those entries. An undirected graph stores every edge in both rows, so
+``E = 2m``. As in ECL's reader, a file that ends after ``nlist`` is
+unweighted (unit weights).
+
+Reading
+-------
+Each edge ``{u, v}`` with ``u != v`` appears as ``(u, v, w)`` in row ``u``
+and ``(v, u, w)`` in row ``v``. The edge is the entry with ``u < v`` and
+edge ids follow CSR order: edges are numbered by their smaller endpoint,
+then by position within that row; ``src < dst`` always. Every entry must
+have its mirror with the same weight (multi-edges pair up k-th with k-th;
+:mod:`parmst.io._mirror`); this is checked in linear time with an
+order-independent 64-bit hash of both sides, and on a mismatch the first
+entry without a mirror is reported with its byte offset. A self-loop
+``(v, v)`` is stored twice in row ``v`` by parmst; two equal loop entries
+make one edge, and a lone loop entry is an edge too (some tools store
+loops once). Weights are int32; ids int32.
+
+Writing
+-------
+Integer weights that fit int32 only, ``n`` and ``2m`` below 2**31
+(GraphFormatError otherwise, naming the limit). Rows list entries by edge
+id (via :meth:`parmst.Graph.csr`), loops as two adjacent entries. A graph
+whose edges are sorted by smaller endpoint and oriented ``src <= dst``
+reads back identically; any other graph reads back as the same edges in
+that canonical order (the CSR layout cannot hold edge order).
+
+Errors (all GraphFormatError with the byte offset): a file shorter than
+its header announces (truncated), a negative ``n`` or ``E``, ``nindex``
+not starting at 0, decreasing, or not ending at ``E``, an ``nlist`` id
+outside ``0..n-1``, trailing bytes, an entry without its mirror.
+
+Example
+-------
+>>> import os, tempfile
+>>> from parmst import Graph
+>>> path = os.path.join(tempfile.mkdtemp(), "g.egr")
+>>> write(Graph.from_edges([0, 1], [1, 2], [5, 6]), path)
+>>> os.path.getsize(path)  # 4 * (2 + 4 + 4 + 4)
+56
+>>> read(path).weight.tolist()
+[5, 6]
+"""
+
+from __future__ import annotations
+
+import os
+
+import numba
+import numpy as np
+
+from parmst.errors import GraphFormatError
+from parmst.graph import Graph
+from parmst.io._files import copy_out, open_output, progress_bar, read_bytes
+from parmst.io._mirror import mirror_pairs
+
+_INT32 = np.dtype("<i4")
+_INT32_MAX = 2**31 - 1
+_HEADER_BYTES = 8
+
+
+@numba.njit(cache=True)
+def _mix(x):
+    """SplitMix64's finalizer: a bijective 64-bit mixer."""
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+@numba.njit(cache=True)
+def _mirror_checksums(nindex, nlist, eweight):
+    """Counts and wrapping sums of hash(min, max, w) over entries with u < v and with u > v.
+
+    Equal on both sides when every entry has its mirror (the multisets agree).
+    """
+    forward = np.zeros(2, dtype=np.uint64)
+    backward = np.zeros(2, dtype=np.uint64)
+    for u in range(len(nindex) - 1):
+        for k in range(nindex[u], nindex[u + 1]):
+            v = nlist[k]
+            if v == u:
+                continue
+            lo, hi = min(u, v), max(u, v)
+            key = np.uint64(lo) | (np.uint64(hi) << np.uint64(32))
+            h = _mix(_mix(key) ^ np.uint64(np.uint32(eweight[k])))
+            side = forward if u < v else backward
+            side[0] += np.uint64(1)
+            side[1] += h
+    return forward, backward
+
+
+def _layout(path: str, data: np.ndarray) -> tuple[int, int, bool]:
+    """Check the header and the file size; returns (n, E, weighted)."""
+    size = len(data)
+    if size < _HEADER_BYTES:
+        raise GraphFormatError(path, f"truncated: expected an 8-byte header (int32 n, int32 E), "
+                                     f"found {size} bytes", offset=size)
+    n, e = (int(x) for x in data[:_HEADER_BYTES].view(_INT32))
+    if n < 0:
+        raise GraphFormatError(path, f"negative vertex count n={n} in the header", offset=0)
+    if e < 0:
+        raise GraphFormatError(path, f"negative entry count E={e} in the header", offset=4)
+    unweighted = _HEADER_BYTES + 4 * (n + 1) + 4 * e
+    weighted = unweighted + 4 * e
+    if size < unweighted or unweighted < size < weighted:
+        part = "nindex and nlist" if size < unweighted else "eweight"
+        need = unweighted if size < unweighted else weighted
+        raise GraphFormatError(path, f"truncated: the header (n={n}, E={e}) needs {need} bytes "
+                                     f"for {part}, the file ends after {size}", offset=size)
+    if size > weighted:
+        raise GraphFormatError(path, f"{size - weighted} unexpected bytes after eweight "
+                                     f"(n={n}, E={e} make {weighted} bytes)", offset=weighted)
+    return n, e, size == weighted
+
+
+def _check_csr(path: str, n: int, e: int, nindex: np.ndarray, nlist: np.ndarray) -> None:
+    nindex_at = _HEADER_BYTES
+    nlist_at = nindex_at + 4 * (n + 1)
+    if nindex[0] != 0:
+        raise GraphFormatError(path, f"nindex[0] must be 0, found {nindex[0]}", offset=nindex_at)
+    drops = np.flatnonzero(nindex[1:] < nindex[:-1])
+    if len(drops):
+        v = int(drops[0]) + 1
+        raise GraphFormatError(path, f"nindex must not decrease, found nindex[{v}]={nindex[v]} "
+                                     f"< nindex[{v - 1}]={nindex[v - 1]}",
+                               offset=nindex_at + 4 * v)
+    if nindex[n] != e:
+        raise GraphFormatError(path, f"nindex[n] must equal E={e}, found {nindex[n]}",
+                               offset=nindex_at + 4 * n)
+    bad = np.flatnonzero((nlist < 0) | (nlist >= n))
+    if len(bad):
+        k = int(bad[0])
+        raise GraphFormatError(path, f"nlist[{k}]={nlist[k]} is not a vertex id 0..{n - 1}",
+                               offset=nlist_at + 4 * k)
+
+
+def _unmirrored(path: str, n: int, rows: np.ndarray, nlist: np.ndarray,
+                eweight: np.ndarray) -> GraphFormatError:
+    """The error naming the first entry whose mirror is missing (exact search, error path only)."""
+    _, unpaired = mirror_pairs(rows, nlist, eweight)
+    unpaired &= rows != nlist
+    k = int(np.flatnonzero(unpaired)[0]) if unpaired.any() else 0
+    u, v, w = int(rows[k]), int(nlist[k]), int(eweight[k])
+    return GraphFormatError(path, f"entry {k} (row {u}, neighbour {v}, weight {w}) has no mirror "
+                                  f"entry (row {v}, neighbour {u}, weight {w}); egr stores both "
+                                  "directions of every edge",
+                            offset=_HEADER_BYTES + 4 * (n + 1) + 4 * k)
+
+
+def read(path: str | os.PathLike, *, progress: bool | None = None) -> Graph:
+    """Read an ECL ``.egr`` file (see the module docstring).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import numpy as np
+    >>> path = os.path.join(tempfile.mkdtemp(), "g.egr")
+    >>> # n=2, E=2, nindex=[0,1,2], nlist=[1,0], eweight=[7,7]
+    >>> np.array([2, 2, 0, 1, 2, 1, 0, 7, 7], dtype="<i4").tofile(path)
+    >>> g = read(path)
+    >>> g.src.tolist(), g.dst.tolist(), g.weight.tolist()
+    ([0], [1], [7])
+    """
+    path = os.fspath(path)
+    data = read_bytes(path, progress)
+    n, e, weighted = _layout(path, data)
+    body = data[_HEADER_BYTES:].view(_INT32)
+    with progress_bar(len(data), f"reading {path}", progress) as bar:
+        nindex = copy_out(body[:n + 1], np.int32, bar)
+        nlist = copy_out(body[n + 1:n + 1 + e], np.int32, bar)
+        eweight = (copy_out(body[n + 1 + e:], np.int32, bar) if weighted
+                   else np.ones(e, dtype=np.int32))
+    _check_csr(path, n, e, nindex, nlist)
+    with np.errstate(over="ignore"):  # the hash wraps on purpose (warns only without JIT)
+        forward, backward = _mirror_checksums(nindex, nlist, eweight)
+    rows = np.repeat(np.arange(n, dtype=np.int32), np.diff(nindex))
+    if not np.array_equal(forward, backward):
+        raise _unmirrored(path, n, rows, nlist, eweight)
+    keep = nlist > rows
+    loops = np.flatnonzero(nlist == rows)
+    if len(loops):
+        second, _ = mirror_pairs(rows[loops], nlist[loops], eweight[loops])
+        keep[loops[~second]] = True
+    return Graph(rows[keep], nlist[keep], eweight[keep], n)
+
+
+def _check_writable(path: str, graph: Graph) -> None:
+    w = graph.weight
+    if w.dtype.kind != "i":
+        raise GraphFormatError(path, f"egr stores int32 weights; this graph has {w.dtype} "
+                                     "weights (convert them with Graph.with_weights)")
+    if len(w) and (int(w.min()) < -_INT32_MAX - 1 or int(w.max()) > _INT32_MAX):
+        raise GraphFormatError(path, f"egr stores int32 weights; weights range over "
+                                     f"{int(w.min())}..{int(w.max())}")
+    if graph.num_vertices > _INT32_MAX or 2 * graph.num_edges > _INT32_MAX:
+        raise GraphFormatError(path, f"egr stores int32 counts; n={graph.num_vertices} and "
+                                     f"E=2m={2 * graph.num_edges} must stay below 2**31")
+
+
+def _csr_with_loops(graph: Graph) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Graph.csr() plus two adjacent entries per self-loop, rows kept in edge-id order."""
+    csr = graph.csr()
+    loops = np.flatnonzero(graph.src == graph.dst)
+    if not len(loops):
+        return csr.indptr, csr.indices, csr.weights
+    n = graph.num_vertices
+    rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(csr.indptr))
+    order_key = rows * graph.num_edges + csr.edge_ids
+    loop_rows = np.repeat(graph.src[loops].astype(np.int64), 2)
+    loop_key = loop_rows * graph.num_edges + np.repeat(loops, 2)
+    at = np.searchsorted(order_key, loop_key)
+    indices = np.insert(csr.indices, at, loop_rows)
+    weights = np.insert(csr.weights, at, np.repeat(graph.weight[loops], 2))
+    degree = np.diff(csr.indptr) + np.bincount(loop_rows, minlength=n)
+    indptr = np.concatenate([[0], np.cumsum(degree)])
+    return indptr, indices, weights
+
+
+def write(graph: Graph, path: str | os.PathLike, *, progress: bool | None = None) -> None:
+    """Write ``graph`` as an ECL ``.egr`` file (see the module docstring).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "g.egr")
+    >>> write(Graph.from_edges([0], [1], [3]), path)
+    >>> np.fromfile(path, dtype="<i4").tolist()
+    [2, 2, 0, 1, 2, 1, 0, 3, 3]
+    """
+    path = os.fspath(path)
+    _check_writable(path, graph)
+    indptr, indices, weights = _csr_with_loops(graph)
+    header = np.array([graph.num_vertices, len(indices)], dtype=_INT32)
+    parts = [header, indptr, indices, weights]
+    total = sum(4 * len(p) for p in parts)
+    with open_output(path) as f, progress_bar(total, f"writing {path}", progress) as bar:
+        for part in parts:
+            f.write(np.ascontiguousarray(part, dtype=_INT32).data)
+            bar.update(4 * len(part))

@@ -1,0 +1,87 @@
+"""SNAP edge lists: ``#`` comment lines, then ``u v`` or ``u v w`` separated by tabs or spaces.
+
+SNAP (snap.stanford.edu/data) ids are 0-based but often sparse. Reading
+keeps the ids as given by default (``num_vertices = max id + 1``);
+``relabel=True`` (or ``"sorted"``) maps them onto ``0..n-1`` in increasing
+order, ``relabel="first"`` in order of first appearance, and
+:func:`read_with_labels` returns the original ids. Undirected SNAP graphs
+usually list each edge in both directions; ``symmetric="dedupe"`` keeps one
+edge per mirrored pair. Every other rule (weights, metadata comment, empty
+file) is that of :mod:`parmst.io.edgelist`, whose reader this is with
+``#`` as the only comment marker.
+
+Writing produces SNAP's comment header (with the vertex and edge counts and
+the column names), parmst's metadata comment and tab-separated rows.
+
+Example
+-------
+>>> import os, tempfile
+>>> from parmst import Graph
+>>> path = os.path.join(tempfile.mkdtemp(), "g.snap")
+>>> write(Graph.from_edges([0, 2], [1, 1], [4, 5]), path)
+>>> open(path).read().splitlines()[1:3]
+['# Nodes: 3 Edges: 2', '# FromNodeId\\tToNodeId\\tWeight']
+>>> read(path).weight.tolist()
+[4, 5]
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from parmst.graph import Graph
+from parmst.io import edgelist
+from parmst.io._common import metadata_comment
+
+
+def read_with_labels(path: str | os.PathLike, **options) -> tuple[Graph, np.ndarray | None]:
+    """Read a SNAP file; also return original vertex ids when ``relabel`` is on.
+
+    Options: those of :func:`parmst.io.edgelist.read_with_labels`.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "g.snap")
+    >>> _ = open(path, "w").write("# Nodes: 2 Edges: 1\\n10\\t30\\n")
+    >>> g, labels = read_with_labels(path, relabel=True)
+    >>> g.num_vertices, labels.tolist()
+    (2, [10, 30])
+    """
+    return edgelist.read_with_labels(path, comments="#", **options)
+
+
+def read(path: str | os.PathLike, **options) -> Graph:
+    """Read a SNAP edge list (options: see :func:`read_with_labels`).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "g.snap")
+    >>> _ = open(path, "w").write("# FromNodeId\\tToNodeId\\n0\\t1\\n1\\t0\\n")
+    >>> read(path, symmetric="dedupe").num_edges
+    1
+    """
+    return read_with_labels(path, **options)[0]
+
+
+def write(graph: Graph, path: str | os.PathLike, *, metadata: bool = True,
+          progress: bool | None = None) -> None:
+    """Write ``graph`` as a SNAP edge list (tab-separated ``u v w``).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "g.snap")
+    >>> write(Graph.from_edges([0], [1], [2]), path, metadata=False)
+    >>> open(path).read().splitlines()[-1]
+    '0\\t1\\t2'
+    """
+    head = (f"# Undirected graph: {os.path.basename(os.fspath(path))}\n"
+            f"# Nodes: {graph.num_vertices} Edges: {graph.num_edges}\n"
+            "# FromNodeId\tToNodeId\tWeight\n")
+    if metadata:
+        head += metadata_comment("#", graph, with_vertices=True)
+    edgelist.write_lines(graph, path, head, separator="\t", progress=progress)
