@@ -1,0 +1,65 @@
+"""Edge weights shared by every family: random, from lengths, or unique.
+
+Kinds (the ``weights=`` parameter):
+
+``"int"``
+    int32 uniform in ``[1, max_weight]``, ``max_weight`` defaulting to
+    ``2**20 - 1``: ties occur (a graph of 15 M edges reuses each value about
+    15 times) without dominating. ``max_weight`` above ``2**31 - 1`` gives int64.
+``"float"``
+    float64 uniform in ``[0, 1)``; with ``max_weight=K`` the values are
+    ``k / K`` for ``k`` in ``0..K-1``, so ties can be forced for floats too.
+``"unique"``
+    a random permutation of ``1..m`` (int32 while ``m`` fits): all weights
+    distinct, as in seed 000's test graphs.
+
+``max_weight`` is the number of distinct values, so a small one forces heavy
+ties (tests of the ``(weight, edge_id)`` rule use it).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+DEFAULT_MAX_WEIGHT = 2**20 - 1
+_INT32_MAX = np.iinfo(np.int32).max
+
+
+def _int_dtype(largest: int) -> type:
+    return np.int32 if largest <= _INT32_MAX else np.int64
+
+
+def random_weights(rng: np.random.Generator, m: int, kind: str,
+                   max_weight: int | None) -> np.ndarray:
+    """``m`` independent weights of ``kind`` (see the module docstring)."""
+    if kind == "unique":
+        return (rng.permutation(m) + 1).astype(_int_dtype(m))
+    if kind == "float":
+        if max_weight is None:
+            return rng.random(m)
+        return rng.integers(0, max_weight, size=m) / max_weight
+    top = DEFAULT_MAX_WEIGHT if max_weight is None else max_weight
+    return rng.integers(1, top, endpoint=True, size=m, dtype=_int_dtype(top))
+
+
+def length_weights(lengths: np.ndarray, max_length: float, kind: str,
+                   max_weight: int | None) -> np.ndarray:
+    """Weights that grow with ``lengths`` (all in ``(0, max_length]``).
+
+    ``"int"`` rounds ``lengths / max_length`` up onto ``1..max_weight``;
+    ``"float"`` keeps ``lengths / max_length`` in ``(0, 1]`` (rounded up to
+    multiples of ``1 / max_weight`` when given); ``"unique"`` ranks the
+    lengths, equal lengths by position.
+    """
+    if kind == "unique":
+        ranks = np.empty(len(lengths), dtype=_int_dtype(len(lengths)))
+        ranks[np.argsort(lengths, kind="stable")] = np.arange(1, len(lengths) + 1)
+        return ranks
+    scaled = lengths / max_length
+    if kind == "float" and max_weight is None:
+        return scaled
+    top = DEFAULT_MAX_WEIGHT if max_weight is None else max_weight
+    levels = np.clip(np.ceil(scaled * top), 1, top)
+    if kind == "float":
+        return levels / top
+    return levels.astype(_int_dtype(top))

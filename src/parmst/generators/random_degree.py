@@ -1,0 +1,65 @@
+"""Random graphs of fixed out-degree (seed 001's r4-2e23.sym)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from parmst.generators._params import check_int, check_weights, fill_size
+from parmst.generators._sampling import make_graph, simple_edges
+from parmst.generators._weights import random_weights
+from parmst.graph import Graph
+
+RANDOM_DEGREE_SIZES = {
+    "small": {"n": 1024},
+    "medium": {"n": 2**18},
+    "large": {"n": 2**23},
+}
+
+
+def random_degree_counts(n: int, degree: int) -> tuple[int, int]:
+    """``(n, edges drawn)``; repeated pairs are removed, so the graph has a few fewer."""
+    n, degree = check_int("n", n), check_int("degree", degree)
+    return n, n * degree if n > 1 else 0
+
+
+def random_degree(*, n: int | None = None, degree: int = 4, size: str = "small", seed: int = 0,
+                  weights: str = "int", max_weight: int | None = None) -> Graph:
+    """Each vertex links to ``degree`` uniformly random other vertices.
+
+    The stand-in for seed 001's ``r4-2e23.sym`` (Table 2: 2**23 vertices,
+    67,108,846 directed edges, i.e. ``4 * 2**23`` undirected ones less 9
+    repeats; average degree 8). Targets are drawn among the other vertices, so
+    there are no self-loops; pairs drawn twice are kept once, as seed 001
+    removed multi-edges, so ``m`` is ``n * degree`` less a handful (about
+    ``degree**2 - degree / 2`` whatever ``n``: 14 for degree 4). Edges come sorted by
+    ``(smaller, larger)`` endpoint. With ``degree >= 2`` the graph is
+    connected with high probability (not guaranteed).
+
+    Parameters
+    ----------
+    n : int, optional
+        Vertex count; from ``size`` if omitted (small 1024, medium 2**18,
+        large 2**23).
+    degree : int
+        Links drawn per vertex.
+    size : {"small", "medium", "large"}
+    seed : int
+    weights : {"int", "float", "unique"}
+    max_weight : int, optional
+
+    Examples
+    --------
+    >>> g = random_degree(n=1000, degree=4, seed=5)
+    >>> g.num_vertices, 3950 <= g.num_edges <= 4000
+    (1000, True)
+    """
+    n = fill_size("random-degree", RANDOM_DEGREE_SIZES, size, n=n)["n"]
+    n, drawn = random_degree_counts(n, degree)
+    degree = check_int("degree", degree)
+    kind, max_weight = check_weights(weights, max_weight)
+    rng = np.random.default_rng(seed)
+    src = np.repeat(np.arange(n, dtype=np.int64), degree)[:drawn]
+    dst = rng.integers(0, max(n - 1, 1), size=drawn)
+    dst += dst >= src
+    src, dst = simple_edges(src, dst, n)
+    return make_graph(src, dst, random_weights(rng, len(src), kind, max_weight), n)

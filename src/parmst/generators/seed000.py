@@ -1,0 +1,128 @@
+"""Seed 000's test graphs (section 4.1, "Test Files Descriptions").
+
+The report's graphs are connected, undirected, integer-weighted, with
+unique edge weights (section 2.1) and possibly multi-edges but no
+self-loops. Its table fixes the vertex and edge counts reproduced exactly by
+``size=``; sparse graphs have about ``1.5 n`` edges, dense ones about 90 % of
+all vertex pairs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from parmst.errors import GraphValueError
+from parmst.generators._params import check_int, check_weights, fill_size
+from parmst.generators._sampling import (
+    check_connected_simple,
+    connected_distinct_pairs,
+    make_graph,
+    random_tree,
+)
+from parmst.generators._weights import random_weights
+from parmst.graph import Graph
+
+SPARSE_SIZES = {
+    "small": {"n": 100_000, "m": 149_960},
+    "medium": {"n": 1_000_000, "m": 1_501_216},
+    "large": {"n": 10_000_000, "m": 15_000_571},
+    "extreme": {"n": 20_000_000, "m": 29_998_467},
+}
+DENSE_SIZES = {
+    "small": {"n": 200, "m": 17_847},
+    "medium": {"n": 1_000, "m": 449_576},
+    "large": {"n": 5_000, "m": 11_245_624},
+    "extreme": {"n": 8_000, "m": 28_793_554},
+}
+
+
+def seed000_sparse_counts(n: int, m: int) -> tuple[int, int]:
+    """Validated ``(n, m)``: connected without self-loops needs ``m >= n - 1`` (and 2 vertices)."""
+    n, m = check_int("n", n), check_int("m", m)
+    if m < n - 1 or (n < 2 and m > 0):
+        raise GraphValueError(
+            f"seed000-sparse is connected without self-loops: n={n} needs "
+            f"{'m = 0' if n < 2 else f'm >= {n - 1}'}, got m={m}")
+    return n, m
+
+
+def seed000_dense_counts(n: int, m: int) -> tuple[int, int]:
+    """Validated ``(n, m)``: ``n - 1 <= m <= n (n - 1) / 2``."""
+    n, m = check_int("n", n), check_int("m", m)
+    check_connected_simple(n, m)
+    return n, m
+
+
+def seed000_sparse(*, n: int | None = None, m: int | None = None, size: str = "small",
+                   seed: int = 0, weights: str = "unique",
+                   max_weight: int | None = None) -> Graph:
+    """A connected sparse multigraph like seed 000's ``sparse/<size>.txt``.
+
+    A random spanning tree (each vertex of a random permutation joins a
+    random earlier one) plus ``m - n + 1`` uniformly random extra edges
+    between distinct endpoints (multi-edges possible, as in the report), in a
+    random edge order. Weights are unique integers by default, as in the report.
+
+    Parameters
+    ----------
+    n, m : int, optional
+        Vertex and edge counts; each defaults to the report's table for
+        ``size`` (small 100,000 / 149,960; medium 1,000,000 / 1,501,216;
+        large 10,000,000 / 15,000,571; extreme 20,000,000 / 29,998,467).
+    size : {"small", "medium", "large", "extreme"}
+    seed : int
+    weights : {"unique", "int", "float"}
+    max_weight : int, optional
+
+    Examples
+    --------
+    >>> g = seed000_sparse(n=10, m=15, seed=1)
+    >>> g.num_vertices, g.num_edges, bool((g.src != g.dst).all())
+    (10, 15, True)
+    """
+    n, m = seed000_sparse_counts(**fill_size("seed000-sparse", SPARSE_SIZES, size, n=n, m=m))
+    kind, max_weight = check_weights(weights, max_weight)
+    rng = np.random.default_rng(seed)
+    child, parent = random_tree(rng, n)
+    extra = m - len(child)
+    u = rng.integers(0, n, size=extra)
+    v = rng.integers(0, max(n - 1, 1), size=extra)
+    v += v >= u
+    order = rng.permutation(m)
+    src = np.concatenate([child, u])[order]
+    dst = np.concatenate([parent, v])[order]
+    return make_graph(src, dst, random_weights(rng, m, kind, max_weight), n)
+
+
+def seed000_dense(*, n: int | None = None, m: int | None = None, size: str = "small",
+                  seed: int = 0, weights: str = "unique",
+                  max_weight: int | None = None) -> Graph:
+    """A connected simple dense graph like seed 000's ``dense/<size>.txt``.
+
+    ``m`` distinct vertex pairs (about 90 % of all pairs at the table's
+    sizes): a random spanning tree plus pairs drawn without replacement from
+    the rest, listed in pair order (``(1, 0), (2, 0), (2, 1), (3, 0), ...``,
+    larger endpoint first). Unique integer weights by default, as in the report.
+
+    Parameters
+    ----------
+    n, m : int, optional
+        Each defaults to the report's table for ``size`` (small 200 / 17,847;
+        medium 1,000 / 449,576; large 5,000 / 11,245,624; extreme 8,000 /
+        28,793,554). ``m`` must lie in ``[n - 1, n (n - 1) / 2]``.
+    size : {"small", "medium", "large", "extreme"}
+    seed : int
+    weights : {"unique", "int", "float"}
+    max_weight : int, optional
+
+    Examples
+    --------
+    >>> g = seed000_dense(n=20, m=171, seed=1)
+    >>> g.num_vertices, g.num_edges
+    (20, 171)
+    """
+    n, m = seed000_dense_counts(**fill_size("seed000-dense", DENSE_SIZES, size, n=n, m=m))
+    kind, max_weight = check_weights(weights, max_weight)
+    rng = np.random.default_rng(seed)
+    src, dst = connected_distinct_pairs(rng, n, m)
+    return make_graph(src, dst, random_weights(rng, m, kind, max_weight), n)
