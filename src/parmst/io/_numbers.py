@@ -87,25 +87,22 @@ def _parse_int(buf, start, end):
     if i < end and (buf[i] == 43 or buf[i] == 45):
         negative = buf[i] == 45
         i += 1
-    if i == end:
+    while i < end - 1 and buf[i] == 48:
+        i += 1
+    if i == end or end - i > _MAX_DIGITS:
         return 0, False
-    # Accumulate negatively so that -2**63 parses without overflow.
-    value = 0
-    limit = -9223372036854775807 - 1
+    magnitude = _U64(0)  # 19 digits fit in uint64, so only the final comparison can overflow
     while i < end:
         c = buf[i]
         if not _is_digit(c):
             return 0, False
-        digit = int(c) - 48
-        if value < (limit + digit) // 10:
-            return 0, False
-        value = value * 10 - digit
+        magnitude = magnitude * _U64(10) + _U64(int(c) - 48)
         i += 1
-    if not negative:
-        if value == limit:
-            return 0, False
-        value = -value
-    return value, True
+    if magnitude > _U64(2**63 - 1) + _U64(negative):
+        return 0, False
+    if negative:
+        return -np.int64(magnitude - _U64(magnitude > _U64(0))) - np.int64(magnitude > _U64(0)), True
+    return np.int64(magnitude), True
 
 
 @numba.njit(cache=True)

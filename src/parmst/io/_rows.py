@@ -59,7 +59,10 @@ def _token_end(buf, pos):
 
 @numba.njit(cache=True)
 def _skip_to_row(buf, pos, line, comment):
-    """Skip spaces, blank lines and comment lines (first byte in ``comment``); returns (pos, line)."""
+    """Skip spaces, blank lines and comment lines; returns (pos, line).
+
+    ``comment`` is a 256-entry table: nonzero for bytes that start a comment line.
+    """
     n = len(buf)
     while pos < n:
         c = buf[pos]
@@ -68,7 +71,7 @@ def _skip_to_row(buf, pos, line, comment):
             pos += 1
         elif _is_space(c):
             pos += 1
-        elif c in comment:
+        elif comment[c]:
             while pos < n and buf[pos] != NEWLINE:
                 pos += 1
         else:
@@ -88,15 +91,14 @@ def _skip_separator(buf, pos, line, by_line):
 
 
 @numba.njit(cache=True)
-def _store_id(buf, start, end, id_lo, id_hi, out, row):
-    """Parse one vertex id into ``out[row]``; returns a status code."""
+def _read_id(buf, start, end, id_lo, id_hi):
+    """Parse one vertex id; returns (value, status code)."""
     value, ok = _parse_int(buf, start, end)
     if not ok:
-        return BAD_ID
+        return value, BAD_ID
     if value < id_lo or value > id_hi:
-        return ID_RANGE
-    out[row] = value
-    return ROW_OK
+        return value, ID_RANGE
+    return value, ROW_OK
 
 
 @numba.njit(cache=True)
@@ -147,7 +149,11 @@ def _parse_rows(buf, pos, stop, line, row, prefix, comment, ncols, by_line, id_l
             if end == pos:
                 return MISSING_COLUMN, row, pos, line, column, pos
             if column < 2:
-                status = _store_id(buf, pos, end, id_lo, id_hi, src if column == 0 else dst, row)
+                value, status = _read_id(buf, pos, end, id_lo, id_hi)
+                if column == 0:
+                    src[row] = value
+                else:
+                    dst[row] = value
             else:
                 status = _store_weight(buf, pos, end, weight_lo, weight_hi, integers_only,
                                        allow_nan, wint, wfloat, wkind, row)
@@ -284,7 +290,8 @@ def parse_rows(text: TextFile, pos: int, line: int, spec: RowSpec,
     data = text.data
     weighted = len(spec.columns) == 3
     out = _Buffers(int(_count_newlines(data, pos)) + 1, weighted)
-    comment = np.frombuffer(spec.comments, dtype=np.uint8)
+    comment = np.zeros(256, dtype=np.uint8)
+    comment[np.frombuffer(spec.comments, dtype=np.uint8)] = 1
     prefix = ord(spec.prefix) if spec.prefix else -1
     rows = 0
     with progress_bar(len(data) - pos, f"reading {text.path}", progress) as bar:

@@ -77,13 +77,16 @@ def _mirror_checksums(nindex, nlist, eweight):
     """Counts and wrapping sums of hash(min, max, w) over entries with u < v and with u > v.
 
     Equal on both sides when every entry has its mirror (the multisets agree).
+    Also returns the number of self-loop entries.
     """
     forward = np.zeros(2, dtype=np.uint64)
     backward = np.zeros(2, dtype=np.uint64)
+    loops = 0
     for u in range(len(nindex) - 1):
         for k in range(nindex[u], nindex[u + 1]):
             v = nlist[k]
             if v == u:
+                loops += 1
                 continue
             lo, hi = min(u, v), max(u, v)
             key = np.uint64(lo) | (np.uint64(hi) << np.uint64(32))
@@ -91,7 +94,22 @@ def _mirror_checksums(nindex, nlist, eweight):
             side = forward if u < v else backward
             side[0] += np.uint64(1)
             side[1] += h
-    return forward, backward
+    return forward, backward, loops
+
+
+@numba.njit(cache=True)
+def _gather_edges(nindex, nlist, eweight, keep_loop, src, dst, weight):
+    """One edge per entry with u < v, and per loop entry flagged in ``keep_loop``, in CSR order."""
+    m = 0
+    for u in range(len(nindex) - 1):
+        for k in range(nindex[u], nindex[u + 1]):
+            v = nlist[k]
+            if u < v or (u == v and keep_loop[k]):
+                src[m] = u
+                dst[m] = v
+                weight[m] = eweight[k]
+                m += 1
+    return m
 
 
 def _layout(path: str, data: np.ndarray) -> tuple[int, int, bool]:
@@ -177,16 +195,21 @@ def read(path: str | os.PathLike, *, progress: bool | None = None) -> Graph:
                    else np.ones(e, dtype=np.int32))
     _check_csr(path, n, e, nindex, nlist)
     with np.errstate(over="ignore"):  # the hash wraps on purpose (warns only without JIT)
-        forward, backward = _mirror_checksums(nindex, nlist, eweight)
-    rows = np.repeat(np.arange(n, dtype=np.int32), np.diff(nindex))
+        forward, backward, num_loops = _mirror_checksums(nindex, nlist, eweight)
+    rows = None
+    if not np.array_equal(forward, backward) or num_loops:
+        rows = np.repeat(np.arange(n, dtype=np.int32), np.diff(nindex))
     if not np.array_equal(forward, backward):
         raise _unmirrored(path, n, rows, nlist, eweight)
-    keep = nlist > rows
-    loops = np.flatnonzero(nlist == rows)
-    if len(loops):
+    keep_loop = np.zeros(e, dtype=np.bool_)
+    if num_loops:
+        loops = np.flatnonzero(nlist == rows)
         second, _ = mirror_pairs(rows[loops], nlist[loops], eweight[loops])
-        keep[loops[~second]] = True
-    return Graph(rows[keep], nlist[keep], eweight[keep], n)
+        keep_loop[loops[~second]] = True
+    m = int(forward[0]) + int(keep_loop.sum())
+    src, dst, weight = (np.empty(m, dtype=np.int32) for _ in range(3))
+    _gather_edges(nindex, nlist, eweight, keep_loop, src, dst, weight)
+    return Graph(src, dst, weight, n)
 
 
 def _check_writable(path: str, graph: Graph) -> None:
@@ -202,22 +225,44 @@ def _check_writable(path: str, graph: Graph) -> None:
                                      f"E=2m={2 * graph.num_edges} must stay below 2**31")
 
 
+@numba.njit(cache=True)
+def _merge_loops(indptr, indices, weights, edge_ids, loop_vertex, loop_edge, loop_weight,
+                 out_indices, out_weights):
+    """Copy the CSR rows, inserting two adjacent entries per self-loop at its edge-id place.
+
+    Loops come sorted by (vertex, edge id); rows are sorted by edge id.
+    """
+    pos = 0
+    j = 0
+    for v in range(len(indptr) - 1):
+        for k in range(indptr[v], indptr[v + 1] + 1):
+            while (j < len(loop_vertex) and loop_vertex[j] == v
+                   and (k == indptr[v + 1] or loop_edge[j] < edge_ids[k])):
+                out_indices[pos:pos + 2] = v
+                out_weights[pos:pos + 2] = loop_weight[j]
+                pos += 2
+                j += 1
+            if k < indptr[v + 1]:
+                out_indices[pos] = indices[k]
+                out_weights[pos] = weights[k]
+                pos += 1
+    return pos
+
+
 def _csr_with_loops(graph: Graph) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Graph.csr() plus two adjacent entries per self-loop, rows kept in edge-id order."""
     csr = graph.csr()
     loops = np.flatnonzero(graph.src == graph.dst)
     if not len(loops):
         return csr.indptr, csr.indices, csr.weights
-    n = graph.num_vertices
-    rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(csr.indptr))
-    order_key = rows * graph.num_edges + csr.edge_ids
-    loop_rows = np.repeat(graph.src[loops].astype(np.int64), 2)
-    loop_key = loop_rows * graph.num_edges + np.repeat(loops, 2)
-    at = np.searchsorted(order_key, loop_key)
-    indices = np.insert(csr.indices, at, loop_rows)
-    weights = np.insert(csr.weights, at, np.repeat(graph.weight[loops], 2))
-    degree = np.diff(csr.indptr) + np.bincount(loop_rows, minlength=n)
+    loops = loops[np.argsort(graph.src[loops], kind="stable")]
+    loop_vertex = graph.src[loops]
+    degree = np.diff(csr.indptr) + 2 * np.bincount(loop_vertex, minlength=graph.num_vertices)
     indptr = np.concatenate([[0], np.cumsum(degree)])
+    indices = np.empty(indptr[-1], dtype=csr.indices.dtype)
+    weights = np.empty(indptr[-1], dtype=csr.weights.dtype)
+    _merge_loops(csr.indptr, csr.indices, csr.weights, csr.edge_ids, loop_vertex, loops,
+                 graph.weight[loops], indices, weights)
     return indptr, indices, weights
 
 
