@@ -102,6 +102,8 @@ def _sniff_egr(head: bytes, size: int) -> bool:
 
 
 def _sniff_edges(head: bytes, size: int) -> bool:
+    if head.startswith(b"%%MatrixMarket"):
+        return False
     lines = [line.split() for line in head.splitlines()[:-1]
              if line.strip() and line.lstrip()[:1] not in (b"#", b"%")]
     return bool(lines) and all(len(f) in (2, 3) and f[0].lstrip(b"-").isdigit() for f in lines)
