@@ -190,7 +190,8 @@ def test_mtx_matches_scipy_reader(tmp_path):
     io.write(g, path)
     matrix = scipy_io.mmread(path).tocoo()  # expanded to both triangles
     lower = matrix.row >= matrix.col
-    entries = zip(matrix.row[lower].tolist(), matrix.col[lower].tolist(), matrix.data[lower].tolist())
+    entries = zip(matrix.row[lower].tolist(), matrix.col[lower].tolist(),
+                  matrix.data[lower].tolist())
     assert sorted(entries) == sorted(
         zip(np.maximum(g.src, g.dst).tolist(), np.minimum(g.src, g.dst).tolist(),
             g.weight.tolist()))
@@ -251,7 +252,8 @@ def test_float_text_is_correctly_rounded(tmp_path):
     values = np.concatenate([rng.random(2000), rng.standard_normal(2000) * 1e300,
                              rng.random(2000) * 1e-310, rng.integers(-10**6, 10**6, 500) * 1.0])
     path = tmp_path / "f.txt"
-    lines = [f"0 1 {v!r}" for v in values.tolist()] + ["0 1 0.1000000000000000055511151231257827021181583404541015625"]
+    exact_decimal_of_0_1 = "0.1000000000000000055511151231257827021181583404541015625"
+    lines = [f"0 1 {v!r}" for v in values.tolist()] + [f"0 1 {exact_decimal_of_0_1}"]
     path.write_text("\n".join(lines) + "\n")
     w = io.read(path).weight
     assert w[:-1].tobytes() == values.tobytes() and w[-1] == 0.1

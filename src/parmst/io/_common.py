@@ -46,7 +46,8 @@ def check_choice(name: str, value: Any, choices: tuple) -> None:
         raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}; got {value!r}")
 
 
-def resolve_weight_dtype(path: str, option: str | None, metadata: dict[str, str]) -> np.dtype | None:
+def resolve_weight_dtype(path: str, option: str | None,
+                         metadata: dict[str, str]) -> np.dtype | None:
     """The weight dtype asked for by the caller, else by the metadata comment, else None (infer)."""
     name = option if option is not None else metadata.get("weight")
     if name is None:

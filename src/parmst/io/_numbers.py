@@ -81,7 +81,7 @@ def _is_digit(c):
 
 @numba.njit(cache=True)
 def _parse_int(buf, start, end):
-    """Parse ``[+-]digits`` in ``buf[start:end]``; returns (value, ok), ok False on overflow or syntax."""
+    """Parse ``[+-]digits`` in ``buf[start:end]``; returns (value, ok: syntax fine, no overflow)."""
     i = start
     negative = False
     if i < end and (buf[i] == 43 or buf[i] == 45):
@@ -100,8 +100,8 @@ def _parse_int(buf, start, end):
         i += 1
     if magnitude > _U64(2**63 - 1) + _U64(negative):
         return 0, False
-    if negative:
-        return -np.int64(magnitude - _U64(magnitude > _U64(0))) - np.int64(magnitude > _U64(0)), True
+    if negative and magnitude > _U64(0):
+        return -np.int64(magnitude - _U64(1)) - 1, True  # 2**63 itself has no int64 form
     return np.int64(magnitude), True
 
 
@@ -124,7 +124,7 @@ def _full_multiply(a, b):
 
 @numba.njit(cache=True)
 def _product_approximation(q, w):
-    """Top 128 bits of ``w * 5**q``, refined by the second table word when needed (Lemire Alg. 1)."""
+    """Top 128 bits of ``w * 5**q``, refined by the second table word if needed (Lemire Alg. 1)."""
     index = 2 * (q - _SMALLEST_POWER)
     high, low = _full_multiply(w, _POWERS_OF_FIVE[index])
     precision_mask = _U64(0xFFFFFFFFFFFFFFFF) >> _U64(_MANTISSA_BITS + 3)

@@ -139,6 +139,7 @@ def _parse_rows(buf, pos, stop, line, row, prefix, comment, ncols, by_line, id_l
         pos, line = _skip_to_row(buf, pos, line, comment)
         if pos >= stop:
             return ROW_OK, row, pos, line, 0, pos
+        row_line = line
         if prefix >= 0:
             if buf[pos] != prefix or _token_end(buf, pos) != pos + 1:
                 return BAD_PREFIX, row, pos, line, 0, pos
@@ -146,8 +147,8 @@ def _parse_rows(buf, pos, stop, line, row, prefix, comment, ncols, by_line, id_l
         for column in range(ncols):
             pos, line = _skip_separator(buf, pos, line, by_line)
             end = _token_end(buf, pos)
-            if end == pos:
-                return MISSING_COLUMN, row, pos, line, column, pos
+            if end == pos:  # reported on the row's first line (stream rows may span lines)
+                return MISSING_COLUMN, row, pos, row_line, column, pos
             if column < 2:
                 value, status = _read_id(buf, pos, end, id_lo, id_hi)
                 if column == 0:

@@ -135,16 +135,19 @@ def read_with_labels(path: str | os.PathLike, *, num_vertices: int | None = None
     ncols = len(edge_line[2]) if edge_line else 3
     if ncols not in (2, 3):
         raise text.error(f"expected 3 fields 'u v w' (or 2, 'u v'), found {ncols}", edge_line[1])
-    if num_vertices is None:
-        vertices_meta = metadata.get("num_vertices")
-        num_vertices = int(vertices_meta) if vertices_meta is not None else header_n
+    source = "the num_vertices option"
+    if num_vertices is None and "num_vertices" in metadata:
+        num_vertices, source = int(metadata["num_vertices"]), "the metadata comment"
+    elif num_vertices is None and header_n is not None:
+        num_vertices, source = header_n, f"the header line 'n m' on line {first[1]}"
     dtype = resolve_weight_dtype(text.path, weight_dtype, metadata)
     weight_range, integer_weights = weight_limits(dtype)
     if relabel:
         id_range, hint = (INT64_MIN, INT64_MAX), ""
     else:
         last = INT64_MAX if num_vertices is None else num_vertices - 1
-        id_range, hint = (0, last), "" if num_vertices is None else f" (num_vertices={num_vertices})"
+        hint = "" if num_vertices is None else f" (num_vertices={num_vertices} from {source})"
+        id_range = (0, last)
     spec = RowSpec(("u", "v", "w")[:ncols], comments=comments.encode(), id_range=id_range,
                    id_hint=hint, weight_range=weight_range, integer_weights=integer_weights,
                    allow_nan=allow_nan)

@@ -88,7 +88,7 @@ def _banner(text: TextFile) -> tuple[str, str, int]:
 
 
 def _size_line(text: TextFile, pos: int) -> tuple[int, int, int, int, dict[str, str]]:
-    """Skip comments to ``rows cols nnz``; returns (n, nnz, position after it, its line, metadata)."""
+    """Skip comments to ``rows cols nnz``; returns (n, nnz, position after it, line, metadata)."""
     line = 2
     metadata: dict[str, str] = {}
     while pos < len(text.data):
