@@ -40,8 +40,8 @@ def egr_bytes(*int32_words) -> bytes:
     ("extra_column.txt", "0 1\n1 2\n2 3 4\n", 3,
      "expected 2 fields 'u v', found an extra field '4'"),
     ("header_guess.txt", "0 1\n1 2 3\n", 2,
-     "vertex id 1 for 'u' is out of range 0..-1 "
-     "(num_vertices=0 from the header line 'n m' on line 1)"),
+     ("vertex id 1 for 'u' is out of range 0..-1 "
+     "(num_vertices=0 from the header line 'n m' on line 1)")),
     ("negative_id.txt", "0 1 5\n-1 2 5\n", 2, "vertex id -1 for 'u' is out of range 0.."),
     ("nan_weight.txt", "0 1 1.5\n1 2 NaN\n", 2, "NaN weight 'NaN' (pass allow_nan=True"),
     ("wrong_header.txt", "4 x\n0 1 5\n", 1, "expected a header line 'n m' of two integers"),
