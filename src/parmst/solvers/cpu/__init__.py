@@ -1,6 +1,7 @@
 """Multi-core CPU solvers compiled with Numba (``parallel=True``, ``prange``, LLVM atomics)."""
 
 from parmst.registry import Solver, register
+from parmst.solvers.serial import _dense_fits
 
 register(Solver(
     name="ecl/cpu",
@@ -23,4 +24,20 @@ register(Solver(
     paper="seed 003 section 4.4, Algorithm 5 and Appendix A kernels (Algorithms 7-13)",
     summary="Borůvka with colour propagation and explicit CSR contraction, edge-balanced blocks",
     options={"threads": None},
+))
+register(Solver(
+    name="filter-kruskal/cpu",
+    entry="parmst.solvers.cpu.filter_kruskal:solve",
+    paper="seed 001 section 2 (Osipov, Sanders, Singler: Filter-Kruskal), parallel partition "
+          "and filter",
+    summary="Filter-Kruskal whose stable partitions and cycle filters run in parallel blocks",
+    options={"threads": None, "base_case": 1 << 16, "keys": "auto"},
+))
+register(Solver(
+    name="prim-dense/cpu",
+    entry="parmst.solvers.cpu.prim_dense:solve",
+    paper="seed 004 section 3 (dense Prim with a parallel min-reduction)",
+    summary="O(V^2) Prim on a key matrix; each step's relax and min-reduction split over threads",
+    options={"threads": None},
+    limit=_dense_fits,
 ))

@@ -1,0 +1,98 @@
+"""Dense Prim with a parallel min-reduction (seed 004, section 3: PRIM_MST on a GPU).
+
+Seed 004 keeps Prim's O(V^2) loop and spreads each step's two scans over
+many threads: the update of ``d`` from the new tree vertex's matrix row and
+the min-reduction that picks the next vertex. Here one ``prange`` pass per
+step does both over fixed blocks of the vertices still outside the tree
+(relax, then the block's local minimum); the driver kernel combines the
+block minima. Steps with fewer than :data:`PARALLEL_FROM` vertices outside
+run the serial solver's fused pass instead: below that, waking the threads
+and joining them costs more than the scan (and far more on a loaded machine,
+where a step waits for a descheduled thread). The key matrix and its packed ``(weight, edge_id)`` keys are
+those of :mod:`parmst.solvers.serial.prim_dense`, so ties break by edge id.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from parmst.order import id_bits, packed_keys
+from parmst.solvers.cpu._common import using_threads
+from parmst.solvers.serial.prim_dense import (
+    NO_EDGE,
+    _build_key_matrix,
+    _relax_and_find_closest,
+)
+from parmst.stats import Stats
+
+_MIN_BLOCK = 1024
+PARALLEL_FROM = 1 << 14
+"""Vertices outside the tree from which a step's scan is split over threads."""
+
+
+@numba.njit(parallel=True, cache=True)
+def _relax_and_reduce(row, dist, outside, num_outside, block, best_key, best_index):
+    """Seed 004 PRIM_MST lines 12-13 then 10 per block: relax ``dist`` from the new tree
+    vertex's row, record the block's closest outside vertex (index into ``outside``)."""
+    for b in numba.prange(len(best_key)):
+        closest_key = NO_EDGE
+        closest = -1
+        for i in range(b * block, min((b + 1) * block, num_outside)):
+            v = outside[i]
+            d = min(dist[v], row[v])
+            dist[v] = d
+            if d < closest_key:
+                closest_key = d
+                closest = i
+        best_key[b] = closest_key
+        best_index[b] = closest
+
+
+@numba.njit(cache=True)
+def _dense_prim(matrix, id_mask, blocks):
+    """Seed 004 PRIM_MST lines 8-14; a new tree starts when no edge reaches out."""
+    n = matrix.shape[0]
+    dist = np.full(n, NO_EDGE, dtype=np.uint64)
+    outside = np.arange(n)
+    chosen = np.empty(max(n - 1, 0), dtype=np.int64)
+    best_key = np.empty(blocks, dtype=np.uint64)
+    best_index = np.empty(blocks, dtype=np.int64)
+    count = trees = next_index = 0
+    for num_outside in range(n, 0, -1):
+        u = outside[next_index]
+        if dist[u] == NO_EDGE:
+            trees += 1
+        else:
+            chosen[count] = np.int64(dist[u] & id_mask)
+            count += 1
+        outside[next_index] = outside[num_outside - 1]
+        if num_outside - 1 < PARALLEL_FROM:
+            next_index = _relax_and_find_closest(matrix[u], dist, outside, num_outside - 1)
+            continue
+        block = max(_MIN_BLOCK, (num_outside - 1 + blocks - 1) // blocks)
+        _relax_and_reduce(matrix[u], dist, outside, num_outside - 1, block, best_key, best_index)
+        next_index = max(best_index[np.argmin(best_key)], 0)
+    return chosen[:count], trees
+
+
+def solve(graph, stats: Stats, threads: int | None = None) -> np.ndarray:
+    """Edge ids of the minimum spanning forest by dense Prim with a parallel min-reduction.
+
+    Examples
+    --------
+    >>> import parmst
+    >>> g = parmst.Graph.from_edges([0, 1, 2, 0], [1, 2, 3, 3], [4, 1, 3, 2])
+    >>> parmst.minimum_spanning_forest(g, solver="prim-dense/cpu").edge_ids.tolist()
+    [1, 2, 3]
+    """
+    with using_threads(threads, stats) as count:
+        with stats.init(), stats.phase("build-matrix"):
+            keys = packed_keys(graph.weight)
+            matrix = _build_key_matrix(graph.src, graph.dst, keys, graph.num_vertices)
+        stats.extra["matrix_bytes"] = matrix.nbytes
+        with stats.compute(), stats.phase("loop"):
+            id_mask = np.uint64((1 << id_bits(graph.num_edges)) - 1)
+            chosen, trees = _dense_prim(matrix, id_mask, count)
+    stats.rounds = trees
+    return chosen
