@@ -5,7 +5,7 @@ conformance suite exercises every kernel on the CPU simulator in CI.
 """
 
 from parmst.registry import Solver, register
-from parmst.solvers.gpu._device import DEFAULT_BLOCK_SIZE, probe, vertex_limit
+from parmst.solvers.gpu._device import DEFAULT_BLOCK_SIZE, probe, graph_limit
 
 _REQUIRES = ("numba_cuda",)
 
@@ -19,5 +19,5 @@ register(Solver(
     options={"init": "edge", "filter": True, "atomic_guards": True, "both_directions": False,
              "block_size": DEFAULT_BLOCK_SIZE, "seed": 0},
     probe=probe,
-    limit=vertex_limit,
+    limit=graph_limit,
 ))

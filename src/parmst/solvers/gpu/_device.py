@@ -63,11 +63,18 @@ def probe() -> bool | str:
     return "no CUDA device (set NUMBA_ENABLE_CUDASIM=1 to use numba-cuda's simulator)"
 
 
-def vertex_limit(graph: Any) -> bool | str:
-    """GPU solvers keep vertex ids in 32 bits (edges may exceed 2**31: ids are 64-bit)."""
+#: The simulator runs every GPU thread in Python: graphs above this stay off it.
+SIMULATOR_MAX_ITEMS = 4096
+
+
+def graph_limit(graph: Any) -> bool | str:
+    """Whether ``graph`` fits the GPU solvers (and, under the simulator, is small enough)."""
     if graph.num_vertices >= 2**31:
         return (f"{graph.num_vertices} vertices: the GPU solvers store vertex ids in 32 bits "
                 "(at most 2**31 - 1 vertices)")
+    if simulator_active() and max(graph.num_vertices, graph.num_edges) > SIMULATOR_MAX_ITEMS:
+        return (f"{graph.num_vertices} vertices, {graph.num_edges} edges: too slow for the CUDA "
+                f"simulator (limit {SIMULATOR_MAX_ITEMS} of each)")
     return True
 
 
@@ -93,6 +100,17 @@ def ensure_memory(solver: str, needed_bytes: int) -> None:
         raise SolverUnavailable(
             f"{solver} needs {needed_bytes / 2**30:.2f} GiB of device memory for this graph "
             f"but only {free / 2**30:.2f} GiB of {total / 2**30:.2f} GiB is free")
+
+
+def launch_limits(block_size: int) -> tuple[int, int]:
+    """Threads per block and the most blocks a launch uses (grid-stride loops cover the rest).
+
+    The simulator runs each thread in Python, so there launches shrink to
+    two blocks of one warp: the kernels' results do not depend on the shape.
+    """
+    if simulator_active():
+        return WARP_SIZE, 2
+    return block_size, 1 << 20
 
 
 def blocks_for(count: int, block_size: int) -> int:

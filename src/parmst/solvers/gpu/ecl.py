@@ -228,8 +228,7 @@ class _Run:
 
     def __init__(self, graph, keys, init, both_directions, block_size, stats):
         n, m = graph.num_vertices, graph.num_edges
-        self.block_size = block_size
-        self.max_blocks = 2 if _device.simulator_active() else 1 << 20
+        self.block_size, self.max_blocks = _device.launch_limits(block_size)
         self.init = init
         self.both_directions = both_directions
         capacity = max(1, m * (2 if both_directions else 1))

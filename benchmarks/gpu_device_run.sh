@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# One call on the GPU machine (issue 5): real-GPU tests, then the benchmark.
+#
+#   bash benchmarks/gpu_device_run.sh MODE [bench args...]
+#
+# MODE: "tests" (gpu_cases.py + conformance for gpu solvers), "bench" (benchmark only),
+# "all" (both). Writes logs and results under $OUT (the device tool's output folder).
+# Runs from the source tree (PYTHONPATH=src) with the machine's own numpy/numba/numba-cuda.
+set -uo pipefail
+MODE=${1:-all}
+shift || true
+OUT=${OUT:-/tmp/gpu_out}
+mkdir -p "$OUT"
+export PYTHONPATH=src PYTHONUNBUFFERED=1
+PY=${PYTHON:-python3}
+nvidia-smi --query-gpu=name,driver_version,memory.total,memory.used --format=csv | tee "$OUT/env.txt"
+$PY -c "import sys, numpy, numba, importlib.metadata as m; print(sys.version.split()[0], 'numpy', numpy.__version__, 'numba', numba.__version__, 'numba-cuda', m.version('numba-cuda'), 'scipy', m.version('scipy'))" | tee -a "$OUT/env.txt"
+status=0
+if [[ $MODE == tests || $MODE == all ]]; then
+    timeout 420 $PY -m pytest -q -p no:cacheprovider -x tests/solvers/gpu/gpu_cases.py \
+        tests/conformance -k gpu 2>&1 | tee "$OUT/gpu_tests.log" | tail -25
+    status=${PIPESTATUS[0]}
+fi
+if [[ $MODE == bench || $MODE == all ]]; then
+    $PY benchmarks/gpu_bench.py --out "$OUT" "$@" 2>&1 | tee "$OUT/gpu_bench.log" | grep -v "^|" | tail -40
+    status=$(( status || PIPESTATUS[0] ))
+    cat "$OUT/gpu_bench.md" 2>/dev/null
+fi
+exit $status

@@ -1,0 +1,108 @@
+"""GPU solver cases that need numba-cuda's simulator or a real GPU.
+
+Not collected by a plain ``pytest`` run (the name does not start with
+``test_``): ``test_gpu_simulator.py`` runs this file in a subprocess with
+``NUMBA_ENABLE_CUDASIM=1`` (CI), and ``benchmarks/gpu_device_run.sh`` runs it
+on the GPU machine, where the warp paths (ballot/shuffle) run for real and the
+graphs are larger.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import parmst
+from parmst.solvers.gpu import _device, _keys
+from parmst.verify import verify
+
+SIMULATOR = _device.simulator_active()
+GPU_SOLVERS = [name for name in parmst.registry.solvers() if name.endswith("/gpu")]
+# Every ecl/gpu code path: edge-list and CSR (hybrid warp / thread) initialization,
+# with and without filtering, atomic guards, one or both directions.
+ECL_VARIANTS = [
+    {},
+    {"init": "hybrid"},
+    {"init": "thread", "atomic_guards": False},
+    {"filter": False, "both_directions": True},
+    {"init": "hybrid", "both_directions": True, "seed": 3},
+]
+BLOCK = {"block_size": 32} if SIMULATOR else {}
+
+pytestmark = pytest.mark.skipif(_device.probe() is not True,
+                                reason=f"GPU solvers cannot run: {_device.probe()}")
+
+
+def random_graph(seed: int, n: int, m: int, dtype: str) -> parmst.Graph:
+    """Multi-edges, self-loops, ties and several components, with ``dtype`` weights."""
+    rng = np.random.default_rng(seed)
+    src = rng.integers(0, n, m)
+    dst = rng.integers(0, n, m)
+    if dtype in ("int32", "int64"):
+        weight = rng.integers(-3, 4, m).astype(dtype)
+    else:
+        weight = rng.choice([-1.5, 0.0, 0.25, 2.0, np.inf], m).astype(dtype)
+    return parmst.Graph.from_edges(src, dst, weight, num_vertices=n)
+
+
+def assert_exact(graph: parmst.Graph, solver: str, **options) -> parmst.Forest:
+    expected = parmst.minimum_spanning_forest(graph, "kruskal/serial").edge_ids
+    forest = parmst.minimum_spanning_forest(graph, solver, **options)
+    np.testing.assert_array_equal(forest.edge_ids, expected, err_msg=f"{solver} {options}")
+    assert verify(graph, forest)
+    return forest
+
+
+SIZES = [(12, 40), (30, 140)] if SIMULATOR else [(1000, 6000), (50_000, 400_000)]
+
+
+@pytest.mark.parametrize("variant", ECL_VARIANTS, ids=str)
+@pytest.mark.parametrize("dtype", ["int32", "int64", "float32", "float64"])
+def test_ecl_variants_match_kruskal(variant, dtype):
+    for seed, (n, m) in enumerate(SIZES):
+        assert_exact(random_graph(seed, n, m, dtype), "ecl/gpu", **variant, **BLOCK)
+
+
+@pytest.mark.parametrize("solver", GPU_SOLVERS)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 24), m=st.integers(0, 70))
+def test_gpu_solver_on_random_multigraphs(solver, seed, n, m):
+    assert_exact(random_graph(seed, n, m, "float64"), solver, **BLOCK)
+
+
+def test_ecl_rank_keys_fallback(monkeypatch):
+    """Weights whose keys cannot be packed with ids use rank keys, still exact."""
+    import parmst.solvers.gpu.ecl as ecl
+
+    monkeypatch.setattr(ecl, "prepare_keys", _keys.rank_keys)
+    forest = assert_exact(random_graph(7, *SIZES[0], "float64"), "ecl/gpu", **BLOCK)
+    assert forest.stats.extra["key_method"] == "rank"
+
+
+def test_ecl_stats_report_rounds_times_and_memory():
+    forest = assert_exact(random_graph(1, *SIZES[-1], "int32"), "ecl/gpu", **BLOCK)
+    stats = forest.stats
+    assert stats.rounds >= 1 and len(stats.worklist_sizes) == stats.rounds
+    assert stats.compute_time > 0 and stats.extra["end_to_end_time"] >= stats.compute_time
+    assert stats.extra["device_memory_bytes"] > 0
+    assert stats.device.startswith("cuda")
+
+
+def test_ecl_filtering_runs_both_phases():
+    n, m = SIZES[-1]
+    forest = assert_exact(random_graph(2, n, 6 * m, "float32"), "ecl/gpu", **BLOCK)
+    assert forest.stats.extra["filter_threshold"] is not None
+    assert set(forest.stats.phases) == {"light", "heavy"}
+
+
+@pytest.mark.skipif(SIMULATOR, reason="only a real GPU has warps with ballot/shuffle")
+def test_ecl_hybrid_warp_path_on_high_degree_star():
+    """A hub of degree 20,000 goes to a whole warp; its leaves to single threads."""
+    rng = np.random.default_rng(5)
+    leaves = 20_000
+    src = np.concatenate([np.zeros(leaves, np.int64), rng.integers(1, leaves + 1, leaves)])
+    dst = np.concatenate([np.arange(1, leaves + 1), rng.integers(1, leaves + 1, leaves)])
+    graph = parmst.Graph.from_edges(src, dst, rng.integers(0, 50, 2 * leaves).astype(np.int32))
+    for init in ("hybrid", "thread", "edge"):
+        assert_exact(graph, "ecl/gpu", init=init)
