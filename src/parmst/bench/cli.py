@@ -1,0 +1,164 @@
+"""``parmst bench``: argument mapping onto :func:`parmst.bench.run` and the reports.
+
+The project's CLI adds the subcommand with :func:`add_arguments` and calls
+:func:`run`; ``python -m parmst.bench`` runs it standalone.
+
+Exit status: 0 when everything ran and agreed, 1 when any result was wrong
+(MISMATCH), any solver failed or a reference forest did not verify, 2 for a
+usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import shlex
+import sys
+
+__all__ = ["add_arguments", "run"]
+
+log = logging.getLogger(__name__)
+
+
+def _split(values: list[str] | None) -> list[str] | None:
+    if values is None:
+        return None
+    return [part for value in values for part in value.split(",") if part]
+
+
+def _thread_counts(text: str) -> list[int]:
+    try:
+        counts = [int(part) for part in text.split(",") if part]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--threads takes counts like 1,2,4, got {text!r}")
+    if not counts or min(counts) < 1:
+        raise argparse.ArgumentTypeError(f"thread counts must be positive, got {text!r}")
+    return counts
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add ``parmst bench``'s options to ``parser``.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> p = argparse.ArgumentParser()
+    >>> add_arguments(p)
+    >>> p.parse_args(["--suite", "ecl-small", "--threads", "1,2"]).threads
+    [1, 2]
+    """
+    from parmst.bench.suites import SUITES
+
+    parser.description = ("Time solvers and other libraries on graphs or on the papers' "
+                          "suites; verify every result; write Markdown, JSON and PNG reports.")
+    what = parser.add_argument_group("what to run")
+    what.add_argument("--suite", choices=sorted(SUITES), metavar="NAME",
+                      help="a named suite: " + ", ".join(SUITES))
+    what.add_argument("--graph", action="append", metavar="FILE|SPEC",
+                      help="a graph file or generator spec such as rmat:scale=14,seed=1 "
+                           "(repeatable)")
+    what.add_argument("--solver", action="append", metavar="NAME",
+                      help="solver name or pattern such as '*/cpu' (repeatable or "
+                           "comma-separated; default: every solver that can run here)")
+    what.add_argument("--peers", action="append", metavar="NAME",
+                      help="scipy, networkx (or networkx-kruskal|prim|boruvka), igraph, "
+                           "cugraph, or none (default: those installed; NetworkX only on "
+                           "graphs up to 100,000 edges)")
+    what.add_argument("--threads", type=_thread_counts, metavar="LIST",
+                      help="thread counts for solvers that take threads, e.g. 1,2,4")
+    how = parser.add_argument_group("how to time")
+    how.add_argument("--repeat", type=int, metavar="N",
+                     help="timed runs after the warm-up (default 9; 5 with --kbest)")
+    how.add_argument("--kbest", action="store_true",
+                     help="seed 003's k-best: best of the 3 fastest of 5 runs within 5%% "
+                          "(default: the median, as seed 001)")
+    how.add_argument("--budget", type=float, default=30.0, metavar="SECONDS",
+                     help="time a peer may take per run before it is skipped (default 30)")
+    how.add_argument("--cache-dir", metavar="DIR",
+                     help="where generated graphs are cached (default $PARMST_CACHE or "
+                          "~/.cache/parmst/graphs)")
+    how.add_argument("--no-cache", action="store_true", help="regenerate graphs, cache nothing")
+    out = parser.add_argument_group("reports")
+    out.add_argument("--out", metavar="DIR",
+                     help="write bench_<name>.md, .json and .png plots here")
+    out.add_argument("--name", help="report name (default: the suite's name, or 'custom')")
+    out.add_argument("--label", metavar="TEXT",
+                     help="machine name for the report, e.g. '2-core laptop, no GPU'")
+    out.add_argument("--no-plots", action="store_true", help="write no PNG plots")
+    out.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    out.add_argument("--compare", nargs=2, metavar=("A.json", "B.json"),
+                     help="print the time ratios between two saved runs and exit")
+    out.add_argument("--list", action="store_true",
+                     help="list the suites and peers and exit")
+
+
+def _listing() -> str:
+    from parmst.bench.peers import PEERS
+    from parmst.bench.suites import SUITES
+
+    lines = ["suites:"]
+    for suite in SUITES.values():
+        lines.append(f"  {suite.name:18s} {suite.paper}")
+        lines.extend(f"    {g.name:16s} {g.spec}" + (f"  ({g.stands_for})" if g.stands_for else "")
+                     for g in suite.graphs)
+    lines.append("peers:")
+    lines.extend(f"  {p.name:18s} {p.summary}" + ("" if p.installed() else "  [not installed]")
+                 for p in PEERS.values())
+    return "\n".join(lines) + "\n"
+
+
+def _command_line(args: argparse.Namespace) -> str:
+    words = ["parmst", "bench"]
+    for option in ("suite", "repeat", "budget", "name"):
+        value = getattr(args, option)
+        if value is not None and not (option == "budget" and value == 30.0):
+            words += [f"--{option}", str(value)]
+    for option in ("graph", "solver", "peers"):
+        for value in getattr(args, option) or ():
+            words += [f"--{option}", value]
+    if args.threads:
+        words += ["--threads", ",".join(map(str, args.threads))]
+    if args.kbest:
+        words.append("--kbest")
+    return shlex.join(words)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Carry out ``parmst bench`` for parsed ``args``; returns the exit status."""
+    from parmst.bench import report
+    from parmst.bench.harness import run as bench
+    from parmst.errors import ParmstError
+
+    if args.list:
+        sys.stdout.write(_listing())
+        return 0
+    if args.compare:
+        try:
+            before, after = (report.load(path) for path in args.compare)
+        except (OSError, ValueError, KeyError) as exc:
+            sys.stderr.write(f"parmst bench --compare: {exc}\n")
+            return 2
+        sys.stdout.write(report.format_compare(before, after, tuple(args.compare)))
+        return 0
+    if not args.suite and not args.graph:
+        sys.stderr.write("parmst bench: give --suite NAME or --graph FILE|SPEC "
+                         "(--list shows the suites)\n")
+        return 2
+    try:
+        result = bench(args.graph, _split(args.solver), suite=args.suite,
+                       peers=_split(args.peers), repeat=args.repeat, kbest=args.kbest,
+                       threads=args.threads, cache_dir=args.cache_dir, cache=not args.no_cache,
+                       budget=args.budget, progress=not args.no_progress, label=args.label,
+                       name=args.name, command=_command_line(args))
+    except (ValueError, ParmstError) as exc:
+        sys.stderr.write(f"parmst bench: {exc}\n")
+        return 2
+    sys.stdout.write(result.to_markdown())
+    if args.out:
+        for path in result.save(args.out, plots=not args.no_plots):
+            sys.stderr.write(f"wrote {path}\n")
+    if result.failed:
+        sys.stderr.write("parmst bench: FAILED: some results were wrong or did not run; "
+                         "see the MISMATCH/error rows and notes above\n")
+        return 1
+    return 0

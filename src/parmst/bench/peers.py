@@ -1,0 +1,377 @@
+"""Other libraries' minimum spanning tree codes, timed by the same harness.
+
+Each :class:`Peer` builds its library's graph object outside the timer
+(``prepare``), times only the spanning-tree call (``solve``) and reports the
+total weight of what it found (``weight_of``, also untimed), which the harness
+compares with parmst's forest.
+
+Peers run in a worker process (:class:`PeerRunner`), so that a peer that is
+too slow for a graph is stopped when it exceeds its time budget per run and
+skipped with a note, never left hanging and never holding up the benchmark.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import logging
+import os
+import pickle
+import queue
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, BinaryIO
+
+import numpy as np
+
+from parmst.forest import exact_sum
+
+__all__ = ["Peer", "PEERS", "PeerOutcome", "PeerRunner", "available_peers", "resolve_peers"]
+
+log = logging.getLogger(__name__)
+
+# NetworkX runs pure-Python loops: 30-90 µs per edge per run on a 2-core VM
+# (Borůvka the slowest), so by default it is timed only on graphs up to this size.
+NETWORKX_DEFAULT_MAX_EDGES = 20_000
+
+
+@dataclass(frozen=True)
+class Peer:
+    """A library's spanning-tree routine, as the harness runs it.
+
+    Attributes
+    ----------
+    name : str
+        ``"scipy"``, ``"networkx-kruskal"``, ...
+    module : str
+        What must be importable for it to run.
+    summary : str
+        The call that is timed.
+    prepare : callable
+        ``prepare(src, dst, weight, n) -> object``: builds the input (untimed).
+    solve : callable
+        ``solve(object) -> result``: the timed call.
+    weight_of : callable
+        ``weight_of(result) -> total weight`` (untimed).
+    default_max_edges : int, optional
+        Graphs with more edges are left out unless the peer is asked for by name.
+    needs_nonzero_weights : bool
+        The library treats weight-0 entries as missing edges (SciPy).
+    """
+
+    name: str
+    module: str
+    summary: str
+    prepare: Callable[[np.ndarray, np.ndarray, np.ndarray, int], Any]
+    solve: Callable[[Any], Any]
+    weight_of: Callable[[Any], int | float]
+    default_max_edges: int | None = None
+    needs_nonzero_weights: bool = False
+
+    def installed(self) -> bool:
+        return importlib.util.find_spec(self.module) is not None
+
+
+def _scipy_matrix(src: np.ndarray, dst: np.ndarray, weight: np.ndarray, n: int):
+    from parmst.graph import Graph
+
+    # Symmetric CSR without self-loops, keeping the lightest of parallel edges:
+    # the minimum spanning forest weight is unchanged by both.
+    return Graph(src, dst, weight, n).to_scipy()
+
+
+def _scipy_solve(matrix):
+    from scipy.sparse.csgraph import minimum_spanning_tree
+
+    return minimum_spanning_tree(matrix)
+
+
+def _networkx_graph(src: np.ndarray, dst: np.ndarray, weight: np.ndarray, n: int):
+    import networkx as nx
+
+    return nx.from_scipy_sparse_array(_scipy_matrix(src, dst, weight, n))
+
+
+def _networkx_solve(graph, algorithm: str) -> list:
+    import networkx as nx
+
+    return list(nx.minimum_spanning_edges(graph, algorithm=algorithm, data=True))
+
+
+def _networkx_weight(edges: list) -> int | float:
+    return exact_sum(np.array([data["weight"] for _, _, data in edges]))
+
+
+def _igraph_graph(src: np.ndarray, dst: np.ndarray, weight: np.ndarray, n: int):
+    import igraph
+
+    graph = igraph.Graph(n=n, edges=np.column_stack([src, dst]).tolist())
+    return graph, weight.tolist(), weight
+
+
+def _igraph_solve(prepared) -> tuple[list, np.ndarray]:
+    graph, weights, weight_array = prepared
+    return graph.spanning_tree(weights=weights, return_tree=False), weight_array
+
+
+def _igraph_weight(result) -> int | float:
+    ids, weight = result
+    return exact_sum(weight[np.asarray(ids, dtype=np.int64)])
+
+
+def _cugraph_graph(src: np.ndarray, dst: np.ndarray, weight: np.ndarray, n: int):
+    import cudf
+    import cugraph
+
+    upper = _scipy_matrix(src, dst, weight, n)
+    coo = upper.tocoo()
+    keep = coo.row < coo.col
+    frame = cudf.DataFrame({"src": coo.row[keep], "dst": coo.col[keep],
+                            "weight": coo.data[keep].astype(np.float64)})
+    graph = cugraph.Graph(directed=False)
+    graph.from_cudf_edgelist(frame, source="src", destination="dst", edge_attr="weight")
+    return graph
+
+
+def _cugraph_solve(graph):
+    import cugraph
+
+    return cugraph.minimum_spanning_tree(graph).view_edge_list().to_pandas()
+
+
+def _cugraph_weight(edges) -> int | float:
+    # Each tree edge may be listed once or in both directions: count each pair once.
+    src, dst = edges["src"].to_numpy(), edges["dst"].to_numpy()
+    pairs = np.minimum(src, dst).astype(np.int64) << 32 | np.maximum(src, dst)
+    _, first = np.unique(pairs, return_index=True)
+    return exact_sum(edges["weight"].to_numpy()[first])
+
+
+def _scipy_weight(tree) -> int | float:
+    return exact_sum(tree.data)
+
+
+PEERS: dict[str, Peer] = {peer.name: peer for peer in (
+    Peer("scipy", "scipy.sparse.csgraph", "scipy.sparse.csgraph.minimum_spanning_tree(csr)",
+         _scipy_matrix, _scipy_solve, _scipy_weight, needs_nonzero_weights=True),
+    *(Peer(f"networkx-{algorithm}", "networkx",
+           f"networkx.minimum_spanning_edges(G, algorithm={algorithm!r})",
+           _networkx_graph, partial(_networkx_solve, algorithm=algorithm), _networkx_weight,
+           default_max_edges=NETWORKX_DEFAULT_MAX_EDGES)
+      for algorithm in ("kruskal", "prim", "boruvka")),
+    Peer("igraph", "igraph", "igraph.Graph.spanning_tree(weights, return_tree=False)",
+         _igraph_graph, _igraph_solve, _igraph_weight),
+    Peer("cugraph", "cugraph", "cugraph.minimum_spanning_tree(G) (GPU)",
+         _cugraph_graph, _cugraph_solve, _cugraph_weight),
+)}
+
+
+def available_peers() -> list[str]:
+    """Names of the peers whose library is installed.
+
+    Examples
+    --------
+    >>> "scipy" in available_peers()
+    True
+    """
+    return [name for name, peer in PEERS.items() if peer.installed()]
+
+
+def resolve_peers(names: list[str] | None) -> tuple[list[str], bool]:
+    """Expand peer names (``"networkx"`` means its three algorithms; ``"none"``, none).
+
+    Returns the peer names and whether they were asked for explicitly (an
+    explicitly named peer runs on graphs of any size, within its budget).
+
+    Examples
+    --------
+    >>> resolve_peers(["networkx"])
+    (['networkx-kruskal', 'networkx-prim', 'networkx-boruvka'], True)
+    >>> resolve_peers(["none"])
+    ([], True)
+    """
+    if names is None:
+        return available_peers(), False
+    chosen: list[str] = []
+    for name in names:
+        if name == "none":
+            continue
+        matches = [p for p in PEERS if p == name or p.startswith(name + "-")]
+        if not matches:
+            raise ValueError(f"unknown peer {name!r}; peers: {', '.join(PEERS)} "
+                             "(networkx means all three of its algorithms)")
+        chosen.extend(m for m in matches if m not in chosen)
+    return chosen, True
+
+
+@dataclass
+class PeerOutcome:
+    """What a peer did on one graph: its times and weight, or why it did not run."""
+
+    times: list[float] = field(default_factory=list)
+    prepare_time: float | None = None
+    total_weight: int | float | None = None
+    skipped: str | None = None
+    error: str | None = None
+
+
+def _serve(jobs: BinaryIO, replies: BinaryIO) -> None:
+    """Worker loop: run peer jobs sent by :class:`PeerRunner` until told to stop."""
+
+    def reply(*message: Any) -> None:
+        pickle.dump(message, replies, protocol=pickle.HIGHEST_PROTOCOL)
+        replies.flush()
+
+    while True:
+        job = pickle.load(jobs)
+        if job is None:
+            return
+        name, src, dst, weight, n, runs = job
+        peer = PEERS[name]
+        try:
+            importlib.import_module(peer.module)
+            start = time.perf_counter()
+            prepared = peer.prepare(src, dst, weight, n)
+            reply("prepared", time.perf_counter() - start)
+            for _ in range(runs + 1):
+                start = time.perf_counter()
+                result = peer.solve(prepared)
+                elapsed = time.perf_counter() - start
+                reply("run", elapsed, peer.weight_of(result))
+                del result
+        except Exception as exc:  # noqa: BLE001 - reported to the parent, which decides
+            reply("error", f"{type(exc).__name__}: {exc}")
+        else:
+            reply("done")
+
+
+def _forward(replies: BinaryIO, inbox: queue.Queue) -> None:
+    """Parent-side reader thread: move the worker's replies into ``inbox``."""
+    try:
+        while True:
+            inbox.put(pickle.load(replies))
+    except (EOFError, OSError, pickle.UnpicklingError):
+        inbox.put(None)
+
+
+class PeerRunner:
+    """Runs peers in one worker process, stopping any that overrun their budget.
+
+    The worker is a fresh interpreter (``python -m parmst.bench.peers``) that
+    talks pickles over its standard input and output; it is started on first
+    use and again after it had to be stopped. Use as a context manager, or
+    call :meth:`close`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> with PeerRunner(budget=60) as runner:
+    ...     out = runner.run("scipy", np.array([0, 1]), np.array([1, 2]),
+    ...                      np.array([2.0, 3.0]), 3, runs=2)
+    >>> len(out.times), out.total_weight
+    (2, 5.0)
+    """
+
+    def __init__(self, budget: float = 30.0) -> None:
+        self.budget = float(budget)
+        self._process: subprocess.Popen | None = None
+        self._inbox: queue.Queue = queue.Queue()
+
+    def __enter__(self) -> PeerRunner:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _start(self) -> None:
+        self._process = subprocess.Popen([sys.executable, "-m", "parmst.bench.peers"],
+                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self._inbox = queue.Queue()
+        threading.Thread(target=_forward, args=(self._process.stdout, self._inbox),
+                         daemon=True, name="parmst-bench-peer-reader").start()
+
+    def _stop(self) -> None:
+        if self._process is None:
+            return
+        self._process.kill()
+        self._process.wait(timeout=30)
+        self._process.stdin.close()
+        self._process.stdout.close()
+        self._process = None
+
+    def close(self) -> None:
+        """Ask the worker to finish, and stop it if it does not."""
+        if self._process is None:
+            return
+        try:
+            self._send(None)
+            self._process.wait(timeout=5)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+        self._stop()
+
+    def _send(self, job: Any) -> None:
+        pickle.dump(job, self._process.stdin, protocol=pickle.HIGHEST_PROTOCOL)
+        self._process.stdin.flush()
+
+    def _receive(self, timeout: float) -> tuple | None:
+        try:
+            message = self._inbox.get(timeout=timeout)
+        except queue.Empty:
+            return None
+        return message or ("error", "the peer's worker process died (out of memory?)")
+
+    def run(self, name: str, src: np.ndarray, dst: np.ndarray, weight: np.ndarray, n: int,
+            runs: int, start_timeout: float = 120.0) -> PeerOutcome:
+        """Prepare peer ``name``'s graph, then time ``runs`` calls after a warm-up call.
+
+        Preparing the graph and each call must finish within the budget;
+        otherwise the worker is stopped and the outcome says so. Starting the
+        worker and importing the library get ``start_timeout`` on top.
+        """
+        if self._process is None or self._process.poll() is not None:
+            self._stop()
+            self._start()
+        outcome = PeerOutcome()
+        try:
+            self._send((name, np.asarray(src), np.asarray(dst), np.asarray(weight), int(n), runs))
+        except OSError as exc:
+            self._stop()
+            outcome.error = f"could not reach the peer's worker process: {exc}"
+            return outcome
+        message = self._receive(self.budget + start_timeout)
+        step = "building its graph"
+        while message is not None and message[0] not in ("done", "error"):
+            if message[0] == "prepared":
+                outcome.prepare_time = message[1]
+            else:
+                outcome.times.append(message[1])
+                outcome.total_weight = message[2]
+            step = f"timed run {len(outcome.times)}" if outcome.times else "the warm-up run"
+            message = self._receive(self.budget)
+        if message is None:
+            self._stop()
+            outcome.skipped = f"exceeded the {self.budget:g} s budget ({step})"
+            outcome.times = []
+        elif message[0] == "error":
+            if self._process.poll() is not None:
+                self._stop()
+            outcome.error = message[1]
+        outcome.times = outcome.times[1:]  # drop the warm-up run
+        return outcome
+
+
+def _worker_main() -> None:
+    # The protocol owns the real stdout; anything a library prints goes to stderr.
+    replies = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    _serve(sys.stdin.buffer, replies)
+
+
+if __name__ == "__main__":
+    _worker_main()

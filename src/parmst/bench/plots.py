@@ -1,0 +1,157 @@
+"""PNG plots of a benchmark result (matplotlib, imported only when plotting).
+
+- throughput per graph per solver, a grouped bar chart as in seed 001's
+  Figures 3-4 (``bench_<name>.png``);
+- speedup against thread count for solvers run with several ``threads``,
+  as seed 000's and seed 003's scaling plots (``bench_<name>_scaling.png``);
+- time against graph size for size series such as ``prim-dense``, as
+  seed 004's chart (``bench_<name>_size.png``).
+
+Figures are drawn on :class:`matplotlib.figure.Figure` objects with the Agg
+canvas, so plotting never changes the pyplot backend of the caller.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from parmst.bench.report import BenchResult
+
+__all__ = ["plot_all", "plot_throughput", "plot_scaling", "plot_size"]
+
+_DPI = 120
+
+
+def _figure(width: float, height: float):
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(width, height), dpi=_DPI, layout="constrained")
+
+
+def _colours(count: int) -> list:
+    from matplotlib import colormaps
+
+    cmap = colormaps["tab10" if count <= 10 else "tab20"]
+    return [cmap(i % cmap.N) for i in range(count)]
+
+
+def _subtitle(result: BenchResult) -> str:
+    return f"{result.machine.get('label', '')}; {result.config.get('scheme_text', '')}"
+
+
+def plot_throughput(result: BenchResult, path: Path) -> Path:
+    """Grouped bars: one group per graph, one bar per solver or peer (log scale)."""
+    labels = result.labels()
+    graphs = result.graphs
+    by_cell = {(r.graph, r.label): r for r in result.records}
+    width = min(0.8 / max(len(labels), 1), 0.3)
+    fig = _figure(max(7.0, 1.0 + len(graphs) * (0.35 + 0.22 * len(labels))), 5.2)
+    ax = fig.add_subplot()
+    peer = {r.label for r in result.records if r.kind == "peer"}
+    for i, (label, colour) in enumerate(zip(labels, _colours(len(labels)))):
+        offset = (i - (len(labels) - 1) / 2) * width
+        for j, graph in enumerate(graphs):
+            record = by_cell.get((graph.name, label))
+            if record is None:
+                continue
+            rate = result.throughput(record)
+            if rate is not None:
+                ax.bar(j + offset, rate, width, color=colour, edgecolor="black", linewidth=0.4,
+                       hatch="//" if label in peer else None)
+            elif record.status == "MISMATCH":
+                ax.text(j + offset, 0.02, "MISMATCH", rotation=90, color="red", ha="center",
+                        va="bottom", fontsize=7, transform=ax.get_xaxis_transform())
+        ax.bar([], [], color=colour, edgecolor="black", linewidth=0.4,
+               hatch="//" if label in peer else None, label=label)
+    ax.set_xticks(range(len(graphs)),
+                  [f"{g.name}\n{g.num_edges / 1e6:.2g} M edges" for g in graphs], fontsize=8)
+    ax.set_yscale("log")
+    ax.set_ylabel("throughput (million edges / s, log scale)")
+    ax.grid(axis="y", which="major", alpha=0.4)
+    ax.set_title(f"{result.config.get('name', '')}: throughput per graph (higher is better)\n"
+                 f"{_subtitle(result)}", fontsize=9)
+    ax.legend(fontsize=8, ncols=min(len(labels), 5), loc="upper center",
+              bbox_to_anchor=(0.5, -0.16), frameon=False)
+    fig.savefig(path)
+    return path
+
+
+def _sweeps(result: BenchResult) -> dict[str, dict[str, dict[int, float]]]:
+    """solver -> graph -> {threads: time} for solvers timed at several thread counts."""
+    sweeps: dict[str, dict[str, dict[int, float]]] = defaultdict(lambda: defaultdict(dict))
+    for record in result.records:
+        if record.ok and record.threads is not None:
+            sweeps[record.solver][record.graph][record.threads] = record.time
+    return {solver: graphs for solver, graphs in sweeps.items()
+            if any(len(times) > 1 for times in graphs.values())}
+
+
+def plot_scaling(result: BenchResult, path: Path) -> Path | None:
+    """Speedup over the solver's own fewest-thread run, one panel per solver."""
+    sweeps = _sweeps(result)
+    if not sweeps:
+        return None
+    columns = min(len(sweeps), 3)
+    rows = math.ceil(len(sweeps) / columns)
+    fig = _figure(4.2 * columns, 3.6 * rows + 0.6)
+    axes = fig.subplots(rows, columns, squeeze=False).ravel()
+    for ax, (solver, graphs) in zip(axes, sorted(sweeps.items())):
+        fewest = min(min(times) for times in graphs.values())
+        most = max(max(times) for times in graphs.values())
+        for (graph, times), colour in zip(sorted(graphs.items()), _colours(len(graphs))):
+            counts = sorted(times)
+            ax.plot(counts, [times[counts[0]] / times[t] for t in counts],
+                    marker="o", color=colour, label=graph)
+        ax.plot([fewest, most], [1, most / fewest], linestyle="--", color="grey", label="ideal")
+        ax.set_title(solver, fontsize=9)
+        ax.set_xlabel("threads")
+        ax.set_ylabel(f"speedup over {fewest} thread{'s' if fewest > 1 else ''}")
+        ax.grid(alpha=0.4)
+        ax.legend(fontsize=7)
+    for ax in axes[len(sweeps):]:
+        ax.set_visible(False)
+    fig.suptitle(f"{result.config.get('name', '')}: speedup vs threads\n{_subtitle(result)}",
+                 fontsize=9)
+    fig.savefig(path)
+    return path
+
+
+def plot_size(result: BenchResult, path: Path) -> Path:
+    """Time against vertex count, one line per solver or peer (log-log)."""
+    fig = _figure(7.5, 5.0)
+    ax = fig.add_subplot()
+    labels = result.labels()
+    vertices = {g.name: g.num_vertices for g in result.graphs}
+    for label, colour in zip(labels, _colours(len(labels))):
+        points = sorted((vertices[r.graph], r.time) for r in result.records
+                        if r.label == label and r.ok)
+        if points:
+            style = "--" if any(r.kind == "peer" for r in result.records if r.label == label) \
+                else "-"
+            ax.plot(*zip(*points), marker="o", linestyle=style, color=colour, label=label)
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("vertices (log scale)")
+    ax.set_ylabel("time per solve, seconds (log scale)")
+    ax.grid(which="major", alpha=0.4)
+    ax.set_title(f"{result.config.get('name', '')}: time vs size (lower is better)\n"
+                 f"{_subtitle(result)}", fontsize=9)
+    ax.legend(fontsize=8)
+    fig.savefig(path)
+    return path
+
+
+def plot_all(result: BenchResult, directory: Path, stem: str) -> list[Path]:
+    """Every plot that applies to ``result``, written as ``<stem>*.png`` in ``directory``."""
+    directory.mkdir(parents=True, exist_ok=True)
+    written = [plot_throughput(result, directory / f"{stem}.png")]
+    scaling = plot_scaling(result, directory / f"{stem}_scaling.png")
+    if scaling is not None:
+        written.append(scaling)
+    if result.config.get("size_series"):
+        written.append(plot_size(result, directory / f"{stem}_size.png"))
+    return written

@@ -1,0 +1,361 @@
+"""Benchmark results: records, Markdown tables, JSON files, and comparing two runs.
+
+The JSON schema (``"schema": "parmst-bench/1"``)::
+
+    {"schema", "machine": {label, cpu, cores, gpus, versions, git_commit, date, ...},
+     "config": {name, suite, paper, scheme: {kind, runs, k, tolerance}, threads, budget,
+                size_series},
+     "graphs": [{name, source, stands_for, num_vertices, num_edges, weight_dtype,
+                 num_components, total_weight, verified, verify_message}],
+     "records": [{graph, solver, kind, threads, options, status, note, times, init_times,
+                  compute_times, time, init_time, compute_time, converged, phases, rounds,
+                  worklist_sizes, device, threads_used, total_weight, weight_ok}]}
+
+``status`` is ``"ok"``, ``"MISMATCH"`` (a solver's edge ids differ from the
+reference, or a peer's total weight from ours), ``"error"`` or ``"skipped"``;
+only ``"ok"`` records carry times.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from parmst.bench.machine import describe_machine
+
+__all__ = ["Record", "GraphInfo", "BenchResult", "load", "compare", "format_compare",
+           "SCHEMA", "REFERENCE", "SCIPY"]
+
+SCHEMA = "parmst-bench/1"
+REFERENCE = "kruskal/serial"
+SCIPY = "scipy"
+
+
+@dataclass
+class GraphInfo:
+    """An input of the benchmark and its reference forest."""
+
+    name: str
+    source: str
+    num_vertices: int
+    num_edges: int
+    weight_dtype: str
+    stands_for: str = ""
+    num_components: int | None = None
+    total_weight: int | float | None = None
+    verified: bool | None = None
+    verify_message: str = ""
+
+
+@dataclass
+class Record:
+    """One solver (or peer) on one graph: its timed runs, or why there are none."""
+
+    graph: str
+    solver: str
+    kind: str = "parmst"
+    threads: int | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    status: str = "ok"
+    note: str = ""
+    times: list[float] = field(default_factory=list)
+    init_times: list[float] = field(default_factory=list)
+    compute_times: list[float] = field(default_factory=list)
+    time: float | None = None
+    init_time: float | None = None
+    compute_time: float | None = None
+    converged: bool = True
+    phases: dict[str, float] = field(default_factory=dict)
+    rounds: int | None = None
+    worklist_sizes: list[int] = field(default_factory=list)
+    device: str = ""
+    threads_used: int | None = None
+    total_weight: int | float | None = None
+    weight_ok: bool | None = None
+
+    @property
+    def label(self) -> str:
+        """The solver's column name: ``"ecl/cpu"`` or ``"ecl/cpu x2"`` for a thread count."""
+        return self.solver if self.threads is None else f"{self.solver} x{self.threads}"
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok" and self.time is not None
+
+
+def _fmt_time(seconds: float | None) -> str:
+    return "" if seconds is None else f"{seconds:.3g}"
+
+
+def _fmt_weight(weight: int | float | None) -> str:
+    if weight is None:
+        return ""
+    return f"{weight:,}" if isinstance(weight, int) else f"{weight:.10g}"
+
+
+def _fmt_ratio(value: float | None) -> str:
+    return "" if value is None else f"{value:.2f}x"
+
+
+def _fmt_rate(value: float | None) -> str:
+    if value is None:
+        return ""
+    return f"{value:.1f}" if value >= 10 else f"{value:.2f}" if value >= 0.1 else f"{value:.3f}"
+
+
+def _geomean(values: list[float]) -> float | None:
+    values = [v for v in values if v and v > 0]
+    if not values:
+        return None
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def _table(header: list[str], rows: list[list[str]], align: str = "") -> list[str]:
+    align = align or "l" + "r" * (len(header) - 1)
+    rule = ["---:" if a == "r" else "---" for a in align]
+    return ["| " + " | ".join(header) + " |", "| " + " | ".join(rule) + " |"] + [
+        "| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
+
+
+@dataclass
+class BenchResult:
+    """Everything one benchmark run measured, with the machine it ran on.
+
+    Examples
+    --------
+    >>> r = BenchResult(machine={"label": "box"}, config={"name": "demo"},
+    ...                 graphs=[GraphInfo("g", "grid2d", 4, 4, "int32")],
+    ...                 records=[Record("g", "kruskal/serial", times=[1e-3], time=1e-3)])
+    >>> r.throughput(r.records[0])
+    0.004
+    >>> r.failed
+    False
+    """
+
+    machine: dict[str, Any]
+    config: dict[str, Any]
+    graphs: list[GraphInfo] = field(default_factory=list)
+    records: list[Record] = field(default_factory=list)
+
+    # ------------------------------------------------------------------ figures
+    def graph(self, name: str) -> GraphInfo:
+        return next(g for g in self.graphs if g.name == name)
+
+    def find(self, graph: str, solver: str, threads: int | None = None) -> Record | None:
+        """The ok record of ``solver`` (at ``threads``, any if None) on ``graph``."""
+        for record in self.records:
+            if (record.graph == graph and record.solver == solver and record.ok
+                    and (threads is None or record.threads == threads)):
+                return record
+        return None
+
+    def throughput(self, record: Record) -> float | None:
+        """Millions of (undirected input) edges per second."""
+        if not record.ok or record.time <= 0:
+            return None
+        return self.graph(record.graph).num_edges / record.time / 1e6
+
+    def speedup(self, record: Record, baseline: str) -> float | None:
+        """``baseline``'s time over this record's time on the same graph."""
+        base = self.find(record.graph, baseline)
+        if base is None or not record.ok or record.time <= 0:
+            return None
+        return base.time / record.time
+
+    @property
+    def failed(self) -> bool:
+        """True if any result was wrong, any solver failed, or a reference did not verify."""
+        return (any(r.status in ("MISMATCH", "error") for r in self.records)
+                or any(g.verified is False for g in self.graphs))
+
+    def labels(self) -> list[str]:
+        """Column labels in run order, parmst solvers first, then peers."""
+        seen: dict[str, str] = {}
+        for record in self.records:
+            seen.setdefault(record.label, record.kind)
+        return ([lab for lab, kind in seen.items() if kind == "parmst"]
+                + [lab for lab, kind in seen.items() if kind == "peer"])
+
+    # ------------------------------------------------------------------ Markdown
+    def _cell(self, record: Record | None) -> str:
+        if record is None:
+            return ""
+        if record.status == "MISMATCH":
+            return "**MISMATCH**"
+        if record.status == "error":
+            return "error"
+        if record.status == "skipped":
+            return "—"
+        return _fmt_rate(self.throughput(record)) + ("" if record.converged else " †")
+
+    def headline_table(self) -> list[str]:
+        """Rows = graphs, columns = solvers, cells = M edges/s; geometric mean last."""
+        labels = self.labels()
+        by_cell = {(r.graph, r.label): r for r in self.records}
+        rows = [[g.name, f"{g.num_edges:,}"] + [self._cell(by_cell.get((g.name, lab)))
+                                                for lab in labels] for g in self.graphs]
+        means = [_geomean([self.throughput(r) or 0 for r in self.records
+                           if r.label == lab and r.ok]) for lab in labels]
+        rows.append(["geometric mean", ""] + [_fmt_rate(m) for m in means])
+        return _table(["graph", "edges"] + labels, rows)
+
+    def detail_table(self) -> list[str]:
+        header = ["graph", "solver", "threads", "time (s)", "init (s)", "compute (s)", "M edges/s",
+                  f"vs {REFERENCE}", f"vs {SCIPY}", "rounds", "status"]
+        rows = []
+        for r in self.records:
+            threads = r.threads_used if r.threads_used is not None else r.threads
+            status = r.status if r.converged else "ok, not converged †"
+            rows.append([r.graph, r.solver, "" if threads is None else str(threads),
+                         _fmt_time(r.time), _fmt_time(r.init_time), _fmt_time(r.compute_time),
+                         _fmt_rate(self.throughput(r)),
+                         _fmt_ratio(self.speedup(r, REFERENCE)), _fmt_ratio(self.speedup(r, SCIPY)),
+                         "" if r.rounds is None else str(r.rounds),
+                         status if status != "ok" else "ok"])
+        return _table(header, rows, "lllrrrrrrrl")
+
+    def graph_table(self) -> list[str]:
+        rows = [[g.name, f"`{g.source}`", g.stands_for, f"{g.num_vertices:,}",
+                 f"{g.num_edges:,}", g.weight_dtype,
+                 "" if g.num_components is None else f"{g.num_components:,}",
+                 _fmt_weight(g.total_weight),
+                 {True: "yes", False: "**FAILED**", None: ""}[g.verified]]
+                for g in self.graphs]
+        return _table(["graph", "source", "stands for", "vertices", "edges", "weights",
+                       "components", "forest weight", "verified"], rows, "lllrrlrrl")
+
+    def notes(self) -> list[str]:
+        lines = []
+        for r in self.records:
+            if r.note:
+                lines.append(f"- {r.graph}, {r.label}: {r.status}: {r.note}")
+        for g in self.graphs:
+            if g.verified is False:
+                lines.append(f"- {g.name}: reference forest FAILED verification: "
+                             f"{g.verify_message}")
+        return lines
+
+    def to_markdown(self) -> str:
+        """The report: machine, headline throughput table, details, graphs, notes."""
+        config = self.config
+        title = config.get("name") or "benchmark"
+        scheme = config.get("scheme_text", "")
+        lines = [f"# parmst bench: {title}", ""]
+        if config.get("paper"):
+            lines += [f"Reproduces {config['paper']}.", ""]
+        lines += [f"Machine: {describe_machine(self.machine)}", ""]
+        if config.get("command"):
+            lines += [f"Command: `{config['command']}`", ""]
+        lines += [f"Throughput in millions of input edges per second ({scheme}, after a "
+                  "warm-up run; higher is better). Every parmst result has the same edge ids "
+                  f"as {REFERENCE}; peers' total weights equal ours.", ""]
+        if any(not r.converged for r in self.records):
+            lines += ["† k-best did not converge: the fastest runs spread more than the "
+                      "tolerance.", ""]
+        lines += self.headline_table() + [
+            "", "## Times", "",
+            "`time` is the wall-clock time of one solve: for parmst solvers initialization "
+            "(building views) plus computation, both also shown; for peers the library call "
+            "alone, with `init` the untimed building of the library's graph object.", ""]
+        lines += self.detail_table() + ["", "## Graphs", ""] + self.graph_table()
+        notes = self.notes()
+        if notes:
+            lines += ["", "## Notes", ""] + notes
+        return "\n".join(lines) + "\n"
+
+    # ------------------------------------------------------------------ JSON
+    def to_dict(self) -> dict[str, Any]:
+        return {"schema": SCHEMA, "machine": self.machine, "config": self.config,
+                "graphs": [asdict(g) for g in self.graphs],
+                "records": [asdict(r) for r in self.records]}
+
+    def to_json(self) -> str:
+        """The result as a JSON document (see the module docstring for its schema)."""
+        return json.dumps(self.to_dict(), indent=1, default=_json_default)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> BenchResult:
+        if data.get("schema") != SCHEMA:
+            raise ValueError(f"not a parmst bench result (schema {data.get('schema')!r}, "
+                             f"expected {SCHEMA!r})")
+        return cls(machine=data["machine"], config=data["config"],
+                   graphs=[GraphInfo(**g) for g in data["graphs"]],
+                   records=[Record(**r) for r in data["records"]])
+
+    # ------------------------------------------------------------------ files
+    def plot(self, directory: str | os.PathLike, stem: str | None = None) -> list[Path]:
+        """Write the PNG plots that apply to this result; returns their paths."""
+        from parmst.bench.plots import plot_all
+
+        return plot_all(self, Path(directory), stem or self.stem)
+
+    @property
+    def stem(self) -> str:
+        return f"bench_{self.config.get('name') or 'custom'}"
+
+    def save(self, directory: str | os.PathLike, plots: bool = True) -> list[Path]:
+        """Write ``bench_<name>.md``, ``.json`` and the plots into ``directory``."""
+        out = Path(directory)
+        out.mkdir(parents=True, exist_ok=True)
+        written = [out / f"{self.stem}.md", out / f"{self.stem}.json"]
+        written[0].write_text(self.to_markdown(), encoding="utf-8")
+        written[1].write_text(self.to_json() + "\n", encoding="utf-8")
+        if plots:
+            written += self.plot(out)
+        return written
+
+
+def _json_default(value: Any) -> Any:
+    if hasattr(value, "item"):  # NumPy scalars
+        return value.item()
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    raise TypeError(f"cannot write {type(value).__name__} to JSON")
+
+
+def load(path: str | os.PathLike) -> BenchResult:
+    """Read a result written by :meth:`BenchResult.save`."""
+    with open(path, encoding="utf-8") as handle:
+        return BenchResult.from_dict(json.load(handle))
+
+
+def compare(before: BenchResult, after: BenchResult) -> list[dict[str, Any]]:
+    """Match the ok records of two runs by (graph, solver, threads); time ratios.
+
+    ``speedup`` is ``before.time / after.time``: above 1 when ``after`` is faster.
+
+    Examples
+    --------
+    >>> a = BenchResult({}, {}, [], [Record("g", "s", time=2.0)])
+    >>> b = BenchResult({}, {}, [], [Record("g", "s", time=1.0)])
+    >>> compare(a, b)[0]["speedup"]
+    2.0
+    """
+    later = {(r.graph, r.label): r for r in after.records if r.ok}
+    rows = []
+    for r in before.records:
+        match = later.get((r.graph, r.label))
+        if r.ok and match is not None:
+            rows.append({"graph": r.graph, "solver": r.label, "before": r.time,
+                         "after": match.time, "speedup": r.time / match.time})
+    return rows
+
+
+def format_compare(before: BenchResult, after: BenchResult,
+                   names: tuple[str, str] = ("A", "B")) -> str:
+    """A Markdown table of :func:`compare`, with both machines and a geometric mean."""
+    rows = compare(before, after)
+    lines = [f"{names[0]}: {describe_machine(before.machine)}",
+             f"{names[1]}: {describe_machine(after.machine)}", ""]
+    if not rows:
+        return "\n".join(lines + ["no (graph, solver) pair measured in both runs"]) + "\n"
+    body = [[row["graph"], row["solver"], _fmt_time(row["before"]), _fmt_time(row["after"]),
+             _fmt_ratio(row["speedup"])] for row in rows]
+    body.append(["geometric mean", "", "", "", _fmt_ratio(_geomean([r["speedup"] for r in rows]))])
+    lines += _table(["graph", "solver", f"{names[0]} time (s)", f"{names[1]} time (s)",
+                     f"{names[0]}/{names[1]}"], body, "llrrr")
+    return "\n".join(lines) + "\n"
