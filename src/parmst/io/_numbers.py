@@ -106,6 +106,39 @@ def _parse_int(buf, start, end):
 
 
 @numba.njit(cache=True)
+def _is_separator(buf, pos):
+    """Whether ``pos`` ends a token: the end of the buffer, a space or a line break."""
+    return pos == len(buf) or buf[pos] == 10 or _is_space(buf[pos])
+
+
+@numba.njit(cache=True)
+def _scan_int(buf, pos):
+    """Parse an integer token starting at ``pos`` in one pass; returns (value, end, ok).
+
+    The fast path of the row parser: digits are accumulated while scanning,
+    and ``ok`` says the token was a whole integer (it ended at a separator)
+    that fits int64. ``end`` is where the digits stopped.
+    """
+    i = pos
+    negative = False
+    if i < len(buf) and (buf[i] == 43 or buf[i] == 45):
+        negative = buf[i] == 45
+        i += 1
+    first = i
+    value = 0
+    while i < len(buf) and _is_digit(buf[i]):
+        value = value * 10 + (int(buf[i]) - 48)
+        i += 1
+        if i - first > 18:  # overflow is possible from here: take the careful path
+            while i < len(buf) and _is_digit(buf[i]):
+                i += 1
+            value, ok = _parse_int(buf, pos, i)
+            return value, i, ok and _is_separator(buf, i)
+    ok = i > first and _is_separator(buf, i)
+    return (-value if negative else value), i, ok
+
+
+@numba.njit(cache=True)
 def _full_multiply(a, b):
     """64 x 64 -> 128-bit unsigned product as (high, low), from 32-bit halves."""
     a_lo = a & _MASK32

@@ -27,8 +27,8 @@ from parmst.io._numbers import (
     NUMBER_INVALID,
     NUMBER_NAN,
     _is_space,
-    _parse_int,
     _parse_number,
+    _scan_int,
 )
 
 INT64_MIN = -(2**63)
@@ -91,38 +91,44 @@ def _skip_separator(buf, pos, line, by_line):
 
 
 @numba.njit(cache=True)
-def _read_id(buf, start, end, id_lo, id_hi):
-    """Parse one vertex id; returns (value, status code)."""
-    value, ok = _parse_int(buf, start, end)
+def _read_id(buf, pos, id_lo, id_hi):
+    """Parse the vertex id at ``pos``; returns (value, end, status code)."""
+    value, end, ok = _scan_int(buf, pos)
     if not ok:
-        return value, BAD_ID
+        return value, end, BAD_ID
     if value < id_lo or value > id_hi:
-        return value, ID_RANGE
-    return value, ROW_OK
+        return value, end, ID_RANGE
+    return value, end, ROW_OK
 
 
 @numba.njit(cache=True)
-def _store_weight(buf, start, end, weight_lo, weight_hi, integers_only, allow_nan,
+def _store_weight(buf, start, weight_lo, weight_hi, integers_only, allow_nan,
                   wint, wfloat, wkind, row):
-    """Parse one weight: integers into ``wint``, floats into ``wfloat``, the kind into ``wkind``.
+    """Parse the weight at ``start``; returns (end, status code).
 
-    A token Python must parse (``NUMBER_FALLBACK``) leaves its byte offset in ``wint``.
+    Integers go to ``wint``, floats to ``wfloat``, the kind to ``wkind``; a
+    token Python must parse (``NUMBER_FALLBACK``) leaves its byte offset in ``wint``.
     """
-    kind, int_value, float_value = _parse_number(buf, start, end)
+    int_value, end, is_int = _scan_int(buf, start)
+    if is_int:
+        kind, float_value = NUMBER_INT, 0.0
+    else:
+        end = _token_end(buf, start)
+        kind, int_value, float_value = _parse_number(buf, start, end)
     if kind == NUMBER_INVALID or (integers_only and kind != NUMBER_INT):
-        return BAD_WEIGHT
+        return end, BAD_WEIGHT
     if kind == NUMBER_NAN and not allow_nan:
-        return NAN_WEIGHT
+        return end, NAN_WEIGHT
     if kind == NUMBER_INT:
         if int_value < weight_lo or int_value > weight_hi:
-            return WEIGHT_RANGE
+            return end, WEIGHT_RANGE
         wint[row] = int_value
     elif kind == NUMBER_FALLBACK:
         wint[row] = start
     else:
         wfloat[row] = float_value
     wkind[row] = kind
-    return ROW_OK
+    return end, ROW_OK
 
 
 @numba.njit(cache=True)
@@ -146,18 +152,17 @@ def _parse_rows(buf, pos, stop, line, row, prefix, comment, ncols, by_line, id_l
             pos += 1
         for column in range(ncols):
             pos, line = _skip_separator(buf, pos, line, by_line)
-            end = _token_end(buf, pos)
-            if end == pos:  # reported on the row's first line (stream rows may span lines)
+            if pos == n or buf[pos] == NEWLINE:  # reported on the row's first line
                 return MISSING_COLUMN, row, pos, row_line, column, pos
             if column < 2:
-                value, status = _read_id(buf, pos, end, id_lo, id_hi)
+                value, end, status = _read_id(buf, pos, id_lo, id_hi)
                 if column == 0:
                     src[row] = value
                 else:
                     dst[row] = value
             else:
-                status = _store_weight(buf, pos, end, weight_lo, weight_hi, integers_only,
-                                       allow_nan, wint, wfloat, wkind, row)
+                end, status = _store_weight(buf, pos, weight_lo, weight_hi, integers_only,
+                                            allow_nan, wint, wfloat, wkind, row)
             if status != ROW_OK:
                 return status, row, pos, line, column, pos
             pos = end
