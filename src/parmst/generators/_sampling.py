@@ -122,7 +122,7 @@ def _unpack_distinct(sorted_keys, n, lo, hi):
     for i in range(sorted_keys.size):
         if i == 0 or sorted_keys[i] != sorted_keys[i - 1]:
             lo[count] = sorted_keys[i] // n
-            hi[count] = sorted_keys[i] % n
+            hi[count] = sorted_keys[i] - lo[count] * n
             count += 1
     return count
 

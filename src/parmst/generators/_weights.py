@@ -33,7 +33,9 @@ def random_weights(rng: np.random.Generator, m: int, kind: str,
                    max_weight: int | None) -> np.ndarray:
     """``m`` independent weights of ``kind`` (see the module docstring)."""
     if kind == "unique":
-        return (rng.permutation(m) + 1).astype(_int_dtype(m))
+        distinct = np.arange(1, m + 1, dtype=_int_dtype(m))
+        rng.shuffle(distinct)
+        return distinct
     if kind == "float":
         if max_weight is None:
             return rng.random(m)

@@ -46,13 +46,13 @@ def rmat_counts(scale: int, edge_factor: int) -> tuple[int, int]:
 
 
 @numba.njit(cache=True)
-def _descend(draws, a, ab, abc, src, dst):
+def _descend(draws, a, ab, abc, scramble, src, dst):
     """Endpoints of R-MAT edges, one row of ``draws`` (one per level) per edge.
 
     At each level the draw picks quadrant a = (0, 0), b = (0, 1), c = (1, 0)
     or d = (1, 1) by falling below ``a``, ``a + b``, ``a + b + c`` or not
     (thresholds scaled to 2**32); the quadrant adds that level's bit to the
-    source and destination ids.
+    row and column. The endpoints are the scrambled row and column ids.
     """
     for i in range(draws.shape[0]):
         row, col = 0, 0
@@ -60,12 +60,13 @@ def _descend(draws, a, ab, abc, src, dst):
             draw = np.int64(draws[i, level])
             row |= np.int64(draw >= ab) << level
             col |= np.int64(draw >= abc or a <= draw < ab) << level
-        src[i] = row
-        dst[i] = col
+        src[i] = scramble[row]
+        dst[i] = scramble[col]
 
 
 def _rmat_endpoints(rng: np.random.Generator, scale: int, m: int, a: float, b: float,
                     c: float) -> tuple[np.ndarray, np.ndarray]:
+    scramble = rng.permutation(2**scale)
     src = np.empty(m, dtype=np.int64)
     dst = np.empty(m, dtype=np.int64)
     thresholds = [round(p * _UNIT) for p in (a, a + b, a + b + c)]
@@ -73,7 +74,7 @@ def _rmat_endpoints(rng: np.random.Generator, scale: int, m: int, a: float, b: f
     for start in range(0, m, _BLOCK):
         stop = min(m, start + _BLOCK)
         draws = rng.integers(0, _UNIT, size=(stop - start, scale), dtype=np.uint32)
-        _descend(draws, *thresholds, src[start:stop], dst[start:stop])
+        _descend(draws, *thresholds, scramble, src[start:stop], dst[start:stop])
     return src, dst
 
 
@@ -116,9 +117,7 @@ def rmat(*, scale: int | None = None, edge_factor: int = 16, a: float = 0.57, b:
         raise GraphValueError(f"a + b + c must not exceed 1, got {a + b + c}")
     kind, max_weight = check_weights(weights, max_weight)
     rng = np.random.default_rng(seed)
-    src, dst = _rmat_endpoints(rng, scale, m, a, b, c)
-    scramble = rng.permutation(n)
-    src, dst = simple_edges(scramble[src], scramble[dst], n)
+    src, dst = simple_edges(*_rmat_endpoints(rng, scale, m, a, b, c), n)
     return make_graph(src, dst, random_weights(rng, len(src), kind, max_weight), n)
 
 
