@@ -3,8 +3,8 @@
 #
 #   bash benchmarks/gpu_device_run.sh MODE [bench args...]
 #
-# MODE: "tests" (gpu_cases.py + conformance for gpu solvers), "bench" (benchmark only),
-# "all" (both). Writes logs and results under $OUT (the device tool's output folder).
+# MODE: "tests" (gpu_cases.py), "conformance" (the shared suite, gpu solvers only),
+# "bench" (benchmark only), "all" (all three). Writes logs and results under $OUT (the device tool's output folder).
 # Runs from the source tree (PYTHONPATH=src) with the machine's own numpy/numba/numba-cuda.
 set -uo pipefail
 MODE=${1:-all}
@@ -17,9 +17,14 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,memory.used --format=csv
 $PY -c "import sys, numpy, numba, importlib.metadata as m; print(sys.version.split()[0], 'numpy', numpy.__version__, 'numba', numba.__version__, 'numba-cuda', m.version('numba-cuda'), 'scipy', m.version('scipy'))" | tee -a "$OUT/env.txt"
 status=0
 if [[ $MODE == tests || $MODE == all ]]; then
-    timeout 420 $PY -m pytest -q -p no:cacheprovider -x tests/solvers/gpu/gpu_cases.py \
-        tests/conformance -k gpu 2>&1 | tee "$OUT/gpu_tests.log" | tail -25
+    timeout 300 $PY -m pytest -q -p no:cacheprovider -x tests/solvers/gpu/gpu_cases.py \
+        2>&1 | tee "$OUT/gpu_tests.log" | tail -25
     status=${PIPESTATUS[0]}
+fi
+if [[ $MODE == conformance || $MODE == all ]]; then
+    timeout 300 $PY -m pytest -q -p no:cacheprovider -o faulthandler_timeout=60 \
+        tests/conformance -k gpu 2>&1 | tee "$OUT/gpu_conformance.log" | tail -25
+    status=$(( status || PIPESTATUS[0] ))
 fi
 if [[ $MODE == bench || $MODE == all ]]; then
     $PY benchmarks/gpu_bench.py --out "$OUT" "$@" 2>&1 | tee "$OUT/gpu_bench.log" | grep -v "^|" | tail -40
