@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from parmst.errors import GraphFormatError, GraphValueError
-from parmst.graph import WEIGHT_DTYPES, Graph
+from parmst.graph import WEIGHT_DTYPES, Graph, index_dtype_for
 from parmst.io._mirror import mirror_pairs
 from parmst.io._rows import INT64_MAX, INT64_MIN, Rows
 
@@ -121,3 +121,24 @@ def build_graph(path: str, src: np.ndarray, dst: np.ndarray, weight: np.ndarray 
         return Graph.from_edges(src, dst, weight, num_vertices, allow_nan=allow_nan)
     except GraphValueError as exc:
         raise GraphFormatError(path, str(exc)) from exc
+
+
+def graph_from_rows(path: str, src: np.ndarray, dst: np.ndarray, weight: np.ndarray | None,
+                    num_vertices: int | None) -> Graph:
+    """The Graph of freshly parsed arrays, without copies.
+
+    The row parser has already checked every id against its range (``>= 0``)
+    and every weight (NaN only where allowed), so only the vertex count is
+    left to check; ``num_vertices=None`` means ``max id + 1``.
+    """
+    m = len(src)
+    top = max(int(src.max()), int(dst.max())) if m else -1
+    if num_vertices is None:
+        num_vertices = top + 1
+    elif top >= num_vertices:
+        raise GraphFormatError(path, f"vertex id {top} needs more than num_vertices="
+                                     f"{num_vertices} vertices")
+    index = index_dtype_for(num_vertices, m)
+    weight = np.ones(m, dtype=np.int32) if weight is None else weight
+    return Graph(src.astype(index, copy=False), dst.astype(index, copy=False), weight,
+                 num_vertices)

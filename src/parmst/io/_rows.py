@@ -33,7 +33,10 @@ from parmst.io._numbers import (
 
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
+INT32_MIN = -(2**31)
+INT32_MAX = 2**31 - 1
 NEWLINE = 10
+_SAMPLE_BYTES = 1 << 20
 _LONGEST_LINE_SHOWN = 1 << 20
 
 ROW_OK = 0
@@ -108,25 +111,31 @@ def _store_weight(buf, start, weight_lo, weight_hi, integers_only, allow_nan,
 
     Integers go to ``wint``, floats to ``wfloat``, the kind to ``wkind``; a
     token Python must parse (``NUMBER_FALLBACK``) leaves its byte offset in ``wint``.
+    The integer path is kept small (it runs for every row of integer files).
     """
-    int_value, end, is_int = _scan_int(buf, start)
-    if is_int:
-        kind, float_value = NUMBER_INT, 0.0
-    else:
-        end = _token_end(buf, start)
-        kind, int_value, float_value = _parse_number(buf, start, end)
-    if kind == NUMBER_INVALID or (integers_only and kind != NUMBER_INT):
+    value, end, is_int = _scan_int(buf, start)
+    if not is_int:
+        return _store_other_weight(buf, start, integers_only, allow_nan, wint, wfloat, wkind, row)
+    if value < weight_lo or value > weight_hi:
+        return end, WEIGHT_RANGE
+    wint[row] = value
+    wkind[row] = NUMBER_INT
+    return end, ROW_OK
+
+
+@numba.njit(cache=True)
+def _store_other_weight(buf, start, integers_only, allow_nan, wint, wfloat, wkind, row):
+    """The weight at ``start`` when ``_scan_int`` found no int64 there; returns (end, status code)."""
+    end = _token_end(buf, start)
+    kind, _, value = _parse_number(buf, start, end)
+    if kind == NUMBER_INVALID or integers_only:
         return end, BAD_WEIGHT
     if kind == NUMBER_NAN and not allow_nan:
         return end, NAN_WEIGHT
-    if kind == NUMBER_INT:
-        if int_value < weight_lo or int_value > weight_hi:
-            return end, WEIGHT_RANGE
-        wint[row] = int_value
-    elif kind == NUMBER_FALLBACK:
+    if kind == NUMBER_FALLBACK:
         wint[row] = start
     else:
-        wfloat[row] = float_value
+        wfloat[row] = value
     wkind[row] = kind
     return end, ROW_OK
 
@@ -250,7 +259,7 @@ class RowSpec:
 
 @dataclass
 class Rows:
-    """Parsed rows: int64 ids, weights (int64, float64 or None) and where parsing stopped."""
+    """Parsed rows: ids (int32, or int64 if any needs it), weights (int64, float64 or None)."""
 
     src: np.ndarray
     dst: np.ndarray
@@ -259,14 +268,14 @@ class Rows:
 
 
 class _Buffers:
-    """Growable output arrays of the row kernel."""
+    """Growable output arrays of the row kernel (only the rows written are ever touched)."""
 
-    def __init__(self, capacity: int, weighted: bool) -> None:
-        self.src = np.empty(capacity, dtype=np.int64)
-        self.dst = np.empty(capacity, dtype=np.int64)
+    def __init__(self, capacity: int, id_dtype: type, weighted: bool) -> None:
+        self.src = np.empty(capacity, dtype=id_dtype)
+        self.dst = np.empty(capacity, dtype=id_dtype)
         wcap = capacity if weighted else 0
         self.wint = np.empty(wcap, dtype=np.int64)
-        self.wkind = np.full(wcap, NUMBER_INT, dtype=np.int8)
+        self.wkind = np.empty(wcap, dtype=np.int8)
 
     @property
     def wfloat(self) -> np.ndarray:
@@ -279,23 +288,47 @@ class _Buffers:
             if len(old):
                 new = np.empty(capacity, dtype=old.dtype)
                 new[:rows] = old[:rows]
-                if name == "wkind":
-                    new[rows:] = NUMBER_INT
                 setattr(self, name, new)
+
+
+class _NeedsWideIds(Exception):
+    """An id beyond int32 was met while parsing into int32 arrays."""
+
+
+def _estimate_rows(data: np.ndarray, pos: int) -> int:
+    """Rows from ``pos`` on, judged by the line breaks in the first MiB (arrays grow if short)."""
+    sample = data[pos:pos + _SAMPLE_BYTES]
+    lines = int(_count_newlines(sample, 0)) + 1
+    if len(sample) == len(data) - pos:
+        return lines
+    return int(lines * (len(data) - pos) / len(sample) * 1.05) + 1024
 
 
 def parse_rows(text: TextFile, pos: int, line: int, spec: RowSpec,
                progress: bool | None = None) -> Rows:
     """Parse every row from byte ``pos`` (1-based ``line``) to the end of the file.
 
+    Ids are parsed into int32 arrays, and the whole parse is redone with
+    int64 only when an id needs it (no copy for the usual case).
+
     Raises
     ------
     GraphFormatError
         With the line, the expected fields and the token found.
     """
+    lo, hi = spec.id_range
+    try:
+        return _parse_all(text, pos, line, spec, np.int32, (max(lo, INT32_MIN), min(hi, INT32_MAX)),
+                          progress)
+    except _NeedsWideIds:
+        return _parse_all(text, pos, line, spec, np.int64, spec.id_range, progress)
+
+
+def _parse_all(text: TextFile, pos: int, line: int, spec: RowSpec, id_dtype: type,
+               id_range: tuple[int, int], progress: bool | None) -> Rows:
     data = text.data
     weighted = len(spec.columns) == 3
-    out = _Buffers(int(_count_newlines(data, pos)) + 1, weighted)
+    out = _Buffers(_estimate_rows(data, pos), id_dtype, weighted)
     comment = np.zeros(256, dtype=np.uint8)
     comment[np.frombuffer(spec.comments, dtype=np.uint8)] = 1
     prefix = ord(spec.prefix) if spec.prefix else -1
@@ -305,12 +338,15 @@ def parse_rows(text: TextFile, pos: int, line: int, spec: RowSpec,
             stop = min(int(_find_newline(data, min(pos + CHUNK_BYTES, len(data)))) + 1, len(data))
             status, rows, new_pos, line, column, at = _parse_rows(
                 data, pos, stop, line, rows, prefix, comment, len(spec.columns), spec.by_line,
-                *spec.id_range, *spec.weight_range, spec.integer_weights, spec.allow_nan,
+                *id_range, *spec.weight_range, spec.integer_weights, spec.allow_nan,
                 out.src, out.dst, out.wint, out.wfloat, out.wkind)
             bar.update(new_pos - pos)
             pos = new_pos
             if status == ROW_FULL:
                 out.grow(rows)
+            elif status == ID_RANGE and id_range != spec.id_range and (
+                    spec.id_range[0] <= int(text.token(at)) <= spec.id_range[1]):
+                raise _NeedsWideIds
             elif status != ROW_OK:
                 raise text.error(_message(text, spec, status, column, at), line)
     weight = _weights(text, out, rows) if weighted else None

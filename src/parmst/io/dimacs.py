@@ -41,9 +41,9 @@ import numpy as np
 
 from parmst.graph import Graph
 from parmst.io._common import (
-    build_graph,
     drop_mirrors,
     finish_weights,
+    graph_from_rows,
     metadata_comment,
     read_metadata,
     resolve_weight_dtype,
@@ -112,8 +112,9 @@ def read(path: str | os.PathLike, *, symmetric: str = "keep", weight_dtype: str 
         raise text.error(f"the problem line announces m={m} arcs but the file has "
                          f"{len(rows.src)} arc lines", p_line)
     rows = drop_mirrors(rows, symmetric)
-    return build_graph(text.path, rows.src - 1, rows.dst - 1, finish_weights(rows, dtype), n,
-                       allow_nan)
+    rows.src -= 1  # 1-based ids; the arrays are the parser's own
+    rows.dst -= 1
+    return graph_from_rows(text.path, rows.src, rows.dst, finish_weights(rows, dtype), n)
 
 
 def write(graph: Graph, path: str | os.PathLike, *, both_directions: bool = False,

@@ -57,9 +57,9 @@ import numpy as np
 
 from parmst.graph import Graph
 from parmst.io._common import (
-    build_graph,
     drop_mirrors,
     finish_weights,
+    graph_from_rows,
     metadata_comment,
     read_metadata,
     relabel_ids,
@@ -157,7 +157,7 @@ def read_with_labels(path: str | os.PathLike, *, num_vertices: int | None = None
                          f"{len(rows.src)} edge lines", first[1])
     rows = drop_mirrors(rows, symmetric)
     src, dst, labels = relabel_ids(rows.src, rows.dst, relabel)
-    graph = build_graph(text.path, src, dst, finish_weights(rows, dtype), num_vertices, allow_nan)
+    graph = graph_from_rows(text.path, src, dst, finish_weights(rows, dtype), num_vertices)
     return graph, labels
 
 

@@ -47,10 +47,10 @@ import numpy as np
 
 from parmst.graph import Graph
 from parmst.io._common import (
-    build_graph,
     check_choice,
     drop_mirrors,
     finish_weights,
+    graph_from_rows,
     metadata_comment,
     read_metadata,
     resolve_weight_dtype,
@@ -154,8 +154,9 @@ def read(path: str | os.PathLike, *, general: str = "keep", weight_dtype: str | 
                          f"{len(rows.src)}", size_line)
     if symmetry == "general":
         rows = _select_general(rows, general)
-    return build_graph(text.path, rows.src - 1, rows.dst - 1, finish_weights(rows, dtype), n,
-                       allow_nan)
+    rows.src -= 1  # 1-based ids; the arrays are the parser's own
+    rows.dst -= 1
+    return graph_from_rows(text.path, rows.src, rows.dst, finish_weights(rows, dtype), n)
 
 
 def write(graph: Graph, path: str | os.PathLike, *, symmetry: str = "symmetric",

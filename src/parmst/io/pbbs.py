@@ -28,7 +28,12 @@ from __future__ import annotations
 import os
 
 from parmst.graph import Graph
-from parmst.io._common import build_graph, finish_weights, resolve_weight_dtype, weight_limits
+from parmst.io._common import (
+    finish_weights,
+    graph_from_rows,
+    resolve_weight_dtype,
+    weight_limits,
+)
 from parmst.io._emit import write_rows
 from parmst.io._files import open_output, read_bytes
 from parmst.io._rows import INT64_MAX, RowSpec, TextFile, _skip_separator, _token_end, parse_rows
@@ -64,8 +69,7 @@ def read(path: str | os.PathLike, *, num_vertices: int | None = None,
                    weight_range=weight_range, integer_weights=integer_weights,
                    allow_nan=allow_nan)
     rows = parse_rows(text, end, line, spec, progress)
-    return build_graph(text.path, rows.src, rows.dst, finish_weights(rows, dtype), num_vertices,
-                       allow_nan)
+    return graph_from_rows(text.path, rows.src, rows.dst, finish_weights(rows, dtype), num_vertices)
 
 
 def write(graph: Graph, path: str | os.PathLike, *, progress: bool | None = None) -> None:
