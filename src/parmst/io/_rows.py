@@ -125,7 +125,7 @@ def _store_weight(buf, start, weight_lo, weight_hi, integers_only, allow_nan,
 
 @numba.njit(cache=True)
 def _store_other_weight(buf, start, integers_only, allow_nan, wint, wfloat, wkind, row):
-    """The weight at ``start`` when ``_scan_int`` found no int64 there; returns (end, status code)."""
+    """The weight at ``start`` when ``_scan_int`` found no int64 there; returns (end, status)."""
     end = _token_end(buf, start)
     kind, _, value = _parse_number(buf, start, end)
     if kind == NUMBER_INVALID or integers_only:
