@@ -30,47 +30,48 @@ def make_sets(num_vertices: int) -> np.ndarray:
     return np.arange(num_vertices, dtype=np.uint64)
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _record(rank, parent):
     return (np.uint64(rank) << _SHIFT) | np.uint64(parent)
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _next(record):
     return np.int64(record & _PARENT_MASK)
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _rank(record):
     return np.int64(record >> _SHIFT)
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def find(dsu, v, compress):
     """Listing 4 lines 5-17: root of ``v``; with ``compress``, CAS each record to its grandparent."""
-    record = atomic_load(dsu, v)
-    while v != _next(record):
+    node = np.int64(v)
+    record = atomic_load(dsu, node)
+    while node != _next(record):
         parent = _next(record)
         if compress:
             grandparent = _next(atomic_load(dsu, parent))
             halved = _record(_rank(record), grandparent)
             if record != halved:
-                atomic_cas(dsu, v, record, halved)
-            v = grandparent
+                atomic_cas(dsu, node, record, halved)
+            node = grandparent
         else:
-            v = parent
-        record = atomic_load(dsu, v)
-    return v
+            node = parent
+        record = atomic_load(dsu, node)
+    return node
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _update_root(dsu, u, old_rank, v, new_rank):
     """Listing 4 lines 19-23: CAS root ``u`` (of ``old_rank``) to point at ``v`` with ``new_rank``."""
     expected = _record(old_rank, u)
     return atomic_cas(dsu, u, expected, _record(new_rank, v)) == expected
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def join(dsu, u, v, compress):
     """Listing 4 lines 25-43: union by rank with CAS; False if already in one set."""
     while True:

@@ -42,20 +42,21 @@ from parmst.solvers.ecl_host import NO_THRESHOLD, filter_threshold, prepare_keys
 from parmst.stats import Stats
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _find(parent, v):
     """Set representative of ``v``, halving the path with atomic stores of ancestors."""
+    node = v
     while True:
-        p = atomic_load(parent, v)
-        if p == v:
-            return v
+        p = atomic_load(parent, node)
+        if p == node:
+            return node
         grandparent = atomic_load(parent, p)
         if grandparent != p:
-            atomic_store(parent, v, grandparent)
-        v = grandparent
+            atomic_store(parent, node, grandparent)
+        node = grandparent
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _join(parent, a, b):
     """Union of the sets of ``a`` and ``b``: the larger root links under the smaller (CAS)."""
     while True:
