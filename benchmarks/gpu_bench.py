@@ -56,6 +56,7 @@ QUICK = {
 # Seed 001 section 5.3's ablation, one optimization removed at a time from the full solver.
 ABLATION = {
     "full (edge-list init)": {},
+    "per-round launches (ECL-MST host loop)": {"launch": "per-round"},
     "hybrid CSR init": {"init": "hybrid"},
     "thread-based CSR init": {"init": "thread"},
     "no atomic guards": {"atomic_guards": False},
@@ -208,6 +209,7 @@ def main(argv=None) -> int:
     parser.add_argument("--also", nargs="*", default=[], help="more solvers to time")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stdout)
+    logging.getLogger("numba").setLevel(logging.WARNING)
     args.out.mkdir(parents=True, exist_ok=True)
     env = environment()
     LOG.info("environment %s", env)

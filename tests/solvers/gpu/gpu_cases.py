@@ -27,6 +27,8 @@ ECL_VARIANTS = [
     {"init": "thread", "atomic_guards": False},
     {"filter": False, "both_directions": True},
     {"init": "hybrid", "both_directions": True, "seed": 3},
+    {"launch": "per-round"},
+    {"launch": "per-round", "init": "hybrid", "atomic_guards": False},
 ]
 BLOCK = {"block_size": 32} if SIMULATOR else {}
 

@@ -47,6 +47,8 @@ from parmst.stats import Stats
 INITS = ("edge", "hybrid", "thread")
 WARP_MIN_DEGREE = 4  # seed 001 section 3.2: a whole warp for vertices of degree >= 4
 _NEVER = 2**62
+_MAX_ROUNDS = 64  # Borůvka at least halves the trees that still have edges: <= 32 rounds
+LAUNCHES = ("persistent", "per-round")
 
 
 @cuda.jit(device=True, inline=True)
@@ -156,8 +158,8 @@ def _populate_csr(indptr, indices, csr_keys, threshold, heavy, both_directions, 
                        parent, wl, counts)
 
 
-@cuda.jit
-def _relax(wl, counts, cur, parent, min_edge, guard):
+@cuda.jit(device=True)
+def _relax_items(wl, counts, cur, parent, min_edge, guard):
     """Seed 001 Alg. 2 lines 13-23: find sets, drop internal edges, keep the rest, atomicMin.
 
     Records of ``wl[cur]`` that still join two sets go to ``wl[1 - cur]``
@@ -184,11 +186,10 @@ def _relax(wl, counts, cur, parent, min_edge, guard):
             lower_min(min_edge, q, key, guard)
 
 
-@cuda.jit
-def _select(wl, counts, cur, parent, min_edge, in_forest, slot_mask):
+@cuda.jit(device=True)
+def _select_items(wl, counts, cur, parent, min_edge, in_forest, slot_mask):
     """Seed 001 Alg. 2 lines 27-33: a record that is its set's minimum joins and is kept."""
-    size = counts[cur]
-    for i in range(cuda.grid(1), size, cuda.gridsize(1)):
+    for i in range(cuda.grid(1), counts[cur], cuda.gridsize(1)):
         v, n = unpack_pair(wl[cur, i, 0])
         key = wl[cur, i, 1]
         if min_edge[v] == key or min_edge[n] == key:
@@ -196,8 +197,8 @@ def _select(wl, counts, cur, parent, min_edge, in_forest, slot_mask):
             in_forest[key & slot_mask] = 1
 
 
-@cuda.jit
-def _reset(wl, counts, cur, min_edge):
+@cuda.jit(device=True)
+def _reset_items(wl, counts, cur, min_edge):
     """Seed 001 Alg. 2 lines 34-37: clear the minima; also empty the drained list for reuse."""
     size = counts[cur]
     if cuda.grid(1) == 0:
@@ -208,9 +209,59 @@ def _reset(wl, counts, cur, min_edge):
         min_edge[n] = NO_EDGE
 
 
-def _check_options(init: str, block_size: int) -> None:
+@cuda.jit
+def _relax(wl, counts, cur, parent, min_edge, guard):
+    """One launch of :func:`_relax_items` (``launch="per-round"``)."""
+    _relax_items(wl, counts, cur, parent, min_edge, guard)
+
+
+@cuda.jit
+def _select(wl, counts, cur, parent, min_edge, in_forest, slot_mask):
+    """One launch of :func:`_select_items` (``launch="per-round"``)."""
+    _select_items(wl, counts, cur, parent, min_edge, in_forest, slot_mask)
+
+
+@cuda.jit
+def _reset(wl, counts, cur, min_edge):
+    """One launch of :func:`_reset_items` (``launch="per-round"``)."""
+    _reset_items(wl, counts, cur, min_edge)
+
+
+@cuda.jit
+def _all_rounds(wl, counts, parent, min_edge, in_forest, slot_mask, guard, sizes):
+    """Seed 001 Alg. 2 lines 12-39 in one cooperative launch (``launch="persistent"``).
+
+    Grid-wide barriers stand in for the kernel boundaries and for the host's
+    worklist-size checks, so a round costs three barriers instead of three
+    launches and a copy. ``sizes[0]`` gets the round count, ``sizes[1:]`` the
+    worklist size of each round. Every exit test reads values written before
+    the last barrier, so the whole grid leaves the loop together.
+    """
+    grid = cuda.cg.this_grid()
+    cur = 0
+    rounds = 0
+    while counts[cur] != 0:
+        if cuda.grid(1) == 0 and rounds + 1 < sizes.shape[0]:
+            sizes[rounds + 1] = counts[cur]
+        rounds += 1
+        _relax_items(wl, counts, cur, parent, min_edge, guard)
+        grid.sync()
+        if counts[1 - cur] == 0:
+            break
+        cur = 1 - cur
+        _select_items(wl, counts, cur, parent, min_edge, in_forest, slot_mask)
+        grid.sync()
+        _reset_items(wl, counts, cur, min_edge)
+        grid.sync()
+    if cuda.grid(1) == 0:
+        sizes[0] = rounds
+
+
+def _check_options(init: str, block_size: int, launch: str) -> None:
     if init not in INITS:
         raise ValueError(f"ecl/gpu: init must be one of {INITS}, got {init!r}")
+    if launch not in LAUNCHES:
+        raise ValueError(f"ecl/gpu: launch must be one of {LAUNCHES}, got {launch!r}")
     if block_size % 32 or not 32 <= block_size <= 1024:
         raise ValueError(f"ecl/gpu: block_size must be a multiple of 32 in 32..1024, "
                          f"got {block_size}")
@@ -226,8 +277,9 @@ def _device_bytes(graph, init: str, capacity: int) -> int:
 class _Run:
     """The device state of one solve: arrays, launch shape, and the round loop."""
 
-    def __init__(self, graph, keys, init, both_directions, block_size, stats):
+    def __init__(self, graph, keys, init, both_directions, block_size, launch, stats):
         n, m = graph.num_vertices, graph.num_edges
+        self.launch = launch
         self.block_size, self.max_blocks = _device.launch_limits(block_size)
         self.init = init
         self.both_directions = both_directions
@@ -250,6 +302,7 @@ class _Run:
             self.wl = cuda.device_array((2, capacity, 2), dtype=np.uint64)
             self.counts = _device.device_full(2, 0, np.int64)
         self.slot_mask = keys.slot_mask
+        self.sizes = _device.device_full(_MAX_ROUNDS + 1, 0, np.int64)
 
     def _grid(self, count: int) -> tuple[int, int]:
         return min(self.max_blocks, _device.blocks_for(count, self.block_size)), self.block_size
@@ -273,6 +326,13 @@ class _Run:
 
     def rounds(self, size: int, guard: bool, stats: Stats) -> None:
         """Seed 001 Alg. 2 lines 12-39 from ``wl[0]`` holding ``size`` records."""
+        if self.launch == "persistent":
+            self._rounds_persistent(guard, stats)
+        else:
+            self._rounds_per_round(size, guard, stats)
+
+    def _rounds_per_round(self, size: int, guard: bool, stats: Stats) -> None:
+        """Three launches and a worklist-size copy per round, as ECL-MST's host loop."""
         cur = 0
         while size:
             stats.worklist_sizes.append(size)
@@ -286,10 +346,24 @@ class _Run:
                                       self.in_forest, self.slot_mask)
             _reset[self._grid(size)](self.wl, self.counts, cur, self.min_edge)
 
+    def _rounds_persistent(self, guard: bool, stats: Stats) -> None:
+        """All rounds in one cooperative launch sized to what fits on the device at once."""
+        args = (self.wl, self.counts, self.parent, self.min_edge, self.in_forest,
+                self.slot_mask, guard, self.sizes)
+        blocks = 1
+        if not _device.simulator_active():
+            kernel = _all_rounds.compile(tuple(_all_rounds.typeof_pyval(a) for a in args))
+            blocks = kernel.max_cooperative_grid_blocks(self.block_size)
+        _all_rounds[blocks, self.block_size](*args)
+        sizes = self.sizes.copy_to_host()
+        stats.rounds = (stats.rounds or 0) + int(sizes[0])
+        stats.worklist_sizes.extend(int(x) for x in sizes[1:1 + sizes[0]])
+
 
 def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
           atomic_guards: bool = True, both_directions: bool = False,
-          block_size: int = _device.DEFAULT_BLOCK_SIZE, seed: int = 0) -> np.ndarray:
+          block_size: int = _device.DEFAULT_BLOCK_SIZE, launch: str = "persistent",
+          seed: int = 0) -> np.ndarray:
     """Edge ids of the minimum spanning forest by ECL-MST on the GPU.
 
     Parameters
@@ -313,6 +387,9 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
         Process each edge in both directions (ablation (5); off by default).
     block_size : int
         Threads per block, a multiple of 32.
+    launch : {"persistent", "per-round"}
+        All rounds in one cooperative kernel with grid-wide barriers, or
+        ECL-MST's three launches and a worklist-size copy per round.
     seed : int
         Seed of the threshold sample.
 
@@ -323,11 +400,11 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
     >>> parmst.minimum_spanning_forest(g, "ecl/gpu").edge_ids.tolist()  # doctest: +SKIP
     [1, 2, 3]
     """
-    _check_options(init, block_size)
+    _check_options(init, block_size, launch)
     with stats.init():
         keys = prepare_keys(graph.weight)
         threshold = filter_threshold(keys.keys, graph.num_vertices, seed) if filter else None
-        run = _Run(graph, keys, init, both_directions, block_size, stats)
+        run = _Run(graph, keys, init, both_directions, block_size, launch, stats)
     stats.extra.update(key_method=keys.method, init=init,
                        filter_threshold=None if threshold is None else int(threshold))
     phases = [(0, True)] if threshold is None else [(threshold, False), (threshold, True)]
