@@ -1,0 +1,163 @@
+"""The multi-core solvers against the oracle beyond the shared conformance suite.
+
+Their own options (key modes, filtering, path compression, base case), every
+weight dtype, and thread counts: the answer must not depend on how many
+threads ran (tests force 1, 2 and 4 in a subprocess with NUMBA_NUM_THREADS=4,
+oversubscribing a 2-core machine on purpose).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import parmst
+from parmst.graph import Graph
+
+CPU_SOLVERS = ["ecl/cpu", "boruvka-edge/cpu", "genboruvka/cpu", "filter-kruskal/cpu",
+               "prim-dense/cpu"]
+OPTION_VARIANTS = [
+    ("ecl/cpu", {"keys": "two-pass"}),
+    ("ecl/cpu", {"filtering": False}),
+    ("boruvka-edge/cpu", {"keys": "two-pass"}),
+    ("boruvka-edge/cpu", {"path_compression": False}),
+    ("filter-kruskal/cpu", {"keys": "two-pass", "base_case": 8}),
+    ("filter-kruskal/cpu", {"base_case": 2}),
+]
+DTYPES = [np.int32, np.int64, np.float32, np.float64]
+
+
+def _random_graph(seed: int, n: int, m: int, dtype, spread: int = 6) -> Graph:
+    """Multi-edges, self-loops and many ties (few distinct weights)."""
+    rng = np.random.default_rng(seed)
+    weight = rng.integers(-spread, spread, m).astype(dtype)
+    return Graph.from_edges(rng.integers(0, n, m), rng.integers(0, n, m), weight,
+                            num_vertices=n)
+
+
+def _oracle(graph: Graph) -> np.ndarray:
+    return parmst.minimum_spanning_forest(graph, solver="kruskal/serial").edge_ids
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("solver", CPU_SOLVERS)
+def test_cpu_solver_matches_oracle_on_tied_multigraph(solver, dtype):
+    # Average degree above 4, so ECL's filtering runs too.
+    graph = _random_graph(1, n=300, m=2400, dtype=dtype)
+    forest = parmst.minimum_spanning_forest(graph, solver=solver)
+    np.testing.assert_array_equal(forest.edge_ids, _oracle(graph))
+
+
+@pytest.mark.parametrize(("solver", "options"), OPTION_VARIANTS,
+                         ids=[f"{s}-{'-'.join(map(str, o.values()))}" for s, o in OPTION_VARIANTS])
+@pytest.mark.parametrize("dtype", [np.int32, np.float64])
+def test_cpu_solver_option_keeps_the_exact_answer(solver, options, dtype):
+    graph = _random_graph(2, n=200, m=1500, dtype=dtype)
+    forest = parmst.minimum_spanning_forest(graph, solver=solver, **options)
+    np.testing.assert_array_equal(forest.edge_ids, _oracle(graph))
+
+
+@pytest.mark.parametrize("solver", ["ecl/cpu", "boruvka-edge/cpu", "filter-kruskal/cpu"])
+def test_full_range_int64_weights_use_two_passes_exactly(solver):
+    info = np.iinfo(np.int64)
+    rng = np.random.default_rng(3)
+    weight = rng.choice(np.array([info.min, info.max, 0, -1, 1], dtype=np.int64), 800)
+    graph = Graph.from_edges(rng.integers(0, 100, 800), rng.integers(0, 100, 800), weight,
+                             num_vertices=100)
+    forest = parmst.minimum_spanning_forest(graph, solver=solver)
+    assert forest.stats.extra["key_mode"] == "two-pass"
+    np.testing.assert_array_equal(forest.edge_ids, _oracle(graph))
+
+
+@pytest.mark.parametrize(("solver", "options", "phases"), [
+    ("ecl/cpu", {}, {"init", "filter", "kernel1", "kernel2", "kernel3"}),
+    ("boruvka-edge/cpu", {}, {"vertex bridges", "union", "remap", "filter"}),
+    ("genboruvka/cpu", {}, {"min edge", "colours", "count edges", "new ids", "insert edges"}),
+    ("filter-kruskal/cpu", {"base_case": 64}, {"partition", "filter", "sort and scan"}),
+    ("prim-dense/cpu", {}, {"build-matrix", "loop"}),
+])
+def test_cpu_solver_reports_phases_rounds_and_threads(solver, options, phases):
+    graph = _random_graph(4, n=400, m=4000, dtype=np.float32)
+    stats = parmst.minimum_spanning_forest(graph, solver=solver, threads=1, **options).stats
+    assert phases <= set(stats.phases)
+    assert stats.threads == 1
+    assert stats.rounds >= 1
+
+
+def test_ecl_worklist_shrinks_every_round():
+    graph = _random_graph(5, n=2000, m=6000, dtype=np.int32, spread=1000)
+    sizes = parmst.minimum_spanning_forest(graph, solver="ecl/cpu", filtering=False) \
+        .stats.worklist_sizes
+    assert sizes[0] == int(np.sum(graph.src != graph.dst))
+    assert all(b <= a for a, b in itertools.pairwise(sizes))
+
+
+@pytest.mark.parametrize("threads", [0, 10_000])
+def test_impossible_thread_count_is_rejected(threads):
+    graph = _random_graph(6, n=10, m=20, dtype=np.int32)
+    with pytest.raises(ValueError, match="NUMBA_NUM_THREADS"):
+        parmst.minimum_spanning_forest(graph, solver="ecl/cpu", threads=threads)
+
+
+_THREADS_SCRIPT = """
+import json, sys
+import numpy as np
+import parmst
+from parmst.graph import Graph
+
+solvers = json.loads(sys.argv[1])
+rng = np.random.default_rng(8)
+graphs = []
+for n, m, dtype in [(3000, 24000, np.int32), (5000, 9000, np.float64), (400, 30000, np.float32)]:
+    weight = rng.integers(0, 50, m).astype(dtype)
+    graphs.append(Graph.from_edges(rng.integers(0, n, m), rng.integers(0, n, m), weight,
+                                   num_vertices=n))
+out = {}
+for solver in solvers:
+    runs = []
+    for threads in (1, 2, 4):
+        runs.append([parmst.minimum_spanning_forest(g, solver=solver, threads=threads)
+                     .edge_ids.tolist() for g in graphs])
+    out[solver] = {"same": runs[0] == runs[1] == runs[2],
+                   "oracle": runs[0] == [parmst.minimum_spanning_forest(g).edge_ids.tolist()
+                                         for g in graphs]}
+print(json.dumps(out))
+"""
+
+
+def _run_isolated(env_extra: dict, script: str, *args: str) -> str:
+    env = {**os.environ, **env_extra}
+    done = subprocess.run([sys.executable, "-c", script, *args], env=env, capture_output=True,
+                          text=True, timeout=900, check=False)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_answer_is_identical_at_1_2_and_4_threads():
+    out = json.loads(_run_isolated({"NUMBA_NUM_THREADS": "4"}, _THREADS_SCRIPT,
+                                   json.dumps(CPU_SOLVERS)).strip().splitlines()[-1])
+    assert out == {s: {"same": True, "oracle": True} for s in CPU_SOLVERS}
+
+
+_NOJIT_SCRIPT = """
+import json, sys
+import numpy as np
+import parmst
+
+g = parmst.Graph.from_edges([0, 1, 2, 0, 3, 4, 4], [1, 2, 3, 3, 0, 5, 4],
+                            [4.0, 1.0, 3.0, 2.0, 2.0, -1.0, 0.0])
+print(json.dumps({s: parmst.minimum_spanning_forest(g, solver=s).edge_ids.tolist()
+                  for s in json.loads(sys.argv[1])}))
+"""
+
+
+def test_kernels_run_without_jit_on_a_tiny_graph():
+    out = json.loads(_run_isolated({"NUMBA_DISABLE_JIT": "1"}, _NOJIT_SCRIPT,
+                                   json.dumps(CPU_SOLVERS)).strip().splitlines()[-1])
+    assert out == {s: [1, 2, 3, 5] for s in CPU_SOLVERS}
