@@ -11,7 +11,7 @@ MODE=${1:-all}
 shift || true
 OUT=${OUT:-/tmp/gpu_out}
 mkdir -p "$OUT"
-export PYTHONPATH=src:benchmarks/device_shim PYTHONUNBUFFERED=1
+export PYTHONPATH=src:benchmarks/device_shim PYTHONUNBUFFERED=1 NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS=0
 PY=${PYTHON:-python3}
 nvidia-smi --query-gpu=name,driver_version,memory.total,memory.used --format=csv | tee "$OUT/env.txt"
 $PY -c "import sys, numpy, numba, importlib.metadata as m; print(sys.version.split()[0], 'numpy', numpy.__version__, 'numba', numba.__version__, 'numba-cuda', m.version('numba-cuda'), 'scipy', m.version('scipy'))" | tee -a "$OUT/env.txt"
