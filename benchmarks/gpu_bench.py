@@ -147,13 +147,28 @@ def bench_family(name: str, spec: str, args) -> dict:
     return entry
 
 
+def prim_series(repeats: int) -> list[dict]:
+    """Seed 004's speedup series: prim-dense/gpu against prim-dense/serial, 64 ... 4096 nodes."""
+    rows = []
+    for n in (64, 128, 256, 512, 1024, 2048, 4096):
+        graph = generate(f"dense:n={n},seed=9")
+        gpu = time_solver(graph, "prim-dense/gpu", repeats, {})
+        serial = time_solver(graph, "prim-dense/serial", repeats, {})
+        rows.append({"n": n, "m": graph.num_edges, "gpu_compute_s": gpu["compute_s"],
+                     "serial_compute_s": serial["compute_s"],
+                     "speedup": serial["compute_s"] / gpu["compute_s"]})
+        LOG.info("dense prim n=%d: gpu %.2f ms, serial %.2f ms", n, gpu["compute_s"] * 1e3,
+                 serial["compute_s"] * 1e3)
+    return rows
+
+
 def markdown(results: list[dict], env: dict) -> str:
     lines = [f"# GPU MST benchmark ({env.get('gpu')})", "",
-             f"numba {env.get('numba')}, numba-cuda {env.get('numba-cuda')}, "
-             f"NumPy {env.get('numpy')}, Python {env.get('python')}; host {env.get('cpu')}.",
+             (f"numba {env.get('numba')}, numba-cuda {env.get('numba-cuda')}, "
+             f"NumPy {env.get('numpy')}, Python {env.get('python')}; host {env.get('cpu')}."),
              "Median of the repeats after one warm-up; M edges/s = undirected edges / time.", "",
-             "| family | n | m | solver | options | compute ms | M edges/s | ECL-MST H100 "
-             "| end-to-end ms | SciPy ms | e2e speedup vs SciPy |",
+             ("| family | n | m | solver | options | compute ms | M edges/s | ECL-MST H100 "
+             "| end-to-end ms | SciPy ms | e2e speedup vs SciPy |"),
              "|---|---|---|---|---|---|---|---|---|---|---|"]
     for entry in results:
         for run in entry["runs"]:
@@ -169,9 +184,32 @@ def markdown(results: list[dict], env: dict) -> str:
     ours = [r["mega_edges_per_s"] for r in default]
     ref = [ECL_H100[e["family"]] for e in results if e["family"] in ECL_H100]
     if ours and len(ref) == len(ours):
-        lines += ["", f"Geometric mean ecl/gpu: {statistics.geometric_mean(ours):.0f} M edges/s; "
-                      f"ECL-MST on H100 (issue 5): {statistics.geometric_mean(ref):.0f}."]
+        lines += ["", (f"Geometric mean ecl/gpu: {statistics.geometric_mean(ours):.0f} M edges/s; "
+                      f"ECL-MST on H100 (issue 5): {statistics.geometric_mean(ref):.0f}.")]
+    lines += ablation_table(results)
     return "\n".join(lines) + "\n"
+
+
+def ablation_table(results: list[dict]) -> list[str]:
+    """Seed 001 Table 5's shape: compute ms per variant and family, slowdown vs the default."""
+    variants = [(name, opts) for name, opts in ABLATION.items()
+                if all(any(r["solver"] == "ecl/gpu" and r["options"] == opts for r in e["runs"])
+                       for e in results)]
+    if len(variants) < 2:
+        return []
+    lines = ["", ("## Ablation (ecl/gpu, compute-only ms; last column: geometric-mean "
+                 "runtime relative to the default)"), "",
+             "| variant | " + " | ".join(e["family"] for e in results) + " | relative |",
+             "|---|" + "---|" * (len(results) + 1)]
+    base = [next(r["compute_s"] for r in e["runs"] if r["solver"] == "ecl/gpu"
+                 and not r["options"]) for e in results]
+    for name, opts in variants:
+        times = [next(r["compute_s"] for r in e["runs"] if r["solver"] == "ecl/gpu"
+                      and r["options"] == opts) for e in results]
+        ratio = statistics.geometric_mean([t / b for t, b in zip(times, base)])
+        lines.append(f"| {name} | " + " | ".join(f"{t * 1e3:.2f}" for t in times)
+                     + f" | {ratio:.2f} |")
+    return lines
 
 
 def plot(results: list[dict], env: dict, path: Path) -> None:
@@ -207,6 +245,8 @@ def main(argv=None) -> int:
     parser.add_argument("--check", action="store_true", help="compare edge ids with Kruskal")
     parser.add_argument("--scipy", action="store_true")
     parser.add_argument("--also", nargs="*", default=[], help="more solvers to time")
+    parser.add_argument("--prim-series", action="store_true",
+                        help="seed 004's dense Prim speedup series, GPU vs serial")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stdout)
     logging.getLogger("numba").setLevel(logging.WARNING)
@@ -221,9 +261,19 @@ def main(argv=None) -> int:
         results.append(bench_family(name, spec, args))
         (args.out / "gpu_bench.json").write_text(json.dumps({"env": env, "results": results},
                                                             indent=1))
-    (args.out / "gpu_bench.md").write_text(markdown(results, env))
-    plot(results, env, args.out / "gpu_throughput.png")
-    print(markdown(results, env))
+    text = markdown(results, env) if results else ""
+    if args.prim_series:
+        series = prim_series(args.repeats)
+        (args.out / "gpu_prim_series.json").write_text(json.dumps(series, indent=1))
+        text += ("\n## Dense Prim (seed 004), compute-only\n\n| n | m | gpu ms | serial ms "
+                 "| speedup |\n|---|---|---|---|---|\n")
+        text += "".join(f"| {r['n']} | {r['m']} | {r['gpu_compute_s'] * 1e3:.2f} "
+                        f"| {r['serial_compute_s'] * 1e3:.2f} | {r['speedup']:.2f} |\n"
+                        for r in series)
+    (args.out / "gpu_bench.md").write_text(text)
+    if results:
+        plot(results, env, args.out / "gpu_throughput.png")
+    print(text)
     return 0
 
 

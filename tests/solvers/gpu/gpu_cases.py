@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import parmst
@@ -66,14 +66,35 @@ def test_ecl_variants_match_kruskal(variant, dtype):
 
 
 @pytest.mark.parametrize("solver", GPU_SOLVERS)
+@settings(max_examples=10 if SIMULATOR else 50)
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 24), m=st.integers(0, 70))
 def test_gpu_solver_on_random_multigraphs(solver, seed, n, m):
     assert_exact(random_graph(seed, n, m, "float64"), solver, **BLOCK)
 
 
+@pytest.mark.parametrize("dtype", ["int32", "int64", "float32", "float64"])
+def test_boruvka_edge_matches_kruskal(dtype):
+    for seed, (n, m) in enumerate(SIZES):
+        assert_exact(random_graph(seed, n, m, dtype), "boruvka-edge/gpu", **BLOCK)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "float64"])
+def test_prim_dense_matches_kruskal_on_dense_forest(dtype):
+    """Two dense blocks and an isolated vertex: three trees, parallel edges, ties."""
+    n = 20 if SIMULATOR else 600
+    half = n // 2
+    rng = np.random.default_rng(11)
+    src = np.concatenate([rng.integers(0, half, 4 * n), rng.integers(half, n - 1, 4 * n)])
+    dst = np.concatenate([rng.integers(0, half, 4 * n), rng.integers(half, n - 1, 4 * n)])
+    weight = rng.integers(0, 5, len(src)).astype(dtype)
+    graph = parmst.Graph.from_edges(src, dst, weight, num_vertices=n)
+    forest = assert_exact(graph, "prim-dense/gpu")
+    assert forest.stats.rounds == forest.num_components
+
+
 def test_ecl_rank_keys_fallback(monkeypatch):
     """Weights whose keys cannot be packed with ids use rank keys, still exact."""
-    import parmst.solvers.gpu.ecl as ecl
+    from parmst.solvers.gpu import ecl
 
     monkeypatch.setattr(ecl, "prepare_keys", _keys.rank_keys)
     forest = assert_exact(random_graph(7, *SIZES[0], "float64"), "ecl/gpu", **BLOCK)

@@ -5,7 +5,7 @@ conformance suite exercises every kernel on the CPU simulator in CI.
 """
 
 from parmst.registry import Solver, register
-from parmst.solvers.gpu._device import DEFAULT_BLOCK_SIZE, probe, graph_limit
+from parmst.solvers.gpu._device import DEFAULT_BLOCK_SIZE, dense_limit, graph_limit, probe
 
 _REQUIRES = ("numba_cuda",)
 
@@ -20,4 +20,25 @@ register(Solver(
              "block_size": DEFAULT_BLOCK_SIZE, "launch": "persistent", "seed": 0},
     probe=probe,
     limit=graph_limit,
+))
+register(Solver(
+    name="boruvka-edge/gpu",
+    entry="parmst.solvers.gpu.boruvka_edge:solve",
+    paper="seed 000 section 3.2 (Listings 4-6, optimizations 1-3)",
+    summary="edge-centric Borůvka: atomicMin vertex bridges, wait-free rank union-find "
+            "(64-bit CAS records), double worklist, no path compression",
+    requires=_REQUIRES,
+    options={"block_size": DEFAULT_BLOCK_SIZE},
+    probe=probe,
+    limit=graph_limit,
+))
+register(Solver(
+    name="prim-dense/gpu",
+    entry="parmst.solvers.gpu.prim_dense:solve",
+    paper="seed 004 section 3.1 (parallel Prim: local_closest_node, update_distances)",
+    summary="O(V^2) Prim on a dense key matrix: per-step block min-reduction on the GPU, "
+            "final reduction on the host, distance-update kernel",
+    requires=_REQUIRES,
+    probe=probe,
+    limit=dense_limit,
 ))

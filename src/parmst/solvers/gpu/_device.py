@@ -58,7 +58,7 @@ def probe() -> bool | str:
 
         if cuda.is_available():
             return True
-    except Exception as exc:  # a broken driver install must read as "cannot run", not crash
+    except Exception as exc:  # noqa: BLE001 - a broken driver must read as "cannot run"
         return f"CUDA is not usable: {exc}"
     return "no CUDA device (set NUMBA_ENABLE_CUDASIM=1 to use numba-cuda's simulator)"
 
@@ -75,6 +75,26 @@ def graph_limit(graph: Any) -> bool | str:
     if simulator_active() and max(graph.num_vertices, graph.num_edges) > SIMULATOR_MAX_ITEMS:
         return (f"{graph.num_vertices} vertices, {graph.num_edges} edges: too slow for the CUDA "
                 f"simulator (limit {SIMULATOR_MAX_ITEMS} of each)")
+    return True
+
+
+#: Dense Prim keeps an n-by-n matrix of 8-byte keys: 2**16 vertices is 32 GiB already.
+DENSE_MAX_VERTICES = 2**16
+#: Dense Prim runs 2n launches of n threads: the simulator takes only tiny graphs.
+SIMULATOR_DENSE_MAX_VERTICES = 128
+
+
+def dense_limit(graph: Any) -> bool | str:
+    """Whether ``graph`` fits dense Prim's n-by-n key matrix (and the simulator's patience)."""
+    fits = graph_limit(graph)
+    if fits is not True:
+        return fits
+    n = graph.num_vertices
+    if n > DENSE_MAX_VERTICES:
+        return f"dense key matrix of {n} vertices is too large (limit {DENSE_MAX_VERTICES})"
+    if simulator_active() and n > SIMULATOR_DENSE_MAX_VERTICES:
+        return (f"{n} vertices: dense Prim is too slow for the CUDA simulator "
+                f"(limit {SIMULATOR_DENSE_MAX_VERTICES})")
     return True
 
 

@@ -20,7 +20,7 @@ import numpy as np
 from parmst.order import canonical_order
 from parmst.solvers import ecl_host
 
-__all__ = ["SlotKeys", "prepare_keys", "filter_threshold", "MAX_KEY"]
+__all__ = ["MAX_KEY", "SlotKeys", "filter_threshold", "prepare_keys"]
 
 MAX_KEY = np.uint64(2**64 - 1)
 

@@ -29,7 +29,6 @@ import numpy as np
 from numba import cuda
 
 from parmst.solvers.gpu import _device
-from parmst.solvers.gpu._keys import MAX_KEY, filter_threshold, prepare_keys
 from parmst.solvers.gpu._kernels import (
     FULL_MASK,
     NO_EDGE,
@@ -42,6 +41,7 @@ from parmst.solvers.gpu._kernels import (
     unpack_pair,
     warp_round,
 )
+from parmst.solvers.gpu._keys import MAX_KEY, filter_threshold, prepare_keys
 from parmst.stats import Stats
 
 INITS = ("edge", "hybrid", "thread")
