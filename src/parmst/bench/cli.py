@@ -63,7 +63,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     what.add_argument("--peers", action="append", metavar="NAME",
                       help="scipy, networkx (or networkx-kruskal|prim|boruvka), igraph, "
                            "cugraph, or none (default: those installed; NetworkX only on "
-                           "graphs up to 100,000 edges)")
+                           "graphs up to 20,000 edges)")
     what.add_argument("--threads", type=_thread_counts, metavar="LIST",
                       help="thread counts for solvers that take threads, e.g. 1,2,4")
     how = parser.add_argument_group("how to time")

@@ -296,7 +296,7 @@ def run(graphs: Iterable[str | Graph | BenchGraph] | None = None,
     peers : sequence of str, optional
         ``scipy``, ``networkx`` (or ``networkx-kruskal`` etc.), ``igraph``,
         ``cugraph``; ``["none"]`` for none. Default: those installed, NetworkX
-        only on graphs up to 100,000 edges.
+        only on graphs up to 20,000 edges.
     repeat : int, optional
         Timed runs after the warm-up; default 9 (5 with ``kbest``).
     kbest : bool

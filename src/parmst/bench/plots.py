@@ -33,10 +33,12 @@ def _figure(width: float, height: float):
 
 
 def _colours(count: int) -> list:
+    """Distinct colours: tab20's ten dark shades first, then its ten light ones."""
     from matplotlib import colormaps
 
-    cmap = colormaps["tab10" if count <= 10 else "tab20"]
-    return [cmap(i % cmap.N) for i in range(count)]
+    cmap = colormaps["tab20"]
+    order = list(range(0, 20, 2)) + list(range(1, 20, 2))
+    return [cmap(order[i % 20]) for i in range(count)]
 
 
 def _subtitle(result: BenchResult) -> str:
@@ -45,11 +47,16 @@ def _subtitle(result: BenchResult) -> str:
 
 def plot_throughput(result: BenchResult, path: Path) -> Path:
     """Grouped bars: one group per graph, one bar per solver or peer (log scale)."""
-    labels = result.labels()
+    from matplotlib.patches import Patch
+
+    shown = {r.label for r in result.records if r.ok or r.status == "MISMATCH"}
+    labels = [label for label in result.labels() if label in shown]
     graphs = result.graphs
     by_cell = {(r.graph, r.label): r for r in result.records}
+    handles = []
     width = min(0.8 / max(len(labels), 1), 0.3)
-    fig = _figure(max(7.0, 1.0 + len(graphs) * (0.35 + 0.22 * len(labels))), 5.2)
+    fig_width = max(7.0, 1.0 + len(graphs) * (0.35 + 0.22 * len(labels)))
+    fig = _figure(fig_width, 5.2)
     ax = fig.add_subplot()
     peer = {r.label for r in result.records if r.kind == "peer"}
     for i, (label, colour) in enumerate(zip(labels, _colours(len(labels)))):
@@ -65,8 +72,8 @@ def plot_throughput(result: BenchResult, path: Path) -> Path:
             elif record.status == "MISMATCH":
                 ax.text(j + offset, 0.02, "MISMATCH", rotation=90, color="red", ha="center",
                         va="bottom", fontsize=7, transform=ax.get_xaxis_transform())
-        ax.bar([], [], color=colour, edgecolor="black", linewidth=0.4,
-               hatch="//" if label in peer else None, label=label)
+        handles.append(Patch(facecolor=colour, edgecolor="black", linewidth=0.4,
+                             hatch="//" if label in peer else None, label=label))
     ax.set_xticks(range(len(graphs)),
                   [f"{g.name}\n{g.num_edges / 1e6:.2g} M edges" for g in graphs], fontsize=8)
     ax.set_yscale("log")
@@ -74,8 +81,9 @@ def plot_throughput(result: BenchResult, path: Path) -> Path:
     ax.grid(axis="y", which="major", alpha=0.4)
     ax.set_title(f"{result.config.get('name', '')}: throughput per graph (higher is better)\n"
                  f"{_subtitle(result)}", fontsize=9)
-    ax.legend(fontsize=8, ncols=min(len(labels), 5), loc="upper center",
-              bbox_to_anchor=(0.5, -0.16), frameon=False)
+    # About 1.9 inches per legend column keeps the longest solver names inside the figure.
+    fig.legend(handles=handles, fontsize=8, ncols=max(1, min(len(labels), int(fig_width / 1.9))),
+               loc="outside lower center", frameon=False)
     fig.savefig(path)
     return path
 

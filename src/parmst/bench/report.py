@@ -104,7 +104,7 @@ def _fmt_ratio(value: float | None) -> str:
 def _fmt_rate(value: float | None) -> str:
     if value is None:
         return ""
-    return f"{value:.1f}" if value >= 10 else f"{value:.2f}" if value >= 0.1 else f"{value:.3f}"
+    return f"{value:.0f}" if value >= 100 else f"{value:.3g}"
 
 
 def _geomean(values: list[float]) -> float | None:

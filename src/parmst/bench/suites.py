@@ -97,7 +97,7 @@ _ECL_FULL = (
     BenchGraph("r4-2e23", "random-degree:n=8388608,degree=4,seed=1", "r4-2e23.sym"),
     BenchGraph("rmat16", "rmat:scale=16,edge_factor=16,seed=1", "rmat16.sym"),
     BenchGraph("rmat22", "rmat:scale=22,edge_factor=16,seed=1", "rmat22.sym"),
-    BenchGraph("kron-21", "kronecker:scale=21,edge_factor=16,seed=1", "kron_g500-logn21"),
+    BenchGraph("kron-21", "kronecker:scale=21,seed=1", "kron_g500-logn21"),
     BenchGraph("delaunay-2e20", "delaunay:n=1048576,seed=1", "delaunay_n24 (scaled down)"),
     BenchGraph("road-2e22", "road:side=2048,seed=1", "USA-road-d.USA / europe_osm"),
 )
@@ -105,7 +105,7 @@ _ECL_SMALL = (
     BenchGraph("grid-2e16", "grid2d:side=256,seed=1", "2d-2e20.sym"),
     BenchGraph("r4-2e16", "random-degree:n=65536,degree=4,seed=1", "r4-2e23.sym"),
     BenchGraph("rmat14", "rmat:scale=14,edge_factor=16,seed=1", "rmat16.sym"),
-    BenchGraph("kron-14", "kronecker:scale=14,edge_factor=16,seed=1", "kron_g500-logn21"),
+    BenchGraph("kron-13", "kronecker:scale=13,seed=1", "kron_g500-logn21"),
     BenchGraph("delaunay-2e16", "delaunay:n=65536,seed=1", "delaunay_n24"),
     BenchGraph("road-2e16", "road:side=256,seed=1", "USA-road-d.NY"),
 )

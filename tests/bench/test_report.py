@@ -1,0 +1,97 @@
+"""Report writing: Markdown tables, the JSON schema, loading and comparing runs."""
+
+import json
+
+import pytest
+
+from parmst.bench.report import (SCHEMA, BenchResult, GraphInfo, Record, compare,
+                                 format_compare, load)
+
+
+def _result(kruskal_time=0.02, ecl_time=0.01, label="box A"):
+    graphs = [GraphInfo("g1", "grid2d:side=4", 16, 24, "int32", "2d-2e20.sym", 1, 30, True),
+              GraphInfo("g2", "rmat:scale=4", 16, 100, "float64", "", 3, 1.5, True)]
+    records = [
+        Record("g1", "kruskal/serial", times=[kruskal_time], time=kruskal_time,
+               init_time=0.0, compute_time=kruskal_time, threads_used=1),
+        Record("g1", "ecl/cpu", threads=2, times=[ecl_time], time=ecl_time, rounds=3,
+               phases={"init": 0.001}),
+        Record("g1", "scipy", kind="peer", times=[0.04], time=0.04, init_time=0.5,
+               total_weight=30.0, weight_ok=True),
+        Record("g2", "kruskal/serial", times=[0.1], time=0.1),
+        Record("g2", "ecl/cpu", threads=2, status="MISMATCH", note="edge ids differ"),
+        Record("g2", "scipy", kind="peer", status="skipped", note="weight-0 edges"),
+    ]
+    return BenchResult(machine={"label": label, "cpu": "X", "cores": 2},
+                       config={"name": "demo", "scheme_text": "median of 1 runs"},
+                       graphs=graphs, records=records)
+
+
+def test_figures_come_from_the_selected_times():
+    result = _result()
+    ecl = result.records[1]
+    assert result.throughput(ecl) == pytest.approx(24 / 0.01 / 1e6)
+    assert result.speedup(ecl, "kruskal/serial") == pytest.approx(2.0)
+    assert result.speedup(ecl, "scipy") == pytest.approx(4.0)
+    assert result.speedup(result.records[4], "kruskal/serial") is None
+
+
+def test_markdown_has_headline_details_graphs_and_notes():
+    text = _result().to_markdown()
+    assert "# parmst bench: demo" in text
+    assert "| graph | edges | kruskal/serial | ecl/cpu x2 | scipy |" in text
+    assert "| g1 | 24 | 0.0012 | 0.0024 | 0.0006 |" in text
+    assert "**MISMATCH**" in text
+    assert "| geometric mean |" in text
+    assert "2.00x" in text and "4.00x" in text
+    assert "box A" in text
+    assert "- g2, ecl/cpu x2: MISMATCH: edge ids differ" in text
+    assert "| g1 | `grid2d:side=4` | 2d-2e20.sym | 16 | 24 | int32 | 1 | 30 | yes |" in text
+
+
+def test_failed_flags_mismatches_errors_and_unverified_references():
+    result = _result()
+    assert result.failed
+    result.records[4].status = "skipped"
+    assert not result.failed
+    result.graphs[0].verified = False
+    assert result.failed
+
+
+def test_json_round_trip_keeps_every_field(tmp_path):
+    result = _result()
+    data = json.loads(result.to_json())
+    assert data["schema"] == SCHEMA
+    assert set(data) == {"schema", "machine", "config", "graphs", "records"}
+    assert {"graph", "solver", "kind", "threads", "status", "times", "time", "init_time",
+            "compute_time", "phases", "rounds", "total_weight", "weight_ok"} <= set(
+        data["records"][0])
+    written = result.save(tmp_path, plots=False)
+    assert [p.name for p in written] == ["bench_demo.md", "bench_demo.json"]
+    again = load(tmp_path / "bench_demo.json")
+    assert again.to_dict() == result.to_dict()
+
+
+def test_load_rejects_other_json(tmp_path):
+    path = tmp_path / "other.json"
+    path.write_text('{"schema": "something-else"}')
+    with pytest.raises(ValueError, match="not a parmst bench result"):
+        load(path)
+
+
+def test_compare_matches_ok_records_and_reports_ratios():
+    before, after = _result(label="old"), _result(kruskal_time=0.01, ecl_time=0.02, label="new")
+    rows = {(row["graph"], row["solver"]): row["speedup"] for row in compare(before, after)}
+    assert rows == {("g1", "kruskal/serial"): pytest.approx(2.0),
+                    ("g1", "ecl/cpu x2"): pytest.approx(0.5),
+                    ("g1", "scipy"): pytest.approx(1.0),
+                    ("g2", "kruskal/serial"): pytest.approx(1.0)}
+    text = format_compare(before, after, ("old.json", "new.json"))
+    assert "old.json: old" in text and "new.json: new" in text
+    assert "| g1 | kruskal/serial | 0.02 | 0.01 | 2.00x |" in text
+    assert "| geometric mean |" in text
+
+
+def test_compare_without_common_records_says_so():
+    empty = BenchResult({"label": "e"}, {}, [], [])
+    assert "no (graph, solver) pair" in format_compare(empty, _result())
