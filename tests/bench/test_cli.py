@@ -1,0 +1,65 @@
+"""``parmst bench`` through its argument parser: end to end, compare, usage and failures."""
+
+import argparse
+import json
+
+import pytest
+
+from parmst.bench import cli
+
+
+def _bench(*argv):
+    parser = argparse.ArgumentParser()
+    cli.add_arguments(parser)
+    return cli.run(parser.parse_args(list(argv)))
+
+
+def test_tiny_end_to_end_run_writes_table_json_and_plots(tmp_path, capsys):
+    status = _bench("--graph", "grid2d:side=5,seed=1", "--graph", "dense:n=16,seed=2",
+                    "--solver", "kruskal/serial,prim/serial", "--peers", "scipy",
+                    "--repeat", "2", "--cache-dir", str(tmp_path / "cache"),
+                    "--out", str(tmp_path / "out"), "--name", "tiny", "--no-progress")
+    assert status == 0
+    out = capsys.readouterr()
+    assert "| graph | edges | kruskal/serial | prim/serial | scipy |" in out.out
+    written = sorted(p.name for p in (tmp_path / "out").iterdir())
+    assert written == ["bench_tiny.json", "bench_tiny.md", "bench_tiny.png"]
+    data = json.loads((tmp_path / "out" / "bench_tiny.json").read_text())
+    assert [g["name"] for g in data["graphs"]] == ["grid2d:side=5,seed=1", "dense:n=16,seed=2"]
+    assert all(r["status"] == "ok" for r in data["records"])
+    assert data["config"]["command"].startswith("parmst bench --repeat 2")
+    assert len(list((tmp_path / "cache").glob("*.npz"))) == 2
+
+
+def test_compare_prints_ratios_of_two_saved_runs(tmp_path, capsys):
+    for name in ("a", "b"):
+        assert _bench("--graph", "grid2d:side=4,seed=1", "--solver", "kruskal/serial",
+                      "--peers", "none", "--repeat", "1", "--no-cache", "--no-plots",
+                      "--out", str(tmp_path), "--name", name, "--no-progress") == 0
+    capsys.readouterr()
+    a, b = str(tmp_path / "bench_a.json"), str(tmp_path / "bench_b.json")
+    assert _bench("--compare", a, b) == 0
+    text = capsys.readouterr().out
+    assert f"| graph | solver | {a} time (s) | {b} time (s) | {a}/{b} |" in text
+    assert "| grid2d:side=4,seed=1 | kruskal/serial |" in text
+
+
+def test_usage_errors_exit_2(tmp_path, capsys):
+    assert _bench() == 2
+    assert "--suite" in capsys.readouterr().err
+    assert _bench("--graph", "nosuchfamily:n=3", "--no-cache", "--no-progress") == 2
+    assert _bench("--graph", "grid2d:side=3", "--solver", "bogus/x", "--no-progress") == 2
+    assert _bench("--compare", str(tmp_path / "missing.json"), str(tmp_path / "x.json")) == 2
+
+
+def test_bad_thread_list_is_rejected():
+    parser = argparse.ArgumentParser()
+    cli.add_arguments(parser)
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--threads", "0,2"])
+
+
+def test_list_shows_suites_and_peers(capsys):
+    assert _bench("--list") == 0
+    text = capsys.readouterr().out
+    assert "ecl-small" in text and "scipy" in text and "kronecker:scale=13" in text

@@ -1,0 +1,21 @@
+"""Machine descriptions for reports."""
+
+from parmst.bench.machine import describe_machine, machine_info
+
+
+def test_machine_info_names_hardware_software_and_date():
+    info = machine_info()
+    assert info["cores"] >= 1 and info["cpu"]
+    assert {"numpy", "numba", "parmst", "python"} <= set(info["versions"])
+    assert info["date"].endswith("+00:00")
+    assert isinstance(info["gpus"], list)
+    assert str(info["cores"]) in info["label"]
+
+
+def test_describe_machine_mentions_gpus_and_commit():
+    text = describe_machine({"label": "rig", "cpu": "Xeon", "cores": 16, "memory_gib": 128.0,
+                             "gpus": [{"name": "H100", "driver": "550.1", "memory": "80 GiB"}],
+                             "versions": {"numba": "0.68"}, "git_commit": "abc123",
+                             "date": "2026-11-21"})
+    assert text == ("rig: Xeon, 16 cores, 128.0 GiB, H100 (driver 550.1); numba 0.68; "
+                    "commit abc123; 2026-11-21")
