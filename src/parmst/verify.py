@@ -53,6 +53,8 @@ verification failed: 1 failure (forest of 2 edges, 1 trees; graph has 1 connecte
 from __future__ import annotations
 
 import math
+import sys
+import types
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -127,7 +129,9 @@ def _link_forest_edges(src, dst, order, comp, size, link_parent, link_rank, clos
 def _tree_roots(link_parent, roots):
     """Root of every vertex's tree in the link tree (read-only climbs, so parallel)."""
     for v in numba.prange(len(link_parent)):
-        r = v
+        # Start from the parent, not from v: the prange index is unsigned, and
+        # unifying it with the array's signed type would make r a float.
+        r = link_parent[v]
         while link_parent[r] != r:
             r = link_parent[r]
         roots[v] = r
@@ -196,7 +200,7 @@ def _flag_cycle_property_violations(src, dst, weight, candidate, roots, link_par
         violates[e] = False
         if candidate[e] and u != v and roots[u] == roots[v]:
             heaviest = order[_connection_rank(link_parent, link_rank, u, v)]
-            violates[e] = _precedes(weight, e, heaviest)
+            violates[e] = _precedes(weight, np.int64(e), heaviest)
 
 
 # ---------------------------------------------------------------------- result
@@ -278,8 +282,8 @@ class VerifyResult:
             return (f"verified: forest of {self.num_forest_edges} edges, "
                     f"{self.num_trees} components, minimal")
         total = sum(self.count(c) for c in CHECKS)
-        lines = [f"verification failed: {total} failure{'s' if total != 1 else ''} "
-                 f"({self._sizes()})"]
+        lines = [(f"verification failed: {total} failure{'s' if total != 1 else ''} "
+                 f"({self._sizes()})")]
         for check in CHECKS:
             lines += [f"  {f}" for f in self.failures if f.check == check]
             if self.unlisted.get(check):
@@ -369,7 +373,7 @@ def _expected_total(weights: np.ndarray) -> int | float:
     return exact_sum(weights)
 
 
-def _totals_agree(claimed: Any, expected: int | float, weights: np.ndarray) -> bool:
+def _totals_agree(claimed: Any, expected: float, weights: np.ndarray) -> bool:
     if isinstance(expected, int):
         return claimed == expected
     claimed = float(claimed)
@@ -421,8 +425,8 @@ def _check_fields(graph: Graph, forest: Forest, rec: _Recorder) -> None:
 
 def _check_num_components(forest: Forest, num_trees: int, rec: _Recorder) -> None:
     if forest.num_components != num_trees:
-        rec.fail("fields", [f"num_components is {forest.num_components} but the forest's "
-                            f"edges form {num_trees} trees"])
+        rec.fail("fields", [(f"num_components is {forest.num_components} but the forest's "
+                            f"edges form {num_trees} trees")])
 
 
 @dataclass
@@ -592,3 +596,20 @@ def verify(graph: Graph, forest_or_edge_ids: Forest | Any, *,
     else:
         _check_minimal(graph, tree, candidate, rec)
     return result
+
+
+class _CallableModule(types.ModuleType):
+    """This module, callable as :func:`verify`.
+
+    ``parmst/__init__.py`` offers ``parmst.verify(graph, forest)`` as a lazy
+    wrapper function, but importing this submodule makes the import system
+    rebind the package attribute ``parmst.verify`` to the module. Making the
+    module callable keeps ``parmst.verify(graph, forest)`` working after that.
+    """
+
+    def __call__(self, graph: Graph, forest_or_edge_ids: Forest | Any,
+                 **options: Any) -> VerifyResult:
+        return verify(graph, forest_or_edge_ids, **options)
+
+
+sys.modules[__name__].__class__ = _CallableModule
