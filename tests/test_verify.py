@@ -239,8 +239,8 @@ def test_forest_with_wrong_weight_array():
 
 
 @pytest.mark.parametrize("change, expected", [
-    ({"total_weight": 7.0}, "total_weight is 7.0 but the graph's weights of the forest's edges"
-                            " sum to 6.0"),
+    ({"total_weight": 7.0},
+     "total_weight is 7.0 but the graph's weights of the forest's edges sum to 6.0"),
     ({"num_components": 2}, "num_components is 2 but the forest's edges form 1 trees"),
     ({"src": np.array([0, 1, 3])}, "edge 2 has ends (3, 3) in the forest but (2, 3) in the graph"),
     ({"num_vertices": 5}, "the forest has 5 vertices but the graph has 4"),
@@ -360,7 +360,8 @@ def test_thread_count_does_not_change_the_result():
 
 
 def test_parmst_verify_stays_callable_after_the_submodule_is_imported():
-    import parmst.verify  # noqa: F401  (rebinds the package attribute to the module)
+    # Importing the submodule rebinds the package attribute parmst.verify to the module.
+    import parmst.verify
 
     assert parmst.verify(square_with_diagonal(), [0, 1, 2]).ok
 
