@@ -86,9 +86,10 @@ def rmat(*, scale: int | None = None, edge_factor: int = 16, a: float = 0.57, b:
     Self-loops and repeated pairs are removed afterwards (see the module
     docstring), and edges come sorted by ``(smaller, larger)`` endpoint, as
     read from a CSR file. ``edge_factor`` counts undirected edges, as
-    Graph500 does: seed 001's rmat22.sym (65,660,814 directed edges on 2**22
-    vertices) is ``scale=22, edge_factor=8`` in these terms, and rmat16.sym
-    ``scale=16, edge_factor=8``.
+    Graph500 does. Seed 001's rmat22.sym (65,660,814 directed, i.e.
+    32,830,407 undirected edges on 2**22 vertices) and rmat16.sym (483,933
+    undirected edges on 2**16) match ``edge_factor=8`` in these terms:
+    ``scale=16, edge_factor=8`` gives 477,602 edges here.
 
     Parameters
     ----------
@@ -127,8 +128,8 @@ def kronecker(*, scale: int | None = None, edge_factor: int = 48, size: str = "s
 
     The stand-in for seed 001's ``kron_g500-logn21`` (DIMACS 10th challenge:
     2**21 vertices, 91,040,932 undirected edges after clean-up, 553,159
-    components). Those graphs were drawn with ``edge_factor=48``, the default
-    here; Graph500's benchmark itself uses 16.
+    components). ``edge_factor=48``, the default here, reproduces that size
+    (``scale=21`` gives 90,579,092 edges); Graph500's benchmark itself uses 16.
 
     Parameters
     ----------
