@@ -81,7 +81,7 @@ def graph_limit(graph: Any) -> bool | str:
 #: Dense Prim keeps an n-by-n matrix of 8-byte keys: 2**16 vertices is 32 GiB already.
 DENSE_MAX_VERTICES = 2**16
 #: Dense Prim runs 2n launches of n threads: the simulator takes only tiny graphs.
-SIMULATOR_DENSE_MAX_VERTICES = 128
+SIMULATOR_DENSE_MAX_VERTICES = 40
 
 
 def dense_limit(graph: Any) -> bool | str:

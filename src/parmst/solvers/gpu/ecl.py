@@ -25,6 +25,8 @@ Optimizations of seed 001 section 3.2 / 5.3 and where they live:
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from numba import cuda
 
@@ -257,6 +259,20 @@ def _all_rounds(wl, counts, parent, min_edge, in_forest, slot_mask, guard, sizes
         sizes[0] = rounds
 
 
+@functools.cache
+def _resident_blocks(argument_types: tuple, block_size: int) -> int:
+    """Blocks of :func:`_all_rounds` that fit on the device at once (a cooperative grid's limit)."""
+    return _all_rounds.compile(argument_types).max_cooperative_grid_blocks(block_size)
+
+
+def _cooperative_blocks(args: tuple, block_size: int) -> int:
+    """Grid size for the persistent kernel: all resident blocks (one under the simulator,
+    whose grid barrier spans a single block)."""
+    if _device.simulator_active():
+        return 1
+    return _resident_blocks(tuple(_all_rounds.typeof_pyval(a) for a in args), block_size)
+
+
 def _check_options(init: str, block_size: int, launch: str) -> None:
     if init not in INITS:
         raise ValueError(f"ecl/gpu: init must be one of {INITS}, got {init!r}")
@@ -350,11 +366,7 @@ class _Run:
         """All rounds in one cooperative launch sized to what fits on the device at once."""
         args = (self.wl, self.counts, self.parent, self.min_edge, self.in_forest,
                 self.slot_mask, guard, self.sizes)
-        blocks = 1
-        if not _device.simulator_active():
-            kernel = _all_rounds.compile(tuple(_all_rounds.typeof_pyval(a) for a in args))
-            blocks = kernel.max_cooperative_grid_blocks(self.block_size)
-        _all_rounds[blocks, self.block_size](*args)
+        _all_rounds[_cooperative_blocks(args, self.block_size), self.block_size](*args)
         sizes = self.sizes.copy_to_host()
         stats.rounds = (stats.rounds or 0) + int(sizes[0])
         stats.worklist_sizes.extend(int(x) for x in sizes[1:1 + sizes[0]])
