@@ -80,9 +80,17 @@ def test_integer_weight_dtype_rejects_fractions_and_overflow(tmp_path):
         error)
 
 
-def test_unknown_weight_type_in_metadata(tmp_path):
-    error = read_error(tmp_path, "m.txt", "# parmst: weight=complex64\n0 1 5\n")
-    assert "the metadata comment names weight type 'complex64'" in str(error)
+def test_bad_metadata_comment(tmp_path):
+    error = read_error(tmp_path, "m.txt", "# made by hand\n# parmst: weight=complex64\n0 1 5\n")
+    assert error.line == 2 and "the metadata comment names weight type 'complex64'" in str(error)
+    error = read_error(tmp_path, "n.txt", "# parmst: num_vertices=lots\n0 1 5\n")
+    assert error.line == 1 and "num_vertices='lots'; expected a non-negative integer" in str(error)
+
+
+def test_bad_weight_dtype_option_is_a_value_error(tmp_path):
+    (tmp_path / "g.txt").write_text("0 1 5\n")
+    with pytest.raises(ValueError, match="weight_dtype='int8' is not a weight type"):
+        io.read(tmp_path / "g.txt", weight_dtype="int8")
 
 
 # DIMACS

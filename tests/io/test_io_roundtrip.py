@@ -324,10 +324,13 @@ def test_unknown_extension_lists_formats_and_guesses_content(tmp_path):
 
 
 def test_unknown_format_name_and_unknown_option(tmp_path):
+    io.write(GRAPHS["float32"], tmp_path / "g.gr")
     with pytest.raises(GraphFormatError, match="unknown format 'csv'"):
-        io.read(tmp_path / "g.txt", format="csv")
+        io.read(tmp_path / "g.gr", format="csv")
     with pytest.raises(TypeError, match="dimacs reading got unknown option.*relabel"):
         io.read(tmp_path / "g.gr", relabel=True)
+    with pytest.raises(TypeError, match="npz writing got unknown option.*metadata"):
+        io.write(GRAPHS["float32"], tmp_path / "g.npz", metadata=False)
 
 
 def test_convert_and_graph_methods(tmp_path):

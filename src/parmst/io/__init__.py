@@ -48,7 +48,7 @@ from typing import Any
 from parmst.errors import GraphFormatError
 from parmst.graph import Graph
 from parmst.io import dimacs, edgelist, egr, mtx, npz, pbbs, snap
-from parmst.io._files import GraphFileNotFoundError, is_gzip
+from parmst.io._files import GraphFileNotFoundError, check_readable, is_gzip
 
 __all__ = ["FORMATS", "Format", "GraphFileNotFoundError", "convert", "detect_format", "read",
            "write"]
@@ -228,6 +228,7 @@ def read(path: str | os.PathLike, format: str | None = None, **options: Any) -> 
     >>> read(path).num_edges
     2
     """
+    check_readable(os.fspath(path))
     fmt = detect_format(path, format)
     _check_options(fmt, options, fmt.read_options, "reading")
     return fmt.read(path, **options)

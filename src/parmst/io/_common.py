@@ -11,6 +11,7 @@ float64.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -33,12 +34,28 @@ def metadata_comment(marker: str, graph: Graph, *, with_vertices: bool) -> str:
     return f"{marker} {METADATA_TAG} {' '.join(fields)}\n"
 
 
-def read_metadata(comment: str) -> dict[str, str]:
-    """``key=value`` fields of a metadata comment (text after the comment marker), else {}."""
-    words = comment.split()
-    if not words or words[0] != METADATA_TAG:
-        return {}
-    return dict(word.split("=", 1) for word in words[1:] if "=" in word)
+@dataclass
+class Metadata:
+    """The ``key=value`` fields of a file's metadata comment and the line it is on."""
+
+    fields: dict[str, str] = field(default_factory=dict)
+    line: int | None = None
+
+    def take(self, comment: str, line: int) -> None:
+        """Keep the fields of ``comment`` (text after the marker) if it is a metadata comment."""
+        words = comment.split()
+        if words and words[0] == METADATA_TAG:
+            self.fields.update(word.split("=", 1) for word in words[1:] if "=" in word)
+            self.line = line
+
+    def num_vertices(self, path: str) -> int | None:
+        value = self.fields.get("num_vertices")
+        if value is None:
+            return None
+        if not value.isdigit():
+            raise GraphFormatError(path, f"the metadata comment says num_vertices={value!r}; "
+                                         "expected a non-negative integer", line=self.line)
+        return int(value)
 
 
 def check_choice(name: str, value: Any, choices: tuple) -> None:
@@ -46,20 +63,34 @@ def check_choice(name: str, value: Any, choices: tuple) -> None:
         raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}; got {value!r}")
 
 
-def resolve_weight_dtype(path: str, option: str | None,
-                         metadata: dict[str, str]) -> np.dtype | None:
-    """The weight dtype asked for by the caller, else by the metadata comment, else None (infer)."""
-    name = option if option is not None else metadata.get("weight")
-    if name is None:
-        return None
+def _weight_dtype(name: Any) -> np.dtype | None:
+    """The weight dtype called ``name``, or None if it is not one of int32/int64/float32/float64."""
     try:
         dtype = np.dtype(name)
     except TypeError:
-        dtype = None
-    if dtype not in WEIGHT_DTYPES:
-        source = "weight_dtype" if option is not None else "the metadata comment"
-        raise GraphFormatError(path, f"{source} names weight type {name!r}; expected one of "
-                                     f"{', '.join(WEIGHT_DTYPE_NAMES)}")
+        return None
+    return dtype if dtype in WEIGHT_DTYPES else None
+
+
+def resolve_weight_dtype(path: str, option: Any, metadata: Metadata) -> np.dtype | None:
+    """The weight dtype asked for by the caller, else by the metadata comment, else None (infer).
+
+    Raises ValueError for a bad ``weight_dtype`` option and GraphFormatError
+    (with the line) for a bad metadata comment.
+    """
+    expected = f"expected one of {', '.join(WEIGHT_DTYPE_NAMES)}"
+    if option is not None:
+        dtype = _weight_dtype(option)
+        if dtype is None:
+            raise ValueError(f"weight_dtype={option!r} is not a weight type; {expected}")
+        return dtype
+    name = metadata.fields.get("weight")
+    if name is None:
+        return None
+    dtype = _weight_dtype(name)
+    if dtype is None:
+        raise GraphFormatError(path, f"the metadata comment names weight type {name!r}; "
+                                     f"{expected}", line=metadata.line)
     return dtype
 
 

@@ -41,11 +41,11 @@ import numpy as np
 
 from parmst.graph import Graph
 from parmst.io._common import (
+    Metadata,
     drop_mirrors,
     finish_weights,
     graph_from_rows,
     metadata_comment,
-    read_metadata,
     resolve_weight_dtype,
     weight_limits,
 )
@@ -56,17 +56,17 @@ from parmst.io._rows import RowSpec, TextFile, parse_rows
 PROBLEM_LINE = "'p sp <n> <m>'"
 
 
-def _problem_line(text: TextFile) -> tuple[int, int, int, int, dict[str, str]]:
+def _problem_line(text: TextFile) -> tuple[int, int, int, int, Metadata]:
     """Find ``p sp n m``; returns (n, m, position after it, its line, metadata)."""
     pos, line = 0, 1
-    metadata: dict[str, str] = {}
+    metadata = Metadata()
     while pos < len(text.data):
         content, next_pos = text.read_line(pos)
         fields = content.split()
         if fields and fields[0] == "p":
             break
         if fields and fields[0] == "c":
-            metadata.update(read_metadata(content.strip()[1:]))
+            metadata.take(content.strip()[1:], line)
         elif fields:
             raise text.error(f"expected the problem line {PROBLEM_LINE} before any other line, "
                              f"found '{content.strip()[:40]}'", line)

@@ -57,11 +57,11 @@ import numpy as np
 
 from parmst.graph import Graph
 from parmst.io._common import (
+    Metadata,
     drop_mirrors,
     finish_weights,
     graph_from_rows,
     metadata_comment,
-    read_metadata,
     relabel_ids,
     resolve_weight_dtype,
     weight_limits,
@@ -73,7 +73,7 @@ from parmst.io._rows import INT64_MAX, INT64_MIN, RowSpec, TextFile, parse_rows
 COMMENTS = "#%"
 
 
-def _data_lines(text: TextFile, pos: int, line: int, comments: str, metadata: dict[str, str]):
+def _data_lines(text: TextFile, pos: int, line: int, comments: str, metadata: Metadata):
     """Yield (pos, line, fields) of non-comment lines, collecting metadata comments on the way."""
     while pos < len(text.data):
         content, next_pos = text.read_line(pos)
@@ -81,7 +81,7 @@ def _data_lines(text: TextFile, pos: int, line: int, comments: str, metadata: di
         if stripped and stripped[0] in comments:
             if line == 1 and stripped.startswith("%%MatrixMarket"):
                 raise text.error("this is a Matrix Market file; read it with format='mtx'", line)
-            metadata.update(read_metadata(stripped[1:]))
+            metadata.take(stripped[1:], line)
         elif stripped:
             yield pos, line, stripped.split()
         pos, line = next_pos, line + 1
@@ -119,7 +119,7 @@ def read_with_labels(path: str | os.PathLike, *, num_vertices: int | None = None
     ([0, 1], [1, 2], [100, 7, -3])
     """
     text = TextFile(os.fspath(path), read_bytes(path, progress))
-    metadata: dict[str, str] = {}
+    metadata = Metadata()
     lines = _data_lines(text, 0, 1, comments, metadata)
     first = next(lines, None)
     second = next(lines, None)
@@ -136,8 +136,9 @@ def read_with_labels(path: str | os.PathLike, *, num_vertices: int | None = None
     if ncols not in (2, 3):
         raise text.error(f"expected 3 fields 'u v w' (or 2, 'u v'), found {ncols}", edge_line[1])
     source = "the num_vertices option"
-    if num_vertices is None and "num_vertices" in metadata:
-        num_vertices, source = int(metadata["num_vertices"]), "the metadata comment"
+    if num_vertices is None and metadata.num_vertices(text.path) is not None:
+        num_vertices = metadata.num_vertices(text.path)
+        source = f"the metadata comment on line {metadata.line}"
     elif num_vertices is None and header_n is not None:
         num_vertices, source = header_n, f"the header line 'n m' on line {first[1]}"
     dtype = resolve_weight_dtype(text.path, weight_dtype, metadata)

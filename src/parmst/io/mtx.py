@@ -47,12 +47,12 @@ import numpy as np
 
 from parmst.graph import Graph
 from parmst.io._common import (
+    Metadata,
     check_choice,
     drop_mirrors,
     finish_weights,
     graph_from_rows,
     metadata_comment,
-    read_metadata,
     resolve_weight_dtype,
     weight_limits,
 )
@@ -87,15 +87,15 @@ def _banner(text: TextFile) -> tuple[str, str, int]:
     return words[3], words[4], pos
 
 
-def _size_line(text: TextFile, pos: int) -> tuple[int, int, int, int, dict[str, str]]:
+def _size_line(text: TextFile, pos: int) -> tuple[int, int, int, int, Metadata]:
     """Skip comments to ``rows cols nnz``; returns (n, nnz, position after it, line, metadata)."""
     line = 2
-    metadata: dict[str, str] = {}
+    metadata = Metadata()
     while pos < len(text.data):
         content, next_pos = text.read_line(pos)
         stripped = content.strip()
         if stripped.startswith("%"):
-            metadata.update(read_metadata(stripped[1:]))
+            metadata.take(stripped[1:], line)
         elif stripped:
             break
         pos, line = next_pos, line + 1

@@ -29,6 +29,7 @@ import os
 
 from parmst.graph import Graph
 from parmst.io._common import (
+    Metadata,
     finish_weights,
     graph_from_rows,
     resolve_weight_dtype,
@@ -61,7 +62,7 @@ def read(path: str | os.PathLike, *, num_vertices: int | None = None,
     if word not in HEADERS:
         found = "an empty file" if start >= len(text.data) else f"'{word}'"
         raise text.error(f"expected the header word 'WeightedEdgeArray', found {found}", line)
-    dtype = resolve_weight_dtype(text.path, weight_dtype, {})
+    dtype = resolve_weight_dtype(text.path, weight_dtype, Metadata())
     weight_range, integer_weights = weight_limits(dtype)
     last = INT64_MAX if num_vertices is None else num_vertices - 1
     hint = "" if num_vertices is None else f" (num_vertices={num_vertices})"
