@@ -161,3 +161,25 @@ def test_kernels_run_without_jit_on_a_tiny_graph():
     out = json.loads(_run_isolated({"NUMBA_DISABLE_JIT": "1"}, _NOJIT_SCRIPT,
                                    json.dumps(CPU_SOLVERS)).strip().splitlines()[-1])
     assert out == {s: [1, 2, 3, 5] for s in CPU_SOLVERS}
+
+
+class _Shape:
+    """Just the sizes the auto rule looks at."""
+
+    def __init__(self, num_vertices: int, num_edges: int) -> None:
+        self.num_vertices = num_vertices
+        self.num_edges = num_edges
+
+
+@pytest.mark.parametrize(("cores", "n", "m", "expected"), [
+    (16, 10_000_000, 15_000_000, True),
+    (2, 10_000_000, 15_000_000, False),
+    (16, 100_000, 1_000_000, False),
+    (16, 5_000, 12_000_000, False),
+], ids=["16-cores-large-sparse", "2-cores", "too-small", "dense"])
+def test_auto_rule_picks_ecl_only_where_it_was_measured_faster(cores, n, m, expected):
+    from parmst import registry
+    from parmst.solvers.cpu import _many_cores_large_sparse
+
+    assert "ecl/cpu" in [rule[0] for rule in registry.AUTO_RULES]
+    assert _many_cores_large_sparse(_Shape(n, m), cores) is expected
