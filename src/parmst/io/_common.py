@@ -142,7 +142,7 @@ def drop_mirrors(rows: Rows, symmetric: str) -> Rows:
     later, _ = mirror_pairs(rows.src, rows.dst, rows.weight)
     keep = ~later
     weight = rows.weight[keep] if rows.weight is not None else None
-    return Rows(rows.src[keep], rows.dst[keep], weight, rows.end_line)
+    return Rows(rows.src[keep], rows.dst[keep], weight)
 
 
 def build_graph(path: str, src: np.ndarray, dst: np.ndarray, weight: np.ndarray | None,

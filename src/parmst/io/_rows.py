@@ -184,9 +184,9 @@ def _parse_rows(buf, pos, stop, line, row, prefix, comment, ncols, by_line, id_l
 
 
 @numba.njit(cache=True)
-def _count_newlines(buf, start):
+def _count_newlines(buf):
     count = 0
-    for k in range(start, len(buf)):
+    for k in range(len(buf)):
         if buf[k] == NEWLINE:
             count += 1
     return count
@@ -264,7 +264,6 @@ class Rows:
     src: np.ndarray
     dst: np.ndarray
     weight: np.ndarray | None
-    end_line: int
 
 
 class _Buffers:
@@ -298,7 +297,7 @@ class _NeedsWideIds(Exception):
 def _estimate_rows(data: np.ndarray, pos: int) -> int:
     """Rows from ``pos`` on, judged by the line breaks in the first MiB (arrays grow if short)."""
     sample = data[pos:pos + _SAMPLE_BYTES]
-    lines = int(_count_newlines(sample, 0)) + 1
+    lines = int(_count_newlines(sample)) + 1
     if len(sample) == len(data) - pos:
         return lines
     return int(lines * (len(data) - pos) / len(sample) * 1.05) + 1024
@@ -350,7 +349,7 @@ def _parse_all(text: TextFile, pos: int, line: int, spec: RowSpec, id_dtype: typ
             elif status != ROW_OK:
                 raise text.error(_message(text, spec, status, column, at), line)
     weight = _weights(text, out, rows) if weighted else None
-    return Rows(out.src[:rows], out.dst[:rows], weight, line)
+    return Rows(out.src[:rows], out.dst[:rows], weight)
 
 
 def _weights(text: TextFile, out: _Buffers, rows: int) -> np.ndarray:

@@ -60,7 +60,7 @@ from parmst.io._files import copy_out, open_output, progress_bar, read_bytes
 from parmst.io._mirror import mirror_pairs
 
 _INT32 = np.dtype("<i4")
-_INT32_MAX = 2**31 - 1
+_INT32_RANGE = np.iinfo(np.int32)
 _HEADER_BYTES = 8
 
 
@@ -217,10 +217,10 @@ def _check_writable(path: str, graph: Graph) -> None:
     if w.dtype.kind != "i":
         raise GraphFormatError(path, f"egr stores int32 weights; this graph has {w.dtype} "
                                      "weights (convert them with Graph.with_weights)")
-    if len(w) and (int(w.min()) < -_INT32_MAX - 1 or int(w.max()) > _INT32_MAX):
+    if len(w) and (int(w.min()) < _INT32_RANGE.min or int(w.max()) > _INT32_RANGE.max):
         raise GraphFormatError(path, f"egr stores int32 weights; weights range over "
                                      f"{int(w.min())}..{int(w.max())}")
-    if graph.num_vertices > _INT32_MAX or 2 * graph.num_edges > _INT32_MAX:
+    if graph.num_vertices > _INT32_RANGE.max or 2 * graph.num_edges > _INT32_RANGE.max:
         raise GraphFormatError(path, f"egr stores int32 counts; n={graph.num_vertices} and "
                                      f"E=2m={2 * graph.num_edges} must stay below 2**31")
 

@@ -118,7 +118,7 @@ def _select_general(rows: Rows, general: str) -> Rows:
         return drop_mirrors(rows, general)
     keep = rows.src <= rows.dst if general == "upper" else rows.src >= rows.dst
     weight = rows.weight[keep] if rows.weight is not None else None
-    return Rows(rows.src[keep], rows.dst[keep], weight, rows.end_line)
+    return Rows(rows.src[keep], rows.dst[keep], weight)
 
 
 def read(path: str | os.PathLike, *, general: str = "keep", weight_dtype: str | None = None,
