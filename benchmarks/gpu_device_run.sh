@@ -22,7 +22,7 @@ if [[ $MODE == tests || $MODE == all ]]; then
     status=${PIPESTATUS[0]}
 fi
 if [[ $MODE == conformance || $MODE == all ]]; then
-    timeout 300 $PY -m pytest -q -p no:cacheprovider -o faulthandler_timeout=60 \
+    timeout 200 $PY -m pytest -q -p no:cacheprovider -o faulthandler_timeout=60 \
         tests/conformance -k gpu 2>&1 | tee "$OUT/gpu_conformance.log" | tail -25
     status=$(( status || PIPESTATUS[0] ))
 fi
