@@ -87,6 +87,18 @@ def test_bad_metadata_comment(tmp_path):
     assert error.line == 1 and "num_vertices='lots'; expected a non-negative integer" in str(error)
 
 
+@pytest.mark.parametrize(("options", "message"), [
+    ({"num_vertices": -1}, "num_vertices must be a non-negative integer; got -1"),
+    ({"num_vertices": 2.5}, "num_vertices must be a non-negative integer; got 2.5"),
+    ({"symmetric": "both"}, "symmetric must be one of 'keep', 'dedupe'; got 'both'"),
+    ({"relabel": "random"}, "relabel must be one of False, True, 'sorted', 'first'"),
+])
+def test_bad_options_are_value_errors(tmp_path, options, message):
+    (tmp_path / "g.txt").write_text("0 1 5\n")
+    with pytest.raises(ValueError, match=re.escape(message)):
+        io.read(tmp_path / "g.txt", **options)
+
+
 def test_bad_weight_dtype_option_is_a_value_error(tmp_path):
     (tmp_path / "g.txt").write_text("0 1 5\n")
     with pytest.raises(ValueError, match="weight_dtype='int8' is not a weight type"):

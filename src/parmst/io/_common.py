@@ -59,8 +59,16 @@ class Metadata:
 
 
 def check_choice(name: str, value: Any, choices: tuple) -> None:
+    """ValueError unless the option ``name`` has one of the allowed values."""
     if value not in choices:
         raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}; got {value!r}")
+
+
+def check_vertex_count(num_vertices: Any) -> None:
+    """ValueError unless the ``num_vertices`` option is None or a non-negative integer."""
+    if num_vertices is not None and (not isinstance(num_vertices, (int, np.integer))
+                                     or isinstance(num_vertices, bool) or num_vertices < 0):
+        raise ValueError(f"num_vertices must be a non-negative integer; got {num_vertices!r}")
 
 
 def _weight_dtype(name: Any) -> np.dtype | None:
@@ -120,7 +128,6 @@ def relabel_ids(src: np.ndarray, dst: np.ndarray, relabel: bool | str
 
     Returns the new src, dst and the original id of each new vertex (None if not relabelled).
     """
-    check_choice("relabel", relabel, RELABEL_CHOICES)
     if relabel is False:
         return src, dst, None
     both = np.empty(2 * len(src), dtype=np.int64)
@@ -136,7 +143,6 @@ def relabel_ids(src: np.ndarray, dst: np.ndarray, relabel: bool | str
 
 def drop_mirrors(rows: Rows, symmetric: str) -> Rows:
     """``symmetric="dedupe"``: keep one edge per pair of mirrored arcs (see :mod:`._mirror`)."""
-    check_choice("symmetric", symmetric, SYMMETRIC_CHOICES)
     if symmetric == "keep":
         return rows
     later, _ = mirror_pairs(rows.src, rows.dst, rows.weight)

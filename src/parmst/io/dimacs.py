@@ -41,7 +41,9 @@ import numpy as np
 
 from parmst.graph import Graph
 from parmst.io._common import (
+    SYMMETRIC_CHOICES,
     Metadata,
+    check_choice,
     drop_mirrors,
     finish_weights,
     graph_from_rows,
@@ -99,6 +101,7 @@ def read(path: str | os.PathLike, *, symmetric: str = "keep", weight_dtype: str 
     >>> read(path).num_edges, read(path, symmetric="dedupe").num_edges
     (2, 1)
     """
+    check_choice("symmetric", symmetric, SYMMETRIC_CHOICES)
     text = TextFile(os.fspath(path), read_bytes(path, progress))
     n, m, pos, p_line, metadata = _problem_line(text)
     dtype = resolve_weight_dtype(text.path, weight_dtype, metadata)

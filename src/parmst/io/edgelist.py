@@ -57,7 +57,11 @@ import numpy as np
 
 from parmst.graph import Graph
 from parmst.io._common import (
+    RELABEL_CHOICES,
+    SYMMETRIC_CHOICES,
     Metadata,
+    check_choice,
+    check_vertex_count,
     drop_mirrors,
     finish_weights,
     graph_from_rows,
@@ -118,6 +122,9 @@ def read_with_labels(path: str | os.PathLike, *, num_vertices: int | None = None
     >>> g.src.tolist(), g.dst.tolist(), labels.tolist()
     ([0, 1], [1, 2], [100, 7, -3])
     """
+    check_choice("symmetric", symmetric, SYMMETRIC_CHOICES)
+    check_choice("relabel", relabel, RELABEL_CHOICES)
+    check_vertex_count(num_vertices)
     text = TextFile(os.fspath(path), read_bytes(path, progress))
     metadata = Metadata()
     lines = _data_lines(text, 0, 1, comments, metadata)

@@ -114,6 +114,7 @@ def _size_line(text: TextFile, pos: int) -> tuple[int, int, int, int, Metadata]:
 
 
 def _select_general(rows: Rows, general: str) -> Rows:
+    """Apply the ``general=`` choice to the entries of a general matrix."""
     if general in ("keep", "dedupe"):
         return drop_mirrors(rows, general)
     keep = rows.src <= rows.dst if general == "upper" else rows.src >= rows.dst

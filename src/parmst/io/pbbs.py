@@ -30,6 +30,7 @@ import os
 from parmst.graph import Graph
 from parmst.io._common import (
     Metadata,
+    check_vertex_count,
     finish_weights,
     graph_from_rows,
     resolve_weight_dtype,
@@ -55,6 +56,7 @@ def read(path: str | os.PathLike, *, num_vertices: int | None = None,
     >>> read(path).weight.tolist()
     [2.5, 3.5]
     """
+    check_vertex_count(num_vertices)
     text = TextFile(os.fspath(path), read_bytes(path, progress))
     start, line = (int(x) for x in _skip_separator(text.data, 0, 1, False))
     end = int(_token_end(text.data, start))
