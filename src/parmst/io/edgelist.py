@@ -52,6 +52,7 @@ Example
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -91,7 +92,18 @@ def _data_lines(text: TextFile, pos: int, line: int, comments: str, metadata: Me
         pos, line = next_pos, line + 1
 
 
-def _read_header(text: TextFile, line: int, fields: list[str]) -> tuple[int, int]:
+@dataclass
+class _Layout:
+    """Where the edge lines start, how many fields they have, and the optional header."""
+
+    pos: int
+    line: int
+    ncols: int
+    metadata: Metadata
+    header: tuple[int, int, int] | None  # (n, m, its line)
+
+
+def _read_header(text: TextFile, line: int, fields: list[str]) -> tuple[int, int, int]:
     if len(fields) != 2:
         raise text.error(f"expected a header line 'n m', found {len(fields)} fields", line)
     try:
@@ -101,7 +113,38 @@ def _read_header(text: TextFile, line: int, fields: list[str]) -> tuple[int, int
                          f"'{' '.join(fields)}'", line) from None
     if n < 0 or m < 0:
         raise text.error(f"negative count in the header line 'n m': '{' '.join(fields)}'", line)
-    return n, m
+    return n, m, line
+
+
+def _layout(text: TextFile, header: bool | None, comments: str) -> _Layout:
+    """Look at the first two non-comment lines: header or not, two or three fields."""
+    metadata = Metadata()
+    lines = _data_lines(text, 0, 1, comments, metadata)
+    first, second = next(lines, None), next(lines, None)
+    if header is None:
+        header = bool(first and second and len(first[2]) == 2 and len(second[2]) == 3)
+    if header and first is None:
+        raise text.error("expected a header line 'n m', found an empty file", 1)
+    counts = _read_header(text, first[1], first[2]) if header else None
+    edge_line = second if header else first
+    if edge_line is None:
+        return _Layout(len(text.data), 1, 3, metadata, counts)
+    pos, line, fields = edge_line
+    if len(fields) not in (2, 3):
+        raise text.error(f"expected 3 fields 'u v w' (or 2, 'u v'), found {len(fields)}", line)
+    return _Layout(pos, line, len(fields), metadata, counts)
+
+
+def _vertex_count(text: TextFile, option: int | None, layout: _Layout) -> tuple[int | None, str]:
+    """The vertex count (option, metadata comment, header, else unknown) and where it came from."""
+    if option is not None:
+        return option, "the num_vertices option"
+    from_metadata = layout.metadata.num_vertices(text.path)
+    if from_metadata is not None:
+        return from_metadata, f"the metadata comment on line {layout.metadata.line}"
+    if layout.header is not None:
+        return layout.header[0], f"the header line 'n m' on line {layout.header[2]}"
+    return None, ""
 
 
 def read_with_labels(path: str | os.PathLike, *, num_vertices: int | None = None,
@@ -126,43 +169,23 @@ def read_with_labels(path: str | os.PathLike, *, num_vertices: int | None = None
     check_choice("relabel", relabel, RELABEL_CHOICES)
     check_vertex_count(num_vertices)
     text = TextFile(os.fspath(path), read_bytes(path, progress))
-    metadata = Metadata()
-    lines = _data_lines(text, 0, 1, comments, metadata)
-    first = next(lines, None)
-    second = next(lines, None)
-    pos, line = (first[0], first[1]) if first else (len(text.data), 1)
-    header_n = header_m = None
-    if header or (header is None and first and second and len(first[2]) == 2
-                  and len(second[2]) == 3):
-        if first is None:
-            raise text.error("expected a header line 'n m', found an empty file", 1)
-        header_n, header_m = _read_header(text, first[1], first[2])
-        pos, line = second[:2] if second else (len(text.data), first[1] + 1)
-    edge_line = second if header_n is not None else first
-    ncols = len(edge_line[2]) if edge_line else 3
-    if ncols not in (2, 3):
-        raise text.error(f"expected 3 fields 'u v w' (or 2, 'u v'), found {ncols}", edge_line[1])
-    source = "the num_vertices option"
-    if num_vertices is None and metadata.num_vertices(text.path) is not None:
-        num_vertices = metadata.num_vertices(text.path)
-        source = f"the metadata comment on line {metadata.line}"
-    elif num_vertices is None and header_n is not None:
-        num_vertices, source = header_n, f"the header line 'n m' on line {first[1]}"
-    dtype = resolve_weight_dtype(text.path, weight_dtype, metadata)
+    layout = _layout(text, header, comments)
+    num_vertices, source = _vertex_count(text, num_vertices, layout)
+    dtype = resolve_weight_dtype(text.path, weight_dtype, layout.metadata)
     weight_range, integer_weights = weight_limits(dtype)
     if relabel:
         id_range, hint = (INT64_MIN, INT64_MAX), ""
+    elif num_vertices is None:
+        id_range, hint = (0, INT64_MAX), ""
     else:
-        last = INT64_MAX if num_vertices is None else num_vertices - 1
-        hint = "" if num_vertices is None else f" (num_vertices={num_vertices} from {source})"
-        id_range = (0, last)
-    spec = RowSpec(("u", "v", "w")[:ncols], comments=comments.encode(), id_range=id_range,
+        id_range, hint = (0, num_vertices - 1), f" (num_vertices={num_vertices} from {source})"
+    spec = RowSpec(("u", "v", "w")[:layout.ncols], comments=comments.encode(), id_range=id_range,
                    id_hint=hint, weight_range=weight_range, integer_weights=integer_weights,
                    allow_nan=allow_nan)
-    rows = parse_rows(text, pos, line, spec, progress)
-    if header_m is not None and len(rows.src) != header_m:
-        raise text.error(f"the header line 'n m' announces m={header_m} edges but the file has "
-                         f"{len(rows.src)} edge lines", first[1])
+    rows = parse_rows(text, layout.pos, layout.line, spec, progress)
+    if layout.header is not None and len(rows.src) != layout.header[1]:
+        raise text.error(f"the header line 'n m' announces m={layout.header[1]} edges but the "
+                         f"file has {len(rows.src)} edge lines", layout.header[2])
     rows = drop_mirrors(rows, symmetric)
     src, dst, labels = relabel_ids(rows.src, rows.dst, relabel)
     graph = graph_from_rows(text.path, src, dst, finish_weights(rows, dtype), num_vertices)
