@@ -4,8 +4,15 @@ import json
 
 import pytest
 
-from parmst.bench.report import (SCHEMA, BenchResult, GraphInfo, Record, compare,
-                                 format_compare, load)
+from parmst.bench.report import (
+    SCHEMA,
+    BenchResult,
+    GraphInfo,
+    Record,
+    compare,
+    format_compare,
+    load,
+)
 
 
 def _result(kruskal_time=0.02, ecl_time=0.01, label="box A"):

@@ -23,6 +23,6 @@ from parmst.bench.report import BenchResult, GraphInfo, Record, compare, format_
 from parmst.bench.suites import SUITES, BenchGraph, Suite, get_suite, load_graph
 from parmst.bench.timing import KBEST, MEDIAN, Scheme, select
 
-__all__ = ["run", "choose_solvers", "BenchResult", "GraphInfo", "Record", "compare",
-           "format_compare", "load", "SUITES", "BenchGraph", "Suite", "get_suite", "load_graph",
-           "Scheme", "MEDIAN", "KBEST", "select"]
+__all__ = ["KBEST", "MEDIAN", "SUITES", "BenchGraph", "BenchResult", "GraphInfo", "Record",
+           "Scheme", "Suite", "choose_solvers", "compare", "format_compare", "get_suite", "load",
+           "load_graph", "run", "select"]

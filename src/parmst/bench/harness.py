@@ -26,7 +26,7 @@ import numpy as np
 
 from parmst import registry
 from parmst.api import minimum_spanning_forest
-from parmst.bench.machine import machine_info
+from parmst.bench.machine import load_average, machine_info
 from parmst.bench.peers import PEERS, PeerRunner, resolve_peers
 from parmst.bench.report import REFERENCE, BenchResult, GraphInfo, Record
 from parmst.bench.suites import BenchGraph, default_cache_dir, get_suite, load_graph
@@ -35,7 +35,7 @@ from parmst.errors import UnknownSolverError
 from parmst.forest import Forest
 from parmst.graph import Graph
 
-__all__ = ["run", "choose_solvers"]
+__all__ = ["choose_solvers", "run"]
 
 log = logging.getLogger(__name__)
 
@@ -170,8 +170,8 @@ def _time_solver(graph: Graph, name: str, variant: _Variant, reference: np.ndarr
         bar.set_postfix_str(f"{name} {record.label}", refresh=False)
         try:
             forest, elapsed = _timed_solve(graph, variant)
-        except Exception as exc:  # noqa: BLE001 - a failing solver is a result, not a crash
-            log.error("%s failed on %s: %s", record.label, name, exc, exc_info=True)
+        except Exception as exc:
+            log.exception("%s failed on %s", record.label, name)
             record.status, record.note = "error", f"{type(exc).__name__}: {exc}"
             break
         if not np.array_equal(forest.edge_ids, reference):
@@ -197,7 +197,7 @@ def _time_solver(graph: Graph, name: str, variant: _Variant, reference: np.ndarr
     return record
 
 
-def _same_weight(theirs: float, ours: int | float, integer: bool) -> bool:
+def _same_weight(theirs: float, ours: float, integer: bool) -> bool:
     if integer and abs(ours) < 2**53:
         return theirs == ours
     return math.isclose(theirs, ours, rel_tol=1e-9, abs_tol=1e-12)
@@ -379,4 +379,5 @@ def run(graphs: Iterable[str | Graph | BenchGraph] | None = None,
                 result.records.append(_time_peer(graph, info, peer_name, peers_explicit,
                                                  runner, scheme, bar))
             del graph
+    result.machine["load_average_end"] = load_average()
     return result

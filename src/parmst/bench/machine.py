@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-__all__ = ["machine_info", "describe_machine"]
+__all__ = ["describe_machine", "load_average", "machine_info"]
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +97,14 @@ def _git_commit() -> str | None:
     return commit + ("-dirty" if dirty else "")
 
 
+def load_average() -> float | None:
+    """The 1-minute load average (None where the OS has none): a busy machine times slowly."""
+    try:
+        return round(os.getloadavg()[0], 2)
+    except (AttributeError, OSError):
+        return None
+
+
 def machine_info(label: str | None = None) -> dict[str, Any]:
     """Describe this machine and software for a benchmark report.
 
@@ -126,6 +134,7 @@ def machine_info(label: str | None = None) -> dict[str, Any]:
         "logical_cpus": os.cpu_count(),
         "numba_threads": numba.config.NUMBA_NUM_THREADS,
         "memory_gib": _memory_gib(),
+        "load_average": load_average(),
         "platform": platform.platform(),
         "gpus": gpus,
         "numba_cuda": _numba_cuda(),
@@ -153,6 +162,10 @@ def describe_machine(info: dict[str, Any]) -> str:
                         if gpus else "no GPU")
     versions = info.get("versions", {})
     parts.append(", ".join(f"{k} {v}" for k, v in versions.items()))
+    load, load_end = info.get("load_average"), info.get("load_average_end")
+    if load is not None:
+        parts.append(f"load average {load} at start" + ("" if load_end is None
+                                                        else f", {load_end} at end"))
     commit = info.get("git_commit")
     if commit:
         parts.append(f"commit {commit}")

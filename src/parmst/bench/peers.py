@@ -25,13 +25,16 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import numpy as np
 
 from parmst.forest import exact_sum
 
-__all__ = ["Peer", "PEERS", "PeerOutcome", "PeerRunner", "available_peers", "resolve_peers"]
+if TYPE_CHECKING:
+    from typing import Self  # Python 3.11+; annotations here are never evaluated
+
+__all__ = ["PEERS", "Peer", "PeerOutcome", "PeerRunner", "available_peers", "resolve_peers"]
 
 log = logging.getLogger(__name__)
 
@@ -282,7 +285,7 @@ class PeerRunner:
         self._process: subprocess.Popen | None = None
         self._inbox: queue.Queue = queue.Queue()
 
-    def __enter__(self) -> PeerRunner:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc_info: object) -> None:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from parmst.bench.report import BenchResult
 
-__all__ = ["plot_all", "plot_throughput", "plot_scaling", "plot_size"]
+__all__ = ["plot_all", "plot_scaling", "plot_size", "plot_throughput"]
 
 _DPI = 120
 
@@ -39,6 +39,18 @@ def _colours(count: int) -> list:
     cmap = colormaps["tab20"]
     order = list(range(0, 20, 2)) + list(range(1, 20, 2))
     return [cmap(order[i % 20]) for i in range(count)]
+
+
+def _plain_numbers(axis) -> None:
+    """Label a log axis 0.2, 0.5, 1, 2, 5 instead of 2x10^-1, ..., 10^0, 2x10^0."""
+    from matplotlib.ticker import FuncFormatter
+
+    def minor(value: float, _: int) -> str:
+        mantissa = f"{value:.0e}"[0]
+        return f"{value:g}" if mantissa in "25" else ""
+
+    axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
+    axis.set_minor_formatter(FuncFormatter(minor))
 
 
 def _subtitle(result: BenchResult) -> str:
@@ -77,6 +89,7 @@ def plot_throughput(result: BenchResult, path: Path) -> Path:
     ax.set_xticks(range(len(graphs)),
                   [f"{g.name}\n{g.num_edges / 1e6:.2g} M edges" for g in graphs], fontsize=8)
     ax.set_yscale("log")
+    _plain_numbers(ax.yaxis)
     ax.set_ylabel("throughput (million edges / s, log scale)")
     ax.grid(axis="y", which="major", alpha=0.4)
     ax.set_title(f"{result.config.get('name', '')}: throughput per graph (higher is better)\n"

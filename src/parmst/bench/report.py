@@ -27,8 +27,17 @@ from typing import Any
 
 from parmst.bench.machine import describe_machine
 
-__all__ = ["Record", "GraphInfo", "BenchResult", "load", "compare", "format_compare",
-           "SCHEMA", "REFERENCE", "SCIPY"]
+__all__ = [
+    "REFERENCE",
+    "SCHEMA",
+    "SCIPY",
+    "BenchResult",
+    "GraphInfo",
+    "Record",
+    "compare",
+    "format_compare",
+    "load",
+]
 
 SCHEMA = "parmst-bench/1"
 REFERENCE = "kruskal/serial"
@@ -91,7 +100,7 @@ def _fmt_time(seconds: float | None) -> str:
     return "" if seconds is None else f"{seconds:.3g}"
 
 
-def _fmt_weight(weight: int | float | None) -> str:
+def _fmt_weight(weight: float | None) -> str:
     if weight is None:
         return ""
     return f"{weight:,}" if isinstance(weight, int) else f"{weight:.10g}"
@@ -173,11 +182,12 @@ class BenchResult:
                 or any(g.verified is False for g in self.graphs))
 
     def labels(self) -> list[str]:
-        """Column labels in run order, parmst solvers first, then peers."""
+        """Column labels: the reference first, other parmst solvers in run order, then peers."""
         seen: dict[str, str] = {}
         for record in self.records:
             seen.setdefault(record.label, record.kind)
-        return ([lab for lab, kind in seen.items() if kind == "parmst"]
+        return (sorted((lab for lab, kind in seen.items() if kind == "parmst"),
+                       key=lambda lab: lab != REFERENCE)
                 + [lab for lab, kind in seen.items() if kind == "peer"])
 
     # ------------------------------------------------------------------ Markdown
@@ -250,17 +260,17 @@ class BenchResult:
         lines += [f"Machine: {describe_machine(self.machine)}", ""]
         if config.get("command"):
             lines += [f"Command: `{config['command']}`", ""]
-        lines += [f"Throughput in millions of input edges per second ({scheme}, after a "
-                  "warm-up run; higher is better). Every parmst result has the same edge ids "
-                  f"as {REFERENCE}; peers' total weights equal ours.", ""]
+        lines += [(f"Throughput in millions of input edges per second ({scheme}, after a "
+                   "warm-up run; higher is better). Every parmst result has the same edge ids "
+                   f"as {REFERENCE}; peers' total weights equal ours."), ""]
         if any(not r.converged for r in self.records):
-            lines += ["† k-best did not converge: the fastest runs spread more than the "
-                      "tolerance.", ""]
+            lines += [("† k-best did not converge: the fastest runs spread more than the "
+                       "tolerance."), ""]
         lines += self.headline_table() + [
             "", "## Times", "",
-            "`time` is the wall-clock time of one solve: for parmst solvers initialization "
-            "(building views) plus computation, both also shown; for peers the library call "
-            "alone, with `init` the untimed building of the library's graph object.", ""]
+            ("`time` is the wall-clock time of one solve: for parmst solvers initialization "
+             "(building views) plus computation, both also shown; for peers the library call "
+             "alone, with `init` the untimed building of the library's graph object."), ""]
         lines += self.detail_table() + ["", "## Graphs", ""] + self.graph_table()
         notes = self.notes()
         if notes:

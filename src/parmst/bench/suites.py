@@ -31,7 +31,7 @@ from pathlib import Path
 
 from parmst.graph import Graph
 
-__all__ = ["BenchGraph", "Suite", "SUITES", "get_suite", "default_cache_dir", "load_graph"]
+__all__ = ["SUITES", "BenchGraph", "Suite", "default_cache_dir", "get_suite", "load_graph"]
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["Scheme", "MEDIAN", "KBEST", "Selection", "select", "pick"]
+__all__ = ["KBEST", "MEDIAN", "Scheme", "Selection", "pick", "select"]
 
 
 @dataclass(frozen=True)
