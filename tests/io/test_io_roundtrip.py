@@ -208,6 +208,16 @@ def test_snap_relabels_sparse_ids(tmp_path):
     assert io.read(path).num_vertices == 901
 
 
+def test_ids_beyond_int32_switch_to_int64(tmp_path):
+    path = tmp_path / "wide.txt"
+    path.write_text("0 1 5\n1 3000000000 7\n")
+    g = io.read(path)
+    assert g.num_vertices == 3_000_000_001 and g.src.dtype == np.int64
+    assert g.dst.tolist() == [1, 3_000_000_000]
+    g, labels = snap.read_with_labels(path, relabel=True)
+    assert labels.tolist() == [0, 1, 3_000_000_000] and g.src.dtype == np.int32
+
+
 def test_snap_dedupe_of_two_way_listing(tmp_path):
     path = tmp_path / "s.snap"
     path.write_text("0\t1\n1\t0\n1\t2\n2\t1\n")

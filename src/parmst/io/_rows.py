@@ -267,18 +267,25 @@ class Rows:
 
 
 class _Buffers:
-    """Growable output arrays of the row kernel (only the rows written are ever touched)."""
+    """Growable output arrays of the row kernel (only the rows written are ever touched).
 
-    def __init__(self, capacity: int, id_dtype: type, weighted: bool) -> None:
+    Weights parse into int64 words that hold an integer or a float's bits
+    (``wfloat`` views them), except when the file's weights must be integers
+    of a known type: they then go straight into an array of that type.
+    """
+
+    def __init__(self, capacity: int, id_dtype: type, spec: RowSpec) -> None:
         self.src = np.empty(capacity, dtype=id_dtype)
         self.dst = np.empty(capacity, dtype=id_dtype)
-        wcap = capacity if weighted else 0
-        self.wint = np.empty(wcap, dtype=np.int64)
+        wcap = capacity if len(spec.columns) == 3 else 0
+        lo, hi = spec.weight_range
+        self.narrow_weights = spec.integer_weights and INT32_MIN <= lo and hi <= INT32_MAX
+        self.wint = np.empty(wcap, dtype=np.int32 if self.narrow_weights else np.int64)
         self.wkind = np.empty(wcap, dtype=np.int8)
 
     @property
     def wfloat(self) -> np.ndarray:
-        return self.wint.view(np.float64)
+        return np.empty(0, dtype=np.float64) if self.narrow_weights else self.wint.view(np.float64)
 
     def grow(self, rows: int) -> None:
         capacity = 2 * len(self.src) + 1024
@@ -327,7 +334,7 @@ def _parse_all(text: TextFile, pos: int, line: int, spec: RowSpec, id_dtype: typ
                id_range: tuple[int, int], progress: bool | None) -> Rows:
     data = text.data
     weighted = len(spec.columns) == 3
-    out = _Buffers(_estimate_rows(data, pos), id_dtype, weighted)
+    out = _Buffers(_estimate_rows(data, pos), id_dtype, spec)
     comment = np.zeros(256, dtype=np.uint8)
     comment[np.frombuffer(spec.comments, dtype=np.uint8)] = 1
     prefix = ord(spec.prefix) if spec.prefix else -1
