@@ -55,8 +55,9 @@ QUICK = {
 
 # Seed 001 section 5.3's ablation, one optimization removed at a time from the full solver.
 ABLATION = {
-    "full (edge-list init)": {},
-    "per-round launches (ECL-MST host loop)": {"launch": "per-round"},
+    "full (edge-list init, auto launch)": {},
+    "persistent kernel only": {"launch": "persistent"},
+    "per-round launches only (ECL-MST host loop)": {"launch": "per-round"},
     "hybrid CSR init": {"init": "hybrid"},
     "thread-based CSR init": {"init": "thread"},
     "no atomic guards": {"atomic_guards": False},
@@ -128,7 +129,12 @@ def bench_family(name: str, spec: str, args) -> dict:
              "runs": []}
     LOG.info("%s: n=%d m=%d generated in %.1fs", name, graph.num_vertices, graph.num_edges,
              entry["generate_s"])
-    configs = [("ecl/gpu", opts) for opts in (ABLATION.values() if args.ablation else [{}])]
+    variants = [{}]
+    if args.ablation:
+        variants = list(ABLATION.values())
+    elif args.launch_variants:
+        variants = [{}, {"launch": "persistent"}, {"launch": "per-round"}]
+    configs = [("ecl/gpu", opts) for opts in variants]
     configs += [(s, {}) for s in args.also if parmst.available_solvers(graph).get(s) is True]
     if args.check:
         entry["exact"] = {f"{s} {o}": check(graph, s, o) for s, o in configs[:1] + configs[-1:]}
@@ -242,6 +248,8 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="small graphs, for a smoke run")
     parser.add_argument("--families", nargs="*", help="subset of family names")
     parser.add_argument("--ablation", action="store_true")
+    parser.add_argument("--launch-variants", action="store_true",
+                        help="ecl/gpu with auto, persistent-only and per-round-only launches")
     parser.add_argument("--check", action="store_true", help="compare edge ids with Kruskal")
     parser.add_argument("--scipy", action="store_true")
     parser.add_argument("--also", nargs="*", default=[], help="more solvers to time")

@@ -28,6 +28,7 @@ ECL_VARIANTS = [
     {"filter": False, "both_directions": True},
     {"init": "hybrid", "both_directions": True, "seed": 3},
     {"launch": "per-round"},
+    {"launch": "persistent", "filter": False},
     {"launch": "per-round", "init": "hybrid", "atomic_guards": False},
 ]
 BLOCK = {"block_size": 32} if SIMULATOR else {}
@@ -101,6 +102,26 @@ def test_ecl_rank_keys_fallback(monkeypatch):
     monkeypatch.setattr(ecl, "prepare_keys", _keys.rank_keys)
     forest = assert_exact(random_graph(7, *SIZES[0], "float64"), "ecl/gpu", **BLOCK)
     assert forest.stats.extra["key_method"] == "rank"
+
+
+@pytest.mark.parametrize("dtype", ["int32", "float64"])
+def test_ecl_auto_launch_hands_over_to_persistent_kernel(monkeypatch, dtype):
+    """launch="auto": per-round launches for big rounds, the cooperative kernel after."""
+    from parmst.solvers.gpu import ecl
+
+    n, m = SIZES[-1]
+    monkeypatch.setattr(ecl, "PERSISTENT_BELOW", m // 2)
+    forest = assert_exact(random_graph(5, n, m, dtype), "ecl/gpu", launch="auto",
+                          filter=False, **BLOCK)
+    stats = forest.stats
+    assert stats.rounds == len(stats.worklist_sizes)
+    assert 1 <= stats.extra["persistent_rounds"] < stats.rounds
+
+
+def test_ecl_per_round_launch_never_uses_persistent_kernel():
+    forest = assert_exact(random_graph(6, *SIZES[-1], "int64"), "ecl/gpu", launch="per-round",
+                          **BLOCK)
+    assert "persistent_rounds" not in forest.stats.extra
 
 
 def test_ecl_stats_report_rounds_times_and_memory():

@@ -17,7 +17,7 @@ register(Solver(
             "implicit path compression, filtering, hybrid thread/warp initialization",
     requires=_REQUIRES,
     options={"init": "edge", "filter": True, "atomic_guards": True, "both_directions": False,
-             "block_size": DEFAULT_BLOCK_SIZE, "launch": "persistent", "seed": 0},
+             "block_size": DEFAULT_BLOCK_SIZE, "launch": "auto", "seed": 0},
     probe=probe,
     limit=graph_limit,
 ))

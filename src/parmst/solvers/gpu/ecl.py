@@ -26,6 +26,7 @@ Optimizations of seed 001 section 3.2 / 5.3 and where they live:
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 from numba import cuda
@@ -50,7 +51,11 @@ INITS = ("edge", "hybrid", "thread")
 WARP_MIN_DEGREE = 4  # seed 001 section 3.2: a whole warp for vertices of degree >= 4
 _NEVER = 2**62
 _MAX_ROUNDS = 64  # Borůvka at least halves the trees that still have edges: <= 32 rounds
-LAUNCHES = ("persistent", "per-round")
+LAUNCHES = ("auto", "persistent", "per-round")
+# launch="auto": per-round launches while a round has at least this many records (a full
+# grid hides memory latency better than the resident cooperative grid; measured on an H100,
+# benchmarks/results/gpu_bench.md), then the persistent kernel for the many small rounds.
+PERSISTENT_BELOW = 1 << 22
 
 
 @cuda.jit(device=True, inline=True)
@@ -230,17 +235,16 @@ def _reset(wl, counts, cur, min_edge):
 
 
 @cuda.jit
-def _all_rounds(wl, counts, parent, min_edge, in_forest, slot_mask, guard, sizes):
+def _all_rounds(wl, counts, cur, parent, min_edge, in_forest, slot_mask, guard, sizes):
     """Seed 001 Alg. 2 lines 12-39 in one cooperative launch (``launch="persistent"``).
 
     Grid-wide barriers stand in for the kernel boundaries and for the host's
     worklist-size checks, so a round costs three barriers instead of three
-    launches and a copy. ``sizes[0]`` gets the round count, ``sizes[1:]`` the
+    launches and a copy. It starts from the records in ``wl[cur]``. ``sizes[0]`` gets the round count, ``sizes[1:]`` the
     worklist size of each round. Every exit test reads values written before
     the last barrier, so the whole grid leaves the loop together.
     """
     grid = cuda.cg.this_grid()
-    cur = 0
     rounds = 0
     while counts[cur] != 0:
         if cuda.grid(1) == 0 and rounds + 1 < sizes.shape[0]:
@@ -341,16 +345,16 @@ class _Run:
         return int(self.counts.copy_to_host()[0])
 
     def rounds(self, size: int, guard: bool, stats: Stats) -> None:
-        """Seed 001 Alg. 2 lines 12-39 from ``wl[0]`` holding ``size`` records."""
-        if self.launch == "persistent":
-            self._rounds_persistent(guard, stats)
-        else:
-            self._rounds_per_round(size, guard, stats)
+        """Seed 001 Alg. 2 lines 12-39 from ``wl[0]`` holding ``size`` records.
 
-    def _rounds_per_round(self, size: int, guard: bool, stats: Stats) -> None:
-        """Three launches and a worklist-size copy per round, as ECL-MST's host loop."""
+        Rounds with at least ``persistent_below`` records run as ECL-MST's
+        host loop (three launches and a worklist-size copy each); the rest run
+        in one cooperative launch.
+        """
+        persistent_below = {"auto": PERSISTENT_BELOW, "persistent": math.inf,
+                            "per-round": 1}[self.launch]
         cur = 0
-        while size:
+        while size and size >= persistent_below:
             stats.worklist_sizes.append(size)
             stats.rounds = (stats.rounds or 0) + 1
             _relax[self._grid(size)](self.wl, self.counts, cur, self.parent, self.min_edge, guard)
@@ -361,20 +365,23 @@ class _Run:
             _select[self._grid(size)](self.wl, self.counts, cur, self.parent, self.min_edge,
                                       self.in_forest, self.slot_mask)
             _reset[self._grid(size)](self.wl, self.counts, cur, self.min_edge)
+        if size:
+            self._rounds_persistent(cur, guard, stats)
 
-    def _rounds_persistent(self, guard: bool, stats: Stats) -> None:
-        """All rounds in one cooperative launch sized to what fits on the device at once."""
-        args = (self.wl, self.counts, self.parent, self.min_edge, self.in_forest,
+    def _rounds_persistent(self, cur: int, guard: bool, stats: Stats) -> None:
+        """The remaining rounds in one cooperative launch sized to the resident blocks."""
+        args = (self.wl, self.counts, cur, self.parent, self.min_edge, self.in_forest,
                 self.slot_mask, guard, self.sizes)
         _all_rounds[_cooperative_blocks(args, self.block_size), self.block_size](*args)
         sizes = self.sizes.copy_to_host()
+        stats.extra["persistent_rounds"] = stats.extra.get("persistent_rounds", 0) + int(sizes[0])
         stats.rounds = (stats.rounds or 0) + int(sizes[0])
         stats.worklist_sizes.extend(int(x) for x in sizes[1:1 + sizes[0]])
 
 
 def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
           atomic_guards: bool = True, both_directions: bool = False,
-          block_size: int = _device.DEFAULT_BLOCK_SIZE, launch: str = "persistent",
+          block_size: int = _device.DEFAULT_BLOCK_SIZE, launch: str = "auto",
           seed: int = 0) -> np.ndarray:
     """Edge ids of the minimum spanning forest by ECL-MST on the GPU.
 
@@ -399,9 +406,11 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
         Process each edge in both directions (ablation (5); off by default).
     block_size : int
         Threads per block, a multiple of 32.
-    launch : {"persistent", "per-round"}
-        All rounds in one cooperative kernel with grid-wide barriers, or
-        ECL-MST's three launches and a worklist-size copy per round.
+    launch : {"auto", "persistent", "per-round"}
+        ``"per-round"``: ECL-MST's three launches and a worklist-size copy per
+        round; ``"persistent"``: all rounds in one cooperative kernel with
+        grid-wide barriers; ``"auto"``: per-round while a round has at least
+        :data:`PERSISTENT_BELOW` records, persistent after.
     seed : int
         Seed of the threshold sample.
 
