@@ -34,8 +34,9 @@ link rank on their path in the link tree, whose height is at most
 queries, in ``O(n)`` extra memory (binary lifting would need ``O(n log n)``).
 Keys compare as ``(weight, edge_id)`` directly on the weights, which orders
 int32/int64/float32/float64, negatives and ``inf`` correctly and makes
-``-0.0 == +0.0``; :func:`parmst.order.canonical_order` sorts the forest
-edges and a separate pass confirms that its order really is sorted.
+``-0.0 == +0.0``. The forest edges are radix-sorted on
+:func:`parmst.order.weight_keys`, and a separate pass confirms, on the
+weights themselves, that the order really is sorted.
 
 Examples
 --------
@@ -64,7 +65,7 @@ import numpy as np
 from parmst.errors import ParmstError, VerificationError
 from parmst.forest import Forest, exact_sum
 from parmst.graph import Graph
-from parmst.order import canonical_order
+from parmst.order import weight_keys
 
 __all__ = ["CHECKS", "Failure", "VerifyResult", "verify"]
 
@@ -95,6 +96,38 @@ def _find_root(parent, v):
         parent[v] = parent[parent[v]]
         v = parent[v]
     return v
+
+
+@numba.njit(cache=True)
+def _radix_order(keys, ids, keys_buf, ids_buf, counts):
+    """``ids`` reordered by ``keys``, stably: LSD radix sort, one byte per pass.
+
+    Stability makes ties keep the order of ``ids``, so ascending ids come out
+    in ``(weight, edge_id)`` order. Passes where every key has the same byte
+    are skipped. ``counts`` holds 256 entries; the buffers match the inputs.
+    All four arrays serve as scratch: the result is one of them.
+    """
+    n = len(keys)
+    src_k, src_i, dst_k, dst_i = keys, ids, keys_buf, ids_buf
+    for byte in range(keys.itemsize):
+        shift = np.uint64(8 * byte)
+        counts[:] = 0
+        for i in range(n):
+            counts[(np.uint64(src_k[i]) >> shift) & np.uint64(255)] += 1
+        if counts.max() == n:
+            continue
+        total = 0
+        for d in range(256):
+            c = counts[d]
+            counts[d] = total
+            total += c
+        for i in range(n):
+            d = (np.uint64(src_k[i]) >> shift) & np.uint64(255)
+            dst_k[counts[d]] = src_k[i]
+            dst_i[counts[d]] = src_i[i]
+            counts[d] += 1
+        src_k, src_i, dst_k, dst_i = dst_k, dst_i, src_k, src_i
+    return src_i
 
 
 @numba.njit(cache=True)
@@ -350,13 +383,15 @@ def _check_ids(graph: Graph, given: Any, rec: _Recorder) -> np.ndarray | None:
         bad = ids[out_of_range]
         rec.fail("ids", [f"edge id {int(i)} is out of range: the graph has {m} edges "
                          f"(ids 0..{m - 1})" for i in bad[: rec.limit]], len(bad))
-    valid = np.sort(ids[~out_of_range].astype(np.int64))
-    repeated = np.flatnonzero(valid[1:] == valid[:-1])
-    if len(repeated):
-        dup_ids, counts = np.unique(valid[repeated], return_counts=True)
-        rec.fail("ids", [f"edge id {int(i)} is listed {int(c) + 1} times"
-                         for i, c in zip(dup_ids[: rec.limit], counts)], len(dup_ids))
-        valid = np.unique(valid)
+    valid = (ids[~out_of_range] if out_of_range.any() else ids).astype(np.int64, copy=False)
+    if not (valid[1:] > valid[:-1]).all():  # a Forest's ids come sorted: no sort needed
+        valid = np.sort(valid)
+        repeated = np.flatnonzero(valid[1:] == valid[:-1])
+        if len(repeated):
+            dup_ids, counts = np.unique(valid[repeated], return_counts=True)
+            rec.fail("ids", [f"edge id {int(i)} is listed {int(c) + 1} times"
+                             for i, c in zip(dup_ids[: rec.limit], counts)], len(dup_ids))
+            valid = np.unique(valid)
     if graph.weight.dtype.kind == "f":
         nan = np.isnan(graph.weight[valid])
         if nan.any():
@@ -367,19 +402,21 @@ def _check_ids(graph: Graph, given: Any, rec: _Recorder) -> np.ndarray | None:
     return valid
 
 
-def _expected_total(weights: np.ndarray) -> int | float:
-    if weights.dtype.kind == "f" and not np.isfinite(weights).all():
-        return float(np.sum(weights, dtype=np.float64))  # inf, -inf or nan (inf + -inf)
-    return exact_sum(weights)
+def _total_of(weights: np.ndarray) -> int | float:
+    """Exact for integers; for floats NumPy's pairwise sum, compared with a tolerance."""
+    if weights.dtype.kind in "iu":
+        return exact_sum(weights)
+    return float(np.sum(weights, dtype=np.float64))
 
 
 def _totals_agree(claimed: Any, expected: float, weights: np.ndarray) -> bool:
     if isinstance(expected, int):
         return claimed == expected
     claimed = float(claimed)
-    if math.isnan(expected) or math.isinf(expected):
+    if not math.isfinite(expected):
         return claimed == expected or (math.isnan(claimed) and math.isnan(expected))
-    scale = float(np.abs(weights).sum()) if len(weights) else 0.0
+    # Pairwise summation errs by at most about log2(m) * 2**-53 * sum(|w|).
+    scale = float(np.sum(np.abs(weights), dtype=np.float64))
     return math.isclose(claimed, expected, rel_tol=1e-12, abs_tol=1e-12 * scale)
 
 
@@ -415,7 +452,7 @@ def _check_fields(graph: Graph, forest: Forest, rec: _Recorder) -> None:
                  for k in wrong_ends[: rec.limit]]
     problems += [f"edge {int(ids[k])} has weight {forest.weight[k].item()!r} in the forest but "
                  f"{w[k].item()!r} in the graph" for k in wrong_weight[: rec.limit]]
-    expected = _expected_total(w)
+    expected = _total_of(w)
     if not _totals_agree(forest.total_weight, expected, w):
         problems.append(f"total_weight is {forest.total_weight!r} but the graph's weights of the "
                         f"forest's edges sum to {expected!r}")
@@ -440,12 +477,19 @@ class _LinkTree:
 
 
 def _key_order(weight: np.ndarray, ids: np.ndarray) -> np.ndarray:
-    """``ids`` sorted by key with parmst.order, confirmed sorted by a separate pass."""
-    order = ids[canonical_order(weight[ids])]
+    """Ascending ``ids`` sorted by key, confirmed sorted by a separate pass.
+
+    Radix-sorts the order-preserving keys of :func:`parmst.order.weight_keys`
+    (several times faster than a comparison sort here); the confirmation
+    compares the weights themselves, so a wrong key mapping cannot pass.
+    """
+    keys = weight_keys(weight[ids])
+    order = _radix_order(keys, ids.copy(), np.empty_like(keys), np.empty_like(ids),
+                         np.zeros(256, dtype=np.int64))
     bad = _first_unsorted(weight, order)
     if bad >= 0:
         raise ParmstError(
-            f"parmst.order.canonical_order is broken: edge {order[bad]} is placed before edge "
+            f"parmst.order.weight_keys is broken: edge {order[bad]} sorts before edge "
             f"{order[bad + 1]} but does not precede it in (weight, edge_id) order")
     return order
 
@@ -555,7 +599,7 @@ def verify(graph: Graph, forest_or_edge_ids: Forest | Any, *,
     TypeError
         ``graph`` is not a :class:`~parmst.Graph`.
     ParmstError
-        :func:`parmst.order.canonical_order` returned an unsorted order
+        :func:`parmst.order.weight_keys` does not preserve the weight order
         (a bug in parmst, not in the forest).
 
     Examples
