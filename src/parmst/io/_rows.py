@@ -287,14 +287,21 @@ class _Buffers:
     def wfloat(self) -> np.ndarray:
         return np.empty(0, dtype=np.float64) if self.narrow_weights else self.wint.view(np.float64)
 
-    def grow(self, rows: int) -> None:
-        capacity = 2 * len(self.src) + 1024
+    def _resize(self, rows: int, capacity: int) -> None:
         for name in ("src", "dst", "wint", "wkind"):
             old = getattr(self, name)
             if len(old):
                 new = np.empty(capacity, dtype=old.dtype)
                 new[:rows] = old[:rows]
                 setattr(self, name, new)
+
+    def grow(self, rows: int) -> None:
+        self._resize(rows, 2 * len(self.src) + 1024)
+
+    def trim(self, rows: int) -> None:
+        """Shrink to ``rows`` when the estimate overshot by much (the graph keeps these arrays)."""
+        if len(self.src) > 1.25 * rows + 4096:
+            self._resize(rows, rows)
 
 
 class _NeedsWideIds(Exception):
@@ -355,6 +362,7 @@ def _parse_all(text: TextFile, pos: int, line: int, spec: RowSpec, id_dtype: typ
                 raise _NeedsWideIds
             elif status != ROW_OK:
                 raise text.error(_message(text, spec, status, column, at), line)
+    out.trim(rows)
     weight = _weights(text, out, rows) if weighted else None
     return Rows(out.src[:rows], out.dst[:rows], weight)
 
