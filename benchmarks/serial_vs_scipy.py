@@ -80,16 +80,16 @@ def markdown(rows: list[dict], size: str, repeats: int, machine: str) -> str:
     columns = [*SERIAL, "scipy"]
     head = ["family", "n", "m", *(c.split("/")[0] for c in columns),
             "Kruskal M edges/s", "SciPy M edges/s", "Kruskal / SciPy"]
-    lines = [f"# Serial solvers vs SciPy ({size} graphs)", "",
-             f"Machine: {machine}; {platform.processor() or platform.machine()}, "
-             f"Python {platform.python_version()}, NumPy {np.__version__}, "
-             f"SciPy {scipy.__version__}, Numba {numba.__version__}.", "",
-             f"Median of {repeats} runs after a warm-up run, in milliseconds "
-             "(solver init + compute; SciPy: the whole call on a prebuilt CSR matrix). "
-             "`-`: not run (dense Prim only where n <= "
-             f"{DENSE_PRIM_MAX_VERTICES}).", "",
-             "Command: `python benchmarks/serial_vs_scipy.py --size "
-             f"{size} --repeats {repeats}`", "",
+    machine_line = (f"Machine: {machine}; {platform.processor() or platform.machine()}, "
+                    f"Python {platform.python_version()}, NumPy {np.__version__}, "
+                    f"SciPy {scipy.__version__}, Numba {numba.__version__}.")
+    method_line = (f"Median of {repeats} runs after a warm-up run, in milliseconds "
+                   "(solver init + compute; SciPy: the whole call on a prebuilt CSR matrix). "
+                   f"`-`: not run (dense Prim only where n <= {DENSE_PRIM_MAX_VERTICES}).")
+    command_line = (f"Command: `python benchmarks/serial_vs_scipy.py --size {size} "
+                    f"--repeats {repeats}`")
+    lines = [f"# Serial solvers vs SciPy ({size} graphs)", "", machine_line, "", method_line,
+             "", command_line, "",
              "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     ratios = []
     for row in rows:
@@ -102,8 +102,9 @@ def markdown(rows: list[dict], size: str, repeats: int, machine: str) -> str:
                   f"{row['m'] / t['scipy'] / 1e6:.1f}", f"{ratio:.2f}"]
         lines.append("| " + " | ".join(cells) + " |")
     geomean = math.exp(sum(map(math.log, ratios)) / len(ratios))
+    verdict = "faster" if geomean < 1 else "slower"
     lines += ["", f"Geometric mean of Kruskal's time over SciPy's: **{geomean:.2f}** "
-              f"({'faster' if geomean < 1 else 'slower'} than SciPy)."]
+              + f"({verdict} than SciPy)."]
     return "\n".join(lines) + "\n"
 
 

@@ -1,0 +1,1 @@
+"""The shared conformance suite: every registered solver against kruskal/serial."""

@@ -1,0 +1,84 @@
+"""Filter-Kruskal's pieces: partition, filter, explicit-stack recursion, options."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import parmst
+from parmst.order import canonical_order
+from parmst.solvers.serial import filter_kruskal
+from parmst.solvers.serial._keys import edge_keys
+
+
+def _random_graph(n, m, seed, dtype=np.float64, distinct=8):
+    rng = np.random.default_rng(seed)
+    weight = rng.integers(0, distinct, m).astype(dtype)
+    return parmst.Graph.from_edges(rng.integers(0, n, m), rng.integers(0, n, m), weight, n)
+
+
+def test_stable_partition_splits_around_pivot_and_keeps_order():
+    keys = np.array([5, 1, 5, 3, 9, 5, 0], dtype=np.uint64)
+    ids = np.arange(7, dtype=np.int64)
+    spare_keys, spare_ids = np.empty_like(keys), np.empty_like(ids)
+    mid = filter_kruskal._stable_partition(keys, ids, 0, 7, np.uint64(5), 2, spare_keys, spare_ids)
+    assert mid == 5
+    assert ids.tolist() == [0, 1, 2, 3, 6, 4, 5]
+    assert keys.tolist() == [5, 1, 5, 3, 0, 9, 5]
+
+
+def test_median_of_three_picks_middle_pair():
+    keys = np.array([4, 4, 4, 4, 4], dtype=np.uint64)
+    ids = np.array([9, 3, 7, 1, 5], dtype=np.int64)
+    assert filter_kruskal._median_of_three(keys, ids, 0, 5) == 2  # ids 9, 7, 5: 7 is the median
+    keys = np.array([1, 8, 3], dtype=np.uint64)
+    assert filter_kruskal._median_of_three(keys, np.arange(3), 0, 3) == 2
+
+
+@pytest.mark.parametrize("base_case", [2, 3, 17])
+@pytest.mark.parametrize("dtype", [np.int32, np.float64])
+def test_small_base_case_recurses_and_matches_kruskal(base_case, dtype):
+    graph = _random_graph(60, 400, seed=base_case, dtype=dtype)
+    expected = parmst.minimum_spanning_forest(graph, solver="kruskal/serial").edge_ids
+    forest = parmst.minimum_spanning_forest(graph, solver="filter-kruskal/serial",
+                                            base_case=base_case)
+    np.testing.assert_array_equal(forest.edge_ids, expected)
+    assert forest.stats.extra["partitions"] > 0
+    assert forest.stats.extra["filtered_edges"] > 0
+    assert forest.stats.rounds > forest.stats.extra["partitions"]
+
+
+@given(st.integers(0, 2**32), st.integers(2, 12))
+def test_any_base_case_gives_kruskal_ids(seed, base_case):
+    graph = _random_graph(25, 120, seed, dtype=np.int64, distinct=3)
+    expected = parmst.minimum_spanning_forest(graph, solver="kruskal/serial").edge_ids
+    forest = parmst.minimum_spanning_forest(graph, solver="filter-kruskal/serial",
+                                            base_case=base_case)
+    np.testing.assert_array_equal(forest.edge_ids, expected)
+
+
+def test_large_base_case_is_plain_kruskal():
+    graph = _random_graph(30, 100, seed=1)
+    forest = parmst.minimum_spanning_forest(graph, solver="filter-kruskal/serial")
+    assert forest.stats.extra == {"partitions": 0, "filtered_edges": 0}
+    assert forest.stats.rounds == 1
+
+
+@pytest.mark.parametrize("bad", [1, 0, -5, 2.5])
+def test_base_case_below_two_is_rejected(bad):
+    graph = _random_graph(5, 10, seed=0)
+    with pytest.raises(ValueError, match="base_case"):
+        parmst.minimum_spanning_forest(graph, solver="filter-kruskal/serial", base_case=bad)
+
+
+@pytest.mark.parametrize("dtype, packed", [(np.int32, True), (np.float32, True),
+                                           (np.int64, False), (np.float64, False)])
+def test_edge_keys_pack_32_bit_weights_only(dtype, packed):
+    weight = np.array([3, -1, 3, 0, -1, 7], dtype=dtype)
+    keys = edge_keys(weight)
+    assert keys.dtype == np.uint64
+    assert (len(np.unique(keys)) == len(keys)) is packed
+    by_pair = sorted(range(len(weight)), key=lambda e: (keys[e], e))
+    assert by_pair == canonical_order(weight).tolist()
