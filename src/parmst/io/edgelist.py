@@ -208,7 +208,16 @@ def read(path: str | os.PathLike, **options) -> Graph:
 
 def write_lines(graph: Graph, path: str | os.PathLike, head: str, *, separator: str = " ",
                 progress: bool | None = None) -> None:
-    """Write ``head`` (comment lines) and then one ``u v w`` line per edge."""
+    """Write ``head`` (comment lines) and then one ``u v w`` line per edge.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "g.txt")
+    >>> write_lines(Graph.from_edges([0], [1], [2.5]), path, "# note\\n", separator="\\t")
+    >>> open(path).read()
+    '# note\\n0\\t1\\t2.5\\n'
+    """
     with open_output(path) as f:
         f.write(head.encode("utf-8"))
         write_rows(f, graph.src, graph.dst, graph.weight, separator=separator,
