@@ -15,6 +15,7 @@ True
 
 from parmst.api import maximum_spanning_forest, minimum_spanning_forest
 from parmst.errors import (
+    GraphFileNotFoundError,
     GraphFormatError,
     GraphValueError,
     ParmstError,
@@ -68,6 +69,7 @@ def generate(spec: str) -> Graph:
 __all__ = [
     "Forest",
     "Graph",
+    "GraphFileNotFoundError",
     "GraphFormatError",
     "GraphValueError",
     "ParmstError",

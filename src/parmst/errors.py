@@ -44,6 +44,10 @@ class GraphFormatError(ParmstError, ValueError):
         super().__init__(f"{where}: {message}")
 
 
+class GraphFileNotFoundError(GraphFormatError, FileNotFoundError):
+    """The graph file does not exist (also a ``FileNotFoundError``)."""
+
+
 class UnknownSolverError(ParmstError, ValueError):
     """A solver name that is not registered."""
 

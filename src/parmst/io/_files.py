@@ -12,16 +12,12 @@ from typing import BinaryIO
 import numpy as np
 from tqdm import tqdm
 
-from parmst.errors import GraphFormatError
+from parmst.errors import GraphFileNotFoundError, GraphFormatError
 
 #: Loads (and writes) of at least this many bytes show a progress bar when ``progress=None``.
 AUTO_PROGRESS_BYTES = 200 * 2**20
 #: Work unit between progress updates (and the text parser's chunk size).
 CHUNK_BYTES = 64 * 2**20
-
-
-class GraphFileNotFoundError(GraphFormatError, FileNotFoundError):
-    """The graph file does not exist (also a ``FileNotFoundError``)."""
 
 
 def is_gzip(path: str | os.PathLike) -> bool:
