@@ -1,10 +1,12 @@
-"""Per-phase tables for boruvka-edge/cpu, like seed 000's Figures 1-2 (its OpenMP section 3.3).
+"""Per-phase tables for boruvka-edge/cpu, like seed 000's Figures 3-4 (OpenMP, final approach).
 
 Runs ``boruvka-edge/cpu`` on seed 000's sparse and dense graphs (with and
 without path compression, the paper's optimization 3) and prints, from
 ``Forest.stats.phases``, the milliseconds spent in each parallel operation
-summed over all rounds (median of ``--repeats`` runs after a warm-up), with
-the rounds and threads used. Writes the Markdown to ``--output`` if given.
+summed over all rounds (median of ``--repeats`` runs after a warm-up) and
+its percentage of the four, with the rounds and threads used. Seed 000's
+final approach is ours: ticket filtering and collection (optimizations
+1a, 1b), four parallel loops per round; Figures 1-2 are its first version. Writes the Markdown to ``--output`` if given.
 
 Usage::
 
@@ -42,13 +44,15 @@ def phase_table(spec: str, repeats: int, threads: int, path_compression: bool) -
     title = (f"{spec} (n = {graph.num_vertices:,}, m = {graph.num_edges:,}), "
              f"path compression {'on' if path_compression else 'off'}, "
              f"{runs[0].rounds} rounds, {threads} threads")
-    lines = [f"### {title}", "", "| Parallel operation | Time spent (ms) |", "|---|---|"]
-    total = 0.0
+    lines = [f"### {title}", "", "| Parallel operation | Time spent (ms) | Percentage time (%) |",
+             "|---|---|---|"]
+    spent = {phase: 1e3 * statistics.median(s.phases.get(phase, 0.0) for s in runs)
+             for phase in PHASES}
+    total = sum(spent.values())
     for phase, words in PHASES.items():
-        ms = 1e3 * statistics.median(s.phases.get(phase, 0.0) for s in runs)
-        total += ms
-        lines.append(f"| {words} (`{phase}`) | {ms:.1f} |")
-    lines.append(f"| **total** | **{total:.1f}** |")
+        lines.append(f"| {words} (`{phase}`) | {spent[phase]:.1f} | "
+                     f"{100 * spent[phase] / total:.1f} |")
+    lines.append(f"| **total** | **{total:.1f}** | 100 |")
     return "\n".join(lines) + "\n"
 
 
@@ -63,7 +67,7 @@ def main() -> None:
     threads = args.threads or numba.config.NUMBA_NUM_THREADS
     tables = [phase_table(f"{family}:size={args.size}", args.repeats, threads, compress)
               for family in ("seed000-sparse", "seed000-dense") for compress in (True, False)]
-    parts = ["# boruvka-edge/cpu per-phase times (seed 000 Figures 1-2 layout)", "",
+    parts = ["# boruvka-edge/cpu per-phase times (seed 000 Figures 3-4 layout)", "",
              environment(args.machine), "",
              (f"Median of {args.repeats} runs after a warm-up, per phase summed over rounds. "
              f"Command: `python benchmarks/cpu_phases.py --size {args.size} "
