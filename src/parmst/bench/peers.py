@@ -34,7 +34,8 @@ from parmst.forest import exact_sum
 if TYPE_CHECKING:
     from typing import Self  # Python 3.11+; annotations here are never evaluated
 
-__all__ = ["PEERS", "Peer", "PeerOutcome", "PeerRunner", "available_peers", "resolve_peers"]
+__all__ = ["PEERS", "Peer", "PeerOutcome", "PeerRunner", "available_peers", "resolve_peers",
+           "worker_main"]
 
 log = logging.getLogger(__name__)
 
@@ -265,7 +266,7 @@ def _forward(replies: BinaryIO, inbox: queue.Queue) -> None:
 class PeerRunner:
     """Runs peers in one worker process, stopping any that overrun their budget.
 
-    The worker is a fresh interpreter (``python -m parmst.bench.peers``) that
+    The worker is a fresh interpreter (``python -m parmst.bench._peer_worker``) that
     talks pickles over its standard input and output; it is started on first
     use and again after it had to be stopped. Use as a context manager, or
     call :meth:`close`.
@@ -292,7 +293,7 @@ class PeerRunner:
         self.close()
 
     def _start(self) -> None:
-        self._process = subprocess.Popen([sys.executable, "-m", "parmst.bench.peers"],
+        self._process = subprocess.Popen([sys.executable, "-m", "parmst.bench._peer_worker"],
                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         self._inbox = queue.Queue()
         threading.Thread(target=_forward, args=(self._process.stdout, self._inbox),
@@ -369,12 +370,10 @@ class PeerRunner:
         return outcome
 
 
-def _worker_main() -> None:
+def worker_main() -> None:
+    """Serve jobs on stdin/stdout (run by :mod:`parmst.bench._peer_worker`)."""
     # The protocol owns the real stdout; anything a library prints goes to stderr.
     replies = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     _serve(sys.stdin.buffer, replies)
 
-
-if __name__ == "__main__":
-    _worker_main()

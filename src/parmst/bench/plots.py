@@ -143,7 +143,7 @@ def plot_scaling(result: BenchResult, path: Path) -> Path | None:
 
 def plot_size(result: BenchResult, path: Path) -> Path:
     """Time against vertex count, one line per solver or peer (log-log)."""
-    fig = _figure(7.5, 5.0)
+    fig = _figure(9.0, 5.0)
     ax = fig.add_subplot()
     labels = result.labels()
     vertices = {g.name: g.num_vertices for g in result.graphs}
@@ -156,12 +156,13 @@ def plot_size(result: BenchResult, path: Path) -> Path:
             ax.plot(*zip(*points), marker="o", linestyle=style, color=colour, label=label)
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
+    _plain_numbers(ax.xaxis)
     ax.set_xlabel("vertices (log scale)")
     ax.set_ylabel("time per solve, seconds (log scale)")
     ax.grid(which="major", alpha=0.4)
     ax.set_title(f"{result.config.get('name', '')}: time vs size (lower is better)\n"
                  f"{_subtitle(result)}", fontsize=9)
-    ax.legend(fontsize=8)
+    fig.legend(fontsize=8, loc="outside right upper", frameon=False)
     fig.savefig(path)
     return path
 

@@ -1,0 +1,10 @@
+"""Entry point of the peer worker process: ``python -m parmst.bench._peer_worker``.
+
+A module of its own, imported by nothing, so that running it does not re-execute
+a module that ``parmst.bench`` has already imported.
+"""
+
+from parmst.bench.peers import worker_main
+
+if __name__ == "__main__":
+    worker_main()
