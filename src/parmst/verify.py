@@ -131,26 +131,32 @@ def _radix_order(keys, ids, keys_buf, ids_buf, counts):
 
 
 @numba.njit(cache=True)
-def _link_forest_edges(src, dst, order, comp, size, link_parent, link_rank, closes_cycle):
-    """Link the listed edges in key order into a union-by-size tree; return the link count.
+def _climb_to_root(link_parent, v):
+    """Root of ``v`` in the link tree: at most ``log2(n)`` steps by union by size."""
+    while link_parent[v] != v:
+        v = link_parent[v]
+    return v
 
-    ``comp`` is a path-compressed copy of the same sets used only to find
-    roots; ``link_parent`` is never compressed, so the link tree keeps height
-    ``<= log2(n)`` and ``link_rank[v]`` is the position in ``order`` of the
-    edge that linked root ``v`` below another. An edge whose ends already
-    share a root closes a cycle (seed 000, section 2.4) and is flagged.
+
+@numba.njit(cache=True)
+def _link_forest_edges(ends_u, ends_v, size, link_parent, link_rank, closes_cycle):
+    """Link the listed edges, given in key order by their ends, into a union-by-size
+    tree; return the number of links.
+
+    ``link_parent`` is never path-compressed, so the tree keeps height
+    ``<= log2(n)`` and ``link_rank[r]`` is the rank (position in key order)
+    of the edge that linked root ``r`` below another root. An edge whose ends
+    already share a root closes a cycle (seed 000, section 2.4) and is flagged.
     """
     links = 0
-    for rank in range(len(order)):
-        e = order[rank]
-        ru = _find_root(comp, src[e])
-        rv = _find_root(comp, dst[e])
+    for rank in range(len(ends_u)):
+        ru = _climb_to_root(link_parent, ends_u[rank])
+        rv = _climb_to_root(link_parent, ends_v[rank])
         if ru == rv:
             closes_cycle[rank] = True
             continue
         if size[ru] > size[rv]:
             ru, rv = rv, ru
-        comp[ru] = rv
         link_parent[ru] = rv
         link_rank[ru] = rank
         size[rv] += size[ru]
@@ -219,21 +225,21 @@ def _connection_rank(link_parent, link_rank, u, v):
 
 
 @numba.njit(cache=True, parallel=True)
-def _flag_cycle_property_violations(src, dst, weight, candidate, roots, link_parent,
-                                    link_rank, order, violates):
+def _flag_cycle_property_violations(src, dst, weight, candidate, link_parent, link_rank,
+                                    order, violates):
     """Cycle property check (seed 000, section 2.4) under the ``(weight, edge_id)`` order.
 
     Flags each candidate non-loop edge inside one tree whose key is smaller
     than the key of the heaviest forest edge on the forest path between its
-    ends. Queries are independent, so they run in parallel.
+    ends. Edges between trees are left to the spanning check. Queries are
+    independent, so they run in parallel.
     """
     for e in numba.prange(len(src)):
-        u = src[e]
-        v = dst[e]
         violates[e] = False
-        if candidate[e] and u != v and roots[u] == roots[v]:
-            heaviest = order[_connection_rank(link_parent, link_rank, u, v)]
-            violates[e] = _precedes(weight, np.int64(e), heaviest)
+        if candidate[e] and src[e] != dst[e]:
+            rank = _connection_rank(link_parent, link_rank, src[e], dst[e])
+            if rank >= 0:
+                violates[e] = _precedes(weight, np.int64(e), order[rank])
 
 
 # ---------------------------------------------------------------------- result
@@ -498,13 +504,13 @@ def _link_tree(graph: Graph, ids: np.ndarray) -> _LinkTree:
     n = graph.num_vertices
     idx = graph.index_dtype
     order = _key_order(graph.weight, ids)
-    comp = np.arange(n, dtype=idx)
     link_parent = np.arange(n, dtype=idx)
     link_rank = np.full(n, len(order), dtype=idx)  # sentinel above every rank
     size = np.ones(n, dtype=idx)
     closes_cycle = np.zeros(len(order), dtype=np.bool_)
-    links = _link_forest_edges(graph.src, graph.dst, order, comp, size, link_parent, link_rank,
-                               closes_cycle)
+    # Gathering the ends first keeps the scattered reads out of the serial loop.
+    links = _link_forest_edges(graph.src[order], graph.dst[order], size, link_parent,
+                               link_rank, closes_cycle)
     roots = np.empty(n, dtype=idx)
     _tree_roots(link_parent, roots)
     return _LinkTree(order, link_parent, link_rank, roots, order[closes_cycle], n - links)
@@ -553,7 +559,7 @@ def _check_spanning(graph: Graph, tree: _LinkTree, candidate: np.ndarray,
 def _check_minimal(graph: Graph, tree: _LinkTree, candidate: np.ndarray, rec: _Recorder) -> None:
     rec.run("minimal")
     violates = np.empty(graph.num_edges, dtype=np.bool_)
-    _flag_cycle_property_violations(graph.src, graph.dst, graph.weight, candidate, tree.roots,
+    _flag_cycle_property_violations(graph.src, graph.dst, graph.weight, candidate,
                                     tree.link_parent, tree.link_rank, tree.order, violates)
     bad = np.flatnonzero(violates)
     messages = []
