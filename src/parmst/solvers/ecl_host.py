@@ -8,8 +8,9 @@ runs, and both are plain NumPy work on the host:
   the edge id in the low bits, so ties go to the smaller id. Our weights may
   be any of int32, int64, float32 or float64 (DESIGN.md section 1), so the
   weight is first mapped to an order-preserving unsigned key
-  (:func:`parmst.order.weight_keys`). When key and id do not fit together
-  in 64 bits, the kernels run a *second pass* instead: atomic minimum on the
+  (:func:`parmst.order.weight_keys`). Packed keys use at most 63 bits, so
+  the all-ones word stays free to mean "no edge recorded". When key and id
+  do not fit, the kernels run a *second pass* instead: atomic minimum on the
   weight key, then atomic minimum on the id among the edges that tied.
   Nothing is ever truncated.
 * **Filtering threshold** (seed 001 section 3.2, fourth bullet): sample 20
@@ -49,6 +50,8 @@ NO_THRESHOLD = np.uint64(np.iinfo(np.uint64).max)
 """Threshold meaning "no filtering": every key is light."""
 
 _MODES = ("auto", "packed", "two-pass")
+# Packed keys stay below 2**63, so the all-ones word can mean "no edge recorded yet".
+_PACKED_BITS = 63
 
 
 @dataclass(frozen=True)
@@ -105,7 +108,7 @@ def prepare_keys(weight: np.ndarray, mode: str = "auto") -> EdgeKeys:
     weight : ndarray of int32, int64, float32 or float64
         Edge weights (no NaN), indexed by edge id.
     mode : {"auto", "packed", "two-pass"}
-        ``"auto"`` packs when weight key and id fit in 64 bits; ``"two-pass"``
+        ``"auto"`` packs when weight key and id fit in 63 bits; ``"two-pass"``
         forces the fallback (tests use it on small graphs); ``"packed"``
         raises ValueError when packing is impossible.
 
@@ -128,10 +131,10 @@ def prepare_keys(weight: np.ndarray, mode: str = "auto") -> EdgeKeys:
     m = len(keys)
     bits = id_bits(m)
     key_bits = int(keys.max()).bit_length() if m else 0
-    fits = key_bits + bits <= 64
+    fits = key_bits + bits <= _PACKED_BITS
     if mode == "packed" and not fits:
         raise ValueError(f"weight keys need {key_bits} bits and edge ids {bits}: "
-                         "they do not fit in one 64-bit key")
+                         f"they do not fit in the {_PACKED_BITS} bits of a packed key")
     if fits and mode != "two-pass":
         ids = np.arange(m, dtype=np.uint64)
         return EdgeKeys((keys << np.uint64(bits)) | ids, True, bits)

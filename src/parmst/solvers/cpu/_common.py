@@ -25,7 +25,7 @@ from contextlib import contextmanager
 import numba
 import numpy as np
 
-from parmst.solvers.cpu._atomics import atomic_add, atomic_load, atomic_min, atomic_store
+from parmst.solvers.cpu._atomics import atomic_add, atomic_load, atomic_min
 from parmst.stats import Stats
 
 BLOCK = 4096
@@ -95,16 +95,6 @@ def _settle_ties(src, dst, key, ids, count, min_key, min_id):
                 atomic_min(min_id, v, e)
 
 
-@numba.njit(parallel=True, cache=True)
-def _reset_minima(src, dst, count, min_key, min_id, two_pass):
-    """Seed 001 Alg. 2 lines 34-37: clear the lightest-edge slots the worklist touched."""
-    for i in numba.prange(count):
-        for v in (src[i], dst[i]):
-            atomic_store(min_key, v, UNSET_KEY)
-            if two_pass:
-                atomic_store(min_id, v, UNSET_ID)
-
-
 @numba.njit(cache=True, inline="always")
 def ticket_copy(lo, kept, src, dst, key, ids, out_src, out_dst, out_key, out_ids, out_count):
     """Copy items ``lo..kept`` (a block's survivors) to the output worklist at a fresh ticket."""
@@ -146,7 +136,3 @@ class Worklist:
         """Run the two-pass mode's id pass over the current items."""
         src, dst, key, ids = self.current
         _settle_ties(src, dst, key, ids, self.count, min_key, min_id)
-
-    def reset_minima(self, min_key: np.ndarray, min_id: np.ndarray, two_pass: bool) -> None:
-        """Clear the lightest-edge slots of the current items' endpoints."""
-        _reset_minima(self.current[0], self.current[1], self.count, min_key, min_id, two_pass)
