@@ -140,9 +140,9 @@ def _climb_to_root(link_parent, v):
 
 @numba.njit(cache=True)
 def _link_forest_edges(ends_u, ends_v, size, link_parent, link_rank, closes_cycle):
-    """Link the listed edges, given in key order by their ends, into a union-by-size
-    tree; return the number of links.
+    """Link the listed edges into a union-by-size tree in key order; count the links.
 
+    ``ends_u[rank]``, ``ends_v[rank]`` are the ends of the edge of that rank.
     ``link_parent`` is never path-compressed, so the tree keeps height
     ``<= log2(n)`` and ``link_rank[r]`` is the rank (position in key order)
     of the edge that linked root ``r`` below another root. An edge whose ends
@@ -204,10 +204,9 @@ def _flag_missing_edges(src, dst, crossing_ids, roots, tree_parent, missing):
 
 @numba.njit(cache=True)
 def _connection_rank(link_parent, link_rank, u, v):
-    """Largest link rank on the link-tree path ``u .. v``: the rank of the heaviest
-    forest edge on the forest path between ``u`` and ``v``, or -1 if not connected.
+    """Rank of the heaviest forest edge on the forest path ``u .. v``, or -1 if none.
 
-    Ranks grow towards the root and roots hold a sentinel above every rank,
+    That rank is the largest link rank on the link-tree path ``u .. v``. Ranks grow towards the root and roots hold a sentinel above every rank,
     so always climbing from the end with the smaller rank meets at the
     lowest common ancestor, and the last rank climbed is the path maximum.
     """
