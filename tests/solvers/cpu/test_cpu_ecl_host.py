@@ -60,8 +60,10 @@ def test_empty_weights_give_empty_packed_keys():
 
 
 def test_threshold_is_off_below_average_degree_four():
+    # 399 undirected edges are 798 CSR entries over 200 vertices: average degree 3.99.
     keys = np.arange(399, dtype=np.uint64)
-    assert filter_threshold(keys, num_vertices=100) == NO_THRESHOLD
+    assert filter_threshold(keys, num_vertices=200) == NO_THRESHOLD
+    assert filter_threshold(keys[:-1], num_vertices=199) != NO_THRESHOLD
 
 
 def test_threshold_splits_near_three_per_vertex_lightest():
