@@ -21,6 +21,19 @@ import numpy as np
 from parmst.order import id_bits, packed_keys, weight_keys
 
 
+def packs_with_ids(weight: np.ndarray) -> bool:
+    """Whether :func:`edge_keys` packs the edge id into the key (32-bit weights).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> packs_with_ids(np.zeros(3, dtype=np.float32)), packs_with_ids(np.zeros(3))
+    (True, False)
+    """
+    w = np.asarray(weight)
+    return w.dtype.itemsize * 8 + id_bits(len(w)) <= 64
+
+
 def edge_keys(weight: np.ndarray) -> np.ndarray:
     """uint64 keys that, paired with edge ids, order edges by ``(weight, edge_id)``.
 
@@ -35,10 +48,9 @@ def edge_keys(weight: np.ndarray) -> np.ndarray:
     >>> sorted(range(3), key=lambda e: (keys[e], e))
     [1, 0, 2]
     """
-    w = np.asarray(weight)
-    if w.dtype.itemsize * 8 + id_bits(len(w)) <= 64:
-        return packed_keys(w)
-    return weight_keys(w).astype(np.uint64)
+    if packs_with_ids(weight):
+        return packed_keys(weight)
+    return weight_keys(weight).astype(np.uint64)
 
 
 @numba.njit(cache=True, inline="always")

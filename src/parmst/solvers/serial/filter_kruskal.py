@@ -10,7 +10,8 @@ The recursion runs as an explicit stack inside one compiled loop. Edges are
 compared by ``(key, edge_id)`` (see :mod:`parmst.solvers.serial._keys`).
 Partitions and filters are stable, so within every segment the edge ids
 stay ascending and a stable sort by key alone orders a base case by
-``(key, edge_id)``, with packed keys or without.
+``(key, edge_id)`` when keys are not packed; packed keys are unique and
+carry their id, so a base case just sorts them.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from parmst.solvers.serial._keys import edge_keys, precedes
+from parmst.order import id_bits
+from parmst.solvers.serial._keys import edge_keys, packs_with_ids, precedes
 from parmst.solvers.serial._unionfind import find
 from parmst.solvers.serial.kruskal import scan_in_order
 from parmst.stats import Stats
@@ -73,14 +75,23 @@ def _drop_cycle_edges(keys, ids, lo, hi, src, dst, parent):
 
 
 @numba.njit(cache=True)
-def _sort_and_scan(keys, ids, lo, hi, src, dst, parent, size, chosen, count):
-    """Osipov et al. Alg. 1 (base case): plain Kruskal on a small segment."""
-    order = np.argsort(keys[lo:hi], kind="mergesort")
-    return scan_in_order(ids[lo:hi][order], src, dst, parent, size, chosen, count)
+def _sort_and_scan(keys, ids, lo, hi, id_mask, src, dst, parent, size, chosen, count):
+    """Osipov et al. Alg. 1 (base case): plain Kruskal on a small segment.
+
+    ``id_mask`` is nonzero when keys are packed: sorting the keys then
+    orders the edges and their low bits are the ids (twice as fast as an
+    argsort). Otherwise ids ascend within the segment and a stable argsort
+    by key breaks ties by id.
+    """
+    if id_mask:
+        order = (np.sort(keys[lo:hi]) & id_mask).astype(np.int64)
+    else:
+        order = ids[lo:hi][np.argsort(keys[lo:hi], kind="mergesort")]
+    return scan_in_order(order, src, dst, parent, size, chosen, count)
 
 
 @numba.njit(cache=True)
-def _filter_kruskal(keys, ids, src, dst, num_vertices, base_case):
+def _filter_kruskal(keys, ids, id_mask, src, dst, num_vertices, base_case):
     """Osipov et al. Alg. 1 with the recursion on an explicit stack (light part on top).
 
     Returns the chosen edge ids and counters: segments handled, partitions,
@@ -102,7 +113,8 @@ def _filter_kruskal(keys, ids, src, dst, num_vertices, base_case):
             filtered += hi - kept
             hi = kept
         if hi - lo <= base_case:
-            count = _sort_and_scan(keys, ids, lo, hi, src, dst, parent, size, chosen, count)
+            count = _sort_and_scan(keys, ids, lo, hi, id_mask, src, dst, parent, size, chosen,
+                                   count)
             continue
         p = _median_of_three(keys, ids, lo, hi)
         mid = _stable_partition(keys, ids, lo, hi, keys[p], ids[p], spare_keys, spare_ids)
@@ -129,9 +141,11 @@ def solve(graph, stats: Stats, *, base_case: int = 1 << 14) -> np.ndarray:
         with stats.phase("keys"):
             keys = edge_keys(graph.weight)
             ids = np.arange(graph.num_edges, dtype=np.int64)
+            packed = packs_with_ids(graph.weight)
+            id_mask = np.uint64((1 << id_bits(graph.num_edges)) - 1 if packed else 0)
         with stats.phase("partition-filter-sort-scan"):
             chosen, segments, partitions, filtered = _filter_kruskal(
-                keys, ids, graph.src, graph.dst, graph.num_vertices, int(base_case))
+                keys, ids, id_mask, graph.src, graph.dst, graph.num_vertices, int(base_case))
     stats.rounds = segments
     stats.extra.update(partitions=partitions, filtered_edges=filtered)
     return chosen

@@ -1,10 +1,13 @@
 """Prim's algorithm with an indexed binary heap (seed 003, Algorithm 4).
 
-The heap holds vertices outside the tree keyed by the lightest known edge
-to the tree, compared by ``(key, edge_id)``; a lighter edge found later
-decreases the vertex's key in place (``position`` indexes the heap), so the
-heap never holds more than one entry per vertex. Growing a tree from every
-vertex not yet reached turns Prim's tree into a forest.
+The heap holds the vertices outside the tree, each with the lightest known
+edge to the tree, compared by ``(key, edge_id)``. Entries live in three
+heap-ordered arrays (key, edge, vertex), so that sifting compares
+neighbouring memory instead of chasing vertex ids; ``position[v]`` says
+where vertex ``v`` sits (``-1``: never reached), so a lighter edge found
+later decreases its key in place and the heap never holds a vertex twice.
+Growing a tree from every vertex not yet reached turns Prim's tree into a
+forest.
 """
 
 from __future__ import annotations
@@ -17,47 +20,50 @@ from parmst.stats import Stats
 
 
 @numba.njit(cache=True)
-def _sift_up(heap, position, best_key, best_edge, i):
-    """Seed 003 Alg. 4 insert/decrease: move the entry at ``i`` up past heavier parents."""
-    v = heap[i]
+def _sift_up(heap_key, heap_edge, heap_vertex, position, i, key, edge, vertex):
+    """Seed 003 Alg. 4 insert/decrease: place entry (key, edge, vertex) at ``i`` or above."""
     while i > 0:
         parent = (i - 1) >> 1
-        u = heap[parent]
-        if not precedes(best_key[v], best_edge[v], best_key[u], best_edge[u]):
+        if not precedes(key, edge, heap_key[parent], heap_edge[parent]):
             break
-        heap[i] = u
-        position[u] = i
+        heap_key[i] = heap_key[parent]
+        heap_edge[i] = heap_edge[parent]
+        heap_vertex[i] = heap_vertex[parent]
+        position[heap_vertex[i]] = i
         i = parent
-    heap[i] = v
-    position[v] = i
+    heap_key[i] = key
+    heap_edge[i] = edge
+    heap_vertex[i] = vertex
+    position[vertex] = i
 
 
 @numba.njit(cache=True)
-def _sift_down(heap, position, best_key, best_edge, size, i):
-    """Seed 003 Alg. 4 deletemin: move the entry at ``i`` down past lighter children."""
-    v = heap[i]
+def _sift_down(heap_key, heap_edge, heap_vertex, position, size, key, edge, vertex):
+    """Seed 003 Alg. 4 deletemin: place entry (key, edge, vertex) from the root downwards."""
+    i = 0
     while True:
         child = 2 * i + 1
         if child >= size:
             break
-        c = heap[child]
-        if child + 1 < size:
-            r = heap[child + 1]
-            if precedes(best_key[r], best_edge[r], best_key[c], best_edge[c]):
-                child += 1
-                c = r
-        if not precedes(best_key[c], best_edge[c], best_key[v], best_edge[v]):
+        if child + 1 < size and precedes(heap_key[child + 1], heap_edge[child + 1],
+                                         heap_key[child], heap_edge[child]):
+            child += 1
+        if not precedes(heap_key[child], heap_edge[child], key, edge):
             break
-        heap[i] = c
-        position[c] = i
+        heap_key[i] = heap_key[child]
+        heap_edge[i] = heap_edge[child]
+        heap_vertex[i] = heap_vertex[child]
+        position[heap_vertex[i]] = i
         i = child
-    heap[i] = v
-    position[v] = i
+    heap_key[i] = key
+    heap_edge[i] = edge
+    heap_vertex[i] = vertex
+    position[vertex] = i
 
 
 @numba.njit(cache=True)
-def _relax_neighbours(v, indptr, indices, edge_ids, keys, in_tree, heap, position,
-                      best_key, best_edge, size):
+def _relax_neighbours(v, indptr, indices, edge_ids, keys, in_tree, heap_key, heap_edge,
+                      heap_vertex, position, size):
     """Seed 003 Alg. 4 lines 23-29: offer each edge of ``v`` to its endpoint outside the tree.
 
     Returns the new heap size.
@@ -67,16 +73,12 @@ def _relax_neighbours(v, indptr, indices, edge_ids, keys, in_tree, heap, positio
         if in_tree[t]:
             continue
         e = edge_ids[k]
-        if best_edge[t] == -1:
-            best_key[t] = keys[e]
-            best_edge[t] = e
-            heap[size] = t
+        i = position[t]
+        if i == -1:
             size += 1
-            _sift_up(heap, position, best_key, best_edge, size - 1)
-        elif precedes(keys[e], e, best_key[t], best_edge[t]):
-            best_key[t] = keys[e]
-            best_edge[t] = e
-            _sift_up(heap, position, best_key, best_edge, position[t])
+            _sift_up(heap_key, heap_edge, heap_vertex, position, size - 1, keys[e], e, t)
+        elif precedes(keys[e], e, heap_key[i], heap_edge[i]):
+            _sift_up(heap_key, heap_edge, heap_vertex, position, i, keys[e], e, t)
     return size
 
 
@@ -85,10 +87,10 @@ def _prim_forest(indptr, indices, edge_ids, keys):
     """Seed 003 Alg. 4, restarted from every unreached vertex; returns edge ids and tree count."""
     n = len(indptr) - 1
     in_tree = np.zeros(n, dtype=np.bool_)
-    best_key = np.empty(n, dtype=np.uint64)
-    best_edge = np.full(n, -1, dtype=np.int64)
-    heap = np.empty(n, dtype=np.int64)
-    position = np.empty(n, dtype=np.int64)
+    heap_key = np.empty(n, dtype=np.uint64)
+    heap_edge = np.empty(n, dtype=np.int64)
+    heap_vertex = np.empty(n, dtype=np.int64)
+    position = np.full(n, -1, dtype=np.int64)
     chosen = np.empty(max(n - 1, 0), dtype=np.int64)
     count = 0
     trees = 0
@@ -96,19 +98,20 @@ def _prim_forest(indptr, indices, edge_ids, keys):
         if in_tree[root]:
             continue
         trees += 1
-        in_tree[root] = True
-        size = _relax_neighbours(root, indptr, indices, edge_ids, keys, in_tree, heap,
-                                 position, best_key, best_edge, 0)
-        while size > 0:
-            v = heap[0]
-            size -= 1
-            heap[0] = heap[size]
-            _sift_down(heap, position, best_key, best_edge, size, 0)
+        v = root
+        size = 0
+        while True:
             in_tree[v] = True
-            chosen[count] = best_edge[v]
+            size = _relax_neighbours(v, indptr, indices, edge_ids, keys, in_tree, heap_key,
+                                     heap_edge, heap_vertex, position, size)
+            if size == 0:
+                break
+            v = heap_vertex[0]
+            chosen[count] = heap_edge[0]
             count += 1
-            size = _relax_neighbours(v, indptr, indices, edge_ids, keys, in_tree, heap,
-                                     position, best_key, best_edge, size)
+            size -= 1
+            _sift_down(heap_key, heap_edge, heap_vertex, position, size, heap_key[size],
+                       heap_edge[size], heap_vertex[size])
     return chosen[:count], trees
 
 
