@@ -7,7 +7,8 @@ The JSON schema (``"schema": "parmst-bench/1"``)::
                 size_series},
      "graphs": [{name, source, stands_for, num_vertices, num_edges, weight_dtype,
                  num_components, total_weight, verified, verify_message}],
-     "records": [{graph, solver, kind, threads, options, status, note, times, init_times,
+     "records": [{graph, solver, kind, threads, options, status, note, warmup_time,
+                  times, init_times,
                   compute_times, time, init_time, compute_time, converged, phases, rounds,
                   worklist_sizes, device, threads_used, total_weight, weight_ok}]}
 
@@ -71,6 +72,7 @@ class Record:
     options: dict[str, Any] = field(default_factory=dict)
     status: str = "ok"
     note: str = ""
+    warmup_time: float | None = None
     times: list[float] = field(default_factory=list)
     init_times: list[float] = field(default_factory=list)
     compute_times: list[float] = field(default_factory=list)
@@ -215,7 +217,7 @@ class BenchResult:
 
     def detail_table(self) -> list[str]:
         header = ["graph", "solver", "threads", "time (s)", "init (s)", "compute (s)", "M edges/s",
-                  f"vs {REFERENCE}", f"vs {SCIPY}", "rounds", "status"]
+                  f"vs {REFERENCE}", f"vs {SCIPY}", "rounds", "warm-up (s)", "status"]
         rows = []
         for r in self.records:
             threads = r.threads_used if r.threads_used is not None else r.threads
@@ -224,9 +226,9 @@ class BenchResult:
                          _fmt_time(r.time), _fmt_time(r.init_time), _fmt_time(r.compute_time),
                          _fmt_rate(self.throughput(r)),
                          _fmt_ratio(self.speedup(r, REFERENCE)), _fmt_ratio(self.speedup(r, SCIPY)),
-                         "" if r.rounds is None else str(r.rounds),
-                         status if status != "ok" else "ok"])
-        return _table(header, rows, "lllrrrrrrrl")
+                         "" if r.rounds is None else str(r.rounds), _fmt_time(r.warmup_time),
+                         status])
+        return _table(header, rows, "lllrrrrrrrrl")
 
     def graph_table(self) -> list[str]:
         rows = [[g.name, f"`{g.source}`", g.stands_for, f"{g.num_vertices:,}",
@@ -270,7 +272,9 @@ class BenchResult:
             "", "## Times", "",
             ("`time` is the wall-clock time of one solve: for parmst solvers initialization "
              "(building views) plus computation, both also shown; for peers the library call "
-             "alone, with `init` the untimed building of the library's graph object."), ""]
+             "alone, with `init` the untimed building of the library's graph object. "
+             "`warm-up` is the untimed first solve (JIT compilation or loading from "
+             "Numba's cache)."), ""]
         lines += self.detail_table() + ["", "## Graphs", ""] + self.graph_table()
         notes = self.notes()
         if notes:
