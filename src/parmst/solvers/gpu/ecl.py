@@ -21,6 +21,11 @@ Optimizations of seed 001 section 3.2 / 5.3 and where they live:
   of degree >= 4, ballot/shuffle): ``init="hybrid"``; ``init="thread"`` is
   the ablation, ``init="edge"`` populates edge-centrically from the edge list,
   which needs no CSR at all.
+
+Launches (ours): numba-cuda spends ~150 µs of host time per round of three
+launches and a worklist-size copy, so small rounds run inside one persistent
+cooperative kernel with grid-wide barriers (``launch="auto"``, the default;
+see ``benchmarks/results/gpu_notes.md``).
 """
 
 from __future__ import annotations
