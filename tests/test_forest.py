@@ -27,3 +27,8 @@ def test_forest_fields_and_converters(tmp_path):
     if pytest.importorskip("networkx"):
         assert f.to_networkx().number_of_edges() == 3
     assert "3 forest edges" in f.summary()
+
+
+def test_total_with_both_infinities_is_nan_not_an_error():
+    assert math.isnan(exact_sum(np.array([-np.inf, 1.0, np.inf])))
+    assert exact_sum(np.array([1.0, np.inf])) == np.inf

@@ -29,25 +29,11 @@ from parmst.graph import Graph
 from parmst.registry import available_solvers
 from parmst.stats import Stats
 
+# Imported eagerly: importing the submodule later would rebind the name parmst.verify
+# from this function to the module.
+from parmst.verify import verify
+
 __version__ = "0.1.0"
-
-
-def verify(graph, forest_or_edge_ids):
-    """Prove a forest right without trusting any solver (see :mod:`parmst.verify`).
-
-    Returns a result that is truthy when every check passes and falsy
-    otherwise, saying what failed.
-
-    Examples
-    --------
-    >>> import parmst
-    >>> g = parmst.Graph.from_edges([0, 1, 0], [1, 2, 2], [1, 1, 5])
-    >>> bool(parmst.verify(g, [0, 1])), bool(parmst.verify(g, [0, 2]))
-    (True, False)
-    """
-    from parmst.verify import verify as _verify
-
-    return _verify(graph, forest_or_edge_ids)
 
 
 def generate(spec: str) -> Graph:

@@ -36,6 +36,8 @@ def exact_sum(weights: np.ndarray) -> int | float:
         if bound * len(w) < 2**63:
             return int(w.sum(dtype=np.int64))
         return sum(w.tolist())
+    if not np.isfinite(w).all():
+        return float(w.sum(dtype=np.float64))  # inf, -inf, or nan when both occur
     return math.fsum(w.tolist())
 
 

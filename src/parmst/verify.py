@@ -54,8 +54,6 @@ verification failed: 1 failure (forest of 2 edges, 1 trees; graph has 1 connecte
 from __future__ import annotations
 
 import math
-import sys
-import types
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -645,20 +643,3 @@ def verify(graph: Graph, forest_or_edge_ids: Forest | Any, *,
     else:
         _check_minimal(graph, tree, candidate, rec)
     return result
-
-
-class _CallableModule(types.ModuleType):
-    """This module, callable as :func:`verify`.
-
-    ``parmst/__init__.py`` offers ``parmst.verify(graph, forest)`` as a lazy
-    wrapper function, but importing this submodule makes the import system
-    rebind the package attribute ``parmst.verify`` to the module. Making the
-    module callable keeps ``parmst.verify(graph, forest)`` working after that.
-    """
-
-    def __call__(self, graph: Graph, forest_or_edge_ids: Forest | Any,
-                 **options: Any) -> VerifyResult:
-        return verify(graph, forest_or_edge_ids, **options)
-
-
-sys.modules[__name__].__class__ = _CallableModule
