@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-import pytest
 from hypothesis import strategies as st
 
 from parmst import Graph
@@ -122,24 +121,6 @@ CASES: dict[str, Callable[[], Graph]] = {
     "complete-k12": lambda: _complete(12),
     "ties-decide-everywhere": _ties_decide_everywhere,
 }
-
-# Cases that fail for a reason outside the solvers, with that reason. A forest
-# holding both -inf and +inf edges has no defined total weight, and
-# Forest.from_edge_ids raises (math.fsum) instead of reporting nan.
-KNOWN_FAILURES: dict[str, str] = {
-    "plus-and-minus-infinity": "forest.exact_sum raises on -inf + inf (math.fsum) "
-                               "instead of giving nan",
-}
-
-
-
-def case_params(names) -> list:
-    """``names`` as pytest parameters, known failures marked strict xfail with their reason."""
-    return [pytest.param(name, marks=pytest.mark.xfail(raises=ValueError, strict=True,
-                                                       reason=KNOWN_FAILURES[name]))
-            if name in KNOWN_FAILURES else name
-            for name in names]
-
 
 # Each generator family at a tiny size (seed 000's presets are far larger
 # than their name says, so their counts are given). Some ask for few
