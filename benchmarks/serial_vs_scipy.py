@@ -18,8 +18,11 @@ Total weights are checked against SciPy's.
 Usage::
 
     python benchmarks/serial_vs_scipy.py [--size medium] [--repeats 5]
-        [--families grid2d,rmat] [--output benchmarks/results/serial_vs_scipy.md]
-        [--machine "2-core dev VM, no GPU"]
+        [--families grid2d,rmat] [--weights float]
+        [--output benchmarks/results/serial_vs_scipy.md] [--machine "2-core dev VM, no GPU"]
+
+``--weights`` passes the generators' weight kind (``int``: int32, their
+default; ``float``: float64; ``unique``: a permutation of 1..m).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ import argparse
 import math
 import platform
 import statistics
+import sys
 import time
 from pathlib import Path
 
@@ -56,8 +60,8 @@ def scipy_seconds(matrix) -> tuple[float, float]:
     return time.perf_counter() - start, float(tree.sum())
 
 
-def bench_family(family: str, size: str, repeats: int) -> dict:
-    graph = generate(f"{family}:size={size}")
+def bench_family(family: str, size: str, weights: str | None, repeats: int) -> dict:
+    graph = generate(f"{family}:size={size}" + (f",weights={weights}" if weights else ""))
     runners = {s: (lambda s=s: solver_seconds(graph, s)) for s in SERIAL
                if s != "prim-dense/serial" or graph.num_vertices <= DENSE_PRIM_MAX_VERTICES}
     matrix = graph.to_scipy()
@@ -73,12 +77,13 @@ def bench_family(family: str, size: str, repeats: int) -> dict:
             raise AssertionError(f"{family}: {name} total weight {forest.total_weight} "
                                  f"!= SciPy's {reference}")
     return {"family": family, "n": graph.num_vertices, "m": graph.num_edges,
+            "weight": graph.weight.dtype.name,
             "median": {name: statistics.median(t) for name, t in times.items()}}
 
 
-def markdown(rows: list[dict], size: str, repeats: int, machine: str) -> str:
+def markdown(rows: list[dict], command: str, repeats: int, machine: str) -> str:
     columns = [*SERIAL, "scipy"]
-    head = ["family", "n", "m", *(c.split("/")[0] for c in columns),
+    head = ["family", "n", "m", "weight", *(c.split("/")[0] for c in columns),
             "Kruskal M edges/s", "SciPy M edges/s", "Kruskal / SciPy"]
     machine_line = (f"Machine: {machine}; {platform.processor() or platform.machine()}, "
                     f"Python {platform.python_version()}, NumPy {np.__version__}, "
@@ -86,9 +91,8 @@ def markdown(rows: list[dict], size: str, repeats: int, machine: str) -> str:
     method_line = (f"Median of {repeats} runs after a warm-up run, in milliseconds "
                    "(solver init + compute; SciPy: the whole call on a prebuilt CSR matrix). "
                    f"`-`: not run (dense Prim only where n <= {DENSE_PRIM_MAX_VERTICES}).")
-    command_line = (f"Command: `python benchmarks/serial_vs_scipy.py --size {size} "
-                    f"--repeats {repeats}`")
-    lines = [f"# Serial solvers vs SciPy ({size} graphs)", "", machine_line, "", method_line,
+    command_line = f"Command: `{command}`"
+    lines = ["# Serial solvers vs SciPy", "", machine_line, "", method_line,
              "", command_line, "",
              "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     ratios = []
@@ -96,7 +100,7 @@ def markdown(rows: list[dict], size: str, repeats: int, machine: str) -> str:
         t = row["median"]
         ratio = t["kruskal/serial"] / t["scipy"]
         ratios.append(ratio)
-        cells = [row["family"], f"{row['n']:,}", f"{row['m']:,}"]
+        cells = [row["family"], f"{row['n']:,}", f"{row['m']:,}", row["weight"]]
         cells += [f"{1e3 * t[c]:.1f}" if c in t else "-" for c in columns]
         cells += [f"{row['m'] / t['kruskal/serial'] / 1e6:.1f}",
                   f"{row['m'] / t['scipy'] / 1e6:.1f}", f"{ratio:.2f}"]
@@ -113,16 +117,18 @@ def main() -> None:
     parser.add_argument("--size", default="medium")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--families", default=",".join(FAMILIES))
+    parser.add_argument("--weights", choices=["int", "float", "unique"], default=None)
     parser.add_argument("--output", type=Path,
                         default=Path(__file__).parent / "results" / "serial_vs_scipy.md")
     parser.add_argument("--machine", default="2-core dev VM, no GPU")
     args = parser.parse_args()
     rows = []
     for family in args.families.split(","):
-        rows.append(bench_family(family, args.size, args.repeats))
+        rows.append(bench_family(family, args.size, args.weights, args.repeats))
         print(f"{family}: " + ", ".join(f"{k} {1e3 * v:.1f} ms"
                                         for k, v in rows[-1]["median"].items()), flush=True)
-    table = markdown(rows, args.size, args.repeats, args.machine)
+    command = "python benchmarks/serial_vs_scipy.py " + " ".join(sys.argv[1:])
+    table = markdown(rows, command.strip(), args.repeats, args.machine)
     print(table)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(table)

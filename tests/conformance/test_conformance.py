@@ -4,7 +4,7 @@ Parametrized over ``parmst.registry.solvers()``: solvers added later (CPU,
 GPU, MPI, OpenCL) join automatically, and one that cannot run here (no
 device, missing package, input over its limit) is skipped with its reason.
 Each result must have exactly the oracle's edge ids, pass the independent
-``parmst.verify.verify``, and report a consistent total weight and component count.
+``parmst.verify``, and report a consistent total weight and component count.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ import parmst
 from parmst import registry
 from parmst.errors import UnknownSolverError
 from parmst.forest import exact_sum
-from parmst.verify import verify
 
 from .cases import CASES, GENERATOR_SPECS, tie_heavy_graphs
 
@@ -67,7 +66,7 @@ def assert_same_forest(graph: parmst.Graph, forest: parmst.Forest,
     """Exact oracle edge ids, an independent certificate, consistent totals."""
     np.testing.assert_array_equal(forest.edge_ids, expected_ids,
                                   err_msg=f"{solver} differs from {ORACLE}")
-    result = verify(graph, forest)
+    result = parmst.verify(graph, forest)
     assert result, str(result)
     assert forest.solver == solver
     assert forest.num_components == graph.num_vertices - len(expected_ids)

@@ -75,16 +75,16 @@ def _drop_cycle_edges(keys, ids, lo, hi, src, dst, parent):
 
 
 @numba.njit(cache=True)
-def _sort_and_scan(keys, ids, lo, hi, id_mask, src, dst, parent, size, chosen, count):
+def _sort_and_scan(keys, ids, lo, hi, src, dst, parent, size, chosen, count, id_mask=0):
     """Osipov et al. Alg. 1 (base case): plain Kruskal on a small segment.
 
-    ``id_mask`` is nonzero when keys are packed: sorting the keys then
-    orders the edges and their low bits are the ids (twice as fast as an
-    argsort). Otherwise ids ascend within the segment and a stable argsort
-    by key breaks ties by id.
+    Ids ascend within the segment, so a stable argsort by key breaks ties by
+    id, packed keys or not. A nonzero ``id_mask`` says keys are packed: then
+    sorting the keys alone orders the edges and their low bits are the ids,
+    twice as fast as the argsort.
     """
     if id_mask:
-        order = (np.sort(keys[lo:hi]) & id_mask).astype(np.int64)
+        order = (np.sort(keys[lo:hi]) & np.uint64(id_mask)).astype(np.int64)
     else:
         order = ids[lo:hi][np.argsort(keys[lo:hi], kind="mergesort")]
     return scan_in_order(order, src, dst, parent, size, chosen, count)
@@ -113,8 +113,8 @@ def _filter_kruskal(keys, ids, id_mask, src, dst, num_vertices, base_case):
             filtered += hi - kept
             hi = kept
         if hi - lo <= base_case:
-            count = _sort_and_scan(keys, ids, lo, hi, id_mask, src, dst, parent, size, chosen,
-                                   count)
+            count = _sort_and_scan(keys, ids, lo, hi, src, dst, parent, size, chosen, count,
+                                   id_mask)
             continue
         p = _median_of_three(keys, ids, lo, hi)
         mid = _stable_partition(keys, ids, lo, hi, keys[p], ids[p], spare_keys, spare_ids)
