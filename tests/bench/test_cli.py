@@ -63,3 +63,15 @@ def test_list_shows_suites_and_peers(capsys):
     assert _bench("--list") == 0
     text = capsys.readouterr().out
     assert "ecl-small" in text and "scipy" in text and "kronecker:scale=13" in text
+
+
+def test_planted_mismatch_fails_the_command(tmp_path, capsys, wrong_solver):
+    status = _bench("--graph", "grid2d:side=5,seed=1", "--solver", f"kruskal/serial,{wrong_solver}",
+                    "--peers", "none", "--repeat", "1", "--no-cache", "--no-progress",
+                    "--no-plots", "--out", str(tmp_path))
+    assert status == 1
+    out = capsys.readouterr()
+    assert "**MISMATCH**" in out.out
+    assert "FAILED" in out.err
+    record = json.loads((tmp_path / "bench_custom.json").read_text())["records"][1]
+    assert (record["solver"], record["status"], record["times"]) == (wrong_solver, "MISMATCH", [])

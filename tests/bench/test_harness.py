@@ -8,45 +8,6 @@ from parmst import registry
 from parmst.bench import run
 from parmst.bench.harness import _skip_reason, _Variant, choose_solvers
 from parmst.errors import UnknownSolverError
-from parmst.registry import Solver
-from parmst.solvers.serial.kruskal import solve as kruskal_solve
-
-
-def _wrong_solve(graph, stats):
-    """Kruskal's forest with its heaviest edge dropped: plausible, and wrong."""
-    ids = np.asarray(kruskal_solve(graph, stats))
-    return ids[np.argsort(graph.weight[ids], kind="stable")][:-1]
-
-
-def _failing_solve(graph, stats):
-    raise RuntimeError("planted failure")
-
-
-def _plant(name, function):
-    registry.solvers()  # load the real backends first, so that ours is only added
-    registry.register(Solver(name=name, entry=f"{__name__}:{function}",
-                             paper="none (test double)", summary="planted by a test"))
-    return name
-
-
-@pytest.fixture
-def wrong_solver():
-    yield _plant("planted-wrong/serial", "_wrong_solve")
-    registry._REGISTRY.pop("planted-wrong/serial", None)
-
-
-@pytest.fixture
-def failing_solver():
-    yield _plant("planted-failing/serial", "_failing_solve")
-    registry._REGISTRY.pop("planted-failing/serial", None)
-
-
-@pytest.fixture
-def tiny():
-    rng = np.random.default_rng(7)
-    n, m = 40, 120
-    return parmst.Graph.from_edges(rng.integers(0, n, m), rng.integers(0, n, m),
-                                   rng.integers(1, 50, m), num_vertices=n)
 
 
 def test_every_run_is_timed_after_a_warm_up(tiny):
