@@ -64,3 +64,30 @@ def test_budget_stops_a_slow_warm_up_run():
     with PeerRunner(budget=0.05) as tight:
         out = tight.run("networkx-boruvka", *_arrays(g), runs=3, start_timeout=120)
     assert out.skipped == "exceeded the 0.05 s budget (the warm-up run)"
+
+
+class _Column:
+    def __init__(self, values):
+        self.values = np.asarray(values)
+
+    def to_numpy(self):
+        return self.values
+
+
+class _FakeTree:
+    """Stands in for a cuGraph result: view_edge_list().to_pandas() -> columns."""
+
+    def __init__(self, src, dst, weight):
+        self.columns = {"src": _Column(src), "dst": _Column(dst), "weight": _Column(weight)}
+
+    def view_edge_list(self):
+        return self
+
+    def to_pandas(self):
+        return self.columns
+
+
+def test_cugraph_weight_counts_each_tree_edge_once_in_either_listing():
+    weight_of = PEERS["cugraph"].weight_of
+    assert weight_of(_FakeTree([0, 1], [1, 2], [2.0, 3.0])) == 5.0
+    assert weight_of(_FakeTree([0, 1, 1, 2], [1, 0, 2, 1], [2.0, 2.0, 3.0, 3.0])) == 5.0

@@ -145,10 +145,11 @@ def _cugraph_graph(src: np.ndarray, dst: np.ndarray, weight: np.ndarray, n: int)
 def _cugraph_solve(graph):
     import cugraph
 
-    return cugraph.minimum_spanning_tree(graph).view_edge_list().to_pandas()
+    return cugraph.minimum_spanning_tree(graph)
 
 
-def _cugraph_weight(edges) -> int | float:
+def _cugraph_weight(tree) -> int | float:
+    edges = tree.view_edge_list().to_pandas()
     # Each tree edge may be listed once or in both directions: count each pair once.
     src, dst = edges["src"].to_numpy(), edges["dst"].to_numpy()
     pairs = np.minimum(src, dst).astype(np.int64) << 32 | np.maximum(src, dst)
