@@ -102,3 +102,12 @@ def test_compare_matches_ok_records_and_reports_ratios():
 def test_compare_without_common_records_says_so():
     empty = BenchResult({"label": "e"}, {}, [], [])
     assert "no (graph, solver) pair" in format_compare(empty, _result())
+
+
+def test_a_peer_error_is_reported_but_does_not_fail_the_run():
+    result = _result()
+    result.records[4].status = "skipped"
+    result.records[5].status = "error"
+    assert not result.failed
+    result.records[5].status = "MISMATCH"
+    assert result.failed
