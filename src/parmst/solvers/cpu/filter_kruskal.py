@@ -25,7 +25,7 @@ import numba
 import numpy as np
 
 from parmst.solvers.cpu._common import BLOCK, using_threads
-from parmst.solvers.ecl_host import prepare_keys
+from parmst.solvers.ecl_host import EdgeKeys, prepare_keys
 from parmst.solvers.serial._keys import precedes
 from parmst.solvers.serial.filter_kruskal import _median_of_three, _sort_and_scan
 from parmst.stats import Stats
@@ -85,8 +85,10 @@ def _stable_scatter(keys, ids, lo, hi, flags, zero_at, one_at, keep_ones, out_ke
 class _Edges:
     """Keys and ids of the edges being sorted, with scratch space for stable splits."""
 
-    def __init__(self, keys: np.ndarray, num_edges: int) -> None:
-        self.keys = keys  # fresh from prepare_keys: ours to reorder
+    def __init__(self, prepared: EdgeKeys, num_edges: int) -> None:
+        self.keys = prepared.keys  # fresh from prepare_keys: ours to reorder
+        # Packed keys carry the id in their low bits: base cases then sort keys alone.
+        self.id_mask = np.uint64((1 << prepared.id_bits) - 1 if prepared.packed else 0)
         self.ids = np.arange(num_edges, dtype=np.int64)
         self.spare_keys = np.empty_like(self.keys)
         self.spare_ids = np.empty_like(self.ids)
@@ -132,7 +134,7 @@ def _filter_kruskal(edges: _Edges, graph, base_case: int, stats: Stats) -> np.nd
         if hi - lo <= base_case:
             with stats.phase("sort and scan"):
                 count = _sort_and_scan(edges.keys, edges.ids, lo, hi, graph.src, graph.dst,
-                                       parent, size, chosen, count)
+                                       parent, size, chosen, count, edges.id_mask)
             continue
         with stats.phase("partition"):
             p = _median_of_three(edges.keys, edges.ids, lo, hi)
@@ -172,7 +174,7 @@ def solve(graph, stats: Stats, threads: int | None = None, base_case: int = 1 <<
     with using_threads(threads, stats):
         with stats.init():
             prepared = prepare_keys(graph.weight, keys)
-            edges = _Edges(prepared.keys, graph.num_edges)
+            edges = _Edges(prepared, graph.num_edges)
         stats.rounds = 0
         stats.extra["key_mode"] = prepared.mode
         with stats.compute():
