@@ -150,3 +150,58 @@ def test_ecl_hybrid_warp_path_on_high_degree_star():
     graph = parmst.Graph.from_edges(src, dst, rng.integers(0, 50, 2 * leaves).astype(np.int32))
     for init in ("hybrid", "thread", "edge"):
         assert_exact(graph, "ecl/gpu", init=init)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64", "float32", "float64"])
+def test_genboruvka_matches_kruskal(dtype):
+    for seed, (n, m) in enumerate(SIZES):
+        assert_exact(random_graph(seed, n, m, dtype), "genboruvka/gpu", **BLOCK)
+
+
+def test_genboruvka_rank_keys_fallback(monkeypatch):
+    """Rank keys (weights that do not pack with ids) travel through the contraction too."""
+    from parmst.solvers.gpu import genboruvka
+
+    monkeypatch.setattr(genboruvka, "prepare_keys", _keys.rank_keys)
+    forest = assert_exact(random_graph(8, *SIZES[-1], "int64"), "genboruvka/gpu", **BLOCK)
+    assert forest.stats.extra["key_method"] == "rank"
+
+
+def test_genboruvka_stats_count_rounds_of_the_contracted_graphs():
+    graph = random_graph(3, *SIZES[-1], "float32")
+    forest = assert_exact(graph, "genboruvka/gpu", **BLOCK)
+    stats = forest.stats
+    assert stats.rounds == len(stats.worklist_sizes) == len(stats.extra["colour_passes"]) >= 2
+    assert stats.worklist_sizes[0] == int(np.count_nonzero(graph.src != graph.dst))
+    assert all(a > b for a, b in zip(stats.worklist_sizes, stats.worklist_sizes[1:]))
+    assert stats.extra["end_to_end_time"] >= stats.compute_time > 0
+    assert stats.device.startswith("cuda")
+
+
+def test_genboruvka_long_path_needs_several_colour_passes():
+    """Increasing weights along a path: every vertex picks its left edge, one long chain.
+
+    In-place jumping may converge in fewer passes than log2(n) (a thread can
+    read colours already jumped), but the chain needs a changing pass and a
+    quiet one.
+    """
+    n = 40 if SIMULATOR else 100_000
+    graph = parmst.Graph.from_edges(np.arange(n - 1), np.arange(1, n), np.arange(n - 1.0))
+    forest = assert_exact(graph, "genboruvka/gpu", **BLOCK)
+    assert forest.stats.rounds == 1
+    assert forest.stats.extra["colour_passes"][0] >= 2
+
+
+@pytest.mark.parametrize("count", [0, 1, 31, 32, 33, 1100])
+def test_genboruvka_exclusive_scan_over_several_block_levels(count):
+    from numba import cuda
+
+    from parmst.solvers.gpu import genboruvka
+
+    values = np.random.default_rng(count).integers(0, 9, count).astype(np.int32)
+    out = cuda.device_array(count + 1, np.int64)
+    launcher = genboruvka._Launcher(BLOCK.get("block_size", _device.DEFAULT_BLOCK_SIZE))
+    total = launcher.exclusive_scan(cuda.to_device(values), count, out)
+    expected = np.concatenate([[0], np.cumsum(values)])
+    assert total == expected[-1]
+    np.testing.assert_array_equal(out.copy_to_host(), expected)

@@ -33,6 +33,17 @@ register(Solver(
     limit=graph_limit,
 ))
 register(Solver(
+    name="genboruvka/gpu",
+    entry="parmst.solvers.gpu.genboruvka:solve",
+    paper="seed 003 section 4.4, Algorithm 5 and Appendix A (Algorithms 7-13)",
+    summary="generic Borůvka: min entry by atomicMin, mirrored-edge removal, colour "
+            "propagation, prefix-sum renumbering, contracted CSR built on the device each round",
+    requires=_REQUIRES,
+    options={"block_size": DEFAULT_BLOCK_SIZE},
+    probe=probe,
+    limit=graph_limit,
+))
+register(Solver(
     name="prim-dense/gpu",
     entry="parmst.solvers.gpu.prim_dense:solve",
     paper="seed 004 section 3.1 (parallel Prim: local_closest_node, update_distances)",

@@ -1,0 +1,345 @@
+"""Generic Borůvka with CSR contraction on CUDA (seed 003, section 4.4, Algorithm 5).
+
+The GPU form of :mod:`parmst.solvers.cpu.genboruvka`. Each round runs the
+kernels of the thesis's Appendix A on the current contracted graph, held on
+the device as a CSR with one extra column: ``indptr``, and per entry
+``row`` (its vertex), ``adj`` (the other end) and ``key`` (the edge's
+unique ``(weight, edge_id)`` key from :mod:`parmst.solvers.gpu._keys`,
+whose low bits name the input edge, so no edge-id column is needed):
+
+1. lightest entry per vertex (Algorithm 7): one thread per *entry*, a
+   guarded ``atomicMin`` of its key into its vertex (our keys are unique, so
+   the thesis's "smallest destination" tie rule becomes the ``(weight, id)``
+   order); a second entry pass turns the winning key into the successor;
+2. remove mirrored edges (Algorithm 8): of two vertices that chose each
+   other the smaller id drops its choice and becomes the root; the kept
+   choices are forest edges;
+3. initialize colours (Algorithm 9) and propagate them by pointer jumping
+   (Algorithm 10) until a pass changes nothing;
+4. new vertex ids (Algorithm 11): an exclusive prefix sum over the flags of
+   representatives that still have a crossing edge (finished trees of a
+   forest get no id, which ends the loop on disconnected graphs);
+5. count the crossing edges of each vertex and add them to its
+   super-vertex with one ``atomicAdd`` (Algorithm 12); a prefix sum over the
+   super-vertex degrees is the new ``indptr``;
+6. insert the crossing edges at offsets reserved with ``atomicAdd``
+   (Algorithm 13), dropping edges inside a component.
+
+The thesis used ModernGPU's scan; CuPy is not available in CI, so
+:func:`_exclusive_scan` is a block scan in shared memory plus a recursive
+scan of the block sums, which also runs under numba-cuda's simulator.
+Kernels loop grid-stride, so the simulator can run them on two small blocks.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import cuda
+
+from parmst.solvers.gpu import _device
+from parmst.solvers.gpu._kernels import lower_min
+from parmst.solvers.gpu._keys import MAX_KEY, prepare_keys
+from parmst.stats import Stats
+
+#: Threads per block of the scan kernel (its shared buffer needs a compile-time size).
+SCAN_THREADS = _device.WARP_SIZE if _device.simulator_active() else 1024
+
+
+@cuda.jit
+def _reset_vertices(min_key, succ):
+    """Round start: no lightest entry and no successor yet for any vertex."""
+    for v in range(cuda.grid(1), min_key.shape[0], cuda.gridsize(1)):
+        min_key[v] = MAX_KEY
+        succ[v] = -1
+
+
+@cuda.jit
+def _zero(counts):
+    """Clear a counter array before atomic adds."""
+    for i in range(cuda.grid(1), counts.shape[0], cuda.gridsize(1)):
+        counts[i] = 0
+
+
+@cuda.jit
+def _min_entry(row, key, min_key):
+    """Seed 003 Algorithm 7, edge-centric: atomicMin of every entry's key into its vertex."""
+    for k in range(cuda.grid(1), key.shape[0], cuda.gridsize(1)):
+        lower_min(min_key, row[k], key[k], True)
+
+
+@cuda.jit
+def _successor(row, adj, key, min_key, succ):
+    """Seed 003 Algorithm 7 line 11: the (unique) entry holding its vertex's minimum names the successor."""
+    for k in range(cuda.grid(1), key.shape[0], cuda.gridsize(1)):
+        if min_key[row[k]] == key[k]:
+            succ[row[k]] = adj[k]
+
+
+@cuda.jit
+def _drop_mirrored_and_colour(succ, min_key, colour, in_forest, slot_mask):
+    """Seed 003 Algorithms 8-9: of two vertices that chose each other the smaller drops the
+    edge; every vertex takes its successor as colour (itself when it has none); kept edges
+    enter the forest."""
+    for v in range(cuda.grid(1), succ.shape[0], cuda.gridsize(1)):
+        s = succ[v]
+        colour[v] = v
+        if s < 0 or (succ[s] == v and v < s):
+            continue
+        colour[v] = s
+        in_forest[min_key[v] & slot_mask] = 1
+
+
+@cuda.jit
+def _propagate_colours(colour, changed):
+    """Seed 003 Algorithm 10, one pass: a colour becomes its colour's colour.
+
+    In place: a concurrent reader sees the old or the new colour, both on
+    the path to the root, so passes still converge to the root.
+    """
+    for v in range(cuda.grid(1), colour.shape[0], cuda.gridsize(1)):
+        up = colour[v]
+        upper = colour[up]
+        if up != upper:
+            colour[v] = upper
+            changed[0] = 1
+
+
+@cuda.jit
+def _count_crossing(indptr, adj, colour, crossing, degree):
+    """Seed 003 Algorithm 12: crossing entries per vertex, one atomicAdd into its colour."""
+    for v in range(cuda.grid(1), colour.shape[0], cuda.gridsize(1)):
+        mine = colour[v]
+        count = 0
+        for k in range(indptr[v], indptr[v + 1]):
+            if colour[adj[k]] != mine:
+                count += 1
+        crossing[v] = count
+        if count:
+            cuda.atomic.add(degree, mine, count)
+
+
+@cuda.jit
+def _representative_flags(colour, degree, flag):
+    """Seed 003 Algorithm 11: 1 for a component root that still has crossing edges."""
+    for v in range(cuda.grid(1), colour.shape[0], cuda.gridsize(1)):
+        flag[v] = 1 if colour[v] == v and degree[v] > 0 else 0
+
+
+@cuda.jit
+def _compact_degrees(colour, degree, new_id, new_degree):
+    """Seed 003 step "assign edge segments": super-vertex degrees in new-id order, for the scan."""
+    for v in range(cuda.grid(1), colour.shape[0], cuda.gridsize(1)):
+        if colour[v] == v and degree[v] > 0:
+            new_degree[new_id[v]] = degree[v]
+
+
+@cuda.jit
+def _insert_crossing(indptr, adj, key, colour, new_id, crossing, filled, new_indptr, new_row,
+                     new_adj, new_key):
+    """Seed 003 Algorithm 13: copy each vertex's crossing entries to a range reserved by
+    atomicAdd in its super-vertex's segment, renamed to new vertex ids."""
+    for v in range(cuda.grid(1), colour.shape[0], cuda.gridsize(1)):
+        if crossing[v] == 0:
+            continue
+        mine = new_id[colour[v]]
+        at = new_indptr[mine] + cuda.atomic.add(filled, mine, crossing[v])
+        for k in range(indptr[v], indptr[v + 1]):
+            other = colour[adj[k]]
+            if other != colour[v]:
+                new_row[at] = mine
+                new_adj[at] = new_id[other]
+                new_key[at] = key[k]
+                at += 1
+
+
+@cuda.jit
+def _block_scan(values, count, out, block_sums):
+    """Exclusive scan of ``values[:count]`` (then one zero) per block of SCAN_THREADS items.
+
+    Hillis-Steele in shared memory; ``out[i]`` is the sum of the block's items
+    before ``i`` and ``block_sums[b]`` the block's total. Blocks are visited
+    grid-stride; every thread runs the same trips, so the barriers line up.
+    """
+    buf = cuda.shared.array(SCAN_THREADS, np.int64)
+    tid = cuda.threadIdx.x
+    for block in range(cuda.blockIdx.x, block_sums.shape[0], cuda.gridDim.x):
+        i = block * SCAN_THREADS + tid
+        mine = np.int64(values[i]) if i < count else np.int64(0)
+        buf[tid] = mine
+        cuda.syncthreads()
+        step = 1
+        while step < SCAN_THREADS:
+            below = buf[tid - step] if tid >= step else np.int64(0)
+            cuda.syncthreads()
+            buf[tid] += below
+            cuda.syncthreads()
+            step *= 2
+        if i <= count:
+            out[i] = buf[tid] - mine
+        if tid == SCAN_THREADS - 1:
+            block_sums[block] = buf[tid]
+        cuda.syncthreads()
+
+
+@cuda.jit
+def _add_block_offsets(out, offsets):
+    """Second half of the scan: every item adds the sum of the blocks before its own."""
+    for i in range(cuda.grid(1), out.shape[0], cuda.gridsize(1)):
+        out[i] += offsets[i // SCAN_THREADS]
+
+
+class _Launcher:
+    """Grid shapes for the solver's grid-stride kernels, and the scan built from them."""
+
+    def __init__(self, block_size: int) -> None:
+        self.threads, self.max_blocks = _device.launch_limits(block_size)
+
+    def __call__(self, count: int) -> tuple[int, int]:
+        return min(self.max_blocks, _device.blocks_for(count, self.threads)), self.threads
+
+    def exclusive_scan(self, values, count: int, out) -> int:
+        """``out[:count + 1]`` = exclusive prefix sums of ``values[:count]``; returns the total."""
+        blocks = _device.blocks_for(count + 1, SCAN_THREADS)
+        block_sums = cuda.device_array(blocks, dtype=np.int64)
+        grid = min(self.max_blocks, blocks)
+        _block_scan[grid, SCAN_THREADS](values, count, out, block_sums)
+        if blocks > 1:
+            offsets = cuda.device_array(blocks + 1, dtype=np.int64)
+            self.exclusive_scan(block_sums, blocks, offsets)
+            _add_block_offsets[self(count + 1)](out[:count + 1], offsets)
+        return int(out[count:count + 1].copy_to_host()[0])
+
+
+def _initial_csr(graph, keys):
+    """Host arrays of the first round: CSR of both directions with each entry's row and key."""
+    csr = graph.csr()
+    indptr = csr.indptr.astype(np.int64)
+    row = np.repeat(np.arange(graph.num_vertices, dtype=np.int32), np.diff(indptr))
+    return indptr, row, csr.indices.astype(np.int32), keys.keys[csr.edge_ids]
+
+
+def _colour(launch, graph, buffers, in_forest, slot_mask) -> int:
+    """Steps 1-3: forest edges marked, ``buffers["colour"]`` the root of every vertex.
+
+    Returns the number of pointer-jumping passes.
+    """
+    n, (_, row, adj, key) = graph
+    min_key, succ, colour = (buffers[name][:n] for name in ("min_key", "succ", "colour"))
+    _reset_vertices[launch(n)](min_key, succ)
+    _min_entry[launch(len(key))](row, key, min_key)
+    _successor[launch(len(key))](row, adj, key, min_key, succ)
+    _drop_mirrored_and_colour[launch(n)](succ, min_key, colour, in_forest, slot_mask)
+    changed = buffers["changed"]
+    passes = 0
+    while True:
+        passes += 1
+        _zero[1, 1](changed)
+        _propagate_colours[launch(n)](colour, changed)
+        if not changed.copy_to_host()[0]:
+            return passes
+
+
+def _contract(launch, graph, buffers, target):
+    """Steps 4-6: the contracted graph over the components that still have crossing edges.
+
+    Returns the new vertex count and CSR (views into ``target``).
+    """
+    n, (indptr, _, adj, key) = graph
+    colour, crossing, degree, flag, new_id, new_degree, filled = (
+        buffers[name] for name in ("colour", "crossing", "degree", "flag", "new_id",
+                                   "new_degree", "filled"))
+    colour = colour[:n]
+    _zero[launch(n)](degree[:n])
+    _count_crossing[launch(n)](indptr, adj, colour, crossing, degree)
+    _representative_flags[launch(n)](colour, degree, flag)
+    new_n = launch.exclusive_scan(flag, n, new_id)
+    new_indptr, new_row, new_adj, new_key = target
+    if new_n == 0:
+        return 0, (new_indptr[:1], new_row[:0], new_adj[:0], new_key[:0])
+    _compact_degrees[launch(n)](colour, degree, new_id, new_degree)
+    entries = launch.exclusive_scan(new_degree, new_n, new_indptr)
+    _zero[launch(new_n)](filled[:new_n])
+    _insert_crossing[launch(n)](indptr, adj, key, colour, new_id, crossing, filled,
+                                new_indptr, new_row, new_adj, new_key)
+    return new_n, (new_indptr[:new_n + 1], new_row[:entries], new_adj[:entries],
+                   new_key[:entries])
+
+
+def _device_buffers(n: int, entries: int) -> dict:
+    """Every device array of the rounds, allocated once: two CSR buffers and vertex arrays."""
+    def csr_buffer():
+        return (cuda.device_array(n + 1, np.int64), cuda.device_array(entries, np.int32),
+                cuda.device_array(entries, np.int32), cuda.device_array(entries, np.uint64))
+
+    vertex = {"min_key": np.uint64, "succ": np.int32, "colour": np.int32,
+              "crossing": np.int64, "degree": np.int64, "new_id": np.int64,
+              "flag": np.int32, "new_degree": np.int64, "filled": np.int64}
+    buffers = {name: cuda.device_array(n + 1, dtype) for name, dtype in vertex.items()}
+    buffers["changed"] = cuda.device_array(1, np.int32)
+    buffers["csr"] = (csr_buffer(), csr_buffer())
+    return buffers
+
+
+def device_bytes(n: int, m: int) -> int:
+    """Device memory the solver holds for ``n`` vertices and ``m`` edges (2m CSR entries)."""
+    return 2 * ((n + 1) * 8 + 2 * m * 16) + (n + 1) * 60 + m
+
+
+def solve(graph, stats: Stats, *, block_size: int = _device.DEFAULT_BLOCK_SIZE) -> np.ndarray:
+    """Edge ids of the minimum spanning forest by seed 003's generic Borůvka on the GPU.
+
+    Parameters
+    ----------
+    graph : Graph
+    stats : Stats
+        ``init_time``: keys, CSR and host-to-device copies; ``compute_time``:
+        the rounds on the device (result left there); ``extra["end_to_end_time"]``
+        adds the copy-back. ``worklist_sizes``: undirected edges per round.
+    block_size : int
+        Threads per block of the vertex and entry kernels.
+
+    Examples
+    --------
+    >>> import parmst  # doctest: +SKIP
+    >>> g = parmst.Graph.from_edges([0, 1, 2, 0], [1, 2, 3, 3], [4, 1, 3, 2])  # doctest: +SKIP
+    >>> parmst.minimum_spanning_forest(g, "genboruvka/gpu").edge_ids.tolist()  # doctest: +SKIP
+    [1, 2, 3]
+    """
+    if block_size % 32 or not 32 <= block_size <= 1024:
+        raise ValueError(f"genboruvka/gpu: block_size must be a multiple of 32 in 32..1024, "
+                         f"got {block_size}")
+    n, m = graph.num_vertices, graph.num_edges
+    launch = _Launcher(block_size)
+    with stats.init():
+        keys = prepare_keys(graph.weight)
+        host_csr = _initial_csr(graph, keys)
+        entries = len(host_csr[1])
+        needed = device_bytes(n, m)
+        _device.ensure_memory("genboruvka/gpu", needed)
+        with _device.timed_transfer(stats, "transfer_time"):
+            buffers = _device_buffers(n, max(entries, 1))
+            current = buffers["csr"][0]
+            for device_array, host_array in zip(current, host_csr):
+                if len(host_array):
+                    device_array[:len(host_array)].copy_to_device(host_array)
+            in_forest = _device.device_full(max(m, 1), 0, np.uint8)
+    stats.extra["key_method"] = keys.method
+    stats.rounds = 0
+    passes = []
+    with stats.compute():
+        indptr, row, adj, key = current
+        graph_now = (n, (indptr[:n + 1], row[:entries], adj[:entries], key[:entries]))
+        while entries:
+            stats.rounds += 1
+            stats.worklist_sizes.append(entries // 2)
+            passes.append(_colour(launch, graph_now, buffers, in_forest, keys.slot_mask))
+            target = buffers["csr"][stats.rounds % 2]
+            new_n, contracted = _contract(launch, graph_now, buffers, target)
+            entries = len(contracted[1])
+            graph_now = (new_n, contracted)
+        _device.synchronize()
+    stats.extra["colour_passes"] = passes
+    with _device.timed_transfer(stats, "copy_back_time"):
+        edge_ids = keys.edge_ids(np.flatnonzero(in_forest.copy_to_host()[:m]))
+    _device.record_device(stats, needed)
+    return edge_ids
