@@ -1,6 +1,6 @@
 """Machine descriptions for reports."""
 
-from parmst.bench.machine import describe_machine, machine_info
+from parmst.bench.machine import describe_machine, machine_info, short_machine
 
 
 def test_machine_info_names_hardware_software_and_date():
@@ -9,7 +9,10 @@ def test_machine_info_names_hardware_software_and_date():
     assert {"numpy", "numba", "parmst", "python"} <= set(info["versions"])
     assert info["date"].endswith("+00:00")
     assert isinstance(info["gpus"], list)
-    assert str(info["cores"]) in info["label"]
+    assert info["label"] is None
+    assert describe_machine(info).startswith(info["cpu"])
+    assert short_machine(info).startswith(info["cpu"])
+    assert machine_info("my laptop")["label"] == "my laptop"
 
 
 def test_describe_machine_mentions_gpus_and_commit():

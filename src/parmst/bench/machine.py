@@ -111,8 +111,7 @@ def machine_info(label: str | None = None) -> dict[str, Any]:
     Parameters
     ----------
     label : str, optional
-        A human name for the machine ("2-core dev VM, no GPU"); the CPU model
-        and core count are used when not given.
+        A human name for the machine ("2-core dev VM, no GPU").
 
     Examples
     --------
@@ -128,7 +127,7 @@ def machine_info(label: str | None = None) -> dict[str, Any]:
     cpu = _cpu_model()
     gpus = _gpus()
     info: dict[str, Any] = {
-        "label": label or f"{cpu}, {cores} cores" + (f", {gpus[0]['name']}" if gpus else ""),
+        "label": label,
         "cpu": cpu,
         "cores": cores,
         "logical_cpus": os.cpu_count(),
@@ -143,6 +142,19 @@ def machine_info(label: str | None = None) -> dict[str, Any]:
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
     }
     return info
+
+
+def short_machine(info: dict[str, Any]) -> str:
+    """The machine's label, or its CPU and core count (for plot titles).
+
+    Examples
+    --------
+    >>> short_machine({"label": None, "cpu": "Xeon", "cores": 8, "gpus": []})
+    'Xeon, 8 cores'
+    """
+    gpus = info.get("gpus") or []
+    return info.get("label") or (f"{info.get('cpu', '?')}, {info.get('cores', '?')} cores"
+                                 + (f", {gpus[0]['name']}" if gpus else ""))
 
 
 def describe_machine(info: dict[str, Any]) -> str:
@@ -170,4 +182,5 @@ def describe_machine(info: dict[str, Any]) -> str:
     if commit:
         parts.append(f"commit {commit}")
     parts.append(str(info.get("date", "")))
-    return f"{info.get('label', '?')}: " + "; ".join(parts)
+    label = info.get("label")
+    return (f"{label}: " if label else "") + "; ".join(parts)

@@ -54,7 +54,9 @@ def _plain_numbers(axis) -> None:
 
 
 def _subtitle(result: BenchResult) -> str:
-    return f"{result.machine.get('label', '')}; {result.config.get('scheme_text', '')}"
+    from parmst.bench.machine import short_machine
+
+    return f"{short_machine(result.machine)}; {result.config.get('scheme_text', '')}"
 
 
 def plot_throughput(result: BenchResult, path: Path) -> Path:
