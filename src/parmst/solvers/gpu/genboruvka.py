@@ -1,34 +1,41 @@
 """Generic Borůvka with CSR contraction on CUDA (seed 003, section 4.4, Algorithm 5).
 
 The GPU form of :mod:`parmst.solvers.cpu.genboruvka`. Each round runs the
-kernels of the thesis's Appendix A on the current contracted graph, held on
-the device as a CSR with one extra column: ``indptr``, and per entry
-``row`` (its vertex), ``adj`` (the other end) and ``key`` (the edge's
-unique ``(weight, edge_id)`` key from :mod:`parmst.solvers.gpu._keys`,
-whose low bits name the input edge, so no edge-id column is needed):
+kernels of the thesis's Appendix A on the current contracted graph. Its
+entries (both directions of every edge) lie on the device grouped by
+vertex in CSR order, as three columns: ``row`` (the vertex, i.e. the CSR
+row expanded), ``adj`` (the other end) and ``key`` (the edge's unique
+``(weight, edge_id)`` key from :mod:`parmst.solvers.gpu._keys`, whose low
+bits name the input edge, so no edge-id column is needed):
 
-1. lightest entry per vertex (Algorithm 7): one thread per *entry*, a
-   guarded ``atomicMin`` of its key into its vertex (our keys are unique, so
-   the thesis's "smallest destination" tie rule becomes the ``(weight, id)``
-   order); a second entry pass turns the winning key into the successor;
+1. lightest entry per vertex (Algorithm 7): a guarded ``atomicMin`` of
+   every entry's key into its vertex (keys are unique, so the thesis's
+   "smallest destination" tie rule becomes the ``(weight, id)`` order); a
+   second entry pass turns the winning key into the successor;
 2. remove mirrored edges (Algorithm 8): of two vertices that chose each
    other the smaller id drops its choice and becomes the root; the kept
    choices are forest edges;
 3. initialize colours (Algorithm 9) and propagate them by pointer jumping
    (Algorithm 10) until a pass changes nothing;
 4. new vertex ids (Algorithm 11): an exclusive prefix sum over the flags of
-   representatives that still have a crossing edge (finished trees of a
-   forest get no id, which ends the loop on disconnected graphs);
-5. count the crossing edges of each vertex and add them to its
-   super-vertex with one ``atomicAdd`` (Algorithm 12); a prefix sum over the
-   super-vertex degrees is the new ``indptr``;
-6. insert the crossing edges at offsets reserved with ``atomicAdd``
-   (Algorithm 13), dropping edges inside a component.
+   roots that still have a crossing edge (finished trees of a forest get
+   no id, which ends the loop on disconnected graphs);
+5. count the crossing entries of each super-vertex with ``atomicAdd``
+   (Algorithm 12); a prefix sum over the degrees, in new-id order, gives
+   the contracted CSR's segment offsets (``indptr``);
+6. insert the crossing entries at slots of their super-vertex's segment
+   reserved with ``atomicAdd`` (Algorithm 13), dropping entries inside a
+   component; the result is grouped by super-vertex again.
 
-The thesis used ModernGPU's scan; CuPy is not available in CI, so
-:func:`_exclusive_scan` is a block scan in shared memory plus a recursive
-scan of the block sums, which also runs under numba-cuda's simulator.
-Kernels loop grid-stride, so the simulator can run them on two small blocks.
+Ours, not the thesis's: it ran a thread per vertex; here the entry kernels
+(1, 5, 6) take a thread per entry, because a contracted vertex can own most
+of the graph's entries (RMAT hubs, the giant component after a few rounds),
+and a warp's entries of one super-vertex share one ``atomicAdd``
+(:func:`_reserve_in_run`). The thesis used ModernGPU's scan; CuPy is not
+available in CI, so :meth:`_Launcher.exclusive_scan` is a block scan in
+shared memory plus a recursive scan of the block sums, which also runs under
+numba-cuda's simulator. Kernels loop grid-stride, so the simulator can run
+them on two small blocks.
 """
 
 from __future__ import annotations
@@ -37,12 +44,13 @@ import numpy as np
 from numba import cuda
 
 from parmst.solvers.gpu import _device
-from parmst.solvers.gpu._kernels import lower_min
+from parmst.solvers.gpu._kernels import FULL_MASK, WARP_INTRINSICS, lower_min, warp_round
 from parmst.solvers.gpu._keys import MAX_KEY, prepare_keys
 from parmst.stats import Stats
 
 #: Threads per block of the scan kernel (its shared buffer needs a compile-time size).
 SCAN_THREADS = _device.WARP_SIZE if _device.simulator_active() else 1024
+WARP_SIZE = _device.WARP_SIZE
 
 
 @cuda.jit
@@ -104,18 +112,54 @@ def _propagate_colours(colour, changed):
             changed[0] = 1
 
 
+@cuda.jit(device=True, inline=True)
+def _reserve_in_run(counter, target):
+    """This lane's slot in ``counter[target]`` (nothing where ``target < 0``), warp-aggregated.
+
+    Lanes with equal targets side by side form a run (entries are grouped by
+    vertex, so runs are long); the run's first lane reserves the whole run
+    with one atomicAdd and shares the base. Every lane of the warp must call
+    it together; under the simulator each lane adds its own one.
+    """
+    if not WARP_INTRINSICS:
+        if target >= 0:
+            return cuda.atomic.add(counter, target, np.int64(1))
+        return np.int64(0)
+    lane = cuda.laneid
+    before = cuda.shfl_up_sync(FULL_MASK, target, 1)  # outside the `or`: every lane shuffles
+    head = lane == 0 or before != target
+    heads = np.int64(cuda.ballot_sync(FULL_MASK, head)) & np.int64(FULL_MASK)
+    start = np.int32(lane) if head else np.int32(0)
+    step = 1
+    while step < WARP_SIZE:
+        lower = cuda.shfl_up_sync(FULL_MASK, start, step)
+        if lane >= step:
+            start = max(start, lower)
+        step *= 2
+    base = np.int64(0)
+    if head and target >= 0:
+        above = heads >> (lane + 1)
+        run = np.int64(cuda.ffs(above)) if above else np.int64(WARP_SIZE - lane)
+        base = cuda.atomic.add(counter, target, run)
+    return cuda.shfl_sync(FULL_MASK, base, start) + (lane - start)
+
+
 @cuda.jit
-def _count_crossing(indptr, adj, colour, crossing, degree):
-    """Seed 003 Algorithm 12: crossing entries per vertex, one atomicAdd into its colour."""
-    for v in range(cuda.grid(1), colour.shape[0], cuda.gridsize(1)):
-        mine = colour[v]
-        count = 0
-        for k in range(indptr[v], indptr[v + 1]):
+def _count_crossing(row, adj, colour, degree):
+    """Seed 003 Algorithm 12, edge-centric: each crossing entry adds one to its colour's degree.
+
+    The thesis ran a thread per vertex; a contracted vertex can hold most
+    of the graph's entries, so here a thread takes an entry and a warp's
+    entries of one colour share one atomicAdd.
+    """
+    size = row.shape[0]
+    for k in range(cuda.grid(1), warp_round(size), cuda.gridsize(1)):
+        target = np.int64(-1)
+        if k < size:
+            mine = colour[row[k]]
             if colour[adj[k]] != mine:
-                count += 1
-        crossing[v] = count
-        if count:
-            cuda.atomic.add(degree, mine, count)
+                target = np.int64(mine)
+        _reserve_in_run(degree, target)
 
 
 @cuda.jit
@@ -134,22 +178,25 @@ def _compact_degrees(colour, degree, new_id, new_degree):
 
 
 @cuda.jit
-def _insert_crossing(indptr, adj, key, colour, new_id, crossing, filled, new_indptr, new_row,
-                     new_adj, new_key):
-    """Seed 003 Algorithm 13: copy each vertex's crossing entries to a range reserved by
-    atomicAdd in its super-vertex's segment, renamed to new vertex ids."""
-    for v in range(cuda.grid(1), colour.shape[0], cuda.gridsize(1)):
-        if crossing[v] == 0:
-            continue
-        mine = new_id[colour[v]]
-        at = new_indptr[mine] + cuda.atomic.add(filled, mine, crossing[v])
-        for k in range(indptr[v], indptr[v + 1]):
+def _insert_crossing(row, adj, key, colour, new_id, new_indptr, filled, new_row, new_adj,
+                     new_key):
+    """Seed 003 Algorithm 13, edge-centric: each crossing entry goes to a slot of its
+    super-vertex's segment reserved by atomicAdd, renamed to new vertex ids."""
+    size = row.shape[0]
+    for k in range(cuda.grid(1), warp_round(size), cuda.gridsize(1)):
+        target = np.int64(-1)
+        other = 0
+        if k < size:
+            mine = colour[row[k]]
             other = colour[adj[k]]
-            if other != colour[v]:
-                new_row[at] = mine
-                new_adj[at] = new_id[other]
-                new_key[at] = key[k]
-                at += 1
+            if other != mine:
+                target = new_id[mine]
+        at = _reserve_in_run(filled, target)
+        if target >= 0:
+            at += new_indptr[target]
+            new_row[at] = target
+            new_adj[at] = new_id[other]
+            new_key[at] = key[k]
 
 
 @cuda.jit
@@ -210,12 +257,12 @@ class _Launcher:
         return int(out[count:count + 1].copy_to_host()[0])
 
 
-def _initial_csr(graph, keys):
-    """Host arrays of the first round: CSR of both directions with each entry's row and key."""
+def _initial_entries(graph, keys):
+    """Host arrays of the first round: both directions of every non-loop edge, grouped by
+    vertex (the CSR's order), as ``row``, ``adj`` and ``key`` columns."""
     csr = graph.csr()
-    indptr = csr.indptr.astype(np.int64)
-    row = np.repeat(np.arange(graph.num_vertices, dtype=np.int32), np.diff(indptr))
-    return indptr, row, csr.indices.astype(np.int32), keys.keys[csr.edge_ids]
+    row = np.repeat(np.arange(graph.num_vertices, dtype=np.int32), np.diff(csr.indptr))
+    return row, csr.indices.astype(np.int32), keys.keys[csr.edge_ids]
 
 
 def _colour(launch, graph, buffers, in_forest, slot_mask) -> int:
@@ -223,7 +270,7 @@ def _colour(launch, graph, buffers, in_forest, slot_mask) -> int:
 
     Returns the number of pointer-jumping passes.
     """
-    n, (_, row, adj, key) = graph
+    n, (row, adj, key) = graph
     min_key, succ, colour = (buffers[name][:n] for name in ("min_key", "succ", "colour"))
     _reset_vertices[launch(n)](min_key, succ)
     _min_entry[launch(len(key))](row, key, min_key)
@@ -242,47 +289,48 @@ def _colour(launch, graph, buffers, in_forest, slot_mask) -> int:
 def _contract(launch, graph, buffers, target):
     """Steps 4-6: the contracted graph over the components that still have crossing edges.
 
-    Returns the new vertex count and CSR (views into ``target``).
+    Returns the new vertex count and entries (views into ``target``), grouped
+    by super-vertex in the segments of ``buffers["indptr"]``.
     """
-    n, (indptr, _, adj, key) = graph
-    colour, crossing, degree, flag, new_id, new_degree, filled = (
-        buffers[name] for name in ("colour", "crossing", "degree", "flag", "new_id",
-                                   "new_degree", "filled"))
+    n, (row, adj, key) = graph
+    colour, degree, flag, new_id, new_degree, filled, new_indptr = (
+        buffers[name] for name in ("colour", "degree", "flag", "new_id", "new_degree",
+                                   "filled", "indptr"))
     colour = colour[:n]
     _zero[launch(n)](degree[:n])
-    _count_crossing[launch(n)](indptr, adj, colour, crossing, degree)
+    _count_crossing[launch(len(row))](row, adj, colour, degree)
     _representative_flags[launch(n)](colour, degree, flag)
     new_n = launch.exclusive_scan(flag, n, new_id)
-    new_indptr, new_row, new_adj, new_key = target
+    new_row, new_adj, new_key = target
     if new_n == 0:
-        return 0, (new_indptr[:1], new_row[:0], new_adj[:0], new_key[:0])
+        return 0, (new_row[:0], new_adj[:0], new_key[:0])
     _compact_degrees[launch(n)](colour, degree, new_id, new_degree)
     entries = launch.exclusive_scan(new_degree, new_n, new_indptr)
     _zero[launch(new_n)](filled[:new_n])
-    _insert_crossing[launch(n)](indptr, adj, key, colour, new_id, crossing, filled,
-                                new_indptr, new_row, new_adj, new_key)
-    return new_n, (new_indptr[:new_n + 1], new_row[:entries], new_adj[:entries],
-                   new_key[:entries])
+    new_row, new_adj, new_key = (array[:entries] for array in target)
+    _insert_crossing[launch(len(row))](row, adj, key, colour, new_id, new_indptr, filled,
+                                       new_row, new_adj, new_key)
+    return new_n, (new_row, new_adj, new_key)
 
 
 def _device_buffers(n: int, entries: int) -> dict:
-    """Every device array of the rounds, allocated once: two CSR buffers and vertex arrays."""
-    def csr_buffer():
-        return (cuda.device_array(n + 1, np.int64), cuda.device_array(entries, np.int32),
-                cuda.device_array(entries, np.int32), cuda.device_array(entries, np.uint64))
+    """Every device array of the rounds, allocated once: two entry buffers, vertex arrays."""
+    def entry_buffer():
+        return (cuda.device_array(entries, np.int32), cuda.device_array(entries, np.int32),
+                cuda.device_array(entries, np.uint64))
 
     vertex = {"min_key": np.uint64, "succ": np.int32, "colour": np.int32,
-              "crossing": np.int64, "degree": np.int64, "new_id": np.int64,
-              "flag": np.int32, "new_degree": np.int64, "filled": np.int64}
+              "degree": np.int64, "flag": np.int32, "new_id": np.int64,
+              "new_degree": np.int64, "filled": np.int64, "indptr": np.int64}
     buffers = {name: cuda.device_array(n + 1, dtype) for name, dtype in vertex.items()}
     buffers["changed"] = cuda.device_array(1, np.int32)
-    buffers["csr"] = (csr_buffer(), csr_buffer())
+    buffers["entries"] = (entry_buffer(), entry_buffer())
     return buffers
 
 
 def device_bytes(n: int, m: int) -> int:
-    """Device memory the solver holds for ``n`` vertices and ``m`` edges (2m CSR entries)."""
-    return 2 * ((n + 1) * 8 + 2 * m * 16) + (n + 1) * 60 + m
+    """Device memory the solver holds for ``n`` vertices and ``m`` edges (2m entries, twice)."""
+    return 2 * 2 * m * 16 + (n + 1) * 60 + m
 
 
 def solve(graph, stats: Stats, *, block_size: int = _device.DEFAULT_BLOCK_SIZE) -> np.ndarray:
@@ -292,9 +340,10 @@ def solve(graph, stats: Stats, *, block_size: int = _device.DEFAULT_BLOCK_SIZE) 
     ----------
     graph : Graph
     stats : Stats
-        ``init_time``: keys, CSR and host-to-device copies; ``compute_time``:
-        the rounds on the device (result left there); ``extra["end_to_end_time"]``
-        adds the copy-back. ``worklist_sizes``: undirected edges per round.
+        ``init_time``: keys, entry arrays and host-to-device copies;
+        ``compute_time``: the rounds on the device (result left there);
+        ``extra["end_to_end_time"]`` adds the copy-back. ``worklist_sizes``:
+        undirected edges (including parallel ones) of each round's graph.
     block_size : int
         Threads per block of the vertex and entry kernels.
 
@@ -312,31 +361,29 @@ def solve(graph, stats: Stats, *, block_size: int = _device.DEFAULT_BLOCK_SIZE) 
     launch = _Launcher(block_size)
     with stats.init():
         keys = prepare_keys(graph.weight)
-        host_csr = _initial_csr(graph, keys)
-        entries = len(host_csr[1])
+        host_entries = _initial_entries(graph, keys)
+        entries = len(host_entries[0])
         needed = device_bytes(n, m)
         _device.ensure_memory("genboruvka/gpu", needed)
         with _device.timed_transfer(stats, "transfer_time"):
             buffers = _device_buffers(n, max(entries, 1))
-            current = buffers["csr"][0]
-            for device_array, host_array in zip(current, host_csr):
-                if len(host_array):
-                    device_array[:len(host_array)].copy_to_device(host_array)
+            current = tuple(array[:entries] for array in buffers["entries"][0])
+            if entries:
+                for device_array, host_array in zip(current, host_entries):
+                    device_array.copy_to_device(host_array)
             in_forest = _device.device_full(max(m, 1), 0, np.uint8)
     stats.extra["key_method"] = keys.method
     stats.rounds = 0
     passes = []
     with stats.compute():
-        indptr, row, adj, key = current
-        graph_now = (n, (indptr[:n + 1], row[:entries], adj[:entries], key[:entries]))
+        graph_now = (n, current)
         while entries:
             stats.rounds += 1
             stats.worklist_sizes.append(entries // 2)
             passes.append(_colour(launch, graph_now, buffers, in_forest, keys.slot_mask))
-            target = buffers["csr"][stats.rounds % 2]
-            new_n, contracted = _contract(launch, graph_now, buffers, target)
-            entries = len(contracted[1])
-            graph_now = (new_n, contracted)
+            target = buffers["entries"][stats.rounds % 2]
+            graph_now = _contract(launch, graph_now, buffers, target)
+            entries = len(graph_now[1][0])
         _device.synchronize()
     stats.extra["colour_passes"] = passes
     with _device.timed_transfer(stats, "copy_back_time"):
