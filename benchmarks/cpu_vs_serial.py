@@ -86,7 +86,8 @@ def markdown(rows: list[dict], result: dict, args, threads: int) -> str:
              "prebuilt CSR matrix). Every solver's edge ids equal kruskal/serial's. "
              f"`-`: not run (dense Prim only where n <= {DENSE_PRIM_MAX_VERTICES})."), "",
              (f"Command: `python benchmarks/cpu_vs_serial.py --size {args.size} "
-             f"--repeats {args.repeats}`"), "",
+             f"--repeats {args.repeats}"
+             + (f" --threads {args.threads}" if args.threads else "") + "`"), "",
              "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for row in rows:
         cells = [row["family"], f"{row['n']:,}", f"{row['m']:,}"]
