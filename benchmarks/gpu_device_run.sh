@@ -6,6 +6,8 @@
 # MODE: "tests" (gpu_cases.py), "conformance" (the shared suite, gpu solvers only),
 # "bench" (benchmark only), "all" (all three). Writes logs and results under $OUT (the device tool's output folder).
 # Runs from the source tree (PYTHONPATH=src) with the machine's own numpy/numba/numba-cuda.
+# Optional environment: TESTS_K / CONFORMANCE_K (pytest -k expressions; defaults: all
+# of gpu_cases.py, "gpu"), TESTS_TIMEOUT / CONFORMANCE_TIMEOUT / BENCH_TIMEOUT (seconds).
 set -uo pipefail
 MODE=${1:-all}
 shift || true
@@ -17,17 +19,17 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,memory.used --format=csv
 $PY -c "import sys, numpy, numba, importlib.metadata as m; print(sys.version.split()[0], 'numpy', numpy.__version__, 'numba', numba.__version__, 'numba-cuda', m.version('numba-cuda'), 'scipy', m.version('scipy'))" | tee -a "$OUT/env.txt"
 status=0
 if [[ $MODE == tests || $MODE == all ]]; then
-    timeout 300 $PY -m pytest -q -p no:cacheprovider -x tests/solvers/gpu/gpu_cases.py \
-        2>&1 | tee "$OUT/gpu_tests.log" | tail -25
+    timeout "${TESTS_TIMEOUT:-300}" $PY -m pytest -q -p no:cacheprovider -x \
+        tests/solvers/gpu/gpu_cases.py ${TESTS_K:+-k "$TESTS_K"} 2>&1 | tee "$OUT/gpu_tests.log" | tail -25
     status=${PIPESTATUS[0]}
 fi
 if [[ $MODE == conformance || $MODE == all ]]; then
-    timeout 200 $PY -m pytest -q -p no:cacheprovider -o faulthandler_timeout=60 \
-        tests/conformance -k gpu 2>&1 | tee "$OUT/gpu_conformance.log" | tail -25
+    timeout "${CONFORMANCE_TIMEOUT:-200}" $PY -m pytest -q -p no:cacheprovider \
+        -o faulthandler_timeout=60 tests/conformance -k "${CONFORMANCE_K:-gpu}" 2>&1 | tee "$OUT/gpu_conformance.log" | tail -25
     status=$(( status || PIPESTATUS[0] ))
 fi
 if [[ $MODE == bench || $MODE == all ]]; then
-    $PY benchmarks/gpu_bench.py --out "$OUT" "$@" 2>&1 | tee "$OUT/gpu_bench.log" | grep -v "^|" | tail -40
+    timeout "${BENCH_TIMEOUT:-3600}" $PY benchmarks/gpu_bench.py --out "$OUT" "$@" 2>&1 | tee "$OUT/gpu_bench.log" | grep -v "^|" | tail -40
     status=$(( status || PIPESTATUS[0] ))
     cat "$OUT/gpu_bench.md" 2>/dev/null
 fi
