@@ -19,6 +19,19 @@ def _failing_solve(graph, stats):
     raise RuntimeError("planted failure")
 
 
+CALLS = []
+
+
+def _first_recorder(graph, stats):
+    CALLS.append("first")
+    return kruskal_solve(graph, stats)
+
+
+def _second_recorder(graph, stats):
+    CALLS.append("second")
+    return kruskal_solve(graph, stats)
+
+
 def _plant(name, function):
     registry.solvers()  # load the real backends first, so that ours is only added
     registry.register(Solver(name=name, entry=f"{__name__}:{function}",
@@ -36,6 +49,17 @@ def wrong_solver():
 def failing_solver():
     yield _plant("planted-failing/serial", "_failing_solve")
     registry._REGISTRY.pop("planted-failing/serial", None)
+
+
+@pytest.fixture
+def recorders():
+    """Two correct solvers that log their calls in CALLS, in order."""
+    CALLS.clear()
+    names = [_plant(f"planted-{which}/serial", f"_{which}_recorder")
+             for which in ("first", "second")]
+    yield names, CALLS
+    for name in names:
+        registry._REGISTRY.pop(name, None)
 
 
 @pytest.fixture

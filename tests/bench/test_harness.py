@@ -43,6 +43,13 @@ def test_planted_wrong_solver_is_a_loud_mismatch_never_timed(tiny, wrong_solver)
     assert "**MISMATCH**" in result.to_markdown()
 
 
+def test_solvers_runs_are_interleaved_round_robin(tiny, recorders):
+    names, calls = recorders
+    result = run([tiny], names, peers=["none"], repeat=3, progress=False)
+    assert [r.status for r in result.records] == ["ok", "ok"]
+    assert calls == ["first", "second"] * 4  # a warm-up and three timed runs each
+
+
 def test_failing_solver_is_recorded_as_an_error(tiny, failing_solver):
     result = run([tiny], [failing_solver], peers=["none"], repeat=2, progress=False)
     (record,) = result.records

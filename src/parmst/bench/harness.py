@@ -3,9 +3,10 @@
 For each graph the harness computes the reference forest with
 ``kruskal/serial`` and proves it with :func:`parmst.verify` once. Then each
 chosen solver runs once as a warm-up (JIT compilation, device start-up) and
-``scheme.runs`` times timed; every run's edge ids must equal the reference's
-exactly, or the solver's record becomes ``"MISMATCH"``, loses its times and
-makes the run fail. Peers (SciPy, NetworkX, igraph, cuGraph) run the same
+``scheme.runs`` times timed, the solvers' runs interleaved round-robin so that
+load changes on a shared machine hit all of them alike; every run's edge ids
+must equal the reference's exactly, or the solver's record becomes
+``"MISMATCH"``, loses its times and makes the run fail. Peers (SciPy, NetworkX, igraph, cuGraph) run the same
 number of times in a worker process, within a time budget per run, and their
 total weight must equal the reference's.
 """
@@ -19,7 +20,7 @@ import math
 import os
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
@@ -163,48 +164,76 @@ def _finish(record: Record, scheme: Scheme, phases: list[dict[str, float]]) -> N
                      for name in names}
 
 
-def _time_solver(graph: Graph, name: str, variant: _Variant, reference: np.ndarray,
-                 scheme: Scheme, bar) -> Record:
-    record = Record(graph=name, solver=variant.solver.name, threads=variant.threads,
-                    options=variant.options)
-    reason = _skip_reason(variant, graph)
-    if reason is not None:
-        record.status, record.note = "skipped", reason
-        bar.update(scheme.runs + 1)
-        return record
-    phases = []
-    solve = variant.solver.load()
-    options = {**variant.solver.options, **variant.options}
-    gc.collect()  # once per solver and graph: a full collection costs ~0.1 s here
-    for run in range(scheme.runs + 1):
-        bar.set_postfix_str(f"{name} {record.label}", refresh=False)
-        try:
-            edge_ids, stats, elapsed = _timed_solve(graph, solve, options)
-        except Exception as exc:
-            log.exception("%s failed on %s", record.label, name)
-            record.status, record.note = "error", f"{type(exc).__name__}: {exc}"
-            break
+@dataclass
+class _Timing:
+    """A solver being timed on one graph: its record, callable, options and phases so far."""
+
+    record: Record
+    solve: Callable[..., Any]
+    options: dict[str, Any]
+    phases: list[dict[str, float]] = field(default_factory=list)
+
+
+def _one_run(graph: Graph, timing: _Timing, reference: np.ndarray, run: int, runs: int,
+             bar) -> None:
+    """Run 0 is the warm-up; a failure or a wrong answer ends this solver's runs."""
+    record = timing.record
+    bar.set_postfix_str(f"{record.graph} {record.label}", refresh=False)
+    try:
+        edge_ids, stats, elapsed = _timed_solve(graph, timing.solve, timing.options)
+    except Exception as exc:
+        log.exception("%s failed on %s", record.label, record.graph)
+        record.status, record.note = "error", f"{type(exc).__name__}: {exc}"
+    else:
         if not np.array_equal(edge_ids, reference):
             record.status = "MISMATCH"
             record.note = _id_difference(edge_ids, reference) + f" (run {run})"
-            log.error("MISMATCH: %s on %s: %s", record.label, name, record.note)
-            break
-        bar.update(1)
-        record.rounds, record.worklist_sizes = stats.rounds, list(stats.worklist_sizes)
-        record.device, record.threads_used = stats.device, stats.threads
-        if run == 0:
-            record.warmup_time = elapsed  # JIT compilation or loading, device start-up
-            continue
-        record.times.append(elapsed)
-        record.init_times.append(stats.init_time)
-        record.compute_times.append(stats.compute_time)
-        phases.append(dict(stats.phases))
+            log.error("MISMATCH: %s on %s: %s", record.label, record.graph, record.note)
     if record.status != "ok":
         record.times, record.init_times, record.compute_times = [], [], []
-        bar.update(scheme.runs + 1 - run)
-        return record
-    _finish(record, scheme, phases)
-    return record
+        bar.update(runs + 1 - run)
+        return
+    bar.update(1)
+    record.rounds, record.worklist_sizes = stats.rounds, list(stats.worklist_sizes)
+    record.device, record.threads_used = stats.device, stats.threads
+    if run == 0:
+        record.warmup_time = elapsed  # JIT compilation or loading, device start-up
+        return
+    record.times.append(elapsed)
+    record.init_times.append(stats.init_time)
+    record.compute_times.append(stats.compute_time)
+    timing.phases.append(dict(stats.phases))
+
+
+def _time_solvers(graph: Graph, name: str, variants: list[_Variant], reference: np.ndarray,
+                  scheme: Scheme, bar) -> list[Record]:
+    """Time every variant on ``graph``, interleaving their runs round-robin.
+
+    Interleaving (all warm-ups, then run 1 of every solver, then run 2, ...)
+    spreads a change in machine load over all solvers alike, so their ratios
+    stay fair on a shared machine.
+    """
+    records, timings = [], []
+    for variant in variants:
+        record = Record(graph=name, solver=variant.solver.name, threads=variant.threads,
+                        options=variant.options)
+        records.append(record)
+        reason = _skip_reason(variant, graph)
+        if reason is not None:
+            record.status, record.note = "skipped", reason
+            bar.update(scheme.runs + 1)
+            continue
+        timings.append(_Timing(record, variant.solver.load(),
+                               {**variant.solver.options, **variant.options}))
+    gc.collect()  # once per graph: a full collection costs ~0.1 s here
+    for run in range(scheme.runs + 1):
+        for timing in timings:
+            if timing.record.status == "ok":
+                _one_run(graph, timing, reference, run, scheme.runs, bar)
+    for timing in timings:
+        if timing.record.status == "ok":
+            _finish(timing.record, scheme, timing.phases)
+    return records
 
 
 def _same_weight(theirs: float, ours: float, integer: bool) -> bool:
@@ -382,9 +411,8 @@ def run(graphs: Iterable[str | Graph | BenchGraph] | None = None,
                              graph.weight.dtype.name, stands_for)
             result.graphs.append(info)
             reference = _reference(graph, info)
-            for variant in variants:
-                result.records.append(_time_solver(graph, name_, variant, reference,
-                                                   scheme, bar))
+            result.records.extend(_time_solvers(graph, name_, variants, reference, scheme,
+                                                bar))
             for peer_name in peer_names:
                 result.records.append(_time_peer(graph, info, peer_name, peers_explicit,
                                                  runner, scheme, bar))
