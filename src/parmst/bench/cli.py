@@ -92,6 +92,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      help="list the suites and peers and exit")
 
 
+def _size(spec: str) -> str:
+    from parmst.generators import describe
+
+    about = describe(spec)
+    return f"{about['n']:,} vertices, {'' if about['m_exact'] else '~'}{about['m']:,} edges"
+
+
 def _listing() -> str:
     from parmst.bench.peers import PEERS
     from parmst.bench.suites import SUITES
@@ -99,7 +106,8 @@ def _listing() -> str:
     lines = ["suites:"]
     for suite in SUITES.values():
         lines.append(f"  {suite.name:18s} {suite.paper}")
-        lines.extend(f"    {g.name:16s} {g.spec}" + (f"  ({g.stands_for})" if g.stands_for else "")
+        lines.extend(f"    {g.name:16s} {g.spec:42s} {_size(g.spec)}"
+                     + (f"  (for {g.stands_for})" if g.stands_for else "")
                      for g in suite.graphs)
     lines.append("peers:")
     lines.extend(f"  {p.name:18s} {p.summary}" + ("" if p.installed() else "  [not installed]")

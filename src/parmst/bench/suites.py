@@ -15,6 +15,15 @@ suite              reproduces
 ``prim-dense``     seed 004 section 4: dense graphs of 64 ... 4096 vertices
 =================  ==============================================================
 
+The ``-small`` variants hold 2,000 to 520,000 edges per graph. The full
+variants are for bigger machines: ``seed000`` goes up to 20 M vertices and
+30 M edges (sparse/extreme) and 28.8 M edges on 8,000 vertices
+(dense/extreme), about 8 GiB of memory; ``ecl`` up to about 100 M edges
+(kron-21, before repeats are removed) and 8.4 M vertices (r4-2e23), 32 GiB or
+more; ``road`` up to 24 M vertices and 33 M edges (road-USA), 16 GiB;
+``prim-dense`` up to the complete graph on 4,096 vertices (8.4 M edges).
+``parmst bench --list`` prints every graph's size.
+
 Generated graphs are cached as ``.npz`` files in a directory of the user's
 choice (``$PARMST_CACHE`` or ``~/.cache/parmst/graphs`` by default), so that
 repeated runs load them instead of generating them again.
