@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import math
 import platform
+import shlex
 import statistics
 import sys
 import time
@@ -127,8 +128,8 @@ def main() -> None:
         rows.append(bench_family(family, args.size, args.weights, args.repeats))
         print(f"{family}: " + ", ".join(f"{k} {1e3 * v:.1f} ms"
                                         for k, v in rows[-1]["median"].items()), flush=True)
-    command = "python benchmarks/serial_vs_scipy.py " + " ".join(sys.argv[1:])
-    table = markdown(rows, command.strip(), args.repeats, args.machine)
+    command = shlex.join(["python", "benchmarks/serial_vs_scipy.py", *sys.argv[1:]])
+    table = markdown(rows, command, args.repeats, args.machine)
     print(table)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(table)

@@ -33,7 +33,7 @@ def _graph(edges: list[tuple[int, int]], weights, num_vertices: int | None = Non
                             np.array(weights, dtype=dtype), num_vertices)
 
 
-def _random_multigraph(dtype, num_vertices: int = 40, num_edges: int = 160,
+def _random_multigraph(dtype, num_vertices: int = 24, num_edges: int = 96,
                        seed: int = 7) -> Graph:
     """Random edges with weights from a small range (many ties), in the given dtype."""
     rng = np.random.default_rng(seed)
