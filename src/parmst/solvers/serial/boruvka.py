@@ -78,7 +78,16 @@ def _drop_internal_edges(live, num_live, src, dst, parent):
 
 
 def solve(graph, stats: Stats) -> np.ndarray:
-    """Edge ids of the minimum spanning forest by Borůvka rounds over a shrinking edge list."""
+    """Edge ids of the minimum spanning forest by Borůvka rounds over a shrinking edge list.
+
+    Examples
+    --------
+    >>> import parmst
+    >>> g = parmst.Graph.from_edges([0, 1, 2, 3], [1, 2, 3, 0], [1, 1, 1, 1])
+    >>> stats = parmst.Stats()
+    >>> sorted(solve(g, stats).tolist()), stats.worklist_sizes
+    ([0, 1, 2], [4])
+    """
     n = graph.num_vertices
     src, dst = graph.src, graph.dst
     with stats.compute():

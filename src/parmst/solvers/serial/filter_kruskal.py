@@ -134,6 +134,13 @@ def solve(graph, stats: Stats, *, base_case: int = 1 << 14) -> np.ndarray:
     base_case : int
         Segments of at most this many edges are sorted and scanned directly
         (at least 2, so that a median-of-three pivot always splits).
+
+    Examples
+    --------
+    >>> import parmst
+    >>> g = parmst.Graph.from_edges([0, 1, 0, 2, 3], [1, 2, 2, 3, 0], [2, 2, 2, 1, 5])
+    >>> sorted(solve(g, parmst.Stats(), base_case=2).tolist())
+    [0, 1, 3]
     """
     if int(base_case) != base_case or base_case < 2:
         raise ValueError(f"base_case must be an integer of at least 2, got {base_case!r}")

@@ -38,7 +38,15 @@ def scan_in_order(order, src, dst, parent, size, chosen, count):
 
 
 def solve(graph, stats: Stats) -> np.ndarray:
-    """Edge ids of the minimum spanning forest by sort-then-scan Kruskal."""
+    """Edge ids of the minimum spanning forest by sort-then-scan Kruskal.
+
+    Examples
+    --------
+    >>> import parmst
+    >>> g = parmst.Graph.from_edges([0, 1, 0, 2], [1, 2, 2, 2], [1, 1, 1, 0])
+    >>> solve(g, parmst.Stats()).tolist()
+    [0, 1]
+    """
     n = graph.num_vertices
     with stats.compute():
         with stats.phase("sort"):

@@ -116,7 +116,15 @@ def _prim_forest(indptr, indices, edge_ids, keys):
 
 
 def solve(graph, stats: Stats) -> np.ndarray:
-    """Edge ids of the minimum spanning forest by heap-based Prim on the CSR view."""
+    """Edge ids of the minimum spanning forest by heap-based Prim on the CSR view.
+
+    Examples
+    --------
+    >>> import parmst
+    >>> g = parmst.Graph.from_edges([0, 1, 0, 3], [1, 2, 2, 4], [1.0, 1.0, 1.0, 0.5])
+    >>> sorted(solve(g, parmst.Stats()).tolist())
+    [0, 1, 3]
+    """
     with stats.init():
         csr = graph.csr()
     with stats.compute():

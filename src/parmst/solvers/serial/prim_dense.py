@@ -78,7 +78,15 @@ def _dense_prim(matrix, id_mask):
 
 
 def solve(graph, stats: Stats) -> np.ndarray:
-    """Edge ids of the minimum spanning forest by O(V^2) Prim on a key matrix."""
+    """Edge ids of the minimum spanning forest by O(V^2) Prim on a key matrix.
+
+    Examples
+    --------
+    >>> import parmst
+    >>> g = parmst.Graph.from_edges([0, 1, 0, 0], [1, 2, 2, 1], [1, 2, 3, 1])
+    >>> sorted(solve(g, parmst.Stats()).tolist())
+    [0, 1]
+    """
     with stats.init(), stats.phase("build-matrix"):
         keys = packed_keys(graph.weight)
         matrix = _build_key_matrix(graph.src, graph.dst, keys, graph.num_vertices)
