@@ -37,7 +37,8 @@ def exact_sum(weights: np.ndarray) -> int | float:
             return int(w.sum(dtype=np.int64))
         return sum(w.tolist())
     if not np.isfinite(w).all():
-        return float(w.sum(dtype=np.float64))  # inf, -inf, or nan when both occur
+        with np.errstate(invalid="ignore"):
+            return float(w.sum(dtype=np.float64))  # inf, -inf, or nan when both occur
     return math.fsum(w.tolist())
 
 

@@ -113,7 +113,11 @@ def canonical_order(weight: np.ndarray) -> np.ndarray:
     [1, 3, 0, 2]
     """
     w = np.asarray(weight)
-    keys = packed_keys(w)
-    if keys is None:
-        return np.argsort(w, kind="stable")
-    return unpack_edge_ids(np.sort(keys), len(w))
+    keys = weight_keys(w)
+    bits = id_bits(len(w))
+    if keys.dtype.itemsize * 8 + bits > 64:
+        # Ranking 64-bit keys to pack them costs a sort of its own; a stable
+        # sort keeps ties in id order directly.
+        return np.argsort(keys, kind="stable")
+    packed = (keys.astype(np.uint64) << np.uint64(bits)) | np.arange(len(w), dtype=np.uint64)
+    return unpack_edge_ids(np.sort(packed), len(w))
