@@ -94,7 +94,7 @@ def test_python_dash_m_entry_point(graph_file):
 
 def test_readme_commands_match_ci():
     readme = (ROOT / "README.md").read_text()
-    blocks = re.findall(r"```sh\n(.*?)\n```", readme, flags=re.S)
+    blocks = re.findall(r"```sh\n(.*?)\n```", readme, flags=re.DOTALL)
     assert len(blocks) >= 2 and "parmst solve" in blocks[0]
     ci_lines = (ROOT / ".ci" / "run").read_text().strip().splitlines()
     assert ci_lines[-1] == blocks[1]

@@ -22,7 +22,7 @@ def test_forest_fields_and_converters(tmp_path):
     assert f.edge_ids.tolist() == [0, 1, 3]
     assert f.num_components == 3 and len(f) == 3 and f.total_weight == 7
     assert f.component_labels().tolist() == [0, 0, 0, 3, 3, 5]
-    src, dst, weight = f.to_numpy()
+    _src, _dst, weight = f.to_numpy()
     assert weight.tolist() == [1, 2, 4]
     if pytest.importorskip("networkx"):
         assert f.to_networkx().number_of_edges() == 3

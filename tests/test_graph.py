@@ -36,16 +36,16 @@ def test_unit_weights_when_omitted():
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [
-    (dict(src=[0, 1], dst=[1], weight=[1, 1]), "src has 2 entries but dst has 1"),
-    (dict(src=[0], dst=[1], weight=[1, 2]), "1 edges but 2 weights"),
-    (dict(src=[0, -1], dst=[1, 0], weight=[1, 1]), "edge 1 has negative vertex id -1"),
-    (dict(src=[0, 5], dst=[1, 0], weight=[1, 1], num_vertices=3),
+    ({"src": [0, 1], "dst": [1], "weight": [1, 1]}, "src has 2 entries but dst has 1"),
+    ({"src": [0], "dst": [1], "weight": [1, 2]}, "1 edges but 2 weights"),
+    ({"src": [0, -1], "dst": [1, 0], "weight": [1, 1]}, "edge 1 has negative vertex id -1"),
+    ({"src": [0, 5], "dst": [1, 0], "weight": [1, 1], "num_vertices": 3},
      "edge 1 has vertex id 5 but num_vertices is 3"),
-    (dict(src=[0], dst=[1], weight=[np.nan]), "edge 0 has a NaN weight"),
-    (dict(src=[0], dst=[1], weight=["a"]), "weights must be numeric"),
-    (dict(src=[0.5], dst=[1], weight=[1]), "src must hold integer vertex ids"),
-    (dict(src=[0], dst=[1], weight=[1], num_vertices=-1), "num_vertices must be a non-negative"),
-    (dict(src=[0], dst=[1], weight=np.array([2**64 - 1], dtype=np.uint64)), "does not fit int64"),
+    ({"src": [0], "dst": [1], "weight": [np.nan]}, "edge 0 has a NaN weight"),
+    ({"src": [0], "dst": [1], "weight": ["a"]}, "weights must be numeric"),
+    ({"src": [0.5], "dst": [1], "weight": [1]}, "src must hold integer vertex ids"),
+    ({"src": [0], "dst": [1], "weight": [1], "num_vertices": -1}, "num_vertices must be a non-negative"),
+    ({"src": [0], "dst": [1], "weight": np.array([2**64 - 1], dtype=np.uint64)}, "does not fit int64"),
 ])
 def test_validation_errors_name_the_problem(kwargs, message):
     with pytest.raises(GraphValueError, match=message.replace("(", r"\(")):

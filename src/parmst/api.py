@@ -12,7 +12,7 @@ from parmst.forest import Forest
 from parmst.graph import Graph
 from parmst.stats import Stats
 
-__all__ = ["minimum_spanning_forest", "maximum_spanning_forest", "as_graph"]
+__all__ = ["as_graph", "maximum_spanning_forest", "minimum_spanning_forest"]
 
 
 def as_graph(data: Any) -> Graph:

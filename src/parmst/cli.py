@@ -107,8 +107,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         "compute_time_s": s.compute_time,
     }
     if args.stats:
-        report.update(rounds=s.rounds, phases=s.phases, threads=s.threads, device=s.device,
-                      worklist_sizes=s.worklist_sizes, extra=s.extra)
+        report.update({k: v for k, v in s.as_dict().items()
+                       if k not in ("init_time", "compute_time")})
     if args.verify:
         report["verified"] = True
     if args.json:
@@ -174,8 +174,8 @@ def device_report() -> list[tuple[str, str]]:
 
     from parmst.registry import cpu_count
 
-    rows = [("cpu", f"{cpu_count()} cores, numba {numba.__version__}, "
-                    f"{numba.config.NUMBA_NUM_THREADS} threads")]
+    rows = [("cpu", (f"{cpu_count()} cores, numba {numba.__version__}, "
+                     f"{numba.config.NUMBA_NUM_THREADS} threads"))]
     for package in ("numba-cuda", "mpi4py", "pyopencl", "scipy", "networkx", "igraph",
                     "matplotlib"):
         rows.append((package, _package_status(package)))

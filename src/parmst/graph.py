@@ -16,7 +16,7 @@ import numpy as np
 
 from parmst.errors import GraphValueError
 
-__all__ = ["Graph", "CSR", "index_dtype_for"]
+__all__ = ["CSR", "Graph", "index_dtype_for"]
 
 _INT32_LIMIT = 2**31 - 1
 WEIGHT_DTYPES = (np.dtype(np.int32), np.dtype(np.int64), np.dtype(np.float32),
@@ -105,7 +105,7 @@ class Graph:
     (3, 3)
     """
 
-    __slots__ = ("src", "dst", "weight", "num_vertices", "_cache")
+    __slots__ = ("_cache", "dst", "num_vertices", "src", "weight")
 
     def __init__(self, src: np.ndarray, dst: np.ndarray, weight: np.ndarray,
                  num_vertices: int) -> None:

@@ -13,10 +13,10 @@ import numpy as np
 
 __all__ = [
     "canonical_order",
-    "weight_keys",
-    "packed_keys",
     "id_bits",
+    "packed_keys",
     "unpack_edge_ids",
+    "weight_keys",
 ]
 
 _SIGN32 = np.uint32(1 << 31)

@@ -26,11 +26,20 @@ from parmst.errors import SolverUnavailable, UnknownSolverError
 if TYPE_CHECKING:
     from parmst.graph import Graph
 
-__all__ = ["Solver", "register", "get", "solvers", "available_solvers", "select", "explain",
-           "BACKENDS", "add_auto_rule", "cpu_count"]
+__all__ = [
+    "BACKENDS",
+    "Solver",
+    "add_auto_rule",
+    "available_solvers",
+    "cpu_count",
+    "explain",
+    "get",
+    "register",
+    "select",
+    "solvers",
+]
 
 BACKENDS = ("serial", "cpu", "gpu", "opencl", "mpi")
-WEIGHT_KINDS = frozenset({"int32", "int64", "float32", "float64"})
 
 
 @dataclass(frozen=True)

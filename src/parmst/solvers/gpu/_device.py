@@ -174,6 +174,6 @@ def record_device(stats: Stats, device_bytes: int) -> None:
     stats.device = device_name()
     stats.threads = None
     stats.extra["device_memory_bytes"] = int(device_bytes)
-    stats.extra["end_to_end_time"] = (stats.init_time + stats.compute_time
+    stats.extra["end_to_end_time"] = (stats.total_time
                                       + stats.extra.get("copy_back_time", 0.0))
     logger.debug("%s held %.1f MiB of device memory", stats.device, device_bytes / 2**20)
