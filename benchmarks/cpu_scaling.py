@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import statistics
 import sys
 import time
@@ -44,24 +45,33 @@ def scale_graph(spec: str, solvers: list[str], thread_counts: list[int], repeats
     start = time.perf_counter()
     graph = generate(spec)
     row = {"graph": spec, "n": graph.num_vertices, "m": graph.num_edges,
-           "generate_s": time.perf_counter() - start, "ms": {}, "compute_ms": {}}
+           "generate_s": time.perf_counter() - start, "ms": {}, "compute_ms": {}, "init_ms": {},
+           "phases_ms": {}}
     seconds, oracle = solver_run(graph, "kruskal/serial")()
     row["kruskal_serial_ms"] = 1e3 * seconds
     for solver in solvers:
         solver_run(graph, solver, threads=max(thread_counts))()  # compiles
         row["ms"][solver] = {}
         row["compute_ms"][solver] = {}
+        row["init_ms"][solver] = {}
+        row["phases_ms"][solver] = {}
         for threads in thread_counts:
             run = solver_run(graph, solver, threads=threads)
-            times, compute = [], []
+            times, compute, init, phases = [], [], [], []
             for _ in range(repeats):
                 seconds, forest = run()
                 times.append(seconds)
                 compute.append(forest.stats.compute_time)
+                init.append(forest.stats.init_time)
+                phases.append(forest.stats.phases)
             if not np.array_equal(forest.edge_ids, oracle.edge_ids):
                 raise AssertionError(f"{spec}: {solver} at {threads} threads differs from Kruskal")
             row["ms"][solver][threads] = 1e3 * statistics.median(times)
             row["compute_ms"][solver][threads] = 1e3 * statistics.median(compute)
+            row["init_ms"][solver][threads] = 1e3 * statistics.median(init)
+            row["phases_ms"][solver][threads] = {
+                name: 1e3 * statistics.median(p.get(name, 0.0) for p in phases)
+                for name in phases[0]}
         print(f"{spec} {solver}: " + ", ".join(f"{t}T {ms:.0f} ms"
                                                for t, ms in row["ms"][solver].items()), flush=True)
     return row
@@ -75,9 +85,9 @@ def markdown(rows: list[dict], thread_counts: list[int], args) -> str:
              "milliseconds (M undirected edges/s) [speedup over the solver's own 1-thread "
              "time]. Time is solver init + compute from Forest.stats (CSR cache cleared "
              "each run); the compute-only speedup leaves out initialization (key "
-             "preparation, serial NumPy). Every result equals kruskal/serial's edge ids."), "",
+             "preparation, allocation). Every result equals kruskal/serial's edge ids."), "",
              (f"Command: `NUMBA_NUM_THREADS={max(thread_counts)} PYTHONPATH=src python "
-             f"benchmarks/cpu_scaling.py --repeats {args.repeats}`"), "",
+              f"benchmarks/cpu_scaling.py {shlex.join(sys.argv[1:])}`"), "",
              "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for row in rows:
         for solver, times in row["ms"].items():

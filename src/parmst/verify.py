@@ -409,7 +409,8 @@ def _total_of(weights: np.ndarray) -> int | float:
     """Exact for integers; for floats NumPy's pairwise sum, compared with a tolerance."""
     if weights.dtype.kind in "iu":
         return exact_sum(weights)
-    return float(np.sum(weights, dtype=np.float64))
+    with np.errstate(invalid="ignore"):  # inf + -inf: the total is NaN, as Forest's is
+        return float(np.sum(weights, dtype=np.float64))
 
 
 def _totals_agree(claimed: Any, expected: float, weights: np.ndarray) -> bool:

@@ -31,9 +31,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 
-from parmst.order import id_bits, weight_keys
+from parmst.order import id_bits
 
 __all__ = ["FILTER_DEGREE", "FILTER_SAMPLES", "FILTER_TARGET", "NO_THRESHOLD", "EdgeKeys", "filter_threshold",
            "prepare_keys"]
@@ -82,24 +83,99 @@ class EdgeKeys:
         return "packed" if self.packed else "two-pass"
 
 
-def _narrow_weight_keys(weight: np.ndarray) -> np.ndarray:
-    """Order-preserving uint64 keys using as few significant bits as cheaply possible.
+_BLOCK = 1 << 16
+"""Edges per ``prange`` block of the key kernels."""
 
-    32-bit weights give 32-bit keys. float64 weights that are all exact
-    float32 values (integers, data that came from float32) use float32 keys.
-    64-bit keys are then shifted down by their minimum, so a narrow integer
-    range needs few bits whatever its offset.
+
+@numba.njit(cache=True, inline="always")
+def _weight_key(bits, is_float, sign):
+    """:func:`parmst.order.weight_keys` for one weight, given its bit pattern widened to uint64.
+
+    ``sign`` is the weight's sign bit (bit 31 or 63). ``-0.0`` folds into
+    ``+0.0`` so equal weights get equal keys.
     """
-    w = np.asarray(weight)
+    if not is_float:
+        return bits ^ sign
+    if bits == sign:
+        return sign
+    if bits & sign:
+        return ~bits & (sign | (sign - np.uint64(1)))
+    return bits | sign
+
+
+@numba.njit(parallel=True, cache=True)
+def _narrow_to_float32(weight, out):
+    """Write ``weight`` (float64) as float32 into ``out``; return whether every value was exact."""
+    blocks = (len(weight) + _BLOCK - 1) // _BLOCK
+    inexact = 0
+    for b in numba.prange(blocks):
+        lost = 0
+        for e in range(b * _BLOCK, min((b + 1) * _BLOCK, len(weight))):
+            narrow = np.float32(weight[e])
+            out[e] = narrow
+            if narrow != weight[e]:
+                lost += 1
+        inexact += lost
+    return inexact == 0
+
+
+@numba.njit(parallel=True, cache=True)
+def _write_weight_keys(bits, is_float, sign, keys):
+    """Seed 001 section 3.2, first bullet, step 1: order-preserving weight keys into ``keys``.
+
+    Returns the smallest and largest key, so the caller can narrow them
+    without another pass.
+    """
+    blocks = (len(bits) + _BLOCK - 1) // _BLOCK
+    lows = np.empty(blocks, np.uint64)
+    highs = np.empty(blocks, np.uint64)
+    for b in numba.prange(blocks):
+        low = np.uint64(np.iinfo(np.uint64).max)
+        high = np.uint64(0)
+        for e in range(b * _BLOCK, min((b + 1) * _BLOCK, len(bits))):
+            k = _weight_key(np.uint64(bits[e]), is_float, sign)
+            keys[e] = k
+            low = min(low, k)
+            high = max(high, k)
+        lows[b] = low
+        highs[b] = high
+    return lows.min(), highs.max()
+
+
+@numba.njit(parallel=True, cache=True)
+def _shift_and_pack(keys, offset, id_bits, with_ids):
+    """Seed 001 section 3.2, first bullet, step 2: ``keys - offset``, then ``<< id_bits | edge_id``."""
+    for e in numba.prange(len(keys)):
+        k = keys[e] - offset
+        keys[e] = (k << id_bits) | np.uint64(e) if with_ids else k
+
+
+def _narrow_weight_keys(weight: np.ndarray) -> tuple[np.ndarray, int]:
+    """Order-preserving uint64 keys using as few significant bits as cheaply possible, and the
+    largest of them.
+
+    float64 weights that are all exact float32 values (integers, data that
+    came from float32) use float32 keys. 64-bit keys are then shifted down by
+    their minimum, so a narrow integer range needs few bits whatever its
+    offset. Parallel over the current Numba threads.
+    """
+    w = np.ascontiguousarray(weight)
     if w.dtype == np.float64 and len(w):
-        with np.errstate(over="ignore"):  # values beyond float32 range simply do not narrow
-            narrow = w.astype(np.float32)
-        if np.array_equal(narrow, w):
+        narrow = np.empty(len(w), np.float32)
+        if _narrow_to_float32(w, narrow):
             w = narrow
-    keys = weight_keys(w).astype(np.uint64, copy=False)
-    if w.dtype.itemsize == 8 and len(keys):
-        keys = keys - keys.min()
-    return keys
+    if w.dtype not in (np.int32, np.int64, np.float32, np.float64):
+        raise TypeError(f"unsupported weight dtype {w.dtype}")
+    width = 8 * w.dtype.itemsize
+    keys = np.empty(len(w), np.uint64)
+    if not len(w):
+        return keys, 0
+    low, high = _write_weight_keys(w.view(f"u{w.dtype.itemsize}"), w.dtype.kind == "f",
+                                   np.uint64(1 << (width - 1)), keys)
+    if width == 32:
+        return keys, int(high)
+    _shift_and_pack(keys, np.uint64(low), np.uint64(0), False)
+    return keys, int(high) - int(low)
 
 
 def prepare_keys(weight: np.ndarray, mode: str = "auto") -> EdgeKeys:
@@ -129,17 +205,17 @@ def prepare_keys(weight: np.ndarray, mode: str = "auto") -> EdgeKeys:
     """
     if mode not in _MODES:
         raise ValueError(f"key mode must be one of {_MODES}, got {mode!r}")
-    keys = _narrow_weight_keys(weight)
+    keys, largest = _narrow_weight_keys(weight)
     m = len(keys)
     bits = id_bits(m)
-    key_bits = int(keys.max()).bit_length() if m else 0
+    key_bits = largest.bit_length()
     fits = key_bits + bits <= _PACKED_BITS
     if mode == "packed" and not fits:
         raise ValueError(f"weight keys need {key_bits} bits and edge ids {bits}: "
                          f"they do not fit in the {_PACKED_BITS} bits of a packed key")
     if fits and mode != "two-pass":
-        ids = np.arange(m, dtype=np.uint64)
-        return EdgeKeys((keys << np.uint64(bits)) | ids, True, bits)
+        _shift_and_pack(keys, np.uint64(0), np.uint64(bits), True)
+        return EdgeKeys(keys, True, bits)
     return EdgeKeys(keys, False, 0)
 
 

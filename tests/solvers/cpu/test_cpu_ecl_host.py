@@ -5,8 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from parmst.order import canonical_order
-from parmst.solvers.ecl_host import NO_THRESHOLD, filter_threshold, prepare_keys
+from parmst.order import canonical_order, id_bits, weight_keys
+from parmst.solvers.ecl_host import (
+    NO_THRESHOLD,
+    _narrow_weight_keys,
+    filter_threshold,
+    prepare_keys,
+)
 
 
 def _order_by_keys(prepared):
@@ -27,6 +32,45 @@ def _order_by_keys(prepared):
 def test_keys_order_edges_by_weight_then_id(weight, mode):
     prepared = prepare_keys(weight, mode)
     np.testing.assert_array_equal(_order_by_keys(prepared), canonical_order(weight))
+
+
+def _many_weights(kind: str) -> np.ndarray:
+    """Weights spanning several key-kernel blocks, with the special values of each kind."""
+    rng = np.random.default_rng(7)
+    m = 3 * 65536 + 17
+    if kind in ("int32", "int64"):
+        info = np.iinfo(kind)
+        return rng.integers(info.min // 2, info.max // 2, m).astype(kind)
+    if kind == "float64-integers":
+        return rng.integers(-1000, 1000, m).astype(np.float64)
+    w = rng.normal(0.0, 1e3, m).astype(kind)
+    w[::1000], w[1::1000], w[2::1000], w[3::1000] = -0.0, np.inf, -np.inf, 0.0
+    return w
+
+
+@pytest.mark.parametrize("kind", ["int32", "int64", "float32", "float64", "float64-integers"])
+@pytest.mark.parametrize("threads", [1, 2])
+def test_parallel_keys_equal_the_numpy_definition(kind, threads):
+    import numba
+
+    weight = _many_weights(kind)
+    source = weight.astype(np.float32) if kind == "float64-integers" else weight
+    reference = weight_keys(source).astype(np.uint64)
+    if source.dtype.itemsize == 8:  # 64-bit keys are shifted down by their minimum
+        reference -= reference.min()
+    before = numba.get_num_threads()
+    numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    try:
+        keys, largest = _narrow_weight_keys(weight)
+        packed = prepare_keys(weight)
+    finally:
+        numba.set_num_threads(before)
+    np.testing.assert_array_equal(keys, reference)
+    assert largest == int(reference.max())
+    if packed.packed:
+        bits = id_bits(len(weight))
+        expected = (reference << np.uint64(bits)) | np.arange(len(weight), dtype=np.uint64)
+        np.testing.assert_array_equal(packed.keys, expected)
 
 
 def test_packed_keys_are_unique_and_carry_the_edge_id():

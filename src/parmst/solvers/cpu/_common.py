@@ -64,11 +64,73 @@ def using_threads(threads: int | None, stats: Stats) -> Iterator[int]:
         numba.set_num_threads(before)
 
 
+@numba.njit(parallel=True, cache=True)
+def clear_minima(min_key, min_id, two_pass):
+    """Seed 001 Alg. 2 lines 34-37: unset every lightest-edge record (ids too in two-pass mode)."""
+    for v in numba.prange(len(min_key)):
+        min_key[v] = UNSET_KEY
+        if two_pass:
+            min_id[v] = UNSET_ID
+
+
 def new_minima(num_vertices: int, two_pass: bool) -> tuple[np.ndarray, np.ndarray]:
     """Per-vertex lightest-edge slots, unset (the id slots only matter in two-pass mode)."""
-    min_key = np.full(num_vertices, UNSET_KEY, dtype=np.uint64)
-    min_id = np.full(num_vertices if two_pass else 1, UNSET_ID, dtype=np.int64)
+    min_key = np.empty(num_vertices, dtype=np.uint64)
+    min_id = np.empty(num_vertices, dtype=np.int64) if two_pass \
+        else np.full(1, UNSET_ID, dtype=np.int64)
+    clear_minima(min_key, min_id, two_pass)
     return min_key, min_id
+
+
+@numba.njit(parallel=True, cache=True)
+def _write_identity(out):
+    for v in numba.prange(len(out)):
+        out[v] = v
+
+
+def singleton_parents(num_vertices: int, dtype: np.dtype) -> np.ndarray:
+    """``parent[v] = v`` for every vertex (each its own set), written by all threads.
+
+    Examples
+    --------
+    >>> singleton_parents(4, np.int32).tolist()
+    [0, 1, 2, 3]
+    """
+    parent = np.empty(num_vertices, dtype=dtype)
+    _write_identity(parent)
+    return parent
+
+
+@numba.njit(parallel=True, cache=True)
+def _flagged_ids(flags):
+    blocks = (len(flags) + BLOCK - 1) // BLOCK
+    starts = np.zeros(blocks + 1, dtype=np.int64)
+    for b in numba.prange(blocks):
+        starts[b + 1] = np.count_nonzero(flags[b * BLOCK:(b + 1) * BLOCK])
+    starts = np.cumsum(starts)
+    ids = np.empty(starts[-1], dtype=np.int64)
+    for b in numba.prange(blocks):
+        at = starts[b]
+        for e in range(b * BLOCK, min((b + 1) * BLOCK, len(flags))):
+            if flags[e]:
+                ids[at] = e
+                at += 1
+    return ids
+
+
+def flagged_ids(flags: np.ndarray) -> np.ndarray:
+    """``np.flatnonzero(flags)`` by all threads: count per block, prefix sum, write.
+
+    The forest's edge ids come out of a flag per edge; on tens of millions
+    of edges a serial scan of the flags would be a visible share of a
+    parallel solver's time.
+
+    Examples
+    --------
+    >>> flagged_ids(np.array([False, True, True, False, True])).tolist()
+    [1, 2, 4]
+    """
+    return _flagged_ids(flags)
 
 
 @numba.njit(cache=True, inline="always")

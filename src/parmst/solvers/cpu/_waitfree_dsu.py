@@ -17,6 +17,7 @@ import numba
 import numpy as np
 
 from parmst.solvers.cpu._atomics import atomic_cas, atomic_load
+from parmst.solvers.cpu._common import singleton_parents
 
 PARENT_BITS = 58
 """Low bits of a record holding the parent; ranks (at most 63) use the top 6."""
@@ -27,7 +28,7 @@ _PARENT_MASK = np.uint64((1 << PARENT_BITS) - 1)
 
 def make_sets(num_vertices: int) -> np.ndarray:
     """Listing 4 ``make_set`` for every vertex: rank 0, parent itself."""
-    return np.arange(num_vertices, dtype=np.uint64)
+    return singleton_parents(num_vertices, np.uint64)
 
 
 @numba.njit(cache=True)

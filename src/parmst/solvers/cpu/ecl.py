@@ -37,8 +37,11 @@ from parmst.solvers.cpu._common import (
     UNSET_ID,
     UNSET_KEY,
     Worklist,
+    clear_minima,
+    flagged_ids,
     new_minima,
     offer,
+    singleton_parents,
     ticket_copy,
     using_threads,
 )
@@ -145,15 +148,6 @@ def _kernel2(min_key, min_id, two_pass, id_mask, src, dst, parent, in_forest):
         in_forest[e] = True
 
 
-@numba.njit(parallel=True, cache=True)
-def _kernel3(min_key, min_id, two_pass):
-    """Alg. 2 lines 34-37: clear the lightest-edge records (all sets, a sequential sweep)."""
-    for v in numba.prange(len(min_key)):
-        min_key[v] = UNSET_KEY
-        if two_pass:
-            min_id[v] = UNSET_ID
-
-
 def _run_rounds(work: Worklist, graph, parent, min_key, min_id, prepared, in_forest,
                 stats) -> None:
     """Alg. 2 lines 12-39: rounds until the worklist is empty."""
@@ -174,7 +168,7 @@ def _run_rounds(work: Worklist, graph, parent, min_key, min_id, prepared, in_for
             _kernel2(min_key, min_id, two_pass, id_mask, graph.src, graph.dst, parent,
                      in_forest)
         with stats.phase("kernel3"):
-            _kernel3(min_key, min_id, two_pass)
+            clear_minima(min_key, min_id, two_pass)
 
 
 def _fill(work: Worklist, graph, keys, threshold, heavy, parent) -> None:
@@ -211,7 +205,7 @@ def solve(graph, stats: Stats, threads: int | None = None, filtering: bool = Tru
             threshold = filter_threshold(prepared.keys, graph.num_vertices) \
                 if filtering else NO_THRESHOLD
             two_pass = not prepared.packed
-            parent = np.arange(graph.num_vertices, dtype=graph.index_dtype)
+            parent = singleton_parents(graph.num_vertices, graph.index_dtype)
             min_key, min_id = new_minima(graph.num_vertices, two_pass)
             in_forest = np.zeros(graph.num_edges, dtype=np.bool_)
             work = Worklist(graph.num_edges, graph.index_dtype)
@@ -226,5 +220,5 @@ def solve(graph, stats: Stats, threads: int | None = None, filtering: bool = Tru
                 with stats.phase("filter" if heavy and run_threshold else "init"):
                     _fill(work, graph, prepared.keys, run_threshold, heavy, parent)
                 _run_rounds(work, graph, parent, min_key, min_id, prepared, in_forest, stats)
-            chosen = np.flatnonzero(in_forest)
+            chosen = flagged_ids(in_forest)
     return chosen

@@ -28,7 +28,7 @@ import numpy as np
 
 from parmst.order import weight_keys
 from parmst.solvers.cpu._atomics import atomic_add
-from parmst.solvers.cpu._common import using_threads
+from parmst.solvers.cpu._common import flagged_ids, using_threads
 from parmst.stats import Stats
 
 _BLOCKS_PER_THREAD = 8
@@ -178,5 +178,5 @@ def solve(graph, stats: Stats, threads: int | None = None) -> np.ndarray:
                 with stats.phase("colours"):
                     colour = _colours(min_pos, adj, edge_id, in_forest)
                 current = _contract(bounds, current, colour, stats)
-            chosen = np.flatnonzero(in_forest)
+            chosen = flagged_ids(in_forest)
     return chosen
