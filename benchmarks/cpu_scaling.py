@@ -120,7 +120,7 @@ def plot(rows: list[dict], thread_counts: list[int], path: Path, machine: str) -
     ax.set_xticks(thread_counts, [str(t) for t in thread_counts])
     ax.set_xlabel("threads")
     ax.set_ylabel("speedup over 1 thread")
-    ax.set_title(f"parmst cpu solvers: thread scaling ({machine})", fontsize=9)
+    ax.set_title(f"parmst cpu solvers: thread scaling\n{machine}", fontsize=9)
     ax.legend(fontsize=6)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
