@@ -105,18 +105,21 @@ def _weight_key(bits, is_float, sign):
 
 @numba.njit(parallel=True, cache=True)
 def _narrow_to_float32(weight, out):
-    """Write ``weight`` (float64) as float32 into ``out``; return whether every value was exact."""
+    """Write ``weight`` (float64) as float32 into ``out``; return whether every value was exact.
+
+    Per-block flags rather than a scalar ``prange`` reduction: Numba's
+    reduction analysis fails on this loop under Python 3.12.
+    """
     blocks = (len(weight) + _BLOCK - 1) // _BLOCK
-    inexact = 0
+    exact = np.empty(blocks, np.bool_)
     for b in numba.prange(blocks):
-        lost = 0
+        same = True
         for e in range(b * _BLOCK, min((b + 1) * _BLOCK, len(weight))):
             narrow = np.float32(weight[e])
             out[e] = narrow
-            if narrow != weight[e]:
-                lost += 1
-        inexact += lost
-    return inexact == 0
+            same &= narrow == weight[e]
+        exact[b] = same
+    return exact.all()
 
 
 @numba.njit(parallel=True, cache=True)

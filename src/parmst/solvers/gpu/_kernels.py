@@ -96,3 +96,66 @@ def lower_min(min_edge, v, key, guard):
 def warp_round(count):
     """``count`` rounded up to whole warps: loops run whole warps, so ballots see every lane."""
     return (count + 31) // 32 * 32
+
+
+def worklist_round(find_set, join_sets):
+    """The relax and select steps of one Borůvka round over an edge worklist, for one union-find.
+
+    Seed 000 Listing 6 (lines 22-27 and 35-40) and seed 001 Alg. 2 (lines
+    13-23 and 27-33) run the same two steps and differ only in their
+    union-find; numba-cuda device functions take no function arguments, so
+    each solver builds its pair from its own ``find_set(sets, v)`` and
+    ``join_sets(sets, a, b)``. Returns ``(relax_items, select_items)``.
+    """
+
+    @cuda.jit(device=True)
+    def relax_items(wl, counts, cur, sets, min_edge, guard):
+        """Find both sets, drop internal edges, keep the rest with their sets, atomicMin.
+
+        Records of ``wl[cur]`` that still join two sets go to ``wl[1 - cur]``
+        with the sets in place of the endpoints (implicit path compression).
+        """
+        size = counts[cur]
+        out = 1 - cur
+        for i in range(cuda.grid(1), warp_round(size), cuda.gridsize(1)):
+            keep = False
+            p = np.int64(0)
+            q = np.int64(0)
+            key = NO_EDGE
+            if i < size:
+                v, n = unpack_pair(wl[cur, i, 0])
+                key = wl[cur, i, 1]
+                p = find_set(sets, v)
+                q = find_set(sets, n)
+                keep = p != q
+            pos = reserve(counts, out, keep)
+            if keep:
+                wl[out, pos, 0] = pack_pair(p, q)
+                wl[out, pos, 1] = key
+                lower_min(min_edge, p, key, guard)
+                lower_min(min_edge, q, key, guard)
+
+    @cuda.jit(device=True)
+    def select_items(wl, counts, cur, sets, min_edge, in_forest, slot_mask):
+        """A record that is the minimum of either of its sets joins them and enters the forest."""
+        for i in range(cuda.grid(1), counts[cur], cuda.gridsize(1)):
+            v, n = unpack_pair(wl[cur, i, 0])
+            key = wl[cur, i, 1]
+            if min_edge[v] == key or min_edge[n] == key:
+                join_sets(sets, v, n)
+                in_forest[key & slot_mask] = 1
+
+    return relax_items, select_items
+
+
+@cuda.jit(device=True)
+def reset_items(wl, counts, cur, min_edge):
+    """Seed 001 Alg. 2 lines 34-37 (seed 000 Listing 6 lines 43-45): clear the minima of the
+    worklist's sets; also empty the drained list for reuse."""
+    size = counts[cur]
+    if cuda.grid(1) == 0:
+        counts[1 - cur] = 0
+    for i in range(cuda.grid(1), size, cuda.gridsize(1)):
+        v, n = unpack_pair(wl[cur, i, 0])
+        min_edge[v] = NO_EDGE
+        min_edge[n] = NO_EDGE

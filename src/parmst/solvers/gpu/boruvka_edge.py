@@ -23,13 +23,12 @@ from numba import cuda
 from parmst.solvers.gpu import _device
 from parmst.solvers.gpu._kernels import (
     LOW32,
-    NO_EDGE,
     SHIFT32,
-    lower_min,
     pack_pair,
     reserve,
-    unpack_pair,
+    reset_items,
     warp_round,
+    worklist_round,
 )
 from parmst.solvers.gpu._keys import MAX_KEY, prepare_keys
 from parmst.stats import Stats
@@ -90,50 +89,25 @@ def _load_edges(src, dst, keys, wl, counts):
             wl[0, pos, 1] = keys[e]
 
 
+_bridge_items, _merge_items = worklist_round(_find, _join)
+
+
 @cuda.jit
 def _bridges(wl, counts, cur, dsu, min_key):
     """Seed 000 Listing 6 lines 22-27: remap to sets, keep crossing edges, atomicMin bridges."""
-    size = counts[cur]
-    out = 1 - cur
-    for i in range(cuda.grid(1), warp_round(size), cuda.gridsize(1)):
-        keep = False
-        p = np.int64(0)
-        q = np.int64(0)
-        key = NO_EDGE
-        if i < size:
-            u, v = unpack_pair(wl[cur, i, 0])
-            key = wl[cur, i, 1]
-            p = _find(dsu, u)
-            q = _find(dsu, v)
-            keep = p != q
-        pos = reserve(counts, out, keep)
-        if keep:
-            wl[out, pos, 0] = pack_pair(p, q)
-            wl[out, pos, 1] = key
-            lower_min(min_key, p, key, False)
-            lower_min(min_key, q, key, False)
+    _bridge_items(wl, counts, cur, dsu, min_key, False)
 
 
 @cuda.jit
 def _merge(wl, counts, cur, dsu, min_key, in_forest, slot_mask):
     """Seed 000 Listing 6 lines 35-40: a bridge of either endpoint joins and enters the MST."""
-    for i in range(cuda.grid(1), counts[cur], cuda.gridsize(1)):
-        u, v = unpack_pair(wl[cur, i, 0])
-        key = wl[cur, i, 1]
-        if min_key[u] == key or min_key[v] == key:
-            _join(dsu, u, v)
-            in_forest[key & slot_mask] = 1
+    _merge_items(wl, counts, cur, dsu, min_key, in_forest, slot_mask)
 
 
 @cuda.jit
 def _clear(wl, counts, cur, min_key):
     """Seed 000 Listing 6 lines 43-45: reset the minima; empty the drained worklist."""
-    if cuda.grid(1) == 0:
-        counts[1 - cur] = 0
-    for i in range(cuda.grid(1), counts[cur], cuda.gridsize(1)):
-        u, v = unpack_pair(wl[cur, i, 0])
-        min_key[u] = NO_EDGE
-        min_key[v] = NO_EDGE
+    reset_items(wl, counts, cur, min_key)
 
 
 def solve(graph, stats: Stats, *, block_size: int = _device.DEFAULT_BLOCK_SIZE) -> np.ndarray:

@@ -43,11 +43,11 @@ from parmst.solvers.gpu._kernels import (
     WARP_INTRINSICS,
     find,
     join,
-    lower_min,
     pack_pair,
     reserve,
-    unpack_pair,
+    reset_items,
     warp_round,
+    worklist_round,
 )
 from parmst.solvers.gpu._keys import MAX_KEY, filter_threshold, prepare_keys
 from parmst.stats import Stats
@@ -170,55 +170,7 @@ def _populate_csr(indptr, indices, csr_keys, threshold, heavy, both_directions, 
                        parent, wl, counts)
 
 
-@cuda.jit(device=True)
-def _relax_items(wl, counts, cur, parent, min_edge, guard):
-    """Seed 001 Alg. 2 lines 13-23: find sets, drop internal edges, keep the rest, atomicMin.
-
-    Records of ``wl[cur]`` that still join two sets go to ``wl[1 - cur]``
-    with the sets in place of the endpoints (implicit path compression).
-    """
-    size = counts[cur]
-    out = 1 - cur
-    for i in range(cuda.grid(1), warp_round(size), cuda.gridsize(1)):
-        keep = False
-        p = np.int64(0)
-        q = np.int64(0)
-        key = NO_EDGE
-        if i < size:
-            v, n = unpack_pair(wl[cur, i, 0])
-            key = wl[cur, i, 1]
-            p = find(parent, v)
-            q = find(parent, n)
-            keep = p != q
-        pos = reserve(counts, out, keep)
-        if keep:
-            wl[out, pos, 0] = pack_pair(p, q)
-            wl[out, pos, 1] = key
-            lower_min(min_edge, p, key, guard)
-            lower_min(min_edge, q, key, guard)
-
-
-@cuda.jit(device=True)
-def _select_items(wl, counts, cur, parent, min_edge, in_forest, slot_mask):
-    """Seed 001 Alg. 2 lines 27-33: a record that is its set's minimum joins and is kept."""
-    for i in range(cuda.grid(1), counts[cur], cuda.gridsize(1)):
-        v, n = unpack_pair(wl[cur, i, 0])
-        key = wl[cur, i, 1]
-        if min_edge[v] == key or min_edge[n] == key:
-            join(parent, v, n)
-            in_forest[key & slot_mask] = 1
-
-
-@cuda.jit(device=True)
-def _reset_items(wl, counts, cur, min_edge):
-    """Seed 001 Alg. 2 lines 34-37: clear the minima; also empty the drained list for reuse."""
-    size = counts[cur]
-    if cuda.grid(1) == 0:
-        counts[1 - cur] = 0
-    for i in range(cuda.grid(1), size, cuda.gridsize(1)):
-        v, n = unpack_pair(wl[cur, i, 0])
-        min_edge[v] = NO_EDGE
-        min_edge[n] = NO_EDGE
+_relax_items, _select_items = worklist_round(find, join)
 
 
 @cuda.jit
@@ -235,8 +187,8 @@ def _select(wl, counts, cur, parent, min_edge, in_forest, slot_mask):
 
 @cuda.jit
 def _reset(wl, counts, cur, min_edge):
-    """One launch of :func:`_reset_items` (``launch="per-round"``)."""
-    _reset_items(wl, counts, cur, min_edge)
+    """One launch of :func:`~parmst.solvers.gpu._kernels.reset_items` (``launch="per-round"``)."""
+    reset_items(wl, counts, cur, min_edge)
 
 
 @cuda.jit
@@ -262,7 +214,7 @@ def _all_rounds(wl, counts, cur, parent, min_edge, in_forest, slot_mask, guard, 
         cur = 1 - cur
         _select_items(wl, counts, cur, parent, min_edge, in_forest, slot_mask)
         grid.sync()
-        _reset_items(wl, counts, cur, min_edge)
+        reset_items(wl, counts, cur, min_edge)
         grid.sync()
     if cuda.grid(1) == 0:
         sizes[0] = rounds
