@@ -75,6 +75,36 @@ def test_csr_has_both_directions_without_loops_and_keeps_ids():
     assert g.csr() is not csr
 
 
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_csr_rows_are_in_edge_id_order_for_any_thread_count(threads):
+    import numba
+
+    from parmst._csr import build_csr
+
+    rng = np.random.default_rng(11)
+    n, m = 500, 4000
+    src = rng.integers(0, n, m).astype(np.int32)
+    dst = rng.integers(0, n, m).astype(np.int32)
+    dst[:40] = src[:40]  # self-loops stay out of the CSR
+    dst[40:400] = 7  # one heavy row spanning several thread ranges' worth of entries
+    weight = rng.integers(-50, 50, m).astype(np.int64)
+    keep = src != dst
+    rows = np.concatenate([src[keep], dst[keep]])
+    cols = np.concatenate([dst[keep], src[keep]])
+    ids = np.concatenate([np.flatnonzero(keep)] * 2)
+    order = np.lexsort((ids, rows))
+    before = numba.get_num_threads()
+    numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    try:
+        csr = build_csr(src, dst, weight, n)
+    finally:
+        numba.set_num_threads(before)
+    np.testing.assert_array_equal(csr.indptr, np.searchsorted(rows[order], np.arange(n + 1)))
+    np.testing.assert_array_equal(csr.indices, cols[order])
+    np.testing.assert_array_equal(csr.edge_ids, ids[order])
+    np.testing.assert_array_equal(csr.weights, weight[ids[order]])
+
+
 def test_from_scipy_keeps_upper_triangle_of_symmetric_matrix():
     sp = pytest.importorskip("scipy.sparse")
     m = sp.coo_array(([1.0, 1.0, 2.0, 2.0], ([0, 1, 1, 2], [1, 0, 2, 1])), shape=(4, 4))

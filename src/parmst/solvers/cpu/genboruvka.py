@@ -26,6 +26,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from parmst._csr import entry_balanced_bounds
 from parmst.order import weight_keys
 from parmst.solvers.cpu._atomics import atomic_add
 from parmst.solvers.cpu._common import flagged_ids, using_threads
@@ -36,11 +37,7 @@ _BLOCKS_PER_THREAD = 8
 
 def _edge_balanced_blocks(indptr: np.ndarray, threads: int) -> np.ndarray:
     """Vertex boundaries of blocks holding about equal numbers of CSR entries."""
-    parts = max(1, threads * _BLOCKS_PER_THREAD)
-    targets = np.linspace(0, indptr[-1], parts + 1)
-    bounds = np.searchsorted(indptr, targets, side="left")
-    bounds[-1] = len(indptr) - 1
-    return np.unique(bounds)
+    return entry_balanced_bounds(indptr, threads * _BLOCKS_PER_THREAD)
 
 
 @numba.njit(parallel=True, cache=True)
