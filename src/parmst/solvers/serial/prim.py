@@ -19,6 +19,15 @@ from parmst.solvers.serial._keys import edge_keys, precedes
 from parmst.stats import Stats
 
 
+@numba.njit(cache=True, inline="always")
+def _place(heap_key, heap_edge, heap_vertex, position, i, key, edge, vertex):
+    """Store entry (key, edge, vertex) in heap slot ``i`` and record where the vertex sits."""
+    heap_key[i] = key
+    heap_edge[i] = edge
+    heap_vertex[i] = vertex
+    position[vertex] = i
+
+
 @numba.njit(cache=True)
 def _sift_up(heap_key, heap_edge, heap_vertex, position, i, key, edge, vertex):
     """Seed 003 Alg. 4 insert/decrease: place entry (key, edge, vertex) at ``i`` or above."""
@@ -26,15 +35,10 @@ def _sift_up(heap_key, heap_edge, heap_vertex, position, i, key, edge, vertex):
         parent = (i - 1) >> 1
         if not precedes(key, edge, heap_key[parent], heap_edge[parent]):
             break
-        heap_key[i] = heap_key[parent]
-        heap_edge[i] = heap_edge[parent]
-        heap_vertex[i] = heap_vertex[parent]
-        position[heap_vertex[i]] = i
+        _place(heap_key, heap_edge, heap_vertex, position, i,
+               heap_key[parent], heap_edge[parent], heap_vertex[parent])
         i = parent
-    heap_key[i] = key
-    heap_edge[i] = edge
-    heap_vertex[i] = vertex
-    position[vertex] = i
+    _place(heap_key, heap_edge, heap_vertex, position, i, key, edge, vertex)
 
 
 @numba.njit(cache=True)
@@ -50,15 +54,10 @@ def _sift_down(heap_key, heap_edge, heap_vertex, position, size, key, edge, vert
             child += 1
         if not precedes(heap_key[child], heap_edge[child], key, edge):
             break
-        heap_key[i] = heap_key[child]
-        heap_edge[i] = heap_edge[child]
-        heap_vertex[i] = heap_vertex[child]
-        position[heap_vertex[i]] = i
+        _place(heap_key, heap_edge, heap_vertex, position, i,
+               heap_key[child], heap_edge[child], heap_vertex[child])
         i = child
-    heap_key[i] = key
-    heap_edge[i] = edge
-    heap_vertex[i] = vertex
-    position[vertex] = i
+    _place(heap_key, heap_edge, heap_vertex, position, i, key, edge, vertex)
 
 
 @numba.njit(cache=True)
