@@ -651,7 +651,7 @@ def run(graphs: Iterable[str | Graph | BenchGraph] | None = None,
                     graph = load_graph(item.spec, cache_dir)
                 except ImportError as exc:  # a generator's optional dependency
                     result.config["skipped_graphs"][name_] = str(exc)
-                    log.warning("graph %s skipped: %s", name_, exc)
+                    log.info("graph %s skipped: %s", name_, exc)
                     continue
                 source, stands_for = item.spec, item.stands_for
             else:

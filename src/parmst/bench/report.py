@@ -212,12 +212,16 @@ class BenchResult:
         return self.graph(record.graph).num_edges / seconds / 1e6
 
     def speedup(self, record: Record, baseline: str) -> float | None:
-        """``baseline``'s time over this record's time on the same graph."""
+        """``baseline``'s time over this record's time on the same graph.
+
+        Against a peer the whole solve counts whatever the measure: a peer's
+        input is never on a device already.
+        """
         base = self.find(record.graph, baseline)
-        mine = self.seconds(record)
-        if base is None or not mine or mine <= 0:
+        if base is None or not record.ok:
             return None
-        return self.seconds(base) / mine
+        mine = record.time if base.kind == "peer" else self.seconds(record)
+        return self.seconds(base) / mine if mine and mine > 0 else None
 
     @property
     def failed(self) -> bool:
@@ -412,7 +416,7 @@ class BenchResult:
                     "its result left there, as ECL-MST's own timer")
         else:
             what = "the whole solve: initialization and computation"
-        checks = [f"every parmst result has the same edge ids as {REFERENCE}"]
+        checks = [f"Every parmst result has the same edge ids as {REFERENCE}"]
         if "peer" in kinds:
             what += "; a peer's library call"
             checks.append("peers' total weights equal ours")
@@ -420,7 +424,7 @@ class BenchResult:
             what += "; writing or reading one file"
             checks.append("every file read back holds the edges written")
         return (f"Throughput in millions of input edges per second ({what}; {scheme}, after "
-                f"a warm-up run; higher is better). {'; '.join(checks).capitalize()}.")
+                f"a warm-up run; higher is better). {'; '.join(checks)}.")
 
     def to_markdown(self) -> str:
         """The report: machine, headline table, speedups, scaling, phases, I/O, details, notes."""
