@@ -202,3 +202,12 @@ def test_gpu_suite_under_the_simulator(tmp_path):
         ("boruvka-edge/gpu", "", "ok"), ("scipy", "", "ok")]
     text = (tmp_path / "bench_ecl-gpu-small.md").read_text()
     assert "| grid2d | 24 | 1117 |" in text
+
+
+def test_only_picks_graphs_of_the_suite(monkeypatch, tmp_path):
+    _shrink(monkeypatch, "ecl-gpu-small", TINY.values())
+    status, data = _bench(tmp_path, "--suite", "ecl-gpu-small", "--only", "rmat,grid2d",
+                          "--solver", "kruskal/serial", "--peers", "none", "--no-plots")
+    assert status == 0 and [g["name"] for g in data["graphs"]] == ["grid2d", "rmat"]
+    with pytest.raises(ValueError, match="has no graph 'nope'; its graphs: grid2d, rmat"):
+        run(suite="ecl-gpu-small", only=["nope"], progress=False)

@@ -55,6 +55,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     what = parser.add_argument_group("what to run")
     what.add_argument("--suite", choices=sorted(SUITES), metavar="NAME",
                       help="a named suite: " + ", ".join(SUITES))
+    what.add_argument("--only", metavar="NAMES",
+                      help="run only these of the suite's graphs, e.g. grid2d,rmat")
     what.add_argument("--graph", action="append", metavar="FILE|SPEC",
                       help="a graph file or generator spec such as rmat:scale=14,seed=1 "
                            "(repeatable)")
@@ -138,8 +140,8 @@ def _listing() -> str:
 
 def _command_line(args: argparse.Namespace) -> str:
     words = ["parmst", "bench"]
-    for option in ("suite", "repeat", "budget", "name", "measure", "baseline", "formats",
-                   "time_limit"):
+    for option in ("suite", "only", "repeat", "budget", "name", "measure", "baseline",
+                   "formats", "time_limit"):
         value = getattr(args, option)
         if value is not None and not (option == "budget" and value == 30.0):
             words += [f"--{option.replace('_', '-')}", f"{value:g}"
@@ -189,7 +191,8 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         result = bench(args.graph, split_specs(args.solver) if args.solver else None,
-                       suite=args.suite, peers=_split(args.peers), repeat=args.repeat,
+                       suite=args.suite, only=_split([args.only]) if args.only else None,
+                       peers=_split(args.peers), repeat=args.repeat,
                        kbest=args.kbest, threads=args.threads, measure=args.measure,
                        baseline=args.baseline, formats=formats, cache_dir=args.cache_dir,
                        cache=not args.no_cache, budget=args.budget, time_limit=args.time_limit,

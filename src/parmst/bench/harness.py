@@ -480,11 +480,18 @@ def _reference(graph: Graph, info: GraphInfo) -> np.ndarray:
     return forest.edge_ids
 
 
-def _inputs(graphs: Iterable[str | Graph | BenchGraph] | None,
-            suite: Suite | None) -> list[BenchGraph | tuple[str, Graph]]:
+def _inputs(graphs: Iterable[str | Graph | BenchGraph] | None, suite: Suite | None,
+            only: Sequence[str] | None = None) -> list[BenchGraph | tuple[str, Graph]]:
     items: list[BenchGraph | tuple[str, Graph]] = []
     if suite is not None:
-        items.extend(suite.graphs)
+        names = [g.name for g in suite.graphs]
+        unknown = [name for name in only or () if name not in names]
+        if unknown:
+            raise ValueError(f"suite {suite.name} has no graph {unknown[0]!r}; its graphs: "
+                             f"{', '.join(names)}")
+        items.extend(g for g in suite.graphs if only is None or g.name in only)
+    elif only is not None:
+        raise ValueError("only= picks graphs of a suite: give a suite too")
     for i, item in enumerate(graphs or ()):
         if isinstance(item, Graph):
             items.append((f"graph{i}", item))
@@ -518,7 +525,8 @@ def _peer_records(peer_names: list[str], explicit: bool) -> dict[str, str]:
 def run(graphs: Iterable[str | Graph | BenchGraph] | None = None,
         solvers: Sequence[str] | None = None, *, suite: str | None = None,
         peers: Sequence[str] | None = None, repeat: int | None = None, kbest: bool = False,
-        threads: Sequence[int] | None = None, measure: str | None = None,
+        only: Sequence[str] | None = None, threads: Sequence[int] | None = None,
+        measure: str | None = None,
         baseline: str | None = None, formats: Sequence[str] | None = None,
         cache_dir: str | os.PathLike | None = None, cache: bool = True,
         budget: float = 30.0, time_limit: float | None = None, progress: bool = True,
@@ -539,6 +547,8 @@ def run(graphs: Iterable[str | Graph | BenchGraph] | None = None,
     suite : str, optional
         A named suite from :data:`parmst.bench.suites.SUITES`, run before
         ``graphs``; its settings apply where the arguments are None.
+    only : sequence of str, optional
+        Run only these of the suite's graphs (by name).
     peers : sequence of str, optional
         ``scipy``, ``networkx`` (or ``networkx-kruskal`` etc.), ``igraph``,
         ``cugraph``; ``["none"]`` for none. Default: the suite's, else those
@@ -611,7 +621,7 @@ def run(graphs: Iterable[str | Graph | BenchGraph] | None = None,
     base = KBEST if kbest else MEDIAN
     scheme = Scheme(base.kind, repeat or base.runs, min(base.k, repeat or base.runs),
                     base.tolerance)
-    items = _inputs(graphs, suite_info)
+    items = _inputs(graphs, suite_info, only)
     if cache:
         cache_dir = cache_dir if cache_dir is not None else default_cache_dir()
     else:
