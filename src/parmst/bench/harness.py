@@ -161,7 +161,7 @@ def choose_solvers(patterns: Sequence[str] | None = None
         return chosen, unavailable
     names: list[str] = []
     for pattern in patterns:
-        matches = fnmatch.filter(table, pattern)
+        matches = [name for name in table if fnmatch.fnmatchcase(name, pattern)]
         if not matches:
             raise UnknownSolverError(f"no registered solver matches {pattern!r}; "
                                      f"registered solvers: {', '.join(table)}")
@@ -179,7 +179,7 @@ def _variants(specs: Sequence[str] | None, sweeps: Mapping[str, Sequence[Any]],
     parsed = [parse_solver_spec(spec) for spec in specs] if specs is not None else None
     solvers, unavailable = choose_solvers(None if parsed is None else [p for p, _, _ in parsed])
     out = []
-    for pattern, options, text in parsed or [("*", {}, "")]:
+    for pattern, options, text in parsed if parsed is not None else [("*", {}, "")]:
         matches = [s for s in solvers if fnmatch.fnmatchcase(s.name, pattern)]
         for solver in matches:
             unknown = sorted(set(options) - set(solver.options))
