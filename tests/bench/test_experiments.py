@@ -7,7 +7,11 @@ parser, as a user would with the full-size suite.
 
 import argparse
 import dataclasses
+import importlib.util
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 
@@ -176,12 +180,11 @@ def test_gpu_suites_carry_the_reference_figures_and_compute_only_measure(monkeyp
     assert all(r["status"] in ("ok", "skipped") for r in data["records"])
 
 
+@pytest.mark.gpu
+@pytest.mark.skipif(importlib.util.find_spec("numba_cuda") is None,
+                    reason="numba-cuda is not installed (pip install 'parmst[gpu]')")
 def test_gpu_suite_under_the_simulator(tmp_path):
     """ecl-gpu-small's settings with GPU solvers really running (numba-cuda's simulator)."""
-    import os
-    import subprocess
-    import sys
-
     script = ("import dataclasses, sys\n"
               "from parmst.bench import suites\n"
               "from parmst.bench.__main__ import main\n"

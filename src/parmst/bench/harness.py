@@ -301,6 +301,9 @@ def _one_run(graph: Graph, timing: _Timing, reference: np.ndarray, run: int, run
     bar.update(1)
     record.rounds, record.worklist_sizes = stats.rounds, list(stats.worklist_sizes)
     record.device, record.threads_used = stats.device, stats.threads
+    # Solver-specific figures of the latest run (device memory, end-to-end time, ...).
+    record.extra.update({key: value for key, value in stats.extra.items()
+                         if isinstance(value, (bool, int, float, str))})
     if run == 0:
         record.warmup_time = elapsed  # JIT compilation or loading, device start-up
         return

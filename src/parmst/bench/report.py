@@ -99,7 +99,7 @@ class Record:
     threads_used: int | None = None
     total_weight: int | float | None = None
     weight_ok: bool | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)  # Stats.extra, or a file's size
 
     @property
     def label(self) -> str:
