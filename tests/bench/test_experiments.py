@@ -214,3 +214,18 @@ def test_only_picks_graphs_of_the_suite(monkeypatch, tmp_path):
     assert status == 0 and [g["name"] for g in data["graphs"]] == ["grid2d", "rmat"]
     with pytest.raises(ValueError, match="has no graph 'nope'; its graphs: grid2d, rmat"):
         run(suite="ecl-gpu-small", only=["nope"], progress=False)
+
+
+def test_device_launch_script_runs_parmst_bench(tmp_path):
+    """benchmarks/gpu_device_run.sh's bench mode hands its arguments to `parmst bench`."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    done = subprocess.run(
+        ["bash", "benchmarks/gpu_device_run.sh", "bench", "--graph", "grid2d:side=4,seed=1",
+         "--solver", "kruskal/serial", "--peers", "none", "--repeat", "1", "--no-cache",
+         "--no-plots"],
+        cwd=root, env={**os.environ, "OUT": str(tmp_path), "PYTHON": sys.executable},
+        capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    data = json.loads((tmp_path / "bench_custom.json").read_text())
+    assert [r["status"] for r in data["records"]] == ["ok"]
+    assert "--time-limit 2400" in data["config"]["command"]
