@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# One call on the GPU machine (issue 5): real-GPU tests, then the benchmark.
+# One call on the GPU machine (issue 5): real-GPU tests, then `parmst bench`.
 #
-#   bash benchmarks/gpu_device_run.sh MODE [bench args...]
+#   bash benchmarks/gpu_device_run.sh MODE [parmst bench args...]
+#   e.g. bash benchmarks/gpu_device_run.sh all --suite ecl-gpu --solver 'ecl/gpu,boruvka-edge/gpu'
 #
 # MODE: "tests" (gpu_cases.py), "conformance" (the shared suite, gpu solvers only),
-# "bench" (benchmark only), "all" (all three). Writes logs and results under $OUT (the device tool's output folder).
+# "bench" (`parmst bench ARGS --out $OUT`), "all" (all three). Writes logs and results
+# under $OUT (the device tool's output folder). The same script runs CPU-only suites there
+# (NUMBA_NUM_THREADS=16 bash benchmarks/gpu_device_run.sh bench --suite cpu-scaling).
 # Runs from the source tree (PYTHONPATH=src) with the machine's own numpy/numba/numba-cuda.
 # Optional environment: TESTS_K / CONFORMANCE_K (pytest -k expressions; defaults: all
 # of gpu_cases.py, "gpu"), TESTS_TIMEOUT / CONFORMANCE_TIMEOUT / BENCH_TIMEOUT (seconds).
@@ -29,8 +32,10 @@ if [[ $MODE == conformance || $MODE == all ]]; then
     status=$(( status || PIPESTATUS[0] ))
 fi
 if [[ $MODE == bench || $MODE == all ]]; then
-    timeout "${BENCH_TIMEOUT:-3600}" $PY benchmarks/gpu_bench.py --out "$OUT" "$@" 2>&1 | tee "$OUT/gpu_bench.log" | grep -v "^|" | tail -40
+    # --time-limit keeps the reports of the graphs measured before the timeout.
+    timeout "${BENCH_TIMEOUT:-3600}" $PY -m parmst bench --out "$OUT" --no-progress \
+        --time-limit "$(( ${BENCH_TIMEOUT:-3600} * 2 / 3 ))" "$@" 2>&1 | tee "$OUT/bench.log" | grep -v "^|" | tail -40
     status=$(( status || PIPESTATUS[0] ))
-    cat "$OUT/gpu_bench.md" 2>/dev/null
+    cat "$OUT"/bench_*.md 2>/dev/null
 fi
 exit $status

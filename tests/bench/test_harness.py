@@ -70,10 +70,10 @@ def test_default_solvers_leave_out_dense_matrix_solvers_on_sparse_graphs():
     n = 5000
     path = parmst.Graph.from_edges(np.arange(n - 1), np.arange(1, n), np.ones(n - 1))
     dense = registry.get("prim-dense/serial")
-    assert "dense-matrix" in _skip_reason(_Variant(dense, None, explicit=False), path)
-    assert _skip_reason(_Variant(dense, None, explicit=True), path) is None
+    assert "dense-matrix" in _skip_reason(_Variant(dense, {}, "", explicit=False), path)
+    assert _skip_reason(_Variant(dense, {}, "", explicit=True), path) is None
     complete = parmst.generate("dense:n=64,seed=1")
-    assert _skip_reason(_Variant(dense, None, explicit=False), complete) is None
+    assert _skip_reason(_Variant(dense, {}, "", explicit=False), complete) is None
 
 
 def test_thread_sweep_runs_threaded_solvers_once_per_count(tiny):

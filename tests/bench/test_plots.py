@@ -33,3 +33,15 @@ def test_plain_result_gets_only_the_throughput_chart(tmp_path):
     result = _sweep_result(False)
     result.records = [r for r in result.records if r.threads is None]
     assert [p.name for p in result.plot(tmp_path, stem="plain")] == ["plain.png"]
+
+
+def test_reference_figures_are_drawn_beside_ours(tmp_path):
+    graphs = [GraphInfo("grid2d", "grid2d:side=4", 16, 2_000_000, "int32")]
+    result = BenchResult({"label": "gpu box"},
+                         {"name": "ref", "measure": "compute",
+                          "reference": {"name": "ECL-MST H100", "source": "s",
+                                        "values": {"grid2d": 1117}, "measure": "compute"}},
+                         graphs, [Record("grid2d", "ecl/gpu", times=[0.04], time=0.04,
+                                         compute_time=0.002)])
+    (path,) = result.plot(tmp_path)
+    assert path.name == "bench_ref.png" and path.read_bytes()[:4] == b"\x89PNG"

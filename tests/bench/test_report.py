@@ -111,3 +111,34 @@ def test_a_peer_error_is_reported_but_does_not_fail_the_run():
     assert not result.failed
     result.records[5].status = "MISMATCH"
     assert result.failed
+
+
+def test_compute_measure_and_reference_column():
+    graphs = [GraphInfo("grid2d", "grid2d:side=4", 16, 2_000_000, "int32", "", 1, 30, True)]
+    records = [Record("grid2d", "ecl/gpu", times=[0.04], time=0.04, compute_time=0.002),
+               Record("grid2d", "ecl/gpu", variant="filter=false", times=[0.05], time=0.05,
+                      compute_time=0.004),
+               Record("grid2d", "scipy", kind="peer", times=[0.8], time=0.8)]
+    result = BenchResult({"label": "gpu box"},
+                         {"name": "g", "measure": "compute", "baseline": "ecl/gpu",
+                          "reference": {"name": "ECL-MST H100", "source": "the original",
+                                        "values": {"grid2d": 1117}, "measure": "compute"}},
+                         graphs, records)
+    assert result.throughput(records[0]) == pytest.approx(1000.0)  # 2 M edges / 2 ms
+    assert result.speedup(records[1], "ecl/gpu") == pytest.approx(0.5)
+    assert result.speedup(records[0], "scipy") == pytest.approx(20.0)  # whole solve vs a peer
+    text = result.to_markdown()
+    assert "| graph | edges | ECL-MST H100 | ecl/gpu | ecl/gpu[filter=false] | scipy |" in text
+    assert "| grid2d | 2,000,000 | 1117 | 1000 | 500 | 2.5 |" in text
+    assert "computation only" in text and "`ECL-MST H100`: the original." in text
+    assert "| ecl/gpu[filter=false] | 1 | 500 | 0.50x | 16.00x |" in text
+
+
+def test_old_results_without_the_new_fields_still_load(tmp_path):
+    data = _result().to_dict()
+    for record in data["records"]:
+        for key in ("variant", "cpu_times", "cpu_time", "extra"):
+            del record[key]
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(data))
+    assert load(path).records[1].label == "ecl/cpu x2"

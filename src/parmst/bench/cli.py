@@ -5,7 +5,8 @@ The project's CLI adds the subcommand with :func:`add_arguments` and calls
 
 Exit status: 0 when everything ran and agreed, 1 when any result was wrong
 (MISMATCH), any solver failed or a reference forest did not verify, 2 for a
-usage error.
+usage error. A missing optional library (matplotlib for plots, a peer's
+library, a generator's) costs only what needs it, said in one line each.
 """
 
 from __future__ import annotations
@@ -54,26 +55,40 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     what = parser.add_argument_group("what to run")
     what.add_argument("--suite", choices=sorted(SUITES), metavar="NAME",
                       help="a named suite: " + ", ".join(SUITES))
+    what.add_argument("--only", metavar="NAMES",
+                      help="run only these of the suite's graphs, e.g. grid2d,rmat")
     what.add_argument("--graph", action="append", metavar="FILE|SPEC",
                       help="a graph file or generator spec such as rmat:scale=14,seed=1 "
                            "(repeatable)")
     what.add_argument("--solver", action="append", metavar="NAME",
-                      help="solver name or pattern such as '*/cpu' (repeatable or "
-                           "comma-separated; default: every solver that can run here)")
+                      help="solver name or pattern such as '*/cpu', with options in brackets "
+                           "such as 'ecl/gpu[launch=persistent,filter=false]' (repeatable or "
+                           "comma-separated; default: the suite's, else every solver that "
+                           "can run here)")
     what.add_argument("--peers", action="append", metavar="NAME",
                       help="scipy, networkx (or networkx-kruskal|prim|boruvka), igraph, "
                            "cugraph, or none (default: those installed; NetworkX only on "
                            "graphs up to 20,000 edges)")
     what.add_argument("--threads", type=_thread_counts, metavar="LIST",
                       help="thread counts for solvers that take threads, e.g. 1,2,4")
+    what.add_argument("--formats", metavar="LIST",
+                      help="time writing and reading these file formats on every graph, "
+                           "e.g. edgelist,npz, or 'all'")
     how = parser.add_argument_group("how to time")
     how.add_argument("--repeat", type=int, metavar="N",
                      help="timed runs after the warm-up (default 9; 5 with --kbest)")
     how.add_argument("--kbest", action="store_true",
                      help="seed 003's k-best: best of the 3 fastest of 5 runs within 5%% "
                           "(default: the median, as seed 001)")
+    how.add_argument("--measure", choices=("time", "compute"),
+                     help="what throughput and speedups divide by: the whole solve (default) "
+                          "or the computation alone (GPU: graph already on the device)")
+    how.add_argument("--baseline", metavar="SOLVER",
+                     help="solver that speedups are taken against (default kruskal/serial)")
     how.add_argument("--budget", type=float, default=30.0, metavar="SECONDS",
                      help="time a peer may take per run before it is skipped (default 30)")
+    how.add_argument("--time-limit", type=float, metavar="SECONDS",
+                     help="start no graph after this many seconds (reports keep what ran)")
     how.add_argument("--cache-dir", metavar="DIR",
                      help="where generated graphs are cached (default $PARMST_CACHE or "
                           "~/.cache/parmst/graphs)")
@@ -106,6 +121,14 @@ def _listing() -> str:
     lines = ["suites:"]
     for suite in SUITES.values():
         lines.append(f"  {suite.name:18s} {suite.paper}")
+        settings = [f"{what} {', '.join(map(str, value)) or 'none'}" for what, value in
+                    (("solvers", suite.solvers), ("peers", suite.peers),
+                     ("threads", suite.threads), ("formats", suite.formats or None))
+                    if value is not None]
+        if suite.measure != "time":
+            settings.append(f"measure {suite.measure}")
+        if settings:
+            lines.append(f"    ({'; '.join(settings)})")
         lines.extend(f"    {g.name:16s} {g.spec:42s} {_size(g.spec)}"
                      + (f"  (for {g.stands_for})" if g.stands_for else "")
                      for g in suite.graphs)
@@ -117,10 +140,12 @@ def _listing() -> str:
 
 def _command_line(args: argparse.Namespace) -> str:
     words = ["parmst", "bench"]
-    for option in ("suite", "repeat", "budget", "name"):
+    for option in ("suite", "only", "repeat", "budget", "name", "measure", "baseline",
+                   "formats", "time_limit"):
         value = getattr(args, option)
         if value is not None and not (option == "budget" and value == 30.0):
-            words += [f"--{option}", str(value)]
+            words += [f"--{option.replace('_', '-')}", f"{value:g}"
+                      if isinstance(value, float) else str(value)]
     for option in ("graph", "solver", "peers"):
         for value in getattr(args, option) or ():
             words += [f"--{option}", value]
@@ -135,6 +160,8 @@ def run(args: argparse.Namespace) -> int:
     """Carry out ``parmst bench`` for parsed ``args``; returns the exit status."""
     from parmst.bench import report
     from parmst.bench.harness import run as bench
+    from parmst.bench.harness import split_specs
+    from parmst.bench.plots import unavailable
     from parmst.errors import ParmstError
 
     if args.list:
@@ -152,18 +179,39 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write("parmst bench: give --suite NAME or --graph FILE|SPEC "
                          "(--list shows the suites)\n")
         return 2
+    formats = _split([args.formats]) if args.formats else None
+    if formats == ["all"]:
+        from parmst.io import FORMATS
+
+        formats = list(FORMATS)
+
+    def checkpoint(partial: report.BenchResult) -> None:
+        if args.out:  # tables so far, so that a run stopped by a time limit keeps them
+            partial.save(args.out, plots=False)
+
     try:
-        result = bench(args.graph, _split(args.solver), suite=args.suite,
-                       peers=_split(args.peers), repeat=args.repeat, kbest=args.kbest,
-                       threads=args.threads, cache_dir=args.cache_dir, cache=not args.no_cache,
-                       budget=args.budget, progress=not args.no_progress, label=args.label,
-                       name=args.name, command=_command_line(args))
+        result = bench(args.graph, split_specs(args.solver) if args.solver else None,
+                       suite=args.suite, only=_split([args.only]) if args.only else None,
+                       peers=_split(args.peers), repeat=args.repeat,
+                       kbest=args.kbest, threads=args.threads, measure=args.measure,
+                       baseline=args.baseline, formats=formats, cache_dir=args.cache_dir,
+                       cache=not args.no_cache, budget=args.budget, time_limit=args.time_limit,
+                       progress=not args.no_progress, label=args.label, name=args.name,
+                       command=_command_line(args), after_graph=checkpoint)
     except (ValueError, ParmstError) as exc:
         sys.stderr.write(f"parmst bench: {exc}\n")
         return 2
     sys.stdout.write(result.to_markdown())
+    for peer, why in result.config["skipped_peers"].items():
+        sys.stderr.write(f"peer {peer} skipped: {why}\n")
+    for graph, why in result.config["skipped_graphs"].items():
+        sys.stderr.write(f"graph {graph} skipped: {why}\n")
     if args.out:
-        for path in result.save(args.out, plots=not args.no_plots):
+        plots = not args.no_plots
+        if plots and unavailable() is not None:
+            sys.stderr.write(f"plots skipped: {unavailable()}\n")
+            plots = False
+        for path in result.save(args.out, plots=plots):
             sys.stderr.write(f"wrote {path}\n")
     if result.failed:
         sys.stderr.write("parmst bench: FAILED: some results were wrong or did not run; "

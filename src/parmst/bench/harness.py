@@ -1,26 +1,37 @@
-"""The benchmark driver: time solvers and peers on graphs, verifying every result.
+"""The benchmark driver: time solvers, peers and file formats on graphs, verifying every result.
 
 For each graph the harness computes the reference forest with
 ``kruskal/serial`` and proves it with :func:`parmst.verify` once. Then each
-chosen solver runs once as a warm-up (JIT compilation, device start-up) and
-``scheme.runs`` times timed, the solvers' runs interleaved round-robin so that
-load changes on a shared machine hit all of them alike; every run's edge ids
-must equal the reference's exactly, or the solver's record becomes
-``"MISMATCH"``, loses its times and makes the run fail. Peers (SciPy, NetworkX, igraph, cuGraph) run the same
-number of times in a worker process, within a time budget per run, and their
-total weight must equal the reference's.
+chosen solver variant (a solver with its options, once per value of a sweep
+such as ``threads``) runs once as a warm-up (JIT compilation, device
+start-up) and ``scheme.runs`` times timed, the variants' runs interleaved
+round-robin so that load changes on a shared machine hit all of them alike;
+every run's edge ids must equal the reference's exactly, or the record
+becomes ``"MISMATCH"``, loses its times and makes the run fail. Peers (SciPy,
+NetworkX, igraph, cuGraph) run the same number of times in a worker process,
+within a time budget per run, and their total weight must equal the
+reference's. File formats are written and read back the same number of
+times; the file read back must hold exactly the graph's edges.
+
+A sweep is a solver option run once per value (``threads=1,2,4``) for every
+solver that takes it; adding a dimension (a launcher with a rank count, say)
+means adding its values to ``sweeps`` and, where it is no solver option, a
+way to run a variant under it in :func:`_timed_solve`.
 """
 
 from __future__ import annotations
 
 import fnmatch
 import gc
+import itertools
 import logging
 import math
 import os
+import tempfile
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -29,14 +40,14 @@ from parmst import registry
 from parmst.api import minimum_spanning_forest
 from parmst.bench.machine import load_average, machine_info
 from parmst.bench.peers import PEERS, PeerRunner, resolve_peers
-from parmst.bench.report import REFERENCE, BenchResult, GraphInfo, Record
-from parmst.bench.suites import BenchGraph, default_cache_dir, get_suite, load_graph
+from parmst.bench.report import MEASURES, REFERENCE, BenchResult, GraphInfo, Record
+from parmst.bench.suites import BenchGraph, Suite, default_cache_dir, get_suite, load_graph
 from parmst.bench.timing import KBEST, MEDIAN, Scheme, pick, select
-from parmst.errors import UnknownSolverError
+from parmst.errors import GraphFormatError, UnknownOptionError, UnknownSolverError
 from parmst.graph import Graph
 from parmst.stats import Stats
 
-__all__ = ["choose_solvers", "run"]
+__all__ = ["choose_solvers", "parse_solver_spec", "run", "split_specs"]
 
 log = logging.getLogger(__name__)
 
@@ -49,13 +60,79 @@ _DENSE_ALWAYS_OK = 4096
 
 @dataclass(frozen=True)
 class _Variant:
+    """A solver with fixed options (``variant`` is their text) and this run's sweep values."""
+
     solver: registry.Solver
-    threads: int | None
+    options: dict[str, Any]
+    variant: str
     explicit: bool
 
     @property
-    def options(self) -> dict[str, Any]:
-        return {} if self.threads is None else {"threads": self.threads}
+    def threads(self) -> int | None:
+        return self.options.get("threads")
+
+
+def split_specs(values: Iterable[str]) -> list[str]:
+    """Split comma-separated solver specs, keeping commas inside ``[...]`` options.
+
+    Examples
+    --------
+    >>> split_specs(["kruskal/serial,ecl/gpu[init=hybrid,filter=false]", "*/cpu"])
+    ['kruskal/serial', 'ecl/gpu[init=hybrid,filter=false]', '*/cpu']
+    """
+    specs = []
+    for value in values:
+        depth, start = 0, 0
+        for i, char in enumerate(value + ","):
+            depth += {"[": 1, "]": -1}.get(char, 0)
+            if char == "," and depth == 0:
+                if value[start:i].strip():
+                    specs.append(value[start:i].strip())
+                start = i + 1
+    return specs
+
+
+def _option_value(text: str) -> Any:
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if lowered == "none":
+        return None
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_solver_spec(spec: str) -> tuple[str, dict[str, Any], str]:
+    """``"ecl/gpu[launch=persistent,filter=false]"`` -> pattern, options, options' text.
+
+    Values read as booleans (``true``/``false``), ``none``, integers or
+    floats where they can, otherwise as strings.
+
+    Examples
+    --------
+    >>> parse_solver_spec("ecl/gpu[launch=per-round,filter=false]")
+    ('ecl/gpu', {'launch': 'per-round', 'filter': False}, 'launch=per-round,filter=false')
+    >>> parse_solver_spec("*/cpu")
+    ('*/cpu', {}, '')
+    """
+    pattern, bracket, rest = spec.partition("[")
+    if not bracket:
+        return spec, {}, ""
+    if not rest.endswith("]"):
+        raise ValueError(f"solver spec {spec!r}: options go in brackets, e.g. "
+                         "'ecl/gpu[launch=persistent,filter=false]'")
+    text = rest[:-1]
+    options: dict[str, Any] = {}
+    for item in text.split(","):
+        key, equals, value = item.partition("=")
+        if not equals or not key.strip():
+            raise ValueError(f"solver spec {spec!r}: {item!r} is not NAME=VALUE")
+        options[key.strip()] = _option_value(value.strip())
+    return pattern.strip(), options, text
 
 
 def choose_solvers(patterns: Sequence[str] | None = None
@@ -84,7 +161,7 @@ def choose_solvers(patterns: Sequence[str] | None = None
         return chosen, unavailable
     names: list[str] = []
     for pattern in patterns:
-        matches = fnmatch.filter(table, pattern)
+        matches = [name for name in table if fnmatch.fnmatchcase(name, pattern)]
         if not matches:
             raise UnknownSolverError(f"no registered solver matches {pattern!r}; "
                                      f"registered solvers: {', '.join(table)}")
@@ -92,13 +169,31 @@ def choose_solvers(patterns: Sequence[str] | None = None
     return [table[name] for name in names], unavailable
 
 
-def _variants(solvers: list[registry.Solver], threads: Sequence[int] | None,
-              explicit: bool) -> list[_Variant]:
+def _variants(specs: Sequence[str] | None, sweeps: Mapping[str, Sequence[Any]],
+              explicit: bool) -> tuple[list[_Variant], list[registry.Solver], dict[str, str]]:
+    """Solver variants to time: each spec's solvers with its options, times each sweep value.
+
+    A sweep (``{"threads": [1, 2, 4]}``) applies to the solvers that take
+    that option and whose spec does not fix it.
+    """
+    parsed = [parse_solver_spec(spec) for spec in specs] if specs is not None else None
+    solvers, unavailable = choose_solvers(None if parsed is None else [p for p, _, _ in parsed])
     out = []
-    for solver in solvers:
-        counts = threads if threads and "threads" in solver.options else [None]
-        out.extend(_Variant(solver, t, explicit) for t in counts)
-    return out
+    for pattern, options, text in parsed if parsed is not None else [("*", {}, "")]:
+        matches = [s for s in solvers if fnmatch.fnmatchcase(s.name, pattern)]
+        for solver in matches:
+            unknown = sorted(set(options) - set(solver.options))
+            if unknown:
+                raise UnknownOptionError(
+                    f"solver {solver.name} has no option {', '.join(map(repr, unknown))}; "
+                    f"its options: {', '.join(solver.options) or 'none'}")
+            swept = [(name, values) for name, values in sweeps.items()
+                     if values and name in solver.options and name not in options]
+            for combination in itertools.product(*(values for _, values in swept)):
+                out.append(_Variant(solver, {**options, **dict(zip((n for n, _ in swept),
+                                                                  combination))},
+                                    text, explicit))
+    return out, solvers, unavailable
 
 
 def _skip_reason(variant: _Variant, graph: Graph) -> str | None:
@@ -131,25 +226,33 @@ def _id_difference(got: np.ndarray, want: np.ndarray) -> str:
             f"({where}; {len(got)} edges vs {len(want)})")
 
 
-def _timed_solve(graph: Graph, solve: Callable[..., Any], options: dict[str, Any]
-                 ) -> tuple[np.ndarray, Stats, float]:
-    """One call of a solver's solve function on a cold graph; sorted edge ids, stats, seconds.
+def _clocked(action: Callable[[], Any]) -> tuple[Any, float, float]:
+    """``action()``, its wall-clock seconds and this process's CPU seconds (all threads).
 
-    The graph's cached views are dropped first, so initialization is measured
+    The garbage collector is off meanwhile, as in :mod:`timeit`.
+    """
+    gc.disable()
+    try:
+        wall, cpu = time.perf_counter(), time.process_time()
+        value = action()
+        return value, time.perf_counter() - wall, time.process_time() - cpu
+    finally:
+        gc.enable()
+
+
+def _timed_solve(graph: Graph, solve: Callable[..., Any], options: dict[str, Any]
+                 ) -> tuple[np.ndarray, Stats, float, float]:
+    """One call of a solver's solve function on a cold graph.
+
+    Returns the sorted edge ids, the stats, wall-clock and CPU seconds. The
+    graph's cached views are dropped first, so initialization is measured
     every time. The clock covers the solve function alone (the API's option
-    checks and the Forest assembly stay outside), with the garbage collector
-    off, as in :mod:`timeit`.
+    checks and the Forest assembly stay outside).
     """
     graph.clear_cache()
     stats = Stats()
-    gc.disable()
-    try:
-        start = time.perf_counter()
-        edge_ids = solve(graph, stats, **options)
-        elapsed = time.perf_counter() - start
-    finally:
-        gc.enable()
-    return np.sort(np.asarray(edge_ids, dtype=np.int64)), stats, elapsed
+    edge_ids, elapsed, cpu = _clocked(lambda: solve(graph, stats, **options))
+    return np.sort(np.asarray(edge_ids, dtype=np.int64)), stats, elapsed, cpu
 
 
 def _finish(record: Record, scheme: Scheme, phases: list[dict[str, float]]) -> None:
@@ -159,6 +262,8 @@ def _finish(record: Record, scheme: Scheme, phases: list[dict[str, float]]) -> N
     if record.init_times:
         record.init_time = pick(record.init_times, selection, scheme)
         record.compute_time = pick(record.compute_times, selection, scheme)
+    if record.cpu_times:
+        record.cpu_time = pick(record.cpu_times, selection, scheme)
     names = sorted({name for run in phases for name in run})
     record.phases = {name: pick([run.get(name, 0.0) for run in phases], selection, scheme)
                      for name in names}
@@ -180,7 +285,7 @@ def _one_run(graph: Graph, timing: _Timing, reference: np.ndarray, run: int, run
     record = timing.record
     bar.set_postfix_str(f"{record.graph} {record.label}", refresh=False)
     try:
-        edge_ids, stats, elapsed = _timed_solve(graph, timing.solve, timing.options)
+        edge_ids, stats, elapsed, cpu = _timed_solve(graph, timing.solve, timing.options)
     except Exception as exc:
         log.exception("%s failed on %s", record.label, record.graph)
         record.status, record.note = "error", f"{type(exc).__name__}: {exc}"
@@ -190,16 +295,20 @@ def _one_run(graph: Graph, timing: _Timing, reference: np.ndarray, run: int, run
             record.note = _id_difference(edge_ids, reference) + f" (run {run})"
             log.error("MISMATCH: %s on %s: %s", record.label, record.graph, record.note)
     if record.status != "ok":
-        record.times, record.init_times, record.compute_times = [], [], []
+        record.clear_times()
         bar.update(runs + 1 - run)
         return
     bar.update(1)
     record.rounds, record.worklist_sizes = stats.rounds, list(stats.worklist_sizes)
     record.device, record.threads_used = stats.device, stats.threads
+    # Solver-specific figures of the latest run (device memory, end-to-end time, ...).
+    record.extra.update({key: value for key, value in stats.extra.items()
+                         if isinstance(value, (bool, int, float, str))})
     if run == 0:
         record.warmup_time = elapsed  # JIT compilation or loading, device start-up
         return
     record.times.append(elapsed)
+    record.cpu_times.append(cpu)
     record.init_times.append(stats.init_time)
     record.compute_times.append(stats.compute_time)
     timing.phases.append(dict(stats.phases))
@@ -216,7 +325,7 @@ def _time_solvers(graph: Graph, name: str, variants: list[_Variant], reference: 
     records, timings = [], []
     for variant in variants:
         record = Record(graph=name, solver=variant.solver.name, threads=variant.threads,
-                        options=variant.options)
+                        options=variant.options, variant=variant.variant)
         records.append(record)
         reason = _skip_reason(variant, graph)
         if reason is not None:
@@ -248,7 +357,7 @@ def _time_peer(graph: Graph, info: GraphInfo, peer_name: str, explicit: bool,
     record = Record(graph=info.name, solver=peer_name, kind="peer")
     bar.set_postfix_str(f"{info.name} {peer_name}", refresh=False)
     if not peer.installed():
-        record.status, record.note = "skipped", f"{peer.module} is not installed"
+        record.status, record.note = "skipped", peer.missing()
     elif (not explicit and peer.default_max_edges is not None
           and graph.num_edges > peer.default_max_edges):
         record.status, record.note = "skipped", (
@@ -280,6 +389,86 @@ def _time_peer(graph: Graph, info: GraphInfo, peer_name: str, explicit: bool,
     return record
 
 
+def _canonical_edges(graph: Graph) -> tuple[np.ndarray, ...]:
+    """The graph's edges as a sorted multiset of (smaller end, larger end, weight)."""
+    low, high = np.minimum(graph.src, graph.dst), np.maximum(graph.src, graph.dst)
+    order = np.lexsort((graph.weight, high, low))
+    return low[order], high[order], graph.weight[order]
+
+
+def _same_edges(back: Graph, graph: Graph) -> str | None:
+    """Why the graph read back differs from the one written, or None.
+
+    Formats may reorder edges (``egr`` is a CSR), swap endpoints or widen
+    dtypes, and PBBS files do not store trailing isolated vertices; the edges
+    themselves, with their weights, must come back unchanged.
+    """
+    if back.num_edges != graph.num_edges:
+        return f"read back {back.num_edges:,} edges, wrote {graph.num_edges:,}"
+    if back.num_vertices > graph.num_vertices:
+        return f"read back {back.num_vertices:,} vertices, wrote {graph.num_vertices:,}"
+    for what, got, want in zip(("endpoints", "endpoints", "weights"), _canonical_edges(back),
+                               _canonical_edges(graph)):
+        if not np.array_equal(got, want):
+            return f"the {what} read back differ from those written"
+    return None
+
+
+def _time_format(graph: Graph, name: str, fmt: str, folder: Path, scheme: Scheme,
+                 bar) -> list[Record]:
+    """Write ``graph`` in format ``fmt`` and read it back: a warm-up, then timed runs.
+
+    The warm-up's file is read back and compared with the graph; the read
+    runs come right after a write, so they measure parsing from the page
+    cache, not the disk.
+    """
+    from parmst import io
+
+    write = Record(graph=name, solver=f"{fmt} write", kind="io")
+    read = Record(graph=name, solver=f"{fmt} read", kind="io")
+    path = folder / f"graph{io.FORMATS[fmt].extensions[0]}"
+    bar.set_postfix_str(f"{name} {fmt}", refresh=False)
+    try:
+        for run in range(scheme.runs + 1):
+            _, write_wall, write_cpu = _clocked(
+                lambda: io.write(graph, path, format=fmt, progress=False))
+            back, read_wall, read_cpu = _clocked(
+                lambda: io.read(path, format=fmt, progress=False))
+            bar.update(1)
+            if run == 0:
+                write.warmup_time, read.warmup_time = write_wall, read_wall
+                size = path.stat().st_size
+                write.extra["file_bytes"] = read.extra["file_bytes"] = size
+                problem = _same_edges(back, graph)
+                if problem is not None:
+                    for record in (write, read):
+                        record.status, record.note = "MISMATCH", problem
+                    log.error("MISMATCH: format %s on %s: %s", fmt, name, problem)
+                    bar.update(scheme.runs)
+                    return [write, read]
+                continue
+            for record, wall, cpu in ((write, write_wall, write_cpu), (read, read_wall, read_cpu)):
+                record.times.append(wall)
+                record.cpu_times.append(cpu)
+            del back
+    except GraphFormatError as exc:  # the format cannot hold this graph (egr: int32 only)
+        for record in (write, read):
+            record.status, record.note = "skipped", exc.detail
+        bar.update(scheme.runs + 1 - len(write.times))
+        return [write, read]
+    except Exception as exc:
+        log.exception("format %s failed on %s", fmt, name)
+        for record in (write, read):
+            record.status, record.note = "error", f"{type(exc).__name__}: {exc}"
+            record.clear_times()
+        return [write, read]
+    finally:
+        path.unlink(missing_ok=True)
+    for record in (write, read):
+        _finish(record, scheme, [])
+    return [write, read]
+
+
 def _reference(graph: Graph, info: GraphInfo) -> np.ndarray:
     from parmst.verify import verify
 
@@ -294,11 +483,18 @@ def _reference(graph: Graph, info: GraphInfo) -> np.ndarray:
     return forest.edge_ids
 
 
-def _inputs(graphs: Iterable[str | Graph | BenchGraph] | None,
-            suite: str | None) -> list[BenchGraph | tuple[str, Graph]]:
+def _inputs(graphs: Iterable[str | Graph | BenchGraph] | None, suite: Suite | None,
+            only: Sequence[str] | None = None) -> list[BenchGraph | tuple[str, Graph]]:
     items: list[BenchGraph | tuple[str, Graph]] = []
     if suite is not None:
-        items.extend(get_suite(suite).graphs)
+        names = [g.name for g in suite.graphs]
+        unknown = [name for name in only or () if name not in names]
+        if unknown:
+            raise ValueError(f"suite {suite.name} has no graph {unknown[0]!r}; its graphs: "
+                             f"{', '.join(names)}")
+        items.extend(g for g in suite.graphs if only is None or g.name in only)
+    elif only is not None:
+        raise ValueError("only= picks graphs of a suite: give a suite too")
     for i, item in enumerate(graphs or ()):
         if isinstance(item, Graph):
             items.append((f"graph{i}", item))
@@ -313,29 +509,53 @@ def _inputs(graphs: Iterable[str | Graph | BenchGraph] | None,
     return items
 
 
+def _pick(given: Any, suite: Suite | None, setting: str, default: Any = None) -> Any:
+    """A setting given by the caller, else the suite's, else ``default``."""
+    if given is not None:
+        return given
+    value = getattr(suite, setting) if suite is not None else None
+    return default if value is None else value
+
+
+def _peer_records(peer_names: list[str], explicit: bool) -> dict[str, str]:
+    """Why each peer that would have run is missing: named ones, and default ones with an extra."""
+    if explicit:
+        return {name: PEERS[name].missing() for name in peer_names if not PEERS[name].installed()}
+    return {name: peer.missing() for name, peer in PEERS.items()
+            if peer.extra is not None and not peer.installed()}
+
+
 def run(graphs: Iterable[str | Graph | BenchGraph] | None = None,
         solvers: Sequence[str] | None = None, *, suite: str | None = None,
         peers: Sequence[str] | None = None, repeat: int | None = None, kbest: bool = False,
-        threads: Sequence[int] | None = None,
+        only: Sequence[str] | None = None, threads: Sequence[int] | None = None,
+        measure: str | None = None,
+        baseline: str | None = None, formats: Sequence[str] | None = None,
         cache_dir: str | os.PathLike | None = None, cache: bool = True,
-        budget: float = 30.0, progress: bool = True, label: str | None = None,
-        name: str | None = None, command: str | None = None) -> BenchResult:
-    """Benchmark solvers and peers on graphs, verifying every result.
+        budget: float = 30.0, time_limit: float | None = None, progress: bool = True,
+        label: str | None = None, name: str | None = None, command: str | None = None,
+        after_graph: Callable[[BenchResult], None] | None = None) -> BenchResult:
+    """Benchmark solvers, peers and file formats on graphs, verifying every result.
 
     Parameters
     ----------
     graphs : iterable of str, Graph or BenchGraph
         Graph files, generator specs (``"rmat:scale=14,seed=1"``) or graphs.
     solvers : sequence of str, optional
-        Solver names or patterns (``"*/cpu"``); default every solver that can
-        run here (dense-matrix solvers only where the matrix is not much
-        larger than the graph).
+        Solver names or patterns (``"*/cpu"``), each optionally with solver
+        options in brackets (``"ecl/gpu[launch=persistent,filter=false]"``);
+        default the suite's, else every solver that can run here
+        (dense-matrix solvers only where the matrix is not much larger than
+        the graph).
     suite : str, optional
-        A named suite from :data:`parmst.bench.suites.SUITES`, run before ``graphs``.
+        A named suite from :data:`parmst.bench.suites.SUITES`, run before
+        ``graphs``; its settings apply where the arguments are None.
+    only : sequence of str, optional
+        Run only these of the suite's graphs (by name).
     peers : sequence of str, optional
         ``scipy``, ``networkx`` (or ``networkx-kruskal`` etc.), ``igraph``,
-        ``cugraph``; ``["none"]`` for none. Default: those installed, NetworkX
-        only on graphs up to 20,000 edges.
+        ``cugraph``; ``["none"]`` for none. Default: the suite's, else those
+        installed, NetworkX only on graphs up to 20,000 edges.
     repeat : int, optional
         Timed runs after the warm-up; default 9 (5 with ``kbest``).
     kbest : bool
@@ -343,6 +563,15 @@ def run(graphs: Iterable[str | Graph | BenchGraph] | None = None,
         instead of the median.
     threads : sequence of int, optional
         Run solvers that take ``threads`` once per count (a scaling sweep).
+    measure : {"time", "compute"}, optional
+        What throughput and speedups divide by: the whole solve
+        (initialization and computation; the default) or the computation
+        alone (for GPU solvers: graph already on the device, as ECL-MST's timer).
+    baseline : str, optional
+        The solver whose time speedups are taken against (default ``kruskal/serial``).
+    formats : sequence of str, optional
+        File formats (:data:`parmst.io.FORMATS`) whose write and read-back
+        speed is timed on every graph.
     cache_dir : path, optional
         Where generated graphs are cached (default ``$PARMST_CACHE`` or
         ``~/.cache/parmst/graphs``).
@@ -351,6 +580,9 @@ def run(graphs: Iterable[str | Graph | BenchGraph] | None = None,
     budget : float
         Seconds a peer may take per run (and to build its graph) before it is
         stopped and skipped with a note.
+    time_limit : float, optional
+        Seconds after which no further graph is started (the rest are listed
+        as not run), so a run under a wall-clock limit keeps what it measured.
     progress : bool
         Show a progress bar over graphs x solvers x runs.
     label : str, optional
@@ -359,6 +591,8 @@ def run(graphs: Iterable[str | Graph | BenchGraph] | None = None,
         The report's name (file stem ``bench_<name>``); the suite's by default.
     command : str, optional
         The command line, recorded in the report.
+    after_graph : callable, optional
+        Called with the result so far after each graph (to save it as it grows).
 
     Returns
     -------
@@ -375,47 +609,81 @@ def run(graphs: Iterable[str | Graph | BenchGraph] | None = None,
     """
     from tqdm.auto import tqdm
 
+    from parmst import io
+
     if repeat is not None and repeat < 1:
         raise ValueError(f"repeat must be at least 1, got {repeat}")
+    suite_info = get_suite(suite) if suite is not None else None
+    measure = _pick(measure, suite_info, "measure", "time")
+    if measure not in MEASURES:
+        raise ValueError(f"measure must be one of {', '.join(MEASURES)}, got {measure!r}")
+    formats = list(_pick(formats, suite_info, "formats", ()))
+    unknown = [f for f in formats if f not in io.FORMATS]
+    if unknown:
+        raise ValueError(f"unknown format {unknown[0]!r}; formats: {', '.join(io.FORMATS)}")
     base = KBEST if kbest else MEDIAN
     scheme = Scheme(base.kind, repeat or base.runs, min(base.k, repeat or base.runs),
                     base.tolerance)
-    items = _inputs(graphs, suite)
+    items = _inputs(graphs, suite_info, only)
     if cache:
         cache_dir = cache_dir if cache_dir is not None else default_cache_dir()
     else:
         cache_dir = None
-    chosen, unavailable = choose_solvers(solvers)
-    variants = _variants(chosen, threads, explicit=solvers is not None)
+    specs = _pick(solvers, suite_info, "solvers")
+    threads = _pick(threads, suite_info, "threads")
+    variants, chosen, unavailable = _variants(specs, {"threads": threads or ()},
+                                              explicit=solvers is not None)
+    peers = _pick(peers, suite_info, "peers")
     peer_names, peers_explicit = resolve_peers(list(peers) if peers is not None else None)
-    suite_info = get_suite(suite) if suite is not None else None
+    reference_figures = suite_info.reference if suite_info else None
     result = BenchResult(machine=machine_info(label), config={
         "name": name or (suite_info.name if suite_info else "custom"),
         "suite": suite, "paper": suite_info.paper if suite_info else "",
         "size_series": bool(suite_info and suite_info.size_series),
         "scheme": asdict(scheme), "scheme_text": scheme.describe(),
         "threads": list(threads) if threads else None, "budget": budget,
-        "solvers": [s.name for s in chosen], "peers": peer_names,
-        "unavailable": unavailable, "command": command})
-    total = len(items) * (len(variants) + len(peer_names)) * (scheme.runs + 1)
-    with PeerRunner(budget) as runner, tqdm(total=total, desc="bench", unit="run",
-                                            disable=not progress) as bar:
+        "measure": measure, "baseline": _pick(baseline, suite_info, "baseline", REFERENCE),
+        "reference": asdict(reference_figures) if reference_figures else None,
+        "solvers": [s.name for s in chosen], "peers": peer_names, "formats": formats,
+        "unavailable": unavailable, "skipped_peers": _peer_records(peer_names, peers_explicit),
+        "skipped_graphs": {}, "command": command})
+    total = len(items) * (len(variants) + len(peer_names) + len(formats)) * (scheme.runs + 1)
+    started = time.perf_counter()
+    with (PeerRunner(budget) as runner,
+          tempfile.TemporaryDirectory(prefix="parmst-bench-io-") as folder,
+          tqdm(total=total, desc="bench", unit="run", disable=not progress) as bar):
         for item in items:
+            name_ = item.name if isinstance(item, BenchGraph) else item[0]
+            if time_limit is not None and time.perf_counter() - started > time_limit:
+                result.config["skipped_graphs"][name_] = (
+                    f"not started: the time limit of {time_limit:g} s was spent")
+                continue
             if isinstance(item, BenchGraph):
                 bar.set_postfix_str(f"loading {item.name}")
-                graph = load_graph(item.spec, cache_dir)
-                name_, source, stands_for = item.name, item.spec, item.stands_for
+                try:
+                    graph = load_graph(item.spec, cache_dir)
+                except ImportError as exc:  # a generator's optional dependency
+                    result.config["skipped_graphs"][name_] = str(exc)
+                    log.info("graph %s skipped: %s", name_, exc)
+                    continue
+                source, stands_for = item.spec, item.stands_for
             else:
-                (name_, graph), source, stands_for = item, "in-memory graph", ""
+                graph, source, stands_for = item[1], "in-memory graph", ""
             info = GraphInfo(name_, source, graph.num_vertices, graph.num_edges,
                              graph.weight.dtype.name, stands_for)
             result.graphs.append(info)
-            reference = _reference(graph, info)
-            result.records.extend(_time_solvers(graph, name_, variants, reference, scheme,
-                                                bar))
+            if variants or peer_names:
+                reference = _reference(graph, info)
+                result.records.extend(_time_solvers(graph, name_, variants, reference, scheme,
+                                                    bar))
             for peer_name in peer_names:
                 result.records.append(_time_peer(graph, info, peer_name, peers_explicit,
                                                  runner, scheme, bar))
+            for fmt in formats:
+                result.records.extend(_time_format(graph, name_, fmt, Path(folder), scheme,
+                                                   bar))
             del graph
+            if after_graph is not None:
+                after_graph(result)
     result.machine["load_average_end"] = load_average()
     return result

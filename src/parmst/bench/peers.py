@@ -66,6 +66,10 @@ class Peer:
         Graphs with more edges are left out unless the peer is asked for by name.
     needs_nonzero_weights : bool
         The library treats weight-0 entries as missing edges (SciPy).
+    extra : str, optional
+        The parmst pip extra that installs the library (None: installed otherwise).
+    install : str
+        How to install it, for the hint when it is missing.
     """
 
     name: str
@@ -76,9 +80,26 @@ class Peer:
     weight_of: Callable[[Any], int | float]
     default_max_edges: int | None = None
     needs_nonzero_weights: bool = False
+    extra: str | None = "peers"
+    install: str = ""
 
     def installed(self) -> bool:
-        return importlib.util.find_spec(self.module) is not None
+        """Whether its library can be imported (without importing it)."""
+        try:
+            return importlib.util.find_spec(self.module) is not None
+        except (ImportError, ValueError):  # a dotted name whose parent package is missing
+            return False
+
+    def missing(self) -> str:
+        """One line: the library is not installed, and how to get it.
+
+        Examples
+        --------
+        >>> PEERS["scipy"].missing()
+        "scipy is not installed (pip install 'parmst[peers]')"
+        """
+        how = f"pip install 'parmst[{self.extra}]'" if self.extra else self.install
+        return f"{self.module.split('.')[0]} is not installed ({how})"
 
 
 def _scipy_matrix(src: np.ndarray, dst: np.ndarray, weight: np.ndarray, n: int):
@@ -172,7 +193,8 @@ PEERS: dict[str, Peer] = {peer.name: peer for peer in (
     Peer("igraph", "igraph", "igraph.Graph.spanning_tree(weights, return_tree=False)",
          _igraph_graph, _igraph_solve, _igraph_weight),
     Peer("cugraph", "cugraph", "cugraph.minimum_spanning_tree(G) (GPU)",
-         _cugraph_graph, _cugraph_solve, _cugraph_weight),
+         _cugraph_graph, _cugraph_solve, _cugraph_weight, extra=None,
+         install="RAPIDS: pip install cugraph-cu12 --extra-index-url=https://pypi.nvidia.com"),
 )}
 
 

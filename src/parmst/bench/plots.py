@@ -9,10 +9,13 @@
 
 Figures are drawn on :class:`matplotlib.figure.Figure` objects with the Agg
 canvas, so plotting never changes the pyplot backend of the caller.
+matplotlib is optional (``pip install 'parmst[plot]'``): :func:`unavailable`
+says when it is missing, and the reports are written without plots.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import math
 from collections import defaultdict
 from pathlib import Path
@@ -21,9 +24,24 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from parmst.bench.report import BenchResult
 
-__all__ = ["plot_all", "plot_scaling", "plot_size", "plot_throughput"]
+__all__ = ["plot_all", "plot_scaling", "plot_size", "plot_throughput", "unavailable"]
 
 _DPI = 120
+
+
+def unavailable() -> str | None:
+    """Why plots cannot be drawn here (matplotlib missing), or None.
+
+    Examples
+    --------
+    >>> unavailable() is None or "parmst[plot]" in unavailable()
+    True
+    """
+    try:
+        found = importlib.util.find_spec("matplotlib") is not None
+    except (ImportError, ValueError):
+        found = False
+    return None if found else "matplotlib is not installed (pip install 'parmst[plot]')"
 
 
 def _figure(width: float, height: float):
@@ -67,6 +85,9 @@ def plot_throughput(result: BenchResult, path: Path) -> Path:
     labels = [label for label in result.labels() if label in shown]
     graphs = result.graphs
     by_cell = {(r.graph, r.label): r for r in result.records}
+    reference = result.reference
+    if reference is not None:  # the published figures, drawn as the first bar of each group
+        labels.insert(0, reference["name"])
     handles = []
     width = min(0.8 / max(len(labels), 1), 0.3)
     fig_width = max(7.0, 1.0 + len(graphs) * (0.35 + 0.22 * len(labels)))
@@ -75,24 +96,34 @@ def plot_throughput(result: BenchResult, path: Path) -> Path:
     peer = {r.label for r in result.records if r.kind == "peer"}
     for i, (label, colour) in enumerate(zip(labels, _colours(len(labels)))):
         offset = (i - (len(labels) - 1) / 2) * width
+        hatch = "//" if label in peer else None
+        if reference is not None and label == reference["name"]:
+            colour, hatch = "lightgrey", "xx"
         for j, graph in enumerate(graphs):
             record = by_cell.get((graph.name, label))
+            if reference is not None and label == reference["name"]:
+                figure = reference["values"].get(graph.name)
+                if figure:
+                    ax.bar(j + offset, figure, width, color=colour, edgecolor="black",
+                           linewidth=0.4, hatch=hatch)
+                continue
             if record is None:
                 continue
             rate = result.throughput(record)
             if rate is not None:
                 ax.bar(j + offset, rate, width, color=colour, edgecolor="black", linewidth=0.4,
-                       hatch="//" if label in peer else None)
+                       hatch=hatch)
             elif record.status == "MISMATCH":
                 ax.text(j + offset, 0.02, "MISMATCH", rotation=90, color="red", ha="center",
                         va="bottom", fontsize=7, transform=ax.get_xaxis_transform())
         handles.append(Patch(facecolor=colour, edgecolor="black", linewidth=0.4,
-                             hatch="//" if label in peer else None, label=label))
+                             hatch=hatch, label=label))
     ax.set_xticks(range(len(graphs)),
                   [f"{g.name}\n{g.num_edges / 1e6:.2g} M edges" for g in graphs], fontsize=8)
     ax.set_yscale("log")
     _plain_numbers(ax.yaxis)
-    ax.set_ylabel("throughput (million edges / s, log scale)")
+    what = "computation only" if result.measure == "compute" else "whole solve"
+    ax.set_ylabel(f"throughput, {what} (million edges / s, log scale)")
     ax.grid(axis="y", which="major", alpha=0.4)
     ax.set_title(f"{result.config.get('name', '')}: throughput per graph (higher is better)\n"
                  f"{_subtitle(result)}", fontsize=9)

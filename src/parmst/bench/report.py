@@ -4,22 +4,26 @@ The JSON schema (``"schema": "parmst-bench/1"``)::
 
     {"schema", "machine": {label, cpu, cores, gpus, versions, git_commit, date, ...},
      "config": {name, suite, paper, scheme: {kind, runs, k, tolerance}, threads, budget,
-                size_series},
+                size_series, measure, baseline, reference: {name, source, values, measure},
+                formats, skipped_peers, skipped_graphs},
      "graphs": [{name, source, stands_for, num_vertices, num_edges, weight_dtype,
                  num_components, total_weight, verified, verify_message}],
-     "records": [{graph, solver, kind, threads, options, status, note, warmup_time,
-                  times, init_times,
-                  compute_times, time, init_time, compute_time, converged, phases, rounds,
-                  worklist_sizes, device, threads_used, total_weight, weight_ok}]}
+     "records": [{graph, solver, kind, threads, options, variant, status, note, warmup_time,
+                  times, init_times, compute_times, cpu_times, time, init_time,
+                  compute_time, cpu_time, converged, phases, rounds, worklist_sizes, device,
+                  threads_used, total_weight, weight_ok, extra}]}
 
-``status`` is ``"ok"``, ``"MISMATCH"`` (a solver's edge ids differ from the
-reference, or a peer's total weight from ours), ``"error"`` or ``"skipped"``;
-only ``"ok"`` records carry times.
+``kind`` is ``"parmst"`` (a solver), ``"peer"`` (another library) or
+``"io"`` (writing or reading one file format). ``status`` is ``"ok"``,
+``"MISMATCH"`` (a solver's edge ids differ from the reference, a peer's total
+weight from ours, or a file read back from the graph written), ``"error"`` or
+``"skipped"``; only ``"ok"`` records carry times.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import math
 import os
 from dataclasses import asdict, dataclass, field
@@ -29,6 +33,7 @@ from typing import Any
 from parmst.bench.machine import describe_machine
 
 __all__ = [
+    "MEASURES",
     "REFERENCE",
     "SCHEMA",
     "SCIPY",
@@ -40,9 +45,13 @@ __all__ = [
     "load",
 ]
 
+log = logging.getLogger(__name__)
+
 SCHEMA = "parmst-bench/1"
 REFERENCE = "kruskal/serial"
 SCIPY = "scipy"
+# What throughput and speedups divide by: the whole solve, or the computation alone.
+MEASURES = ("time", "compute")
 
 
 @dataclass
@@ -70,15 +79,18 @@ class Record:
     kind: str = "parmst"
     threads: int | None = None
     options: dict[str, Any] = field(default_factory=dict)
+    variant: str = ""
     status: str = "ok"
     note: str = ""
     warmup_time: float | None = None
     times: list[float] = field(default_factory=list)
     init_times: list[float] = field(default_factory=list)
     compute_times: list[float] = field(default_factory=list)
+    cpu_times: list[float] = field(default_factory=list)
     time: float | None = None
     init_time: float | None = None
     compute_time: float | None = None
+    cpu_time: float | None = None
     converged: bool = True
     phases: dict[str, float] = field(default_factory=dict)
     rounds: int | None = None
@@ -87,15 +99,21 @@ class Record:
     threads_used: int | None = None
     total_weight: int | float | None = None
     weight_ok: bool | None = None
+    extra: dict[str, Any] = field(default_factory=dict)  # Stats.extra, or a file's size
 
     @property
     def label(self) -> str:
-        """The solver's column name: ``"ecl/cpu"`` or ``"ecl/cpu x2"`` for a thread count."""
-        return self.solver if self.threads is None else f"{self.solver} x{self.threads}"
+        """The column name: ``"ecl/cpu"``, ``"ecl/cpu x2"`` (2 threads), ``"ecl/gpu[filter=false]"``."""
+        name = f"{self.solver}[{self.variant}]" if self.variant else self.solver
+        return name if self.threads is None else f"{name} x{self.threads}"
 
     @property
     def ok(self) -> bool:
         return self.status == "ok" and self.time is not None
+
+    def clear_times(self) -> None:
+        """Drop every time measured (a failed or wrong run reports none)."""
+        self.times, self.init_times, self.compute_times, self.cpu_times = [], [], [], []
 
 
 def _fmt_time(seconds: float | None) -> str:
@@ -153,49 +171,85 @@ class BenchResult:
     records: list[Record] = field(default_factory=list)
 
     # ------------------------------------------------------------------ figures
+    @property
+    def measure(self) -> str:
+        """``"time"`` (whole solve) or ``"compute"`` (computation alone): what rates divide by."""
+        return self.config.get("measure") or "time"
+
+    @property
+    def baseline(self) -> str:
+        """The solver speedups are taken against."""
+        return self.config.get("baseline") or REFERENCE
+
     def graph(self, name: str) -> GraphInfo:
         return next(g for g in self.graphs if g.name == name)
 
     def find(self, graph: str, solver: str, threads: int | None = None) -> Record | None:
-        """The ok record of ``solver`` (at ``threads``, any if None) on ``graph``."""
+        """The ok record labelled ``solver`` on ``graph``, else that solver without options
+        (at ``threads``, any if None)."""
         for record in self.records:
-            if (record.graph == graph and record.solver == solver and record.ok
-                    and (threads is None or record.threads == threads)):
+            if (record.graph == graph and record.ok
+                    and (record.label == solver
+                         or (record.solver == solver and not record.variant
+                             and (threads is None or record.threads == threads)))):
                 return record
         return None
 
+    def seconds(self, record: Record) -> float | None:
+        """The time rates and speedups use: with measure ``"compute"``, a solver's
+        computation alone (peers' time is their library call already)."""
+        if not record.ok:
+            return None
+        if self.measure == "compute" and record.kind == "parmst" and record.compute_time:
+            return record.compute_time
+        return record.time
+
     def throughput(self, record: Record) -> float | None:
         """Millions of (undirected input) edges per second."""
-        if not record.ok or record.time <= 0:
+        seconds = self.seconds(record)
+        if seconds is None or seconds <= 0:
             return None
-        return self.graph(record.graph).num_edges / record.time / 1e6
+        return self.graph(record.graph).num_edges / seconds / 1e6
 
     def speedup(self, record: Record, baseline: str) -> float | None:
-        """``baseline``'s time over this record's time on the same graph."""
+        """``baseline``'s time over this record's time on the same graph.
+
+        Against a peer the whole solve counts whatever the measure: a peer's
+        input is never on a device already.
+        """
         base = self.find(record.graph, baseline)
-        if base is None or not record.ok or record.time <= 0:
+        if base is None or not record.ok:
             return None
-        return base.time / record.time
+        mine = record.time if base.kind == "peer" else self.seconds(record)
+        return self.seconds(base) / mine if mine and mine > 0 else None
 
     @property
     def failed(self) -> bool:
-        """True if any result was wrong, a parmst solver failed, or a reference did not verify.
+        """True if any result was wrong, a parmst solver or format failed, or a reference
+        did not verify.
 
         A peer that raised is reported but does not fail the run: its library's
         fault is not ours. A peer whose weight disagrees does.
         """
-        return (any(r.status == "MISMATCH" or (r.status == "error" and r.kind == "parmst")
+        return (any(r.status == "MISMATCH" or (r.status == "error" and r.kind != "peer")
                     for r in self.records)
                 or any(g.verified is False for g in self.graphs))
 
     def labels(self) -> list[str]:
-        """Column labels: the reference first, other parmst solvers in run order, then peers."""
+        """Column labels: the reference first, other parmst solvers in run order, then peers
+        and file formats."""
         seen: dict[str, str] = {}
         for record in self.records:
             seen.setdefault(record.label, record.kind)
         return (sorted((lab for lab, kind in seen.items() if kind == "parmst"),
                        key=lambda lab: lab != REFERENCE)
-                + [lab for lab, kind in seen.items() if kind == "peer"])
+                + [lab for lab, kind in seen.items() if kind == "peer"]
+                + [lab for lab, kind in seen.items() if kind == "io"])
+
+    @property
+    def reference(self) -> dict[str, Any] | None:
+        """Published figures shown beside ours: ``{name, source, values, measure}``."""
+        return self.config.get("reference")
 
     # ------------------------------------------------------------------ Markdown
     def _cell(self, record: Record | None) -> str:
@@ -210,30 +264,124 @@ class BenchResult:
         return _fmt_rate(self.throughput(record)) + ("" if record.converged else " †")
 
     def headline_table(self) -> list[str]:
-        """Rows = graphs, columns = solvers, cells = M edges/s; geometric mean last."""
+        """Rows = graphs, columns = solvers (and the reference's figures), cells = M edges/s;
+        geometric mean last."""
         labels = self.labels()
         by_cell = {(r.graph, r.label): r for r in self.records}
-        rows = [[g.name, f"{g.num_edges:,}"] + [self._cell(by_cell.get((g.name, lab)))
-                                                for lab in labels] for g in self.graphs]
+        reference = self.reference
+        figures = [] if reference is None else [reference["values"].get(g.name)
+                                                 for g in self.graphs]
+        rows = []
+        for i, g in enumerate(self.graphs):
+            row = [g.name, f"{g.num_edges:,}"]
+            if reference is not None:
+                row.append(_fmt_rate(figures[i]))
+            rows.append(row + [self._cell(by_cell.get((g.name, lab))) for lab in labels])
         means = [_geomean([self.throughput(r) or 0 for r in self.records
                            if r.label == lab and r.ok]) for lab in labels]
-        rows.append(["geometric mean", ""] + [_fmt_rate(m) for m in means])
-        return _table(["graph", "edges"] + labels, rows)
+        last = ["geometric mean", ""]
+        if reference is not None:
+            last.append(_fmt_rate(_geomean([f for f in figures if f])))
+        rows.append(last + [_fmt_rate(m) for m in means])
+        header = ["graph", "edges"] + ([reference["name"]] if reference else []) + labels
+        return _table(header, rows)
 
     def detail_table(self) -> list[str]:
-        header = ["graph", "solver", "threads", "time (s)", "init (s)", "compute (s)", "M edges/s",
-                  f"vs {REFERENCE}", f"vs {SCIPY}", "rounds", "warm-up (s)", "status"]
+        baseline = self.baseline
+        header = ["graph", "solver", "threads", "time (s)", "init (s)", "compute (s)",
+                  "CPU (s)", "M edges/s", f"vs {baseline}", f"vs {SCIPY}", "rounds",
+                  "warm-up (s)", "status"]
         rows = []
         for r in self.records:
             threads = r.threads_used if r.threads_used is not None else r.threads
             status = r.status if r.converged else "ok, not converged †"
-            rows.append([r.graph, r.solver, "" if threads is None else str(threads),
+            rows.append([r.graph, f"{r.solver}[{r.variant}]" if r.variant else r.solver,
+                         "" if threads is None else str(threads),
                          _fmt_time(r.time), _fmt_time(r.init_time), _fmt_time(r.compute_time),
-                         _fmt_rate(self.throughput(r)),
-                         _fmt_ratio(self.speedup(r, REFERENCE)), _fmt_ratio(self.speedup(r, SCIPY)),
+                         _fmt_time(r.cpu_time), _fmt_rate(self.throughput(r)),
+                         _fmt_ratio(self.speedup(r, baseline) if r.kind != "io" else None),
+                         _fmt_ratio(self.speedup(r, SCIPY) if r.kind != "io" else None),
                          "" if r.rounds is None else str(r.rounds), _fmt_time(r.warmup_time),
                          status])
-        return _table(header, rows, "lllrrrrrrrrl")
+        return _table(header, rows, "lllrrrrrrrrrl")
+
+    def summary_table(self) -> list[str]:
+        """Per solver: geometric means over the graphs of throughput and of speedups."""
+        baseline, rows = self.baseline, []
+        for label in self.labels():
+            records = [r for r in self.records if r.label == label and r.ok]
+            if not records or records[0].kind == "io":
+                continue
+            rows.append([label, str(len(records)),
+                         _fmt_rate(_geomean([self.throughput(r) or 0 for r in records])),
+                         _fmt_ratio(_geomean([self.speedup(r, baseline) or 0 for r in records])),
+                         _fmt_ratio(_geomean([self.speedup(r, SCIPY) or 0 for r in records]))])
+        if len(rows) < 2:
+            return []
+        return _table(["solver", "graphs", "M edges/s", f"vs {baseline}", f"vs {SCIPY}"], rows)
+
+    def scaling_table(self) -> list[str]:
+        """Per graph and solver timed at several thread counts: time and speedup per count."""
+        sweeps: dict[tuple[str, str], dict[int, Record]] = {}
+        for r in self.records:
+            if r.ok and r.threads is not None:
+                name = f"{r.solver}[{r.variant}]" if r.variant else r.solver
+                sweeps.setdefault((r.graph, name), {})[r.threads] = r
+        sweeps = {key: runs for key, runs in sweeps.items() if len(runs) > 1}
+        if not sweeps:
+            return []
+        counts = sorted({t for runs in sweeps.values() for t in runs})
+        rows = []
+        for (graph, name), runs in sweeps.items():
+            fewest, most = runs[min(runs)], runs[max(runs)]
+            cells = [f"{1e3 * runs[t].time:.3g} ({fewest.time / runs[t].time:.2f}x)"
+                     if t in runs else "" for t in counts]
+            compute = (_fmt_ratio(fewest.compute_time / most.compute_time)
+                       if fewest.compute_time and most.compute_time else "")
+            rows.append([graph, name] + cells + [compute])
+        return _table(["graph", "solver"] + [f"{t} thr" for t in counts]
+                      + ["compute-only, most vs fewest"], rows, "ll" + "r" * (len(counts) + 1))
+
+    def phase_tables(self) -> list[str]:
+        """Per solver: milliseconds per phase (summed over rounds) and its share of the phases."""
+        by_solver: dict[str, list[Record]] = {}
+        for r in self.records:
+            if r.ok and r.phases:
+                by_solver.setdefault(r.solver, []).append(r)
+        lines: list[str] = []
+        for solver, records in by_solver.items():
+            names = list(dict.fromkeys(name for r in records for name in r.phases))
+            rows = []
+            for r in records:
+                total = sum(r.phases.values())
+                rows.append([r.graph, r.label, "" if r.rounds is None else str(r.rounds)]
+                            + [f"{1e3 * r.phases.get(n, 0.0):.3g} "
+                               f"({100 * r.phases.get(n, 0.0) / total if total else 0:.0f} %)"
+                               for n in names]
+                            + [f"{1e3 * total:.3g}", f"{1e3 * r.time:.3g}"])
+            lines += ["", f"### {solver}", ""] + _table(
+                ["graph", "solver", "rounds"] + [f"`{n}` ms (%)" for n in names]
+                + ["phases ms", "time ms"], rows, "lll" + "r" * (len(names) + 2))
+        return lines
+
+    def io_table(self) -> list[str]:
+        """Per graph and format: file size, write and read throughput (wall and CPU)."""
+        rows = []
+        for g in self.graphs:
+            for r in self.records:
+                if r.kind != "io" or r.graph != g.name or not r.solver.endswith(" read"):
+                    continue
+                fmt = r.solver[:-len(" read")]
+                write = next((w for w in self.records if w.graph == g.name
+                              and w.solver == f"{fmt} write"), None)
+                size = r.extra.get("file_bytes")
+                cpu_rate = (g.num_edges / r.cpu_time / 1e6) if r.ok and r.cpu_time else None
+                rows.append([g.name, fmt, "" if size is None else f"{size / 1e6:.0f}",
+                             self._cell(write), self._cell(r), _fmt_rate(cpu_rate)])
+        if not rows:
+            return []
+        return _table(["graph", "format", "file MB", "write M edges/s", "read M edges/s",
+                       "read M edges/s (CPU)"], rows, "llrrrr")
 
     def graph_table(self) -> list[str]:
         rows = [[g.name, f"`{g.source}`", g.stands_for, f"{g.num_vertices:,}",
@@ -254,30 +402,65 @@ class BenchResult:
             if g.verified is False:
                 lines.append(f"- {g.name}: reference forest FAILED verification: "
                              f"{g.verify_message}")
+        for graph, why in (self.config.get("skipped_graphs") or {}).items():
+            lines.append(f"- graph {graph} not run: {why}")
+        for peer, why in (self.config.get("skipped_peers") or {}).items():
+            lines.append(f"- peer {peer} not run: {why}")
         return lines
 
+    def _method(self) -> str:
+        scheme = self.config.get("scheme_text", "")
+        kinds = {r.kind for r in self.records}
+        if self.measure == "compute":
+            what = ("computation only: a GPU solver's graph is already on the device and "
+                    "its result left there, as ECL-MST's own timer")
+        else:
+            what = "the whole solve: initialization and computation"
+        checks = [f"Every parmst result has the same edge ids as {REFERENCE}"]
+        if "peer" in kinds:
+            what += "; a peer's library call"
+            checks.append("peers' total weights equal ours")
+        if "io" in kinds:
+            what += "; writing or reading one file"
+            checks.append("every file read back holds the edges written")
+        return (f"Throughput in millions of input edges per second ({what}; {scheme}, after "
+                f"a warm-up run; higher is better). {'; '.join(checks)}.")
+
     def to_markdown(self) -> str:
-        """The report: machine, headline throughput table, details, graphs, notes."""
+        """The report: machine, headline table, speedups, scaling, phases, I/O, details, notes."""
         config = self.config
         title = config.get("name") or "benchmark"
-        scheme = config.get("scheme_text", "")
         lines = [f"# parmst bench: {title}", ""]
         if config.get("paper"):
             lines += [f"Reproduces {config['paper']}.", ""]
         lines += [f"Machine: {describe_machine(self.machine)}", ""]
         if config.get("command"):
             lines += [f"Command: `{config['command']}`", ""]
-        lines += [(f"Throughput in millions of input edges per second ({scheme}, after a "
-                   "warm-up run; higher is better). Every parmst result has the same edge ids "
-                   f"as {REFERENCE}; peers' total weights equal ours."), ""]
+        lines += [self._method(), ""]
+        if self.reference:
+            lines += [f"`{self.reference['name']}`: {self.reference['source']}.", ""]
         if any(not r.converged for r in self.records):
             lines += [("† k-best did not converge: the fastest runs spread more than the "
                        "tolerance."), ""]
-        lines += self.headline_table() + [
+        lines += self.headline_table()
+        sections = [("Speedups", "Geometric means over the graphs each solver ran on.",
+                     self.summary_table()),
+                    ("Thread scaling", "Milliseconds (speedup over the fewest threads), "
+                     "whole solve; last column: computation only.", self.scaling_table()),
+                    ("Phases", "Per phase, summed over rounds (share of the phases' total).",
+                     self.phase_tables()),
+                    ("File formats", "Write, then read back from the page cache (parsing, "
+                     "not the disk); CPU: this process's CPU time, steadier on a loaded "
+                     "machine.", self.io_table())]
+        for heading, words, table in sections:
+            if table:
+                lines += ["", f"## {heading}", "", words] + ([""] if table[0] else []) + table
+        lines += [
             "", "## Times", "",
             ("`time` is the wall-clock time of one solve: for parmst solvers initialization "
              "(building views) plus computation, both also shown; for peers the library call "
              "alone, with `init` the untimed building of the library's graph object. "
+             "`CPU` is this process's CPU time over all its threads. "
              "`warm-up` is the untimed first solve (JIT compilation or loading from "
              "Numba's cache)."), ""]
         lines += self.detail_table() + ["", "## Graphs", ""] + self.graph_table()
@@ -317,14 +500,24 @@ class BenchResult:
         return f"bench_{self.config.get('name') or 'custom'}"
 
     def save(self, directory: str | os.PathLike, plots: bool = True) -> list[Path]:
-        """Write ``bench_<name>.md``, ``.json`` and the plots into ``directory``."""
+        """Write ``bench_<name>.md``, ``.json`` and the plots into ``directory``.
+
+        Without matplotlib the plots are left out with a logged warning
+        (:func:`parmst.bench.plots.unavailable` says why); the tables are written.
+        """
+        from parmst.bench.plots import unavailable
+
         out = Path(directory)
         out.mkdir(parents=True, exist_ok=True)
         written = [out / f"{self.stem}.md", out / f"{self.stem}.json"]
         written[0].write_text(self.to_markdown(), encoding="utf-8")
         written[1].write_text(self.to_json() + "\n", encoding="utf-8")
         if plots:
-            written += self.plot(out)
+            why = unavailable()
+            if why is None:
+                written += self.plot(out)
+            else:
+                log.warning("plots skipped: %s", why)
         return written
 
 

@@ -13,7 +13,20 @@ suite              reproduces
 ``ecl``            seed 001 Table 2: synthetic stand-ins for its graph families
 ``road``           seed 003 Table 5.1/5.2: road networks of growing size
 ``prim-dense``     seed 004 section 4: dense graphs of 64 ... 4096 vertices
+``ecl-gpu``        seed 001 Figures 3-4 on a GPU: compute-only throughput of the
+                   GPU solvers, with ECL-MST's own figures as a reference column
+``ecl-ablation``   seed 001 Table 5: ``ecl/gpu`` with one optimization removed
+``cpu-scaling``    seed 000 / seed 003 scaling: multi-core solvers at 1..16 threads
+``cpu-medium``     multi-core solvers against serial Kruskal and SciPy
+``serial-medium``  serial solvers against SciPy (int32 weights; ``-float64`` too)
+``phases``         seed 000 Figures 3-4: per-phase times of ``boruvka-edge/cpu``
+``io``             read and write throughput of every file format
 =================  ==============================================================
+
+Besides its graphs, a suite may fix the experiment's other settings (which
+solvers and solver options, peers, thread counts, whether throughput counts
+the whole solve or the computation alone, the speedup baseline, file
+formats); options given on the command line replace them.
 
 The ``-small`` variants hold 2,000 to 520,000 edges per graph. The full
 variants are for bigger machines: ``seed000`` goes up to 20 M vertices and
@@ -40,7 +53,7 @@ from pathlib import Path
 
 from parmst.graph import Graph
 
-__all__ = ["SUITES", "BenchGraph", "Suite", "default_cache_dir", "get_suite", "load_graph"]
+__all__ = ["ECL_MST_H100", "SUITES", "BenchGraph", "Reference", "Suite", "default_cache_dir", "get_suite", "load_graph"]
 
 log = logging.getLogger(__name__)
 
@@ -55,8 +68,22 @@ class BenchGraph:
 
 
 @dataclass(frozen=True)
+class Reference:
+    """Published throughputs (M edges/s) to print beside ours, per graph name.
+
+    ``measure`` says which of our times they compare with: ``"compute"``
+    (computation only, as ECL-MST's own timer) or ``"time"`` (the whole solve).
+    """
+
+    name: str
+    source: str
+    values: dict[str, float]
+    measure: str = "compute"
+
+
+@dataclass(frozen=True)
 class Suite:
-    """A named list of inputs reproducing one paper's experiment.
+    """A named list of inputs reproducing one paper's experiment, and its settings.
 
     Attributes
     ----------
@@ -66,6 +93,20 @@ class Suite:
     graphs : tuple of BenchGraph
     size_series : bool
         The inputs form a size series (plotted as time against size).
+    solvers, peers : tuple of str, optional
+        Solver specs (``"ecl/gpu[launch=persistent]"``) and peers to run
+        when the command names none; ``None``: the harness's defaults.
+    threads : tuple of int, optional
+        A thread-count sweep for solvers that take ``threads``.
+    measure : str
+        ``"time"`` (whole solve) or ``"compute"`` (computation only) for
+        throughput and speedups.
+    baseline : str, optional
+        Solver that speedups are taken against (default ``kruskal/serial``).
+    reference : Reference, optional
+        Published figures printed as a column beside ours.
+    formats : tuple of str
+        File formats whose write and read speed is timed on every graph.
     """
 
     name: str
@@ -73,6 +114,13 @@ class Suite:
     graphs: tuple[BenchGraph, ...]
     size_series: bool = False
     notes: str = ""
+    solvers: tuple[str, ...] | None = None
+    peers: tuple[str, ...] | None = None
+    threads: tuple[int, ...] | None = None
+    measure: str = "time"
+    baseline: str | None = None
+    reference: Reference | None = None
+    formats: tuple[str, ...] = ()
     specs: tuple[str, ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -119,6 +167,67 @@ _ECL_SMALL = (
     BenchGraph("road-2e16", "road:side=256,seed=1", "USA-road-d.NY"),
 )
 
+# seed 001 section 4's GPU families at the sizes the original ECL-MST CUDA code
+# was measured with on an H100 (our generators; one seed per family).
+_ECL_GPU = (
+    BenchGraph("grid2d", "grid2d:side=1024,seed=1", "2d-2e20.sym"),
+    BenchGraph("road", "road:side=2048,remove=0.32,seed=2", "USA-road-d.USA / europe_osm"),
+    BenchGraph("delaunay", "delaunay:n=1048576,seed=3", "delaunay_n24 (scaled down)"),
+    BenchGraph("seed000-sparse", "seed000-sparse:size=large,seed=4", "sparse/large.txt"),
+    BenchGraph("seed000-dense", "seed000-dense:size=large,seed=5", "dense/large.txt"),
+    BenchGraph("random-degree", "random-degree:n=8388608,seed=6", "r4-2e23.sym"),
+    BenchGraph("rmat", "rmat:scale=22,edge_factor=16,seed=7", "rmat22.sym"),
+)
+_ECL_GPU_SMALL = (
+    BenchGraph("grid2d", "grid2d:side=256,seed=1", "2d-2e20.sym"),
+    BenchGraph("rmat", "rmat:scale=16,edge_factor=16,seed=7", "rmat16.sym"),
+    BenchGraph("seed000-dense", "seed000-dense:size=medium,seed=5", "dense/medium.txt"),
+)
+ECL_MST_H100 = Reference(
+    "ECL-MST H100",
+    "the original ECL-MST CUDA code (Fallin, Gonzalez, Seo and Burtscher, \"A "
+    "High-Performance MST Implementation for GPUs\", SC 2023) on an NVIDIA H100 80GB "
+    "HBM3, compute-only, on the full-size graphs",
+    {"grid2d": 1117, "road": 1962, "delaunay": 1431, "seed000-sparse": 1128,
+     "seed000-dense": 1133, "random-degree": 1939, "rmat": 3039})
+# seed 001 section 5.3 (Table 5): one optimization removed at a time.
+_ECL_ABLATION = ("ecl/gpu", "ecl/gpu[launch=persistent]", "ecl/gpu[launch=per-round]",
+                 "ecl/gpu[init=hybrid]", "ecl/gpu[init=thread]", "ecl/gpu[atomic_guards=false]",
+                 "ecl/gpu[filter=false]", "ecl/gpu[both_directions=true]")
+
+_CPU_SOLVERS = ("ecl/cpu", "boruvka-edge/cpu", "genboruvka/cpu", "filter-kruskal/cpu",
+                "prim-dense/cpu", "kruskal/serial")
+_SERIAL_SOLVERS = ("kruskal/serial", "filter-kruskal/serial", "prim/serial",
+                   "prim-dense/serial", "boruvka/serial")
+_SCALING_SOLVERS = ("ecl/cpu", "boruvka-edge/cpu", "genboruvka/cpu", "filter-kruskal/cpu",
+                    "kruskal/serial")
+_MEDIUM_FAMILIES = ("random-degree", "rmat", "grid2d", "delaunay", "road", "seed000-sparse",
+                    "seed000-dense")
+_ALL_FAMILIES = ("grid2d", "road", "random-degree", "rmat", "kronecker", "delaunay",
+                 "seed000-sparse", "seed000-dense", "dense")
+
+
+def _families(families: tuple[str, ...], size: str, extra: str = "") -> tuple[BenchGraph, ...]:
+    return tuple(BenchGraph(f"{family}-{size}", f"{family}:size={size}{extra}")
+                 for family in families)
+
+
+def _phases(size: str) -> tuple[BenchGraph, ...]:
+    return tuple(BenchGraph(f"{kind}/{size}", f"seed000-{kind}:size={size}", f"{kind}/{size}.txt")
+                 for kind in ("sparse", "dense"))
+
+
+# seed 000 Figures 3-4: the final approach's four parallel loops, with and
+# without path compression (its optimization 3).
+_PHASE_SOLVERS = ("boruvka-edge/cpu", "boruvka-edge/cpu[path_compression=false]")
+# I/O: a graph of seed 000's sparse/large.txt size and shape, and the same with
+# float64 weights (parsing floats is the slow case of the text formats).
+_IO = (BenchGraph("sparse-large", "seed000-sparse:size=large", "sparse/large.txt"),
+       BenchGraph("sparse-large-float64", "seed000-sparse:size=large,weights=float"))
+_IO_SMALL = (BenchGraph("sparse-medium", "seed000-sparse:size=medium", "sparse/medium.txt"),
+             BenchGraph("sparse-medium-float64", "seed000-sparse:size=medium,weights=float"))
+_IO_FORMATS = ("edgelist", "snap", "dimacs", "mtx", "pbbs", "egr", "npz")
+
 SUITES: dict[str, Suite] = {suite.name: suite for suite in (
     Suite("seed000", "seed 000 section 4.1 (its eight test files)",
           _seed000(tuple(f"{kind}/{size}" for kind in ("sparse", "dense")
@@ -135,6 +244,46 @@ SUITES: dict[str, Suite] = {suite.name: suite for suite in (
           _prim_dense((64, 128, 256, 512, 1024, 2048, 4096)), size_series=True),
     Suite("prim-dense-small", "seed 004 section 4, 64 to 1024 nodes",
           _prim_dense((64, 128, 256, 512, 1024)), size_series=True),
+    Suite("ecl-gpu", "seed 001 Figures 3-4: GPU throughput on its families, compute-only",
+          _ECL_GPU, solvers=("*/gpu",), peers=("scipy",), measure="compute",
+          reference=ECL_MST_H100),
+    Suite("ecl-gpu-small", "seed 001 Figures 3-4 on three small families, compute-only",
+          _ECL_GPU_SMALL, solvers=("*/gpu",), peers=("scipy",), measure="compute",
+          reference=ECL_MST_H100),
+    Suite("ecl-ablation", "seed 001 Table 5: ecl/gpu with one optimization removed",
+          _ECL_GPU, solvers=_ECL_ABLATION, peers=(), measure="compute", baseline="ecl/gpu"),
+    Suite("ecl-ablation-small", "seed 001 Table 5 on three small families",
+          _ECL_GPU_SMALL, solvers=_ECL_ABLATION, peers=(), measure="compute",
+          baseline="ecl/gpu"),
+    Suite("cpu-scaling", "seed 000 / seed 003 thread scaling on large graphs (1-16 threads)",
+          _families(("rmat", "random-degree", "seed000-sparse", "road", "delaunay", "grid2d"),
+                    "large"),
+          solvers=_SCALING_SOLVERS, peers=(), threads=(1, 2, 4, 8, 16)),
+    Suite("cpu-scaling-small", "thread scaling on two medium graphs (1-2 threads)",
+          _families(("rmat", "random-degree"), "medium"),
+          solvers=_SCALING_SOLVERS, peers=(), threads=(1, 2)),
+    Suite("cpu-medium", "multi-core solvers against serial Kruskal and SciPy, medium graphs",
+          _families(_MEDIUM_FAMILIES, "medium"), solvers=_CPU_SOLVERS, peers=("scipy",)),
+    Suite("cpu-medium-small", "multi-core solvers against serial Kruskal and SciPy, small graphs",
+          _families(_MEDIUM_FAMILIES, "small"), solvers=_CPU_SOLVERS, peers=("scipy",)),
+    Suite("serial-medium", "serial solvers against SciPy, medium graphs (int32 weights)",
+          _families(_ALL_FAMILIES, "medium"), solvers=_SERIAL_SOLVERS, peers=("scipy",)),
+    Suite("serial-medium-small", "serial solvers against SciPy, small graphs",
+          _families(_ALL_FAMILIES, "small"), solvers=_SERIAL_SOLVERS, peers=("scipy",)),
+    Suite("serial-medium-float64", "serial solvers against SciPy, medium graphs, float64",
+          _families(_ALL_FAMILIES, "medium", ",weights=float"), solvers=_SERIAL_SOLVERS,
+          peers=("scipy",)),
+    Suite("serial-medium-float64-small", "serial solvers against SciPy, small graphs, float64",
+          _families(_ALL_FAMILIES, "small", ",weights=float"), solvers=_SERIAL_SOLVERS,
+          peers=("scipy",)),
+    Suite("phases", "seed 000 Figures 3-4: boruvka-edge/cpu per phase, medium graphs",
+          _phases("medium"), solvers=_PHASE_SOLVERS, peers=()),
+    Suite("phases-small", "seed 000 Figures 3-4: boruvka-edge/cpu per phase, small graphs",
+          _phases("small"), solvers=_PHASE_SOLVERS, peers=()),
+    Suite("io", "read and write speed of every format, 15 M edges", _IO, solvers=(),
+          peers=(), formats=_IO_FORMATS),
+    Suite("io-small", "read and write speed of every format, 1.5 M edges", _IO_SMALL,
+          solvers=(), peers=(), formats=_IO_FORMATS),
 )}
 
 
