@@ -32,3 +32,19 @@ def test_forest_fields_and_converters(tmp_path):
 def test_total_with_both_infinities_is_nan_not_an_error():
     assert math.isnan(exact_sum(np.array([-np.inf, 1.0, np.inf])))
     assert exact_sum(np.array([1.0, np.inf])) == np.inf
+
+
+def test_float_total_is_the_exact_sum_rounded_once_even_past_fsums_overflow():
+    from fractions import Fraction
+
+    rng = np.random.default_rng(11)
+    for _ in range(200):
+        w = rng.choice([1e308, -1e308, 1e-308, 5e-324, 1.0, -1.0, 1e16, 0.1], rng.integers(1, 40))
+        exact = sum(map(Fraction, w.tolist()))
+        try:
+            expected = float(exact)
+        except OverflowError:
+            expected = math.inf if exact > 0 else -math.inf
+        assert exact_sum(w) == expected
+    big = np.array([1e308, 1e308, -1e308])  # math.fsum raises OverflowError here
+    assert exact_sum(big) == 1e308

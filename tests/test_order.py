@@ -53,3 +53,32 @@ def test_wide_weights_fall_back_to_ranks():
 def test_id_bits():
     assert id_bits(0) == 1 and id_bits(1) == 1 and id_bits(2) == 1 and id_bits(3) == 2
     assert id_bits(2**32) == 32 and id_bits(2**32 + 1) == 33
+
+
+def _by_weight_then_id(weight):
+    folded = np.where(weight == 0, 0, weight)  # -0.0 ties with +0.0
+    return np.lexsort((np.arange(len(weight)), folded))
+
+
+WIDE_FLOATS = st.floats(allow_nan=False, allow_infinity=True, width=64)
+
+
+@given(st.lists(st.one_of(WIDE_FLOATS, st.sampled_from([0.0, -0.0, 1.0, 1.0 + 2**-52])),
+                max_size=80))
+def test_canonical_order_exact_for_wide_float64(values):
+    """Keys too wide to pack beside the id: prefixes sort first, runs are refined."""
+    w = np.array(values, dtype=np.float64)
+    np.testing.assert_array_equal(canonical_order(w), _by_weight_then_id(w))
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.float32, np.float64])
+def test_canonical_order_on_many_edges_with_crowded_weights(dtype):
+    """Enough edges that ids take 17 bits; weights in a narrow band far from zero plus outliers."""
+    rng = np.random.default_rng(7)
+    m = 100_000
+    info = np.iinfo(dtype) if np.dtype(dtype).kind == "i" else np.finfo(dtype)
+    band = rng.integers(0, 50, m).astype(dtype) + dtype(info.max // 2 if np.dtype(dtype).kind == "i"
+                                                        else 1e6)
+    band[::1000] = info.min
+    band[1::1000] = info.max
+    np.testing.assert_array_equal(canonical_order(band), _by_weight_then_id(band))

@@ -105,10 +105,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
         "total_weight": forest.total_weight,
         "init_time_s": s.init_time,
         "compute_time_s": s.compute_time,
+        "compile_time_s": s.compile_time,
     }
     if args.stats:
         report.update({k: v for k, v in s.as_dict().items()
-                       if k not in ("init_time", "compute_time")})
+                       if k not in ("init_time", "compute_time", "compile_time")})
     if args.verify:
         report["verified"] = True
     if args.json:
@@ -182,6 +183,18 @@ def device_report() -> list[tuple[str, str]]:
     return rows
 
 
+def cmd_warmup(args: argparse.Namespace) -> int:
+    from parmst.warmup import warmup
+
+    backends = args.backend.split(",") if args.backend else None
+    report = warmup(backends, progress=not args.quiet)
+    width = max(len(name) for name in report)
+    for name, outcome in report.items():
+        shown = f"{outcome:.2f} s" if isinstance(outcome, float) else outcome
+        print(f"{name:<{width}}  {shown}")
+    return 0
+
+
 def cmd_info(args: argparse.Namespace) -> int:
     from parmst import registry
 
@@ -252,6 +265,12 @@ def build_parser() -> argparse.ArgumentParser:
     ver.add_argument("--format", help="graph format if the extension does not tell")
     ver.set_defaults(handler=cmd_verify)
 
+    warm = sub.add_parser("warmup", help="compile the solvers' kernels ahead of the first solve")
+    warm.add_argument("--backend", metavar="B[,B...]",
+                      help="only these backends (serial, cpu, gpu, opencl, mpi); all by default")
+    warm.add_argument("--quiet", action="store_true", help="no progress bar")
+    warm.set_defaults(handler=cmd_warmup)
+
     info = sub.add_parser("info", help="solvers, backends, devices, and why any is unavailable")
     info.add_argument("--explain", metavar="FILE", help="also say what 'auto' picks for FILE")
     info.add_argument("--format", help="format of --explain FILE")
@@ -265,11 +284,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _announce_compilation() -> None:
+    print("parmst: compiling kernels (first run only; 'parmst warmup' does it ahead of time)",
+          file=sys.stderr, flush=True)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="parmst: %(message)s")
+    if args.handler is not cmd_warmup and sys.stderr.isatty():
+        from parmst._jit import on_slow_compilation
+
+        on_slow_compilation(_announce_compilation)
     try:
         return int(args.handler(args) or 0)
     except (ParmstError, OSError) as exc:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import math
 import os
+from fractions import Fraction
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import numba
 import numpy as np
 
 from parmst.stats import Stats
@@ -17,8 +19,66 @@ if TYPE_CHECKING:
 __all__ = ["Forest", "exact_sum"]
 
 
+@numba.njit(cache=True)
+def _correctly_rounded_sum(values):
+    """The float sum of ``values`` rounded once, as ``math.fsum`` computes it.
+
+    Shewchuk's exact summation with non-overlapping partials (the algorithm
+    behind ``math.fsum``, whose final half-even step is kept), compiled so no
+    Python list of the weights is built. Returns ``(sum, overflowed)``:
+    non-finite inputs give what plain summation gives (inf or nan); a partial
+    that overflows although every input is finite sets ``overflowed``, and
+    the caller must sum another way.
+    """
+    partials = np.empty(64, dtype=np.float64)  # doubles need at most ~40 non-overlapping partials
+    count = 0
+    for value in values:
+        if not np.isfinite(value):
+            return values.sum(), False
+        x = value
+        kept = 0
+        for j in range(count):
+            y = partials[j]
+            if abs(x) < abs(y):
+                x, y = y, x
+            high = x + y
+            low = y - (high - x)
+            if low != 0.0:
+                partials[kept] = low
+                kept += 1
+            x = high
+        if not np.isfinite(x):
+            return x, True
+        partials[kept] = x
+        count = kept + 1
+    if count == 0:
+        return 0.0, False
+    count -= 1
+    high = partials[count]
+    low = 0.0
+    while count > 0:
+        x = high
+        count -= 1
+        y = partials[count]
+        high = x + y
+        low = y - (high - x)
+        if low != 0.0:
+            break
+    if count > 0 and ((low < 0.0 and partials[count - 1] < 0.0)
+                      or (low > 0.0 and partials[count - 1] > 0.0)):
+        y = low * 2.0
+        x = high + y
+        if y == x - high:
+            high = x
+    return high, False
+
+
 def exact_sum(weights: np.ndarray) -> int | float:
-    """Sum weights exactly: Python integers for int weights, ``math.fsum`` for floats.
+    """Sum weights exactly: Python integers for int weights, correctly rounded for floats.
+
+    Float sums are the exact sum rounded once (``math.fsum``'s result, also
+    where ``math.fsum`` overflows midway); infinite weights give inf, -inf or
+    nan as plain summation does.
 
     Examples
     --------
@@ -36,10 +96,32 @@ def exact_sum(weights: np.ndarray) -> int | float:
         if bound * len(w) < 2**63:
             return int(w.sum(dtype=np.int64))
         return sum(w.tolist())
-    if not np.isfinite(w).all():
-        with np.errstate(invalid="ignore"):
-            return float(w.sum(dtype=np.float64))  # inf, -inf, or nan when both occur
-    return math.fsum(w.tolist())
+    with np.errstate(invalid="ignore", over="ignore"):
+        total, overflowed = _correctly_rounded_sum(w.astype(np.float64, copy=False))
+    if not overflowed:
+        return float(total)
+    # Huge weights of both signs: sum exactly as fractions, round once.
+    exact = sum(map(Fraction, w.tolist()))
+    try:
+        return float(exact)
+    except OverflowError:
+        return math.inf if exact > 0 else -math.inf
+
+
+def _ascending(ids: np.ndarray, num_edges: int) -> np.ndarray:
+    """``np.sort(ids)``; through a flag per edge when the forest is a fair share of the edges.
+
+    Marking and collecting is one linear pass, cheaper than sorting once the
+    forest holds more than a few percent of the edges. Repeated ids (a
+    solver bug the verifier must see) would collapse there, so they go
+    through the sort.
+    """
+    if len(ids) * 16 < num_edges:
+        return np.sort(ids)
+    marked = np.zeros(num_edges, dtype=np.bool_)
+    marked[ids] = True
+    ascending = np.flatnonzero(marked)
+    return ascending if len(ascending) == len(ids) else np.sort(ids)
 
 
 @dataclass(frozen=True, eq=False)
@@ -56,7 +138,7 @@ class Forest:
     num_components : int
         Trees in the forest; isolated vertices count as one each.
     total_weight : int or float
-        Exact for integer weights, compensated (``math.fsum``) for floats.
+        Exact for integer weights, correctly rounded (as ``math.fsum``) for floats.
     solver : str
         Id of the solver that produced it, e.g. ``"kruskal/serial"``.
     stats : Stats
@@ -85,7 +167,7 @@ class Forest:
     def from_edge_ids(cls, graph: Graph, edge_ids: Any, solver: str = "",
                       stats: Stats | None = None) -> Forest:
         """Assemble a forest from the chosen edge ids of ``graph`` (any order)."""
-        ids = np.sort(np.asarray(edge_ids, dtype=np.int64))
+        ids = _ascending(np.asarray(edge_ids, dtype=np.int64), graph.num_edges)
         weight = graph.weight[ids]
         return cls(
             edge_ids=ids,

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from parmst.order import id_bits
+from parmst.order import id_bits, weight_key
 
 __all__ = ["FILTER_DEGREE", "FILTER_SAMPLES", "FILTER_TARGET", "NO_THRESHOLD", "EdgeKeys", "filter_threshold",
            "prepare_keys"]
@@ -87,22 +87,6 @@ _BLOCK = 1 << 16
 """Edges per ``prange`` block of the key kernels."""
 
 
-@numba.njit(cache=True, inline="always")
-def _weight_key(bits, is_float, sign):
-    """:func:`parmst.order.weight_keys` for one weight, given its bit pattern widened to uint64.
-
-    ``sign`` is the weight's sign bit (bit 31 or 63). ``-0.0`` folds into
-    ``+0.0`` so equal weights get equal keys.
-    """
-    if not is_float:
-        return bits ^ sign
-    if bits == sign:
-        return sign
-    if bits & sign:
-        return ~bits & (sign | (sign - np.uint64(1)))
-    return bits | sign
-
-
 @numba.njit(parallel=True, cache=True)
 def _narrow_to_float32(weight, out):
     """Write ``weight`` (float64) as float32 into ``out``; return whether every value was exact.
@@ -136,7 +120,7 @@ def _write_weight_keys(bits, is_float, sign, keys):
         low = np.uint64(np.iinfo(np.uint64).max)
         high = np.uint64(0)
         for e in range(b * _BLOCK, min((b + 1) * _BLOCK, len(bits))):
-            k = _weight_key(np.uint64(bits[e]), is_float, sign)
+            k = weight_key(np.uint64(bits[e]), is_float, sign)
             keys[e] = k
             low = min(low, k)
             high = max(high, k)

@@ -1,0 +1,105 @@
+"""A clock for Numba's just-in-time compilation, so solvers can report it apart from compute.
+
+The first call of a kernel in a process compiles it (or loads it from
+Numba's on-disk cache), which takes far longer than running it on any
+graph of moderate size. :class:`parmst.Stats` reads :func:`compile_seconds`
+around every timed block and books the difference as ``compile_time``
+instead of ``init_time`` or ``compute_time``, so the times a solver reports
+are those of a warm run whatever the state of the cache.
+
+Numba announces every compilation (and every cache load, which happens
+under the same global lock) with a ``numba:compiler_lock`` event; one
+listener, registered when this module is imported, sums their wall time.
+numba-cuda kernels compile under the same lock and are counted too.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+from numba.core import event
+
+__all__ = ["compile_seconds", "on_slow_compilation"]
+
+_KIND = "numba:compiler_lock"
+
+
+class _CompileClock(event.Listener):
+    """Sums the wall time of the outermost compiler-lock spans (they nest when kernels call kernels)."""
+
+    def __init__(self) -> None:
+        self.total = 0.0
+        self._depth = 0
+        self._started = 0.0
+        self._watchers: list[_SlowCompileWatcher] = []
+
+    def on_start(self, ev: event.Event) -> None:
+        if self._depth == 0:
+            self._started = time.perf_counter()
+            for watcher in self._watchers:
+                watcher.compiling(self.total)
+        self._depth += 1
+
+    def on_end(self, ev: event.Event) -> None:
+        self._depth -= 1
+        if self._depth == 0:
+            self.total += time.perf_counter() - self._started
+            for watcher in self._watchers:
+                watcher.idle()
+
+
+class _SlowCompileWatcher:
+    """Calls ``callback`` once, as soon as compilation since ``baseline`` has taken ``after`` s."""
+
+    def __init__(self, callback: Callable[[], None], after: float, baseline: float) -> None:
+        self._callback = callback
+        self._after = after
+        self._baseline = baseline
+        self._timer: threading.Timer | None = None
+        self._fired = False
+
+    def compiling(self, spent: float) -> None:
+        if self._fired:
+            return
+        remaining = self._after - (spent - self._baseline)
+        self._timer = threading.Timer(max(0.0, remaining), self._fire)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def idle(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _fire(self) -> None:
+        if not self._fired:
+            self._fired = True
+            self._callback()
+
+
+_CLOCK = _CompileClock()
+event.register(_KIND, _CLOCK)
+
+
+def compile_seconds() -> float:
+    """Seconds this process has spent compiling (or cache-loading) Numba kernels so far.
+
+    Examples
+    --------
+    >>> before = compile_seconds()
+    >>> compile_seconds() >= before
+    True
+    """
+    return _CLOCK.total
+
+
+def on_slow_compilation(callback: Callable[[], None], after: float = 1.0) -> None:
+    """Call ``callback`` once, from a timer thread, when compilation from now on has taken
+    ``after`` seconds.
+
+    The CLI uses it to say "compiling kernels (first run only)" while a cold
+    cache is being filled, instead of appearing to hang.
+    """
+    _CLOCK._watchers.append(_SlowCompileWatcher(callback, after, _CLOCK.total))

@@ -1,0 +1,81 @@
+"""Compilation is timed apart from computation, announced when slow, and done ahead by warmup."""
+
+from __future__ import annotations
+
+import time
+
+import numba
+import numpy as np
+import pytest
+from numba.core import event
+
+from parmst import _jit, cli
+from parmst.errors import UnknownOptionError
+from parmst.stats import Stats
+from parmst.warmup import warmup
+
+
+def _compile_span(seconds: float) -> None:
+    """What Numba signals around a compilation, held for ``seconds``."""
+    with event.trigger_event("numba:compiler_lock"):
+        time.sleep(seconds)
+
+
+def test_compile_seconds_counts_outermost_spans_once():
+    before = _jit.compile_seconds()
+    with event.trigger_event("numba:compiler_lock"):
+        _compile_span(0.05)  # nested: kernels compile the kernels they call
+    assert 0.05 <= _jit.compile_seconds() - before < 0.5
+
+
+def test_stats_book_compilation_apart_from_compute_and_phases():
+    @numba.njit
+    def fresh_kernel(x):  # defined here, so its first call must compile
+        return x.sum() * 2
+
+    stats = Stats()
+    start = time.perf_counter()
+    with stats.compute(), stats.phase("kernel"):
+        assert fresh_kernel(np.arange(10)) == 90
+    wall = time.perf_counter() - start
+    assert stats.compile_time > 0.05
+    assert stats.compute_time < stats.compile_time
+    assert stats.phases["kernel"] <= stats.compute_time + 1e-6
+    assert stats.compute_time + stats.compile_time == pytest.approx(wall, abs=0.05)
+
+    again = Stats()
+    with again.compute():
+        fresh_kernel(np.arange(10))
+    assert again.compile_time == 0.0
+
+
+def test_slow_compilation_is_announced_once():
+    calls = []
+    _jit.on_slow_compilation(lambda: calls.append(1), after=0.1)
+    _compile_span(0.02)  # too short: nothing yet
+    time.sleep(0.15)
+    assert calls == []
+    _compile_span(0.3)  # crosses the threshold counted over all spans
+    _compile_span(0.3)
+    assert calls == [1]
+
+
+def test_warmup_compiles_each_runnable_solver_of_the_backend():
+    report = warmup(["serial"], progress=False)
+    assert {"kruskal/serial", "prim/serial", "boruvka/serial", "verify"} <= set(report)
+    assert all(isinstance(v, float) for v in report.values())
+    assert not any(name.endswith("/cpu") for name in report)
+
+
+def test_warmup_rejects_an_unknown_backend():
+    with pytest.raises(UnknownOptionError, match="unknown backend"):
+        warmup(["quantum"], progress=False)
+
+
+def test_cli_warmup_and_solve_report_compile_time(capsys):
+    assert cli.main(["warmup", "--backend", "serial", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "kruskal/serial" in out and "verify" in out
+    assert cli.main(["solve", "--generate", "grid2d:side=8,seed=1",
+                     "--solver", "kruskal/serial"]) == 0
+    assert "compile_time_s" in capsys.readouterr().out
