@@ -149,6 +149,30 @@ def _igraph_weight(result) -> int | float:
     return exact_sum(weight[np.asarray(ids, dtype=np.int64)])
 
 
+def _networkit_graph(src: np.ndarray, dst: np.ndarray, weight: np.ndarray, n: int):
+    import networkit
+
+    # One entry per vertex pair, as for SciPy: NetworKit's graph keeps no edge ids.
+    coo = _scipy_matrix(src, dst, weight, n).tocoo()
+    upper = coo.row < coo.col
+    return networkit.GraphFromCoo(
+        (coo.data[upper].astype(np.float64),
+         (coo.row[upper].astype(np.uint64), coo.col[upper].astype(np.uint64))),
+        n=n, weighted=True, directed=False)
+
+
+def _networkit_solve(graph):
+    import networkit
+
+    forest = networkit.graph.KruskalMSF(graph)
+    forest.run()
+    return forest
+
+
+def _networkit_weight(forest) -> int | float:
+    return forest.getTotalWeight()
+
+
 def _cugraph_graph(src: np.ndarray, dst: np.ndarray, weight: np.ndarray, n: int):
     import cudf
     import cugraph
@@ -192,6 +216,8 @@ PEERS: dict[str, Peer] = {peer.name: peer for peer in (
       for algorithm in ("kruskal", "prim", "boruvka")),
     Peer("igraph", "igraph", "igraph.Graph.spanning_tree(weights, return_tree=False)",
          _igraph_graph, _igraph_solve, _igraph_weight),
+    Peer("networkit", "networkit", "networkit.graph.KruskalMSF(G).run() (its weights are float64)",
+         _networkit_graph, _networkit_solve, _networkit_weight),
     Peer("cugraph", "cugraph", "cugraph.minimum_spanning_tree(G) (GPU)",
          _cugraph_graph, _cugraph_solve, _cugraph_weight, extra=None,
          install="RAPIDS: pip install cugraph-cu12 --extra-index-url=https://pypi.nvidia.com"),

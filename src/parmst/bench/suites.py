@@ -21,6 +21,8 @@ suite              reproduces
 ``serial-medium``  serial solvers against SciPy (int32 weights; ``-float64`` too)
 ``phases``         seed 000 Figures 3-4: per-phase times of ``boruvka-edge/cpu``
 ``io``             read and write throughput of every file format
+``real-weights``   float64-weight graphs of 10 k to 10 M edges against SciPy, igraph
+                   and NetworKit, the whole call timed
 =================  ==============================================================
 
 Besides its graphs, a suite may fix the experiment's other settings (which
@@ -228,6 +230,28 @@ _IO_SMALL = (BenchGraph("sparse-medium", "seed000-sparse:size=medium", "sparse/m
              BenchGraph("sparse-medium-float64", "seed000-sparse:size=medium,weights=float"))
 _IO_FORMATS = ("edgelist", "snap", "dimacs", "mtx", "pbbs", "egr", "npz")
 
+# Float64 weights as real data has them (metre lengths, costs): a road-like
+# grid and a Delaunay mesh with Euclidean lengths, a grid and a random graph
+# with uniform float weights; about 10 k, 100 k, 1 M and 10 M edges each.
+_REAL_WEIGHT_SIZES = {
+    "10k": {"road": 86, "delaunay": 3_334, "grid2d": 71, "random-degree": 2_500},
+    "100k": {"road": 271, "delaunay": 33_334, "grid2d": 224, "random-degree": 25_000},
+    "1M": {"road": 858, "delaunay": 333_334, "grid2d": 707, "random-degree": 250_000},
+    "10M": {"road": 2_712, "delaunay": 3_333_334, "grid2d": 2_236, "random-degree": 2_500_000},
+}
+_REAL_WEIGHT_SPECS = {"road": "road:side={},weights=float,seed=1",
+                      "delaunay": "delaunay:n={},weights=float,seed=1",
+                      "grid2d": "grid2d:side={},weights=float,seed=1",
+                      "random-degree": "random-degree:n={},weights=float,seed=1"}
+
+
+def _real_weights(sizes: tuple[str, ...]) -> tuple[BenchGraph, ...]:
+    return tuple(BenchGraph(f"{family}-{size}", spec.format(_REAL_WEIGHT_SIZES[size][family]))
+                 for size in sizes for family, spec in _REAL_WEIGHT_SPECS.items())
+
+
+_REAL_WEIGHT_PEERS = ("scipy", "igraph", "networkit")
+
 SUITES: dict[str, Suite] = {suite.name: suite for suite in (
     Suite("seed000", "seed 000 section 4.1 (its eight test files)",
           _seed000(tuple(f"{kind}/{size}" for kind in ("sparse", "dense")
@@ -276,6 +300,14 @@ SUITES: dict[str, Suite] = {suite.name: suite for suite in (
     Suite("serial-medium-float64-small", "serial solvers against SciPy, small graphs, float64",
           _families(_ALL_FAMILIES, "small", ",weights=float"), solvers=_SERIAL_SOLVERS,
           peers=("scipy",)),
+    Suite("real-weights", "float64 weights, 10 k to 10 M edges, the whole call against SciPy, "
+          "igraph and NetworKit", _real_weights(("10k", "100k", "1M", "10M")),
+          solvers=("kruskal/serial", "filter-kruskal/serial", "ecl/cpu"),
+          peers=_REAL_WEIGHT_PEERS),
+    Suite("real-weights-small", "float64 weights, 10 k and 100 k edges",
+          _real_weights(("10k", "100k")),
+          solvers=("kruskal/serial", "filter-kruskal/serial", "ecl/cpu"),
+          peers=_REAL_WEIGHT_PEERS),
     Suite("phases", "seed 000 Figures 3-4: boruvka-edge/cpu per phase, medium graphs",
           _phases("medium"), solvers=_PHASE_SOLVERS, peers=()),
     Suite("phases-small", "seed 000 Figures 3-4: boruvka-edge/cpu per phase, small graphs",
