@@ -38,7 +38,7 @@ register(Solver(
     entry="parmst.solvers.cpu.prim_dense:solve",
     paper="seed 004 section 3 (dense Prim with a parallel min-reduction)",
     summary="O(V^2) Prim on a key matrix; each step's relax and min-reduction split over threads",
-    options={"threads": None},
+    options={"threads": None, "parallel_from": 1 << 14, "min_block": 1024},
     limit=_dense_fits,
 ))
 

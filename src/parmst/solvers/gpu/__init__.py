@@ -17,7 +17,8 @@ register(Solver(
             "implicit path compression, filtering, hybrid thread/warp initialization",
     requires=_REQUIRES,
     options={"init": "edge", "filter": True, "atomic_guards": True, "both_directions": False,
-             "block_size": DEFAULT_BLOCK_SIZE, "launch": "auto", "seed": 0},
+             "block_size": DEFAULT_BLOCK_SIZE, "launch": "auto", "persistent_below": 1 << 22,
+             "seed": 0, "keys": "auto"},
     probe=probe,
     limit=graph_limit,
 ))
@@ -28,7 +29,7 @@ register(Solver(
     summary="edge-centric Borůvka: atomicMin vertex bridges, wait-free rank union-find "
             "(64-bit CAS records), double worklist, no path compression",
     requires=_REQUIRES,
-    options={"block_size": DEFAULT_BLOCK_SIZE},
+    options={"block_size": DEFAULT_BLOCK_SIZE, "keys": "auto"},
     probe=probe,
     limit=graph_limit,
 ))
@@ -39,7 +40,7 @@ register(Solver(
     summary="generic Borůvka: min entry by atomicMin, mirrored-edge removal, colour "
             "propagation, prefix-sum renumbering, contracted CSR built on the device each round",
     requires=_REQUIRES,
-    options={"block_size": DEFAULT_BLOCK_SIZE},
+    options={"block_size": DEFAULT_BLOCK_SIZE, "keys": "auto"},
     probe=probe,
     limit=graph_limit,
 ))
@@ -50,6 +51,7 @@ register(Solver(
     summary="O(V^2) Prim on a dense key matrix: per-step block min-reduction on the GPU, "
             "final reduction on the host, distance-update kernel",
     requires=_REQUIRES,
+    options={"keys": "auto"},
     probe=probe,
     limit=dense_limit,
 ))

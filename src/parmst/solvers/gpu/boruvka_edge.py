@@ -110,7 +110,8 @@ def _clear(wl, counts, cur, min_key):
     reset_items(wl, counts, cur, min_key)
 
 
-def solve(graph, stats: Stats, *, block_size: int = _device.DEFAULT_BLOCK_SIZE) -> np.ndarray:
+def solve(graph, stats: Stats, *, block_size: int = _device.DEFAULT_BLOCK_SIZE,
+          keys: str = "auto") -> np.ndarray:
     """Edge ids of the minimum spanning forest by seed 000's CUDA Borůvka.
 
     Parameters
@@ -121,6 +122,10 @@ def solve(graph, stats: Stats, *, block_size: int = _device.DEFAULT_BLOCK_SIZE) 
         device, ``extra["end_to_end_time"]`` with transfers.
     block_size : int
         Threads per block (seed 000 optimization 1 settled on 512).
+    keys : {"auto", "packed", "rank"}
+        Key method of :func:`parmst.solvers.gpu._keys.prepare_keys`: packed
+        ``(weight, edge_id)`` keys where they fit (``"auto"``), or the edges'
+        ranks in that order (``"rank"``, the route for weights that do not pack).
 
     Examples
     --------
@@ -139,7 +144,7 @@ def solve(graph, stats: Stats, *, block_size: int = _device.DEFAULT_BLOCK_SIZE) 
         return min(max_blocks, _device.blocks_for(count, threads)), threads
 
     with stats.init():
-        keys = prepare_keys(graph.weight)
+        keys = prepare_keys(graph.weight, keys)
         needed = (2 * graph.index_dtype.itemsize + 8) * m + 2 * max(m, 1) * 16 + 16 * n + m + 16
         _device.ensure_memory("boruvka-edge/gpu", needed)
         with _device.timed_transfer(stats, "transfer_time"):

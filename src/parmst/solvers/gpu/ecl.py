@@ -197,9 +197,10 @@ def _all_rounds(wl, counts, cur, parent, min_edge, in_forest, slot_mask, guard, 
 
     Grid-wide barriers stand in for the kernel boundaries and for the host's
     worklist-size checks, so a round costs three barriers instead of three
-    launches and a copy. It starts from the records in ``wl[cur]``. ``sizes[0]`` gets the round count, ``sizes[1:]`` the
-    worklist size of each round. Every exit test reads values written before
-    the last barrier, so the whole grid leaves the loop together.
+    launches and a copy. It starts from the records in ``wl[cur]``.
+    ``sizes[0]`` gets the round count, ``sizes[1:]`` the worklist size of each
+    round. Every exit test reads values written before the last barrier, so the
+    whole grid leaves the loop together.
     """
     grid = cuda.cg.this_grid()
     rounds = 0
@@ -234,7 +235,7 @@ def _cooperative_blocks(args: tuple, block_size: int) -> int:
     return _resident_blocks(tuple(_all_rounds.typeof_pyval(a) for a in args), block_size)
 
 
-def _check_options(init: str, block_size: int, launch: str) -> None:
+def _check_options(init: str, block_size: int, launch: str, persistent_below: int) -> None:
     if init not in INITS:
         raise ValueError(f"ecl/gpu: init must be one of {INITS}, got {init!r}")
     if launch not in LAUNCHES:
@@ -242,6 +243,9 @@ def _check_options(init: str, block_size: int, launch: str) -> None:
     if block_size % 32 or not 32 <= block_size <= 1024:
         raise ValueError(f"ecl/gpu: block_size must be a multiple of 32 in 32..1024, "
                          f"got {block_size}")
+    if int(persistent_below) != persistent_below or persistent_below < 1:
+        raise ValueError(f"ecl/gpu: persistent_below must be an integer of at least 1, "
+                         f"got {persistent_below!r}")
 
 
 def _device_bytes(graph, init: str, capacity: int) -> int:
@@ -254,9 +258,12 @@ def _device_bytes(graph, init: str, capacity: int) -> int:
 class _Run:
     """The device state of one solve: arrays, launch shape, and the round loop."""
 
-    def __init__(self, graph, keys, init, both_directions, block_size, launch, stats):
+    def __init__(self, graph, keys, init, both_directions, block_size, launch,
+                 persistent_below, stats):
         n, m = graph.num_vertices, graph.num_edges
-        self.launch = launch
+        # Rounds with at least this many records run per-round launches.
+        self.persistent_below = {"auto": int(persistent_below), "persistent": math.inf,
+                                 "per-round": 1}[launch]
         self.block_size, self.max_blocks = _device.launch_limits(block_size)
         self.init = init
         self.both_directions = both_directions
@@ -308,10 +315,8 @@ class _Run:
         host loop (three launches and a worklist-size copy each); the rest run
         in one cooperative launch.
         """
-        persistent_below = {"auto": PERSISTENT_BELOW, "persistent": math.inf,
-                            "per-round": 1}[self.launch]
         cur = 0
-        while size and size >= persistent_below:
+        while size and size >= self.persistent_below:
             stats.worklist_sizes.append(size)
             stats.rounds = (stats.rounds or 0) + 1
             _relax[self._grid(size)](self.wl, self.counts, cur, self.parent, self.min_edge, guard)
@@ -339,7 +344,8 @@ class _Run:
 def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
           atomic_guards: bool = True, both_directions: bool = False,
           block_size: int = _device.DEFAULT_BLOCK_SIZE, launch: str = "auto",
-          seed: int = 0) -> np.ndarray:
+          persistent_below: int = PERSISTENT_BELOW, seed: int = 0,
+          keys: str = "auto") -> np.ndarray:
     """Edge ids of the minimum spanning forest by ECL-MST on the GPU.
 
     Parameters
@@ -367,9 +373,17 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
         ``"per-round"``: ECL-MST's three launches and a worklist-size copy per
         round; ``"persistent"``: all rounds in one cooperative kernel with
         grid-wide barriers; ``"auto"``: per-round while a round has at least
-        :data:`PERSISTENT_BELOW` records, persistent after.
+        ``persistent_below`` records, persistent after.
+    persistent_below : int
+        ``launch="auto"``'s hand-over size (default :data:`PERSISTENT_BELOW`,
+        measured on an H100); tests lower it to run both launch modes in one
+        solve on a small graph.
     seed : int
         Seed of the threshold sample.
+    keys : {"auto", "packed", "rank"}
+        Key method of :func:`parmst.solvers.gpu._keys.prepare_keys`: packed
+        ``(weight, edge_id)`` keys where they fit (``"auto"``), or the edges'
+        ranks in that order (``"rank"``, the route for weights that do not pack).
 
     Examples
     --------
@@ -378,11 +392,12 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
     >>> parmst.minimum_spanning_forest(g, "ecl/gpu").edge_ids.tolist()  # doctest: +SKIP
     [1, 2, 3]
     """
-    _check_options(init, block_size, launch)
+    _check_options(init, block_size, launch, persistent_below)
     with stats.init():
-        keys = prepare_keys(graph.weight)
+        keys = prepare_keys(graph.weight, keys)
         threshold = filter_threshold(keys.keys, graph.num_vertices, seed) if filter else None
-        run = _Run(graph, keys, init, both_directions, block_size, launch, stats)
+        run = _Run(graph, keys, init, both_directions, block_size, launch, persistent_below,
+                   stats)
     stats.extra.update(key_method=keys.method, init=init,
                        filter_threshold=None if threshold is None else int(threshold))
     phases = [(0, True)] if threshold is None else [(threshold, False), (threshold, True)]

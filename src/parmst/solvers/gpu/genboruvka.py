@@ -333,7 +333,8 @@ def device_bytes(n: int, m: int) -> int:
     return 2 * 2 * m * 16 + (n + 1) * 60 + m
 
 
-def solve(graph, stats: Stats, *, block_size: int = _device.DEFAULT_BLOCK_SIZE) -> np.ndarray:
+def solve(graph, stats: Stats, *, block_size: int = _device.DEFAULT_BLOCK_SIZE,
+          keys: str = "auto") -> np.ndarray:
     """Edge ids of the minimum spanning forest by seed 003's generic Borůvka on the GPU.
 
     Parameters
@@ -346,6 +347,10 @@ def solve(graph, stats: Stats, *, block_size: int = _device.DEFAULT_BLOCK_SIZE) 
         undirected edges (including parallel ones) of each round's graph.
     block_size : int
         Threads per block of the vertex and entry kernels.
+    keys : {"auto", "packed", "rank"}
+        Key method of :func:`parmst.solvers.gpu._keys.prepare_keys`: packed
+        ``(weight, edge_id)`` keys where they fit (``"auto"``), or the edges'
+        ranks in that order (``"rank"``, the route for weights that do not pack).
 
     Examples
     --------
@@ -360,7 +365,7 @@ def solve(graph, stats: Stats, *, block_size: int = _device.DEFAULT_BLOCK_SIZE) 
     n, m = graph.num_vertices, graph.num_edges
     launch = _Launcher(block_size)
     with stats.init():
-        keys = prepare_keys(graph.weight)
+        keys = prepare_keys(graph.weight, keys)
         host_entries = _initial_entries(graph, keys)
         entries = len(host_entries[0])
         needed = device_bytes(n, m)

@@ -79,8 +79,17 @@ def _host_closest(block_key: np.ndarray, block_node: np.ndarray) -> tuple[int, n
     return best_node, best_key
 
 
-def solve(graph, stats: Stats) -> np.ndarray:
+def solve(graph, stats: Stats, *, keys: str = "auto") -> np.ndarray:
     """Edge ids of the minimum spanning forest by seed 004's GPU Prim.
+
+    Parameters
+    ----------
+    graph : Graph
+    stats : Stats
+    keys : {"auto", "packed", "rank"}
+        Key method of :func:`parmst.solvers.gpu._keys.prepare_keys`: packed
+        ``(weight, edge_id)`` keys where they fit (``"auto"``), or the edges'
+        ranks in that order (``"rank"``, the route for weights that do not pack).
 
     Examples
     --------
@@ -92,7 +101,7 @@ def solve(graph, stats: Stats) -> np.ndarray:
     n = graph.num_vertices
     blocks = _device.blocks_for(n, BLOCK)
     with stats.init():
-        keys = prepare_keys(graph.weight)
+        keys = prepare_keys(graph.weight, keys)
         with stats.phase("build-matrix"):
             matrix = _build_key_matrix(graph.src, graph.dst, keys.keys, n)
         _device.ensure_memory("prim-dense/gpu", matrix.nbytes + 9 * n)
