@@ -1,4 +1,4 @@
-"""The wait-free union-find of seed 000 Listing 4 under concurrent joins."""
+"""The wait-free union-find of Shou and He Listing 4 under concurrent joins."""
 
 from __future__ import annotations
 

@@ -99,7 +99,7 @@ def test_ecl_auto_launch_hands_over_on_the_device():
 
 @pytest.mark.parametrize("keys", ["auto", "rank"])
 def test_prim_dense_block_reduction_of_1024_threads(keys):
-    """Seed 004's shared-memory reduction with 1,024-thread blocks (the simulator gets 32)
+    """Pugliese's shared-memory reduction with 1,024-thread blocks (the simulator gets 32)
     over several blocks, on a forest of two dense parts and an isolated vertex."""
     rng = np.random.default_rng(6)
     n = 3000

@@ -1,6 +1,6 @@
-"""Dense Prim with a parallel min-reduction (seed 004, section 3: PRIM_MST on a GPU).
+"""Dense Prim with a parallel min-reduction (Pugliese, section 3: PRIM_MST on a GPU).
 
-Seed 004 keeps Prim's O(V^2) loop and spreads each step's two scans over
+Pugliese keeps Prim's O(V^2) loop and spreads each step's two scans over
 many threads: the update of ``d`` from the new tree vertex's matrix row and
 the min-reduction that picks the next vertex. Here one ``prange`` pass per
 step does both over fixed blocks of the vertices still outside the tree
@@ -38,7 +38,7 @@ MIN_BLOCK = 1024
 
 @numba.njit(parallel=True, cache=True)
 def _relax_and_reduce(row, dist, outside, num_outside, block, best_key, best_index):
-    """Seed 004 PRIM_MST lines 12-13 then 10 per block: relax ``dist`` from the new tree
+    """Pugliese PRIM_MST lines 12-13 then 10 per block: relax ``dist`` from the new tree
     vertex's row, record the block's closest outside vertex (index into ``outside``)."""
     for b in numba.prange(len(best_key)):
         closest_key = NO_EDGE
@@ -56,7 +56,7 @@ def _relax_and_reduce(row, dist, outside, num_outside, block, best_key, best_ind
 
 @numba.njit(cache=True)
 def _dense_prim(matrix, id_mask, blocks, parallel_from, min_block):
-    """Seed 004 PRIM_MST lines 8-14; a new tree starts when no edge reaches out.
+    """Pugliese PRIM_MST lines 8-14; a new tree starts when no edge reaches out.
 
     Steps with at least ``parallel_from`` vertices outside the tree scan them in
     ``blocks`` blocks of at least ``min_block`` vertices, in parallel. Returns the

@@ -2,7 +2,7 @@
 
 The GPU kernels need one unique key per edge whose low bits name a slot in
 a per-edge flag array, so that one ``atomicMin`` settles weight and tie
-(seed 001 section 3.2). :func:`parmst.solvers.ecl_host.prepare_keys` packs
+(Fallin et al. section 3.2). :func:`parmst.solvers.ecl_host.prepare_keys` packs
 ``weight_key << id_bits | edge_id`` whenever that fits in 63 bits: always for
 32-bit weights up to 2**31 edges (32 key bits plus 31 id bits), and for
 64-bit weights whose keys it can narrow losslessly (float64 values that are
@@ -97,9 +97,9 @@ def prepare_keys(weight: np.ndarray, method: str = "auto") -> SlotKeys:
 
 
 def filter_threshold(keys: np.ndarray, num_vertices: int, seed: int) -> np.uint64 | None:
-    """Seed 001's sampled filter threshold, or ``None`` below average degree 4.
+    """Fallin et al.'s sampled filter threshold, or ``None`` below average degree 4.
 
-    Seed 001 counts degree over CSR entries (both directions), so "average
+    Fallin et al. counts degree over CSR entries (both directions), so "average
     degree >= 4" is ``|E| >= 2 |V|`` for our undirected edge count.
     """
     threshold = ecl_host.filter_threshold(keys, num_vertices, seed=seed, degree=2)

@@ -1,4 +1,4 @@
-"""ECL-MST on CUDA through numba-cuda (seed 001, Algs. 1-2 and section 3.2).
+"""ECL-MST on CUDA through numba-cuda (Fallin et al., Algs. 1-2 and section 3.2).
 
 Kruskal and Borůvka converge to one data-driven, edge-centric loop over a
 worklist of ``<v, n, key>`` records: every round each record finds the sets of
@@ -8,7 +8,7 @@ of the vertices: implicit path compression), records its packed
 that won a set joins the two sets and enters the forest. A sampled threshold
 splits the edges into a light phase and a filtered heavy phase.
 
-Optimizations of seed 001 section 3.2 / 5.3 and where they live:
+Optimizations of Fallin et al. section 3.2 / 5.3 and where they live:
 
 - packed 64-bit keys with atomicMin and atomic guards: :func:`_relax`
   (keys from :mod:`parmst.solvers.gpu._keys`, exact for every weight dtype);
@@ -53,7 +53,7 @@ from parmst.solvers.gpu._keys import MAX_KEY, filter_threshold, prepare_keys
 from parmst.stats import Stats
 
 INITS = ("edge", "hybrid", "thread")
-WARP_MIN_DEGREE = 4  # seed 001 section 3.2: a whole warp for vertices of degree >= 4
+WARP_MIN_DEGREE = 4  # Fallin et al. section 3.2: a whole warp for vertices of degree >= 4
 _NEVER = 2**62
 _MAX_ROUNDS = 64  # Borůvka at least halves the trees that still have edges: <= 32 rounds
 LAUNCHES = ("auto", "persistent", "per-round")
@@ -65,7 +65,7 @@ PERSISTENT_BELOW = 1 << 22
 
 @cuda.jit(device=True, inline=True)
 def _in_phase(key, threshold, heavy):
-    """Seed 001 Alg. 2 line 6: the threshold condition (inverted in the heavy phase)."""
+    """Fallin et al. Alg. 2 line 6: the threshold condition (inverted in the heavy phase)."""
     if heavy:
         return key >= threshold
     return key < threshold
@@ -73,7 +73,7 @@ def _in_phase(key, threshold, heavy):
 
 @cuda.jit
 def _populate_edges(src, dst, keys, threshold, heavy, both_directions, parent, wl, counts):
-    """Seed 001 Alg. 2 lines 1-11, edge-centric: one thread per edge of the edge list.
+    """Fallin et al. Alg. 2 lines 1-11, edge-centric: one thread per edge of the edge list.
 
     Each undirected edge appears once, so one direction comes for free. In
     the heavy phase the endpoints are replaced by their sets and edges inside
@@ -104,7 +104,7 @@ def _populate_edges(src, dst, keys, threshold, heavy, both_directions, parent, w
 @cuda.jit(device=True)
 def _emit_thread(v, beg, end, indices, csr_keys, threshold, heavy, both_directions,
                  parent, wl, counts):
-    """Seed 001 Alg. 2 lines 3-10 for a low-degree vertex: one thread walks its neighbours."""
+    """Fallin et al. Alg. 2 lines 3-10 for a low-degree vertex: one thread walks its neighbours."""
     p = find(parent, v)
     for j in range(beg, end):
         n = np.int64(indices[j])
@@ -121,7 +121,7 @@ def _emit_thread(v, beg, end, indices, csr_keys, threshold, heavy, both_directio
 @cuda.jit(device=True)
 def _emit_warp(wide, v, indptr, indices, csr_keys, threshold, heavy, both_directions,
                parent, wl, counts):
-    """Seed 001 section 3.2 hybrid: the warp takes each of its wide vertices in turn.
+    """Fallin et al. section 3.2 hybrid: the warp takes each of its wide vertices in turn.
 
     The leader's vertex is broadcast with shfl_sync; lanes stride over its
     neighbours and reserve worklist slots together with ballot_sync.
@@ -154,7 +154,7 @@ def _emit_warp(wide, v, indptr, indices, csr_keys, threshold, heavy, both_direct
 @cuda.jit
 def _populate_csr(indptr, indices, csr_keys, threshold, heavy, both_directions, warp_degree,
                   parent, wl, counts):
-    """Seed 001 Alg. 2 lines 1-11 over CSR with the hybrid thread/warp split (section 3.2)."""
+    """Fallin et al. Alg. 2 lines 1-11 over CSR with the hybrid thread/warp split (section 3.2)."""
     n = indptr.shape[0] - 1
     for v in range(cuda.grid(1), warp_round(n), cuda.gridsize(1)):
         wide = False
@@ -193,7 +193,7 @@ def _reset(wl, counts, cur, min_edge):
 
 @cuda.jit
 def _all_rounds(wl, counts, cur, parent, min_edge, in_forest, slot_mask, guard, sizes):
-    """Seed 001 Alg. 2 lines 12-39 in one cooperative launch (``launch="persistent"``).
+    """Fallin et al. Alg. 2 lines 12-39 in one cooperative launch (``launch="persistent"``).
 
     Grid-wide barriers stand in for the kernel boundaries and for the host's
     worklist-size checks, so a round costs three barriers instead of three
@@ -309,7 +309,7 @@ class _Run:
         return int(self.counts.copy_to_host()[0])
 
     def rounds(self, size: int, guard: bool, stats: Stats) -> None:
-        """Seed 001 Alg. 2 lines 12-39 from ``wl[0]`` holding ``size`` records.
+        """Fallin et al. Alg. 2 lines 12-39 from ``wl[0]`` holding ``size`` records.
 
         Rounds with at least ``persistent_below`` records run as ECL-MST's
         host loop (three launches and a worklist-size copy each); the rest run
@@ -358,13 +358,13 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
         ``extra["end_to_end_time"]`` adds the copy-back ("ECL-MST memcpy").
     init : {"edge", "hybrid", "thread"}
         How the first worklist is populated: from the edge list, one thread
-        per edge; or from the CSR view, seed 001's hybrid thread/warp split,
+        per edge; or from the CSR view, Fallin et al.'s hybrid thread/warp split,
         or one thread per vertex (the "Thread-Based" ablation).
     filter : bool
-        Seed 001's single sampled-threshold filtering step (used only at
+        Fallin et al.'s single sampled-threshold filtering step (used only at
         average degree >= 4).
     atomic_guards : bool
-        Load before atomicMin (seed 001 section 5.3 (1)).
+        Load before atomicMin (Fallin et al. section 5.3 (1)).
     both_directions : bool
         Process each edge in both directions (ablation (5); off by default).
     block_size : int
