@@ -4,7 +4,7 @@ Each vertex owns one 64-bit *record* holding its rank (high bits) and its
 parent, "next" (low :data:`PARENT_BITS` bits), so a single compare-and-swap
 changes both at once. ``find`` optionally halves paths with a CAS per step
 (Shou and He optimization 3 turns this off: reads only). ``join`` links the
-root of lower rank (ties: of higher id) under the other with a CAS and
+root of lower rank (ties: of lower id) under the other with a CAS and
 retries from fresh roots when another thread got there first.
 
 Struct-of-arrays: the whole structure is one uint64 array from
