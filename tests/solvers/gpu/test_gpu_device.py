@@ -91,9 +91,21 @@ def test_warp_aggregated_reservations_on_a_large_multigraph(solver, keys):
 
 
 def test_ecl_auto_launch_hands_over_on_the_device():
-    """Per-round launches for the first rounds, the cooperative grid after, in one solve."""
-    graph = _random_graph(4, 50_000, 400_000, "float32")
-    forest = _assert_exact(graph, "ecl/gpu", filter=False, persistent_below=100_000)
+    """Per-round launches for the first rounds, the cooperative grid after, in one solve.
+
+    A grid with random weights: the edges between components shrink round by round
+    (a random graph can jump from many crossing edges to none), so some rounds fall
+    below the hand-over size.
+    """
+    side = 400
+    ids = np.arange(side * side).reshape(side, side)
+    src = np.concatenate([ids[:, :-1].ravel(), ids[:-1, :].ravel()])
+    dst = np.concatenate([ids[:, 1:].ravel(), ids[1:, :].ravel()])
+    weight = np.random.default_rng(4).random(len(src)).astype(np.float32)
+    graph = parmst.Graph.from_edges(src, dst, weight)
+    forest = _assert_exact(graph, "ecl/gpu", filter=False, persistent_below=len(src) // 4)
+    sizes = forest.stats.worklist_sizes
+    assert sizes[0] >= len(src) // 4 > sizes[-1]
     assert 1 <= forest.stats.extra["persistent_rounds"] < forest.stats.rounds
 
 

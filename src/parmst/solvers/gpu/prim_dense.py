@@ -123,6 +123,6 @@ def solve(graph, stats: Stats, *, keys: str = "auto") -> np.ndarray:
             _update_distances[blocks, BLOCK](d_matrix, dist, in_tree, u)
         _device.synchronize()
     stats.rounds = trees
-    stats.extra["matrix_bytes"] = matrix.nbytes
+    stats.extra.update(matrix_bytes=matrix.nbytes, key_method=keys.method)
     _device.record_device(stats, matrix.nbytes + 9 * n)
     return keys.edge_ids(np.array(slots, dtype=np.int64))
