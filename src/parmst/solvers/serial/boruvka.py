@@ -4,8 +4,8 @@ Each round finds the lightest edge leaving every component (its "vertex
 bridge"), joins the components along those edges, and drops the edges that
 became internal, so the live edge list shrinks round by round. Components
 are union-find roots instead of a rebuilt contracted graph, and the lightest
-edge is found edge-centrically, one pass over the live edges, as in seed
-000 section 3.2. Edges are compared by ``(key, edge_id)``, so the bridges of
+edge is found edge-centrically, one pass over the live edges, as in Shou
+and He's section 3.2. Edges are compared by ``(key, edge_id)``, so the bridges of
 one round never close a cycle.
 """
 
