@@ -25,7 +25,9 @@ class Stats:
     init_time, compute_time : float
         Seconds spent building views or moving data, and in the algorithm.
     phases : dict[str, float]
-        Seconds per named phase inside computation (kernel names, steps).
+        Seconds per named phase (kernel names, steps), in either part: key
+        preparation or a matrix build is a phase of initialization, kernels
+        are phases of computation.
     rounds : int or None
         Borůvka rounds, Prim steps, filter passes: what the solver iterates.
     worklist_sizes : list[int]

@@ -94,7 +94,9 @@ def solve(graph, stats: Stats, threads: int | None = None,
     Parameters
     ----------
     graph : Graph
+        Its n-by-n key matrix must fit in memory (the registry's limit checks that).
     stats : Stats
+        Also gets ``extra["parallel_steps"]``, the number of steps that ran in parallel.
     threads : int, optional
         Numba threads; all cores when None.
     parallel_from : int

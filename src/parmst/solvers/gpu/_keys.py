@@ -68,14 +68,10 @@ def rank_keys(weight: np.ndarray) -> SlotKeys:
 def prepare_keys(weight: np.ndarray, method: str = "auto") -> SlotKeys:
     """Packed keys from :mod:`~parmst.solvers.ecl_host` where they fit, rank keys otherwise.
 
-    Parameters
-    ----------
-    weight : ndarray of int32, int64, float32 or float64
-        Edge weights (no NaN), indexed by edge id.
-    method : {"auto", "packed", "rank"}
-        ``"auto"`` packs when weight key and id fit; ``"rank"`` always ranks
-        (tests use it on small graphs); ``"packed"`` raises ValueError when
-        packing is impossible.
+    ``method`` is ``"auto"`` (pack when weight key and id fit, else rank),
+    ``"rank"`` (always; tests use it on small graphs) or ``"packed"`` (raise
+    ValueError when packing is impossible); ``weight`` as for
+    :func:`parmst.solvers.ecl_host.prepare_keys`.
 
     Examples
     --------
@@ -99,7 +95,7 @@ def prepare_keys(weight: np.ndarray, method: str = "auto") -> SlotKeys:
 def filter_threshold(keys: np.ndarray, num_vertices: int, seed: int) -> np.uint64 | None:
     """Fallin et al.'s sampled filter threshold, or ``None`` below average degree 4.
 
-    Fallin et al. counts degree over CSR entries (both directions), so "average
+    Fallin et al. count degree over CSR entries (both directions), so "average
     degree >= 4" is ``|E| >= 2 |V|`` for our undirected edge count.
     """
     threshold = ecl_host.filter_threshold(keys, num_vertices, seed=seed, degree=2)

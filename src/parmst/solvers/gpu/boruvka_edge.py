@@ -10,7 +10,7 @@ bridge kernel, which writes the surviving edges to a second worklist
 (Listing 6, optimization 2). ``find`` does no path compression
 (optimization 3), and the block size is a parameter (optimization 1).
 
-Shou and He compares weights alone; we compare the packed ``(weight, id)`` keys
+Shou and He compare weights alone; we compare the packed ``(weight, id)`` keys
 of :mod:`parmst.solvers.gpu._keys`, so ties cannot create cycles and the
 forest is the unique one.
 """
