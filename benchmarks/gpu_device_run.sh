@@ -22,13 +22,33 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,memory.used --format=csv
 $PY -c "import sys, numpy, numba, importlib.metadata as m; print(sys.version.split()[0], 'numpy', numpy.__version__, 'numba', numba.__version__, 'numba-cuda', m.version('numba-cuda'), 'scipy', m.version('scipy'))" | tee -a "$OUT/env.txt"
 status=0
 if [[ $MODE == tests || $MODE == all ]]; then
-    timeout "${TESTS_TIMEOUT:-300}" $PY -m pytest -q -p no:cacheprovider -x \
+    # Also the required test_gpu_device.py (warp intrinsics, rank keys on the device): with
+    # PARMST_REQUIRE_GPU=1 it fails, never skips, without a real device.
+    PARMST_REQUIRE_GPU=1 timeout "${TESTS_TIMEOUT:-300}" $PY -m pytest -q -rs -p no:cacheprovider \
+        --junitxml="$OUT/gpu_tests.xml" tests/solvers/gpu/test_gpu_device.py \
         tests/solvers/gpu/gpu_cases.py ${TESTS_K:+-k "$TESTS_K"} 2>&1 | tee "$OUT/gpu_tests.log" | tail -25
     status=${PIPESTATUS[0]}
+    # The warp-path tests are required: fail loudly unless every one of them ran and passed.
+    $PY - "$OUT/gpu_tests.xml" <<'CHECK' || status=1
+import sys
+import xml.etree.ElementTree as ET
+
+try:
+    cases = [c for c in ET.parse(sys.argv[1]).iter("testcase")
+             if c.get("classname", "").endswith("test_gpu_device")]
+except (OSError, ET.ParseError) as exc:
+    sys.exit(f"REQUIRED GPU TESTS DID NOT RUN: no readable JUnit report ({exc})")
+bad = [f"{c.get('name')}: {o.tag} {o.get('message', '')[:200]}" for c in cases
+       for o in c if o.tag in ("skipped", "failure", "error")]
+if not cases or bad:
+    sys.exit("REQUIRED GPU TESTS (tests/solvers/gpu/test_gpu_device.py) DID NOT ALL PASS: "
+             + ("none ran" if not cases else f"{len(bad)} of {len(cases)}: " + "; ".join(bad[:3])))
+print(f"required GPU tests: all {len(cases)} of test_gpu_device.py passed")
+CHECK
 fi
 if [[ $MODE == conformance || $MODE == all ]]; then
     timeout "${CONFORMANCE_TIMEOUT:-200}" $PY -m pytest -q -p no:cacheprovider \
-        -o faulthandler_timeout=60 tests/conformance -k "${CONFORMANCE_K:-gpu}" 2>&1 | tee "$OUT/gpu_conformance.log" | tail -25
+        -rs -o faulthandler_timeout=60 tests/conformance -k "${CONFORMANCE_K:-gpu}" 2>&1 | tee "$OUT/gpu_conformance.log" | tail -25
     status=$(( status || PIPESTATUS[0] ))
 fi
 if [[ $MODE == bench || $MODE == all ]]; then

@@ -1,4 +1,4 @@
-"""Building the CSR view of a graph (initialization work, DESIGN.md section 2).
+"""Building the CSR view of a graph (initialization work, timed apart from computation).
 
 Both passes over the edges (degree count, placement) are split by *vertex
 range* across the Numba threads: every thread scans all edges in id order

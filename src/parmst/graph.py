@@ -3,7 +3,7 @@
 The edge list (COO) is canonical: edge ``i`` is ``(src[i], dst[i], weight[i])``
 and ``i`` is its id, the tie-breaker of the ``(weight, edge_id)`` order. Index
 arrays are int32 while ``num_vertices`` and ``2 * num_edges`` fit, int64
-beyond (DESIGN.md section 2).
+beyond.
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """The one tie rule: edges are ordered by ``(weight, edge_id)``.
 
 Under this total order the minimum spanning forest is unique, so every
-solver must return the same edge ids (DESIGN.md section 1). This module
+solver must return the same edge ids. This module
 holds the helpers that turn weights into order-preserving unsigned keys, so
 that kernels can compare a single integer (or pack weight and id into one
-64-bit word for an atomic minimum, seed 001 section 3.2).
+64-bit word for an atomic minimum, Fallin et al. section 3.2).
 """
 
 from __future__ import annotations

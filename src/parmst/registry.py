@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BACKENDS",
+    "CITATIONS",
     "Solver",
     "add_auto_rule",
     "available_solvers",
@@ -41,6 +42,20 @@ __all__ = [
 
 BACKENDS = ("serial", "cpu", "gpu", "opencl", "mpi")
 
+CITATIONS = {
+    "shou-he": "Shou and He, Parallel Minimum Spanning Tree (15-418 final project report)",
+    "ecl-mst": "ECL-MST (Fallin, Gonzalez, Seo, Burtscher, SC '23)",
+    "sun-skadron": "Sun and Skadron, Prefix Scan and Minimum Spanning Tree with OpenCL "
+                   "(U. Virginia tech. report CS-2013-02)",
+    "sousa": "Sousa, Efficient sequential and parallel versions of MST-solvers for multi-core "
+             "CPU-chips and GPUs (MSc thesis, Universidade do Minho, 2014)",
+    "pugliese": "Pugliese, Parallel implementation of Prim's Algorithm for computing a Minimum "
+                "Spanning Tree (GPU Computing project report)",
+    "filter-kruskal": "Filter-Kruskal (Osipov, Sanders, Singler, ALENEX 2009)",
+}
+"""Each paper a solver implements, as its ``paper`` field starts (docs/papers.md: full
+citations, what each contributes, which solvers implement it)."""
+
 
 @dataclass(frozen=True)
 class Solver:
@@ -53,7 +68,8 @@ class Solver:
     entry : str
         ``"module:function"`` of the solve function, imported lazily.
     paper : str
-        Seed paper and section it implements, e.g. ``"seed 003, Alg. 4"``.
+        The paper (one of :data:`CITATIONS`) and the part of it implemented,
+        e.g. ``CITATIONS["sousa"] + ", Algorithm 4"``.
     summary : str
         One line for ``parmst info``.
     requires : tuple of str

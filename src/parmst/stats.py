@@ -32,8 +32,9 @@ class Stats:
         cache) inside the timed blocks: the first call's one-off cost, kept
         out of ``init_time`` and ``compute_time`` so those are warm times.
     phases : dict[str, float]
-        Seconds per named phase inside computation (kernel names, steps),
-        compilation excluded.
+        Seconds per named phase (kernel names, steps), in either part: key
+        preparation or a matrix build is a phase of initialization, kernels
+        are phases of computation; compilation excluded.
     rounds : int or None
         Borůvka rounds, Prim steps, filter passes: what the solver iterates.
     worklist_sizes : list[int]

@@ -1,7 +1,7 @@
 """Independent certificate that a forest is the minimum spanning forest.
 
-:func:`verify` proves a result right without trusting any solver (DESIGN.md
-section 4); it imports nothing from :mod:`parmst.solvers`. It runs these
+:func:`verify` proves a result right without trusting any solver: it
+imports nothing from :mod:`parmst.solvers`. It runs these
 checks and reports every failure it finds, at most ``max_listed`` per check
 with a count of the rest:
 
@@ -19,7 +19,7 @@ with a count of the rest:
     The trees of the listed edges are the graph's connected components: no
     graph edge joins two different trees.
 ``minimal``
-    The cycle property (seed 000, section 2.4) under the ``(weight, edge_id)``
+    The cycle property (Shou and He, section 2.4) under the ``(weight, edge_id)``
     total order: every non-forest edge ``e = (u, v)`` has a larger key than
     every forest edge on the forest path between ``u`` and ``v``. Runs only
     when ``acyclic`` holds, since "the forest path" needs a forest.
@@ -74,7 +74,7 @@ CHECKS = ("ids", "fields", "acyclic", "spanning", "minimal")
 # ---------------------------------------------------------------------- kernels
 @numba.njit(cache=True)
 def _precedes(weight, a, b):
-    """True when edge ``a``'s key ``(weight[a], a)`` is smaller than edge ``b``'s (DESIGN.md 1)."""
+    """True when edge ``a``'s key ``(weight[a], a)`` is smaller than edge ``b``'s (:mod:`parmst.order`)."""
     return weight[a] < weight[b] or (weight[a] == weight[b] and a < b)
 
 
@@ -89,7 +89,7 @@ def _first_unsorted(weight, ids):
 
 @numba.njit(cache=True)
 def _find_root(parent, v):
-    """Root of ``v`` with path halving (seed 000, section 2.2, disjoint-set find)."""
+    """Root of ``v`` with path halving (Shou and He, section 2.7, disjoint-set find)."""
     while parent[v] != v:
         parent[v] = parent[parent[v]]
         v = parent[v]
@@ -144,7 +144,7 @@ def _link_forest_edges(ends_u, ends_v, size, link_parent, link_rank, closes_cycl
     ``link_parent`` is never path-compressed, so the tree keeps height
     ``<= log2(n)`` and ``link_rank[r]`` is the rank (position in key order)
     of the edge that linked root ``r`` below another root. An edge whose ends
-    already share a root closes a cycle (seed 000, section 2.4) and is flagged.
+    already share a root closes a cycle (Shou and He, section 2.4) and is flagged.
     """
     links = 0
     for rank in range(len(ends_u)):
@@ -224,7 +224,7 @@ def _connection_rank(link_parent, link_rank, u, v):
 @numba.njit(cache=True, parallel=True)
 def _flag_cycle_property_violations(src, dst, weight, candidate, link_parent, link_rank,
                                     order, violates):
-    """Cycle property check (seed 000, section 2.4) under the ``(weight, edge_id)`` order.
+    """Cycle property check (Shou and He, section 2.4) under the ``(weight, edge_id)`` order.
 
     Flags each candidate non-loop edge inside one tree whose key is smaller
     than the key of the heaviest forest edge on the forest path between its

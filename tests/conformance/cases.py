@@ -1,7 +1,7 @@
 """The shared catalogue of conformance inputs: named graphs and a hypothesis strategy.
 
 Every registered solver must return exactly kruskal/serial's edge ids on
-each of these (DESIGN.md sections 1 and 5). Cases are small on purpose: the
+each of these. Cases are small on purpose: the
 suite runs once per solver, GPU ones under the CUDA simulator included.
 
 ``CASES`` maps a name to a function building the graph, so that importing
@@ -122,7 +122,7 @@ CASES: dict[str, Callable[[], Graph]] = {
     "ties-decide-everywhere": _ties_decide_everywhere,
 }
 
-# Each generator family at a tiny size (seed 000's presets are far larger
+# Each generator family at a tiny size (Shou and He's presets are far larger
 # than their name says, so their counts are given). Some ask for few
 # distinct weights, so that ties decide, and some for float weights.
 GENERATOR_SPECS: dict[str, str] = {

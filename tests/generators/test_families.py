@@ -40,7 +40,7 @@ SPECS = {
 }
 CONNECTED = ("grid2d", "delaunay", "seed000-sparse", "seed000-dense", "dense")
 MULTIGRAPHS = ("seed000-sparse",)
-SEED000_TABLE = [  # seed 000, section 4.1
+SEED000_TABLE = [  # Shou and He, section 4.1
     ("seed000-dense", "small", 200, 17_847),
     ("seed000-dense", "medium", 1_000, 449_576),
     ("seed000-dense", "large", 5_000, 11_245_624),

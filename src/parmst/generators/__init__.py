@@ -4,7 +4,7 @@ A spec string names a family and its parameters::
 
     "grid2d"                            the family at its small default size
     "rmat:scale=16,edge_factor=16,seed=3"
-    "seed000-dense:size=large"          seed 000's dense/large.txt counts
+    "seed000-dense:size=large"          Shou and He's dense/large.txt counts
     "road:size=medium,weights=float,max_weight=16"
 
 Values are read as int, then float, then string. Every family takes
@@ -18,15 +18,15 @@ vectorized over all edges.
 ========================  ==========================================================
 family                    stands in for
 ========================  ==========================================================
-``grid2d``                seed 001's 2d-2e20.sym (4-neighbour grid)
-``road``                  seed 001's road maps (grid with 32 % of links removed)
-``random-degree``         seed 001's r4-2e23.sym (each vertex links to 4 others)
-``rmat``                  seed 001's rmat16.sym / rmat22.sym
-``kronecker``             seed 001's kron_g500-logn21 (Graph500)
-``delaunay``              seed 001's delaunay_n24
-``seed000-sparse``        seed 000's sparse/{small,...,extreme}.txt, exact counts
-``seed000-dense``         seed 000's dense/{small,...,extreme}.txt, exact counts
-``dense``                 seed 004's dense graphs for dense Prim (n = 64 ... 4096)
+``grid2d``                Fallin et al.'s 2d-2e20.sym (4-neighbour grid)
+``road``                  Fallin et al.'s road maps (grid with 32 % of links removed)
+``random-degree``         Fallin et al.'s r4-2e23.sym (each vertex links to 4 others)
+``rmat``                  Fallin et al.'s rmat16.sym / rmat22.sym
+``kronecker``             Fallin et al.'s kron_g500-logn21 (Graph500)
+``delaunay``              Fallin et al.'s delaunay_n24
+``seed000-sparse``        Shou and He's sparse/{small,...,extreme}.txt, exact counts
+``seed000-dense``         Shou and He's dense/{small,...,extreme}.txt, exact counts
+``dense``                 Pugliese's dense graphs for dense Prim (n = 64 ... 4096)
 ========================  ==========================================================
 
 Examples
@@ -94,31 +94,32 @@ __all__ = [
 ]
 
 FAMILIES: dict[str, Family] = {family.name: family for family in (
-    Family("grid2d", grid2d, "side x side 4-neighbour grid, random weights (seed 001: 2d-2e20)",
+    Family("grid2d", grid2d, "side x side 4-neighbour grid, random weights "
+           "(Fallin et al.: 2d-2e20)",
            GRID2D_SIZES, lambda p: (*grid_counts(p["side"]), True)),
     Family("road", road, "jittered grid less a fraction of links, length weights "
-           "(seed 001: road maps)", ROAD_SIZES,
+           "(Fallin et al.: road maps)", ROAD_SIZES,
            lambda p: (*road_counts(p["side"], p["remove"]), True)),
     Family("random-degree", random_degree, "each vertex links to `degree` random others, "
-           "repeats removed (seed 001: r4-2e23)", RANDOM_DEGREE_SIZES,
+           "repeats removed (Fallin et al.: r4-2e23)", RANDOM_DEGREE_SIZES,
            lambda p: (*random_degree_counts(p["n"], p["degree"]), False)),
     Family("rmat", rmat, "R-MAT, scrambled ids, loops and repeats removed "
-           "(seed 001: rmat16/rmat22)", RMAT_SIZES,
+           "(Fallin et al.: rmat16/rmat22)", RMAT_SIZES,
            lambda p: (*rmat_counts(p["scale"], p["edge_factor"]), False)),
     Family("kronecker", kronecker, "Graph500 Kronecker, edge factor 48 "
-           "(seed 001: kron_g500-logn21)", KRONECKER_SIZES,
+           "(Fallin et al.: kron_g500-logn21)", KRONECKER_SIZES,
            lambda p: (*rmat_counts(p["scale"], p["edge_factor"]), False)),
     Family("delaunay", delaunay, "Delaunay triangulation of random points in the unit square "
-           "(seed 001: delaunay_n24; needs SciPy)", DELAUNAY_SIZES,
+           "(Fallin et al.: delaunay_n24; needs SciPy)", DELAUNAY_SIZES,
            lambda p: (*delaunay_counts(p["n"]), False)),
     Family("seed000-sparse", seed000_sparse, "connected multigraph, m ~ 1.5 n, unique int "
-           "weights (seed 000 section 4.1, exact counts)", SEED000_SPARSE_SIZES,
+           "weights (Shou and He section 4.1, exact counts)", SEED000_SPARSE_SIZES,
            lambda p: (*seed000_sparse_counts(p["n"], p["m"]), True)),
     Family("seed000-dense", seed000_dense, "connected graph on ~90 % of vertex pairs, unique "
-           "int weights (seed 000 section 4.1, exact counts)", SEED000_DENSE_SIZES,
+           "int weights (Shou and He section 4.1, exact counts)", SEED000_DENSE_SIZES,
            lambda p: (*seed000_dense_counts(p["n"], p["m"]), True)),
     Family("dense", dense, "connected random graph on a `density` fraction of vertex pairs "
-           "(seed 004)", DENSE_SIZES, lambda p: (*dense_counts(p["n"], p["density"]), True)),
+           "(Pugliese)", DENSE_SIZES, lambda p: (*dense_counts(p["n"], p["density"]), True)),
 )}
 
 
@@ -134,7 +135,7 @@ def _sizes_by_name() -> dict[str, dict[str, dict[str, Any]]]:
 #: ``SIZES[size][family]``: the parameters each named size sets, e.g.
 #: ``SIZES["medium"]["rmat"] == {"scale": 16}``. "small" (the default) takes
 #: a fraction of a second; "medium" is about 0.5-1.5 M edges; "large" is
-#: seed 001's GPU sizes; seed 000's families also have "extreme".
+#: Fallin et al.'s GPU sizes; Shou and He's families also have "extreme".
 SIZES = _sizes_by_name()
 
 

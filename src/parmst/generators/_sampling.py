@@ -130,7 +130,7 @@ def _unpack_distinct(sorted_keys, n, lo, hi):
 def simple_edges(src: np.ndarray, dst: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     """Drop self-loops and repeated pairs; return ``(lo, hi)`` sorted by ``(lo, hi)``.
 
-    This is the clean-up seed 001 applied to its inputs (Table 2: no
+    This is the clean-up Fallin et al. applied to its inputs (Table 2: no
     self-loops, no multiple edges); the sorted order is the order a CSR
     file lists each edge in, from its smaller endpoint.
     """

@@ -11,7 +11,7 @@ Kinds (the ``weights=`` parameter):
     ``k / K`` for ``k`` in ``0..K-1``, so ties can be forced for floats too.
 ``"unique"``
     a random permutation of ``1..m`` (int32 while ``m`` fits): all weights
-    distinct, as in seed 000's test graphs.
+    distinct, as in Shou and He's test graphs.
 
 ``max_weight`` is the number of distinct values, so a small one forces heavy
 ties (tests of the ``(weight, edge_id)`` rule use it).

@@ -1,4 +1,4 @@
-"""Delaunay triangulations of random points (seed 001's delaunay_n24)."""
+"""Delaunay triangulations of random points (Fallin et al.'s delaunay_n24)."""
 
 from __future__ import annotations
 
@@ -40,8 +40,8 @@ def delaunay(*, n: int | None = None, size: str = "small", seed: int = 0,
 
     Point ``i`` is vertex ``i``; the edges are the triangle sides, each once,
     sorted by ``(smaller, larger)`` endpoint. Connected, planar, average
-    degree just under 6 like seed 001's ``delaunay_n24`` (Table 2: 6.0).
-    That graph is unweighted, and seed 001 inserted random weights; so do we.
+    degree just under 6 like Fallin et al.'s ``delaunay_n24`` (Table 2: 6.0).
+    That graph is unweighted, and Fallin et al. inserted random weights; so do we.
     Uses ``scipy.spatial.Delaunay`` (Qhull), imported only here.
 
     Parameters

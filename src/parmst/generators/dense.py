@@ -1,6 +1,6 @@
-"""Dense connected random graphs for dense Prim (seed 004).
+"""Dense connected random graphs for dense Prim (Pugliese).
 
-Seed 004 (section 3) generates connected random graphs of ``n`` nodes with
+Pugliese (section 3) generates connected random graphs of ``n`` nodes with
 C ``int`` weights (its keys start at ``INT_MAX``) and tests the series
 n = 64, 128, ..., 4096 (section 4.1). Its edge counts there (3,280 for 64
 nodes ... 14,832,296 for 4096) count both directions of each edge: 80-91 %
@@ -41,7 +41,7 @@ def dense(*, n: int | None = None, density: float = 1.0, size: str = "small", se
           weights: str = "int", max_weight: int | None = None) -> Graph:
     """A connected random graph holding a ``density`` fraction of all vertex pairs.
 
-    ``density=1.0`` (default) is the complete graph; seed 004's inputs
+    ``density=1.0`` (default) is the complete graph; Pugliese's inputs
     correspond to densities 0.80-0.91 (see the module docstring). A random
     spanning tree guarantees connectivity and the remaining pairs are drawn
     without replacement; edges are listed in pair order, larger endpoint first.
@@ -51,7 +51,7 @@ def dense(*, n: int | None = None, density: float = 1.0, size: str = "small", se
     ----------
     n : int, optional
         Vertex count; from ``size`` if omitted (small 64, medium 1536,
-        large 4096, the end of seed 004's series).
+        large 4096, the end of Pugliese's series).
     density : float
         Fraction of the ``n (n - 1) / 2`` pairs that are edges, in ``(0, 1]``;
         it must leave at least the ``n - 1`` edges of a spanning tree.

@@ -1,4 +1,4 @@
-"""Grid families: ``grid2d`` (seed 001's 2d-2e20.sym) and ``road`` (its road maps).
+"""Grid families: ``grid2d`` (Fallin et al.'s 2d-2e20.sym) and ``road`` (its road maps).
 
 Vertex ``r * side + c`` sits at row ``r``, column ``c``; edges list the
 horizontal links row by row, then the vertical ones.
@@ -53,7 +53,7 @@ def grid2d(*, side: int | None = None, size: str = "small", seed: int = 0,
            weights: str = "int", max_weight: int | None = None) -> Graph:
     """A ``side x side`` 4-neighbour grid with random weights.
 
-    The stand-in for seed 001's ``2d-2e20.sym`` (Table 2: 1,048,576 vertices,
+    The stand-in for Fallin et al.'s ``2d-2e20.sym`` (Table 2: 1,048,576 vertices,
     4,190,208 directed = 2,095,104 undirected edges, which ``size="large"``
     reproduces exactly). ``n = side**2``, ``m = 2 * side * (side - 1)``;
     connected, no self-loops, no multi-edges.
@@ -89,7 +89,7 @@ def road(*, side: int | None = None, remove: float = 0.32, size: str = "small", 
          weights: str = "int", max_weight: int | None = None) -> Graph:
     """A road-like graph: a jittered grid with a fraction of its links removed.
 
-    The stand-in for seed 001's road maps (``USA-road-d.*``, ``europe_osm``:
+    The stand-in for Fallin et al.'s road maps (``USA-road-d.*``, ``europe_osm``:
     average degree 2.1-2.8). Vertices of a ``side x side`` grid are moved by
     up to ``0.25`` along each axis; exactly ``round(remove * m_grid)`` links,
     chosen at random, are dropped, so the average degree is about

@@ -1,4 +1,4 @@
-"""Random graphs of fixed out-degree (seed 001's r4-2e23.sym)."""
+"""Random graphs of fixed out-degree (Fallin et al.'s r4-2e23.sym)."""
 
 from __future__ import annotations
 
@@ -26,10 +26,10 @@ def random_degree(*, n: int | None = None, degree: int = 4, size: str = "small",
                   weights: str = "int", max_weight: int | None = None) -> Graph:
     """Each vertex links to ``degree`` uniformly random other vertices.
 
-    The stand-in for seed 001's ``r4-2e23.sym`` (Table 2: 2**23 vertices,
+    The stand-in for Fallin et al.'s ``r4-2e23.sym`` (Table 2: 2**23 vertices,
     67,108,846 directed edges, i.e. ``4 * 2**23`` undirected ones less 9
     repeats; average degree 8). Targets are drawn among the other vertices, so
-    there are no self-loops; pairs drawn twice are kept once, as seed 001
+    there are no self-loops; pairs drawn twice are kept once, as Fallin et al.
     removed multi-edges, so ``m`` is ``n * degree`` less a handful (about
     ``degree**2 - degree / 2`` whatever ``n``: 14 for degree 4). Edges come sorted by
     ``(smaller, larger)`` endpoint. With ``degree >= 2`` the graph is

@@ -1,11 +1,11 @@
-"""R-MAT and Graph500 Kronecker graphs (seed 001's rmat16/rmat22.sym, kron_g500-logn21).
+"""R-MAT and Graph500 Kronecker graphs (Fallin et al.'s rmat16/rmat22.sym, kron_g500-logn21).
 
 Each of the ``edge_factor * 2**scale`` generated edges descends ``scale``
 levels of the adjacency matrix, picking a quadrant with probabilities
 ``a, b, c, d = 1 - a - b - c`` (Chakrabarti et al.; Graph500 uses
 ``0.57, 0.19, 0.19, 0.05``). The draws for all levels of a block of edges are
 generated at once. Vertex ids are then scrambled by a random permutation, as
-Graph500 does, and self-loops and repeated pairs are removed, as seed 001
+Graph500 does, and self-loops and repeated pairs are removed, as Fallin et al.
 did to its inputs (Table 2), so ``m`` ends up below ``edge_factor * n`` and
 many vertices stay isolated (rmat22.sym has 428,640 components).
 """
@@ -86,7 +86,7 @@ def rmat(*, scale: int | None = None, edge_factor: int = 16, a: float = 0.57, b:
     Self-loops and repeated pairs are removed afterwards (see the module
     docstring), and edges come sorted by ``(smaller, larger)`` endpoint, as
     read from a CSR file. ``edge_factor`` counts undirected edges, as
-    Graph500 does. Seed 001's rmat22.sym (65,660,814 directed, i.e.
+    Graph500 does. Fallin et al.'s rmat22.sym (65,660,814 directed, i.e.
     32,830,407 undirected edges on 2**22 vertices) and rmat16.sym (483,933
     undirected edges on 2**16) match ``edge_factor=8`` in these terms:
     ``scale=16, edge_factor=8`` gives 477,602 edges here.
@@ -126,7 +126,7 @@ def kronecker(*, scale: int | None = None, edge_factor: int = 48, size: str = "s
               seed: int = 0, weights: str = "int", max_weight: int | None = None) -> Graph:
     """A Graph500 Kronecker graph: :func:`rmat` with Graph500's ``a, b, c``.
 
-    The stand-in for seed 001's ``kron_g500-logn21`` (DIMACS 10th challenge:
+    The stand-in for Fallin et al.'s ``kron_g500-logn21`` (DIMACS 10th challenge:
     2**21 vertices, 91,040,932 undirected edges after clean-up, 553,159
     components). ``edge_factor=48``, the default here, reproduces that size
     (``scale=21`` gives 90,579,092 edges); Graph500's benchmark itself uses 16.

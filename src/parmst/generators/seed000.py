@@ -1,4 +1,4 @@
-"""Seed 000's test graphs (section 4.1, "Test Files Descriptions").
+"""Shou and He's test graphs (section 4.1, "Test Files Descriptions").
 
 The report's graphs are connected, undirected, integer-weighted, with
 unique edge weights (section 2.1) and possibly multi-edges but no
@@ -56,7 +56,7 @@ def seed000_dense_counts(n: int, m: int) -> tuple[int, int]:
 def seed000_sparse(*, n: int | None = None, m: int | None = None, size: str = "small",
                    seed: int = 0, weights: str = "unique",
                    max_weight: int | None = None) -> Graph:
-    """A connected sparse multigraph like seed 000's ``sparse/<size>.txt``.
+    """A connected sparse multigraph like Shou and He's ``sparse/<size>.txt``.
 
     A random spanning tree (each vertex of a random permutation joins a
     random earlier one) plus ``m - n + 1`` uniformly random extra edges
@@ -97,7 +97,7 @@ def seed000_sparse(*, n: int | None = None, m: int | None = None, size: str = "s
 def seed000_dense(*, n: int | None = None, m: int | None = None, size: str = "small",
                   seed: int = 0, weights: str = "unique",
                   max_weight: int | None = None) -> Graph:
-    """A connected simple dense graph like seed 000's ``dense/<size>.txt``.
+    """A connected simple dense graph like Shou and He's ``dense/<size>.txt``.
 
     ``m`` distinct vertex pairs (about 90 % of all pairs at the table's
     sizes): a random spanning tree plus pairs drawn without replacement from

@@ -3,12 +3,12 @@
 ========  ===========================  ==========================================
 name      extensions                   what
 ========  ===========================  ==========================================
-edgelist  .txt .el .wel .edges         ``u v w`` lines, 0-based (seed 000)
+edgelist  .txt .el .wel .edges         ``u v w`` lines, 0-based (Shou and He)
 snap      .snap                        SNAP: ``#`` comments, tab-separated ``u v [w]``
 dimacs    .gr                          DIMACS 9th challenge ``p sp n m`` / ``a u v w``
 mtx       .mtx                         Matrix Market coordinate, 1-based
 pbbs      .pbbs                        PBBS ``WeightedEdgeArray``
-egr       .egr                         ECL binary CSR (seed 001), int32
+egr       .egr                         ECL binary CSR (Fallin et al.), int32
 npz       .npz                         NumPy archive, exact dtypes
 ========  ===========================  ==========================================
 

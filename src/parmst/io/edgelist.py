@@ -1,4 +1,4 @@
-"""Plain edge lists: one ``u v w`` per line, 0-based ids (the input format of seed 000).
+"""Plain edge lists: one ``u v w`` per line, 0-based ids (the input format of Shou and He).
 
 Reading
 -------
@@ -12,7 +12,7 @@ Reading
   (or parmst's metadata comment, see :mod:`parmst.io._common`) chooses
   int32/int64/float32/float64 instead; integer types then reject
   non-integers and out-of-range values with the line.
-- Optional header: seed 000 does not define one, but many generators write
+- Optional header: Shou and He define none, but many generators write
   ``n m`` first. A first line with two integers followed by lines with
   three fields is read as that header (``header=None``, the default);
   ``header=True`` demands it, ``header=False`` forbids it. The header's

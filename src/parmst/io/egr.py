@@ -1,4 +1,4 @@
-"""ECL binary CSR graphs (``.egr``), as ECL-MST (seed 001) and the ECL codes read them.
+"""ECL binary CSR graphs (``.egr``), as ECL-MST (Fallin et al.) and the ECL codes read them.
 
 Layout, little-endian int32 throughout (ECLgraph.h, ``readECLgraph``):
 ``n``, ``E``, ``nindex[n+1]``, ``nlist[E]``, ``eweight[E]``. Row ``v``

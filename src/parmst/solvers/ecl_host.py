@@ -1,19 +1,19 @@
 """Host-side decisions of ECL-MST shared by its CPU and GPU solvers.
 
-Seed 001 (Fallin et al., ECL-MST) makes two decisions before any kernel
+ECL-MST (Fallin et al. 2023) makes two decisions before any kernel
 runs, and both are plain NumPy work on the host:
 
-* **Key preparation** (seed 001 section 3.2, first bullet): the atomic
+* **Key preparation** (Fallin et al. section 3.2, first bullet): the atomic
   minimum runs on one 64-bit value holding the weight in the high bits and
   the edge id in the low bits, so ties go to the smaller id. Our weights may
-  be any of int32, int64, float32 or float64 (DESIGN.md section 1), so the
+  be any of int32, int64, float32 or float64, so the
   weight is first mapped to an order-preserving unsigned key
   (:func:`parmst.order.weight_keys`). Packed keys use at most 63 bits, so
   the all-ones word stays free to mean "no edge recorded". When key and id
   do not fit, the kernels run a *second pass* instead: atomic minimum on the
   weight key, then atomic minimum on the id among the edges that tied.
   Nothing is ever truncated.
-* **Filtering threshold** (seed 001 section 3.2, fourth bullet): sample 20
+* **Filtering threshold** (Fallin et al. section 3.2, fourth bullet): sample 20
   edge weights to estimate the weight of the ``c * |V|``-th lightest edge
   (the paper finds ``c`` between 2 and 4 works; we aim at ``c = 3``); process
   the light edges first, drop heavy edges whose endpoints are already joined,
@@ -40,10 +40,10 @@ __all__ = ["FILTER_DEGREE", "FILTER_SAMPLES", "FILTER_TARGET", "NO_THRESHOLD", "
            "prepare_keys"]
 
 FILTER_SAMPLES = 20
-"""Number of sampled weights (seed 001 section 3.2)."""
+"""Number of sampled weights (Fallin et al. section 3.2)."""
 
 FILTER_DEGREE = 2
-"""Filter only when ``|E| >= FILTER_DEGREE * |V|``: seed 001's "average degree at least 4"
+"""Filter only when ``|E| >= FILTER_DEGREE * |V|``: Fallin et al.'s "average degree at least 4"
 counts both directions of each undirected edge, so ``2 |E| / |V| >= 4``."""
 
 FILTER_TARGET = 3
@@ -108,7 +108,7 @@ def _narrow_to_float32(weight, out):
 
 @numba.njit(parallel=True, cache=True)
 def _write_weight_keys(bits, is_float, sign, keys):
-    """Seed 001 section 3.2, first bullet, step 1: order-preserving weight keys into ``keys``.
+    """Fallin et al. section 3.2, first bullet, step 1: order-preserving weight keys into ``keys``.
 
     Returns the smallest and largest key, so the caller can narrow them
     without another pass.
@@ -131,7 +131,8 @@ def _write_weight_keys(bits, is_float, sign, keys):
 
 @numba.njit(parallel=True, cache=True)
 def _shift_and_pack(keys, offset, id_bits, with_ids):
-    """Seed 001 section 3.2, first bullet, step 2: ``keys - offset``, then ``<< id_bits | edge_id``."""
+    """Fallin et al. section 3.2, first bullet, step 2: ``keys - offset``, then
+    ``<< id_bits | edge_id``."""
     for e in numba.prange(len(keys)):
         k = keys[e] - offset
         keys[e] = (k << id_bits) | np.uint64(e) if with_ids else k
@@ -211,7 +212,7 @@ def filter_threshold(keys: np.ndarray, num_vertices: int, *, seed: int = 0,
                      target: int = FILTER_TARGET) -> np.uint64:
     """Key below which an edge is "light" in ECL-MST's filtering, or :data:`NO_THRESHOLD`.
 
-    Seed 001 section 3.2: sample ``samples`` edge weights at random and take
+    Fallin et al. section 3.2: sample ``samples`` edge weights at random and take
     the one at the fraction ``target * |V| / |E|`` of the sorted sample as the
     estimated weight of the ``target * |V|``-th lightest edge. Edges with a key
     strictly below it are light; the rest are heavy. Works on either kind of

@@ -29,7 +29,14 @@ OPTION_VARIANTS = [
     ("boruvka-edge/cpu", {"path_compression": False}),
     ("filter-kruskal/cpu", {"keys": "two-pass", "base_case": 8}),
     ("filter-kruskal/cpu", {"base_case": 2}),
+    # Every step through the parallel relax-and-reduce, in one-vertex blocks.
+    ("prim-dense/cpu", {"parallel_from": 0, "min_block": 1}),
+    # Parallel while 50 or more vertices are outside, the serial fused pass after.
+    ("prim-dense/cpu", {"parallel_from": 50, "min_block": 8}),
 ]
+# Options that put each solver on its parallel branches at the thread-test sizes.
+PARALLEL_OPTIONS = {"prim-dense/cpu": {"parallel_from": 0, "min_block": 64},
+                    "filter-kruskal/cpu": {"base_case": 256}}
 DTYPES = [np.int32, np.int64, np.float32, np.float64]
 
 
@@ -90,6 +97,28 @@ def test_cpu_solver_reports_phases_rounds_and_threads(solver, options, phases):
     assert stats.rounds >= 1
 
 
+@pytest.mark.parametrize(("options", "parallel_steps"), [
+    ({}, 0),
+    ({"parallel_from": 0, "min_block": 1}, 40),
+    ({"parallel_from": 10, "min_block": 2}, 30),
+], ids=["default-serial", "all-parallel", "parallel-then-serial"])
+def test_prim_dense_parallel_branch_runs_when_forced(options, parallel_steps):
+    """``parallel_from`` picks the branch per step: a step with k vertices left outside
+    the tree runs in parallel when k >= parallel_from (40 vertices: steps k = 39..0)."""
+    graph = _random_graph(9, n=40, m=300, dtype=np.int64)
+    forest = parmst.minimum_spanning_forest(graph, solver="prim-dense/cpu", **options)
+    np.testing.assert_array_equal(forest.edge_ids, _oracle(graph))
+    assert forest.stats.extra["parallel_steps"] == parallel_steps
+
+
+@pytest.mark.parametrize("options", [{"parallel_from": -1}, {"min_block": 0},
+                                     {"parallel_from": 2.5}], ids=str)
+def test_prim_dense_rejects_bad_branch_options(options):
+    graph = _random_graph(9, n=5, m=8, dtype=np.int64)
+    with pytest.raises(ValueError, match="prim-dense/cpu"):
+        parmst.minimum_spanning_forest(graph, solver="prim-dense/cpu", **options)
+
+
 def test_ecl_worklist_shrinks_every_round():
     graph = _random_graph(5, n=2000, m=6000, dtype=np.int32, spread=1000)
     sizes = parmst.minimum_spanning_forest(graph, solver="ecl/cpu", filtering=False) \
@@ -112,6 +141,7 @@ import parmst
 from parmst.graph import Graph
 
 solvers = json.loads(sys.argv[1])
+options = json.loads(sys.argv[2])
 rng = np.random.default_rng(8)
 graphs = []
 for n, m, dtype in [(3000, 24000, np.int32), (5000, 9000, np.float64), (400, 30000, np.float32)]:
@@ -122,7 +152,8 @@ out = {}
 for solver in solvers:
     runs = []
     for threads in (1, 2, 4):
-        runs.append([parmst.minimum_spanning_forest(g, solver=solver, threads=threads)
+        runs.append([parmst.minimum_spanning_forest(g, solver=solver, threads=threads,
+                                                    **options.get(solver, {}))
                      .edge_ids.tolist() for g in graphs])
     out[solver] = {"same": runs[0] == runs[1] == runs[2],
                    "oracle": runs[0] == [parmst.minimum_spanning_forest(g).edge_ids.tolist()
@@ -141,7 +172,8 @@ def _run_isolated(env_extra: dict, script: str, *args: str) -> str:
 
 def test_answer_is_identical_at_1_2_and_4_threads():
     out = json.loads(_run_isolated({"NUMBA_NUM_THREADS": "4"}, _THREADS_SCRIPT,
-                                   json.dumps(CPU_SOLVERS)).strip().splitlines()[-1])
+                                   json.dumps(CPU_SOLVERS), json.dumps(PARALLEL_OPTIONS))
+                     .strip().splitlines()[-1])
     assert out == {s: {"same": True, "oracle": True} for s in CPU_SOLVERS}
 
 

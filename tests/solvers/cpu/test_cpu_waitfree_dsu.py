@@ -1,4 +1,4 @@
-"""The wait-free union-find of seed 000 Listing 4 under concurrent joins."""
+"""The wait-free union-find of Shou and He Listing 4 under concurrent joins."""
 
 from __future__ import annotations
 
@@ -48,3 +48,13 @@ def test_ranks_live_above_the_parent_bits():
     assert merged[0]
     assert int(dsu[1]) >> PARENT_BITS == 1
     assert int(dsu[0]) & ((1 << PARENT_BITS) - 1) == 1
+
+
+def test_lower_rank_links_under_and_ties_link_the_lower_id_under():
+    dsu = make_sets(4)
+    merged = np.zeros(2, dtype=np.bool_)
+    mask = (1 << PARENT_BITS) - 1
+    _join_all(dsu, np.array([3]), np.array([2]), True, merged[:1])  # tie: 2 goes under 3
+    assert int(dsu[2]) & mask == 3 and int(dsu[3]) >> PARENT_BITS == 1
+    _join_all(dsu, np.array([3]), np.array([1]), True, merged[1:])  # rank 0 under rank 1
+    assert int(dsu[1]) & mask == 3 and int(dsu[3]) >> PARENT_BITS == 1

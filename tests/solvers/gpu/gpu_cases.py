@@ -4,7 +4,8 @@ Not collected by a plain ``pytest`` run (the name does not start with
 ``test_``): ``test_gpu_simulator.py`` runs this file in a subprocess with
 ``NUMBA_ENABLE_CUDASIM=1`` (CI), and ``benchmarks/gpu_device_run.sh`` runs it
 on the GPU machine, where the warp paths (ballot/shuffle) run for real and the
-graphs are larger.
+graphs are larger. The tests that only a real GPU can run are in
+``test_gpu_device.py``.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import parmst
-from parmst.solvers.gpu import _device, _keys
+from parmst.solvers.gpu import _device
 
 SIMULATOR = _device.simulator_active()
 GPU_SOLVERS = [name for name in parmst.registry.solvers() if name.endswith("/gpu")]
@@ -49,6 +50,11 @@ def random_graph(seed: int, n: int, m: int, dtype: str) -> parmst.Graph:
     return parmst.Graph.from_edges(src, dst, weight, num_vertices=n)
 
 
+def solver_block(solver: str) -> dict:
+    """``BLOCK`` where the solver takes a block size (prim-dense/gpu's is fixed)."""
+    return {k: v for k, v in BLOCK.items() if k in parmst.registry.get(solver).options}
+
+
 def assert_exact(graph: parmst.Graph, solver: str, **options) -> parmst.Forest:
     expected = parmst.minimum_spanning_forest(graph, "kruskal/serial").edge_ids
     forest = parmst.minimum_spanning_forest(graph, solver, **options)
@@ -70,9 +76,7 @@ def test_ecl_variants_match_kruskal(variant, dtype):
 @settings(max_examples=10 if SIMULATOR else 50)
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 24), m=st.integers(0, 70))
 def test_gpu_solver_on_random_multigraphs(solver, seed, n, m):
-    accepted = parmst.registry.get(solver).options
-    assert_exact(random_graph(seed, n, m, "float64"), solver,
-                 **{k: v for k, v in BLOCK.items() if k in accepted})
+    assert_exact(random_graph(seed, n, m, "float64"), solver, **solver_block(solver))
 
 
 @pytest.mark.parametrize("dtype", ["int32", "int64", "float32", "float64"])
@@ -81,8 +85,7 @@ def test_boruvka_edge_matches_kruskal(dtype):
         assert_exact(random_graph(seed, n, m, dtype), "boruvka-edge/gpu", **BLOCK)
 
 
-@pytest.mark.parametrize("dtype", ["int32", "float64"])
-def test_prim_dense_matches_kruskal_on_dense_forest(dtype):
+def dense_forest(dtype: str) -> parmst.Graph:
     """Two dense blocks and an isolated vertex: three trees, parallel edges, ties."""
     n = 20 if SIMULATOR else 600
     half = n // 2
@@ -90,29 +93,42 @@ def test_prim_dense_matches_kruskal_on_dense_forest(dtype):
     src = np.concatenate([rng.integers(0, half, 4 * n), rng.integers(half, n - 1, 4 * n)])
     dst = np.concatenate([rng.integers(0, half, 4 * n), rng.integers(half, n - 1, 4 * n)])
     weight = rng.integers(0, 5, len(src)).astype(dtype)
-    graph = parmst.Graph.from_edges(src, dst, weight, num_vertices=n)
-    forest = assert_exact(graph, "prim-dense/gpu")
+    return parmst.Graph.from_edges(src, dst, weight, num_vertices=n)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "float64"])
+def test_prim_dense_matches_kruskal_on_dense_forest(dtype):
+    forest = assert_exact(dense_forest(dtype), "prim-dense/gpu")
     assert forest.stats.rounds == forest.num_components
 
 
-def test_ecl_rank_keys_fallback(monkeypatch):
-    """Weights whose keys cannot be packed with ids use rank keys, still exact."""
-    from parmst.solvers.gpu import ecl
+@pytest.mark.parametrize("solver", GPU_SOLVERS)
+@pytest.mark.parametrize("dtype", ["int32", "float64"])
+def test_rank_keys_give_the_exact_forest(solver, dtype):
+    """``keys="rank"``: the route for weights whose keys do not pack with ids, forced on
+    weights that would pack, on every GPU solver."""
+    graph = dense_forest(dtype) if solver == "prim-dense/gpu" \
+        else random_graph(7, *SIZES[-1], dtype)
+    forest = assert_exact(graph, solver, keys="rank", **solver_block(solver))
+    assert forest.stats.extra["key_method"] == "rank"
 
-    monkeypatch.setattr(ecl, "prepare_keys", _keys.rank_keys)
-    forest = assert_exact(random_graph(7, *SIZES[0], "float64"), "ecl/gpu", **BLOCK)
+
+@pytest.mark.parametrize("solver", GPU_SOLVERS)
+def test_unpackable_weights_take_rank_keys_by_default(solver):
+    """Weights spanning float64's range do not pack with edge ids: ``"auto"`` ranks them."""
+    graph = random_graph(4, 12, 40, "float64")
+    weight = graph.weight * np.where(np.arange(graph.num_edges) % 3, 1e300, 1e-300)
+    graph = parmst.Graph.from_edges(graph.src, graph.dst, weight, num_vertices=12)
+    forest = assert_exact(graph, solver, **solver_block(solver))
     assert forest.stats.extra["key_method"] == "rank"
 
 
 @pytest.mark.parametrize("dtype", ["int32", "float64"])
-def test_ecl_auto_launch_hands_over_to_persistent_kernel(monkeypatch, dtype):
+def test_ecl_auto_launch_hands_over_to_persistent_kernel(dtype):
     """launch="auto": per-round launches for big rounds, the cooperative kernel after."""
-    from parmst.solvers.gpu import ecl
-
     n, m = SIZES[-1]
-    monkeypatch.setattr(ecl, "PERSISTENT_BELOW", m // 2)
     forest = assert_exact(random_graph(5, n, m, dtype), "ecl/gpu", launch="auto",
-                          filter=False, **BLOCK)
+                          persistent_below=m // 2, filter=False, **BLOCK)
     stats = forest.stats
     assert stats.rounds == len(stats.worklist_sizes)
     assert 1 <= stats.extra["persistent_rounds"] < stats.rounds
@@ -140,31 +156,10 @@ def test_ecl_filtering_runs_both_phases():
     assert set(forest.stats.phases) == {"light", "heavy"}
 
 
-@pytest.mark.skipif(SIMULATOR, reason="only a real GPU has warps with ballot/shuffle")
-def test_ecl_hybrid_warp_path_on_high_degree_star():
-    """A hub of degree 20,000 goes to a whole warp; its leaves to single threads."""
-    rng = np.random.default_rng(5)
-    leaves = 20_000
-    src = np.concatenate([np.zeros(leaves, np.int64), rng.integers(1, leaves + 1, leaves)])
-    dst = np.concatenate([np.arange(1, leaves + 1), rng.integers(1, leaves + 1, leaves)])
-    graph = parmst.Graph.from_edges(src, dst, rng.integers(0, 50, 2 * leaves).astype(np.int32))
-    for init in ("hybrid", "thread", "edge"):
-        assert_exact(graph, "ecl/gpu", init=init)
-
-
 @pytest.mark.parametrize("dtype", ["int32", "int64", "float32", "float64"])
 def test_genboruvka_matches_kruskal(dtype):
     for seed, (n, m) in enumerate(SIZES):
         assert_exact(random_graph(seed, n, m, dtype), "genboruvka/gpu", **BLOCK)
-
-
-def test_genboruvka_rank_keys_fallback(monkeypatch):
-    """Rank keys (weights that do not pack with ids) travel through the contraction too."""
-    from parmst.solvers.gpu import genboruvka
-
-    monkeypatch.setattr(genboruvka, "prepare_keys", _keys.rank_keys)
-    forest = assert_exact(random_graph(8, *SIZES[-1], "int64"), "genboruvka/gpu", **BLOCK)
-    assert forest.stats.extra["key_method"] == "rank"
 
 
 def test_genboruvka_stats_count_rounds_of_the_contracted_graphs():

@@ -21,7 +21,7 @@ needs_numba_cuda = pytest.mark.skipif(importlib.util.find_spec("numba_cuda") is 
 def test_gpu_solver_registered_with_probe_and_limit(name):
     solver = registry.solvers()[name]
     assert solver.backend == "gpu"
-    assert solver.paper.startswith("seed 00")
+    assert solver.paper.startswith(tuple(registry.CITATIONS.values()))
     assert solver.requires == ("numba_cuda",)
     assert solver.probe is _device.probe
     assert solver.limit is not None
@@ -64,6 +64,19 @@ def test_unpackable_weights_fall_back_to_rank_keys():
     keys = _keys.prepare_keys(weight)
     assert keys.method == "rank"
     np.testing.assert_array_equal(keys.keys, [1, 3, 0, 2])
+    with pytest.raises(ValueError, match="do not fit"):
+        _keys.prepare_keys(weight, "packed")
+
+
+def test_rank_keys_on_request_even_where_packing_fits():
+    weight = np.array([3, -1, 3, 0], dtype=np.int32)
+    assert _keys.prepare_keys(weight).method == "packed"
+    keys = _keys.prepare_keys(weight, "rank")
+    assert keys.method == "rank"
+    np.testing.assert_array_equal(keys.keys, [2, 0, 3, 1])
+    np.testing.assert_array_equal(keys.edge_ids(keys.keys.astype(np.int64)), np.arange(4))
+    with pytest.raises(ValueError, match="keys must be one of"):
+        _keys.prepare_keys(weight, "two-pass")
 
 
 def test_filter_threshold_only_at_average_degree_four():
@@ -74,11 +87,14 @@ def test_filter_threshold_only_at_average_degree_four():
 
 
 @needs_numba_cuda
-@pytest.mark.parametrize("options", [{"init": "csr"}, {"block_size": 100}, {"launch": "graph"}],
+@pytest.mark.parametrize("options", [{"init": "csr"}, {"block_size": 100}, {"launch": "graph"},
+                                     {"persistent_below": 0}, {"persistent_below": 2.5}],
                          ids=str)
 def test_ecl_rejects_bad_option_values(options):
     from parmst.solvers.gpu import ecl
 
-    merged = {"init": "edge", "block_size": 512, "launch": "persistent", **options}
+    merged = {"init": "edge", "block_size": 512, "launch": "persistent", "persistent_below": 64,
+              **options}
     with pytest.raises(ValueError, match="ecl/gpu"):
-        ecl._check_options(merged["init"], merged["block_size"], merged["launch"])
+        ecl._check_options(merged["init"], merged["block_size"], merged["launch"],
+                           merged["persistent_below"])

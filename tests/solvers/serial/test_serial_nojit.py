@@ -1,4 +1,4 @@
-"""The serial kernels run as plain Python under NUMBA_DISABLE_JIT=1 (STYLE.md)."""
+"""The serial kernels run as plain Python under NUMBA_DISABLE_JIT=1 (kernels must stay correct without JIT)."""
 
 from __future__ import annotations
 

@@ -1,12 +1,12 @@
 """Multi-core CPU solvers compiled with Numba (``parallel=True``, ``prange``, LLVM atomics)."""
 
-from parmst.registry import Solver, add_auto_rule, register
+from parmst.registry import CITATIONS, Solver, add_auto_rule, register
 from parmst.solvers.serial import _dense_fits
 
 register(Solver(
     name="ecl/cpu",
     entry="parmst.solvers.cpu.ecl:solve",
-    paper="seed 001 Algorithms 1-2, section 3.2 (ECL-MST)",
+    paper=CITATIONS["ecl-mst"] + ", Algorithms 1-2 and section 3.2",
     summary="edge-centric worklist Borůvka: packed (weight, id) atomic min, implicit path "
             "compression, sampled filtering",
     options={"threads": None, "filtering": True, "keys": "auto"},
@@ -14,31 +14,32 @@ register(Solver(
 register(Solver(
     name="boruvka-edge/cpu",
     entry="parmst.solvers.cpu.boruvka_edge:solve",
-    paper="seed 000 section 3.3 (Listing 7) with the wait-free union-find of Listing 4",
+    paper=CITATIONS["shou-he"] + ", section 3.3 (Listing 7) with the wait-free union-find of "
+          "Listing 4 (Anderson and Woll)",
     summary="edge-centric Borůvka: atomic-min vertex bridges, CAS union-find, ticket filtering",
     options={"threads": None, "path_compression": True, "keys": "auto"},
 ))
 register(Solver(
     name="genboruvka/cpu",
     entry="parmst.solvers.cpu.genboruvka:solve",
-    paper="seed 003 section 4.4, Algorithm 5 and Appendix A kernels (Algorithms 7-13)",
+    paper=CITATIONS["sousa"] + ", section 4.4, Algorithm 5 and Appendix A (Algorithms 7-13)",
     summary="Borůvka with colour propagation and explicit CSR contraction, edge-balanced blocks",
     options={"threads": None},
 ))
 register(Solver(
     name="filter-kruskal/cpu",
     entry="parmst.solvers.cpu.filter_kruskal:solve",
-    paper="seed 001 section 2 (Osipov, Sanders, Singler: Filter-Kruskal), parallel partition "
-          "and filter",
+    paper=CITATIONS["filter-kruskal"] + " as cited by ECL-MST section 2; partition and filter "
+          "in parallel",
     summary="Filter-Kruskal whose stable partitions and cycle filters run in parallel blocks",
     options={"threads": None, "base_case": 1 << 16, "keys": "auto"},
 ))
 register(Solver(
     name="prim-dense/cpu",
     entry="parmst.solvers.cpu.prim_dense:solve",
-    paper="seed 004 section 3 (dense Prim with a parallel min-reduction)",
+    paper=CITATIONS["pugliese"] + ", section 3 (a parallel min-reduction per step)",
     summary="O(V^2) Prim on a key matrix; each step's relax and min-reduction split over threads",
-    options={"threads": None},
+    options={"threads": None, "parallel_from": 1 << 14, "min_block": 1024},
     limit=_dense_fits,
 ))
 

@@ -13,7 +13,7 @@ With ``NUMBA_DISABLE_JIT=1`` the same names are plain Python functions with
 the same results, so kernels still run (serially) on tiny inputs.
 
 Atomics are slow when most of them change nothing. Use the *atomic guard*
-of seed 001 section 5.3: read the slot first (``atomic_load``) and only
+of Fallin et al. section 5.3: read the slot first (``atomic_load``) and only
 issue ``atomic_min`` when the new value is smaller. x86 has no 64-bit
 atomic minimum instruction, so LLVM expands ``atomicrmw min`` into a
 compare-and-swap loop; the guard skips that loop for most edges.

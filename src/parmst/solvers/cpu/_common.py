@@ -1,7 +1,7 @@
 """Pieces the multi-core solvers share: thread control and the lightest-edge kernels.
 
-The lightest-edge machinery is the "deterministic reservation" of seed 001
-section 3.1 and the vertex-bridge step of seed 000 Listing 7: every live
+The lightest-edge machinery is the "deterministic reservation" of Fallin et al.
+section 3.1 and the vertex-bridge step of Shou and He's Listing 7: every live
 edge offers its key to both endpoint sets with an atomic minimum; an edge
 is a forest edge when it won at either end. Keys come from
 :func:`parmst.solvers.ecl_host.prepare_keys`: in *packed* mode one atomic
@@ -12,7 +12,7 @@ whose weight key won, so ties still go to the smaller id.
 Worklists are struct-of-arrays ``(src, dst, key, edge_id)`` processed in
 fixed blocks of :data:`BLOCK` items by ``prange``. A block that keeps some
 items takes one *ticket* (an atomic fetch-add on a shared counter) for all
-of them at once and copies them to the output worklist (seed 000
+of them at once and copies them to the output worklist (Shou and He
 optimization 1a, batched per block so threads do not fight over the counter
 for every edge).
 """
@@ -66,7 +66,7 @@ def using_threads(threads: int | None, stats: Stats) -> Iterator[int]:
 
 @numba.njit(parallel=True, cache=True)
 def clear_minima(min_key, min_id, two_pass):
-    """Seed 001 Alg. 2 lines 34-37: unset every lightest-edge record (ids too in two-pass mode)."""
+    """Fallin et al. Alg. 2 lines 34-37: unset every lightest-edge record (ids too if two-pass)."""
     for v in numba.prange(len(min_key)):
         min_key[v] = UNSET_KEY
         if two_pass:
@@ -135,7 +135,7 @@ def flagged_ids(flags: np.ndarray) -> np.ndarray:
 
 @numba.njit(cache=True, inline="always")
 def offer(min_key, vertex, key):
-    """Atomic minimum of ``key`` into ``min_key[vertex]`` behind an atomic guard (seed 001 5.3)."""
+    """Atomic minimum of ``key`` into ``min_key[vertex]`` behind an atomic guard (Fallin 5.3)."""
     if key < atomic_load(min_key, vertex):
         atomic_min(min_key, vertex, key)
 
@@ -173,7 +173,7 @@ def ticket_copy(lo, kept, src, dst, key, ids, out_src, out_dst, out_key, out_ids
 class Worklist:
     """Two buffers of ``(src, dst, key, edge_id)`` items, drained and filled alternately.
 
-    Seed 001 section 3.2 ("it alternates between two worklists"). ``current``
+    Fallin et al. section 3.2 ("it alternates between two worklists"). ``current``
     holds ``count`` live items; kernels write survivors to ``spare`` through
     ``spare_count`` (a one-slot ticket counter), then :meth:`swap`.
     """

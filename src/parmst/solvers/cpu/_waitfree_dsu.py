@@ -1,10 +1,10 @@
-"""The wait-free disjoint-set union of seed 000 (Listing 4), for Numba threads.
+"""The wait-free disjoint-set union of Shou and He (Listing 4), for Numba threads.
 
 Each vertex owns one 64-bit *record* holding its rank (high bits) and its
 parent, "next" (low :data:`PARENT_BITS` bits), so a single compare-and-swap
 changes both at once. ``find`` optionally halves paths with a CAS per step
-(seed 000 optimization 3 turns this off: reads only). ``join`` links the
-root of lower rank (ties: of higher id) under the other with a CAS and
+(Shou and He optimization 3 turns this off: reads only). ``join`` links the
+root of lower rank (ties: of lower id) under the other with a CAS and
 retries from fresh roots when another thread got there first.
 
 Struct-of-arrays: the whole structure is one uint64 array from

@@ -1,4 +1,4 @@
-"""Edge-centric Borůvka of seed 000 (section 3.3, Listing 7) with its wait-free union-find.
+"""Edge-centric Borůvka of Shou and He (section 3.3, Listing 7) with its wait-free union-find.
 
 Each round runs the paper's four parallel loops over the live edges, timed
 as the phases of its Figures 1-2:
@@ -104,7 +104,7 @@ def _filter(wl, count, out, out_count):
 
 def solve(graph, stats: Stats, threads: int | None = None, path_compression: bool = True,
           keys: str = "auto") -> np.ndarray:
-    """Edge ids of the minimum spanning forest by seed 000's edge-centric Borůvka.
+    """Edge ids of the minimum spanning forest by Shou and He's edge-centric Borůvka.
 
     Parameters
     ----------
@@ -113,7 +113,7 @@ def solve(graph, stats: Stats, threads: int | None = None, path_compression: boo
     threads : int, optional
         Numba threads; all cores when None.
     path_compression : bool
-        Halve paths in ``find`` with CAS (False: seed 000 optimization 3).
+        Halve paths in ``find`` with CAS (False: Shou and He optimization 3).
     keys : {"auto", "packed", "two-pass"}
         Key mode of :func:`parmst.solvers.ecl_host.prepare_keys`.
 

@@ -1,4 +1,4 @@
-"""ECL-MST on CPU threads (seed 001, Fallin et al., Algorithms 1-2, section 3.2).
+"""ECL-MST on CPU threads (Fallin et al. 2023, Algorithms 1-2, section 3.2).
 
 Edge-centric and data-driven: a worklist of ``(set, set, key, edge_id)``
 items, one item per undirected non-loop edge (one direction only). Each
@@ -188,7 +188,7 @@ def solve(graph, stats: Stats, threads: int | None = None, filtering: bool = Tru
     threads : int, optional
         Numba threads; all cores when None.
     filtering : bool
-        Seed 001's single filtering step (used only at average degree >= 4).
+        Fallin et al.'s single filtering step (used only at average degree >= 4).
     keys : {"auto", "packed", "two-pass"}
         Key mode of :func:`parmst.solvers.ecl_host.prepare_keys`.
 

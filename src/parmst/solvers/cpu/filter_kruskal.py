@@ -1,4 +1,4 @@
-"""Parallel Filter-Kruskal (Osipov, Sanders, Singler 2009, as cited by seed 001 section 2).
+"""Parallel Filter-Kruskal (Osipov, Sanders, Singler 2009, as cited by Fallin et al. section 2).
 
 The recursion of :mod:`parmst.solvers.serial.filter_kruskal` with its two
 data-parallel steps spread over threads:

@@ -1,4 +1,4 @@
-"""Generic Borůvka with explicit CSR contraction (seed 003, section 4.4, Algorithm 5).
+"""Generic Borůvka with explicit CSR contraction (Sousa, section 4.4, Algorithm 5).
 
 Each round runs the kernels of the thesis's Appendix A on the current
 contracted graph, held in CSR (``indptr``, ``adj``, ``key``, ``edge_id``):

@@ -1,15 +1,18 @@
-"""Dense Prim with a parallel min-reduction (seed 004, section 3: PRIM_MST on a GPU).
+"""Dense Prim with a parallel min-reduction (Pugliese, section 3: PRIM_MST on a GPU).
 
-Seed 004 keeps Prim's O(V^2) loop and spreads each step's two scans over
+Pugliese keeps Prim's O(V^2) loop and spreads each step's two scans over
 many threads: the update of ``d`` from the new tree vertex's matrix row and
 the min-reduction that picks the next vertex. Here one ``prange`` pass per
 step does both over fixed blocks of the vertices still outside the tree
 (relax, then the block's local minimum); the driver kernel combines the
-block minima. Steps with fewer than :data:`PARALLEL_FROM` vertices outside
-run the serial solver's fused pass instead: below that, waking the threads
-and joining them costs more than the scan (and far more on a loaded machine,
-where a step waits for a descheduled thread). The key matrix and its packed ``(weight, edge_id)`` keys are
-those of :mod:`parmst.solvers.serial.prim_dense`, so ties break by edge id.
+block minima. Steps with fewer than ``parallel_from`` vertices outside
+(default :data:`PARALLEL_FROM`) run the serial solver's fused pass instead:
+below that, waking the threads and joining them costs more than the scan
+(and far more on a loaded machine, where a step waits for a descheduled
+thread). Both are options so that tests can force either branch, and several
+blocks, on tiny graphs. The key matrix and its packed ``(weight, edge_id)``
+keys are those of :mod:`parmst.solvers.serial.prim_dense`, so ties break by
+edge id.
 """
 
 from __future__ import annotations
@@ -26,14 +29,16 @@ from parmst.solvers.serial.prim_dense import (
 )
 from parmst.stats import Stats
 
-_MIN_BLOCK = 1024
 PARALLEL_FROM = 1 << 14
-"""Vertices outside the tree from which a step's scan is split over threads."""
+"""Default ``parallel_from``: vertices outside the tree from which a step's scan is split
+over threads."""
+MIN_BLOCK = 1024
+"""Default ``min_block``: the fewest vertices a thread's block of a parallel step holds."""
 
 
 @numba.njit(parallel=True, cache=True)
 def _relax_and_reduce(row, dist, outside, num_outside, block, best_key, best_index):
-    """Seed 004 PRIM_MST lines 12-13 then 10 per block: relax ``dist`` from the new tree
+    """Pugliese PRIM_MST lines 12-13 then 10 per block: relax ``dist`` from the new tree
     vertex's row, record the block's closest outside vertex (index into ``outside``)."""
     for b in numba.prange(len(best_key)):
         closest_key = NO_EDGE
@@ -50,15 +55,20 @@ def _relax_and_reduce(row, dist, outside, num_outside, block, best_key, best_ind
 
 
 @numba.njit(cache=True)
-def _dense_prim(matrix, id_mask, blocks):
-    """Seed 004 PRIM_MST lines 8-14; a new tree starts when no edge reaches out."""
+def _dense_prim(matrix, id_mask, blocks, parallel_from, min_block):
+    """Pugliese PRIM_MST lines 8-14; a new tree starts when no edge reaches out.
+
+    Steps with at least ``parallel_from`` vertices outside the tree scan them in
+    ``blocks`` blocks of at least ``min_block`` vertices, in parallel. Returns the
+    forest's edge ids, the number of trees and the number of parallel steps.
+    """
     n = matrix.shape[0]
     dist = np.full(n, NO_EDGE, dtype=np.uint64)
     outside = np.arange(n)
     chosen = np.empty(max(n - 1, 0), dtype=np.int64)
     best_key = np.empty(blocks, dtype=np.uint64)
     best_index = np.empty(blocks, dtype=np.int64)
-    count = trees = next_index = 0
+    count = trees = next_index = parallel_steps = 0
     for num_outside in range(n, 0, -1):
         u = outside[next_index]
         if dist[u] == NO_EDGE:
@@ -67,17 +77,34 @@ def _dense_prim(matrix, id_mask, blocks):
             chosen[count] = np.int64(dist[u] & id_mask)
             count += 1
         outside[next_index] = outside[num_outside - 1]
-        if num_outside - 1 < PARALLEL_FROM:
+        if num_outside - 1 < parallel_from:
             next_index = _relax_and_find_closest(matrix[u], dist, outside, num_outside - 1)
             continue
-        block = max(_MIN_BLOCK, (num_outside - 1 + blocks - 1) // blocks)
+        block = max(min_block, (num_outside - 1 + blocks - 1) // blocks)
         _relax_and_reduce(matrix[u], dist, outside, num_outside - 1, block, best_key, best_index)
         next_index = max(best_index[np.argmin(best_key)], 0)
-    return chosen[:count], trees
+        parallel_steps += 1
+    return chosen[:count], trees, parallel_steps
 
 
-def solve(graph, stats: Stats, threads: int | None = None) -> np.ndarray:
+def solve(graph, stats: Stats, threads: int | None = None,
+          parallel_from: int = PARALLEL_FROM, min_block: int = MIN_BLOCK) -> np.ndarray:
     """Edge ids of the minimum spanning forest by dense Prim with a parallel min-reduction.
+
+    Parameters
+    ----------
+    graph : Graph
+        Its n-by-n key matrix must fit in memory (the registry's limit checks that).
+    stats : Stats
+        Also gets ``extra["parallel_steps"]``, the number of steps that ran in parallel.
+    threads : int, optional
+        Numba threads; all cores when None.
+    parallel_from : int
+        Steps with at least this many vertices outside the tree run the
+        parallel relax-and-reduce; smaller ones the serial fused pass (0:
+        every step parallel).
+    min_block : int
+        The fewest vertices in one thread's block of a parallel step (at least 1).
 
     Examples
     --------
@@ -85,7 +112,14 @@ def solve(graph, stats: Stats, threads: int | None = None) -> np.ndarray:
     >>> g = parmst.Graph.from_edges([0, 1, 2, 0], [1, 2, 3, 3], [4, 1, 3, 2])
     >>> parmst.minimum_spanning_forest(g, solver="prim-dense/cpu").edge_ids.tolist()
     [1, 2, 3]
+    >>> parmst.minimum_spanning_forest(g, solver="prim-dense/cpu", parallel_from=0,
+    ...                                min_block=1).edge_ids.tolist()
+    [1, 2, 3]
     """
+    for name, value, least in (("parallel_from", parallel_from, 0), ("min_block", min_block, 1)):
+        if int(value) != value or value < least:
+            raise ValueError(f"prim-dense/cpu: {name} must be an integer of at least {least}, "
+                             f"got {value!r}")
     with using_threads(threads, stats) as count:
         with stats.init(), stats.phase("build-matrix"):
             keys = packed_keys(graph.weight)
@@ -93,6 +127,8 @@ def solve(graph, stats: Stats, threads: int | None = None) -> np.ndarray:
         stats.extra["matrix_bytes"] = matrix.nbytes
         with stats.compute(), stats.phase("loop"):
             id_mask = np.uint64((1 << id_bits(graph.num_edges)) - 1)
-            chosen, trees = _dense_prim(matrix, id_mask, count)
+            chosen, trees, parallel_steps = _dense_prim(matrix, id_mask, count,
+                                                        int(parallel_from), int(min_block))
     stats.rounds = trees
+    stats.extra["parallel_steps"] = parallel_steps
     return chosen

@@ -4,7 +4,7 @@ Under ``NUMBA_ENABLE_CUDASIM=1`` the probe reports them runnable, so the
 conformance suite exercises every kernel on the CPU simulator in CI.
 """
 
-from parmst.registry import Solver, register
+from parmst.registry import CITATIONS, Solver, register
 from parmst.solvers.gpu._device import DEFAULT_BLOCK_SIZE, dense_limit, graph_limit, probe
 
 _REQUIRES = ("numba_cuda",)
@@ -12,44 +12,46 @@ _REQUIRES = ("numba_cuda",)
 register(Solver(
     name="ecl/gpu",
     entry="parmst.solvers.gpu.ecl:solve",
-    paper="seed 001 Algs. 1-2, section 3.2 (ECL-MST)",
+    paper=CITATIONS["ecl-mst"] + ", Algorithms 1-2 and section 3.2",
     summary="ECL-MST: data-driven edge-centric Borůvka/Kruskal with packed-key atomicMin, "
             "implicit path compression, filtering, hybrid thread/warp initialization",
     requires=_REQUIRES,
     options={"init": "edge", "filter": True, "atomic_guards": True, "both_directions": False,
-             "block_size": DEFAULT_BLOCK_SIZE, "launch": "auto", "seed": 0},
+             "block_size": DEFAULT_BLOCK_SIZE, "launch": "auto", "persistent_below": 1 << 22,
+             "seed": 0, "keys": "auto"},
     probe=probe,
     limit=graph_limit,
 ))
 register(Solver(
     name="boruvka-edge/gpu",
     entry="parmst.solvers.gpu.boruvka_edge:solve",
-    paper="seed 000 section 3.2 (Listings 4-6, optimizations 1-3)",
+    paper=CITATIONS["shou-he"] + ", section 3.2 (Listings 4-6, optimizations 1-3)",
     summary="edge-centric Borůvka: atomicMin vertex bridges, wait-free rank union-find "
             "(64-bit CAS records), double worklist, no path compression",
     requires=_REQUIRES,
-    options={"block_size": DEFAULT_BLOCK_SIZE},
+    options={"block_size": DEFAULT_BLOCK_SIZE, "keys": "auto"},
     probe=probe,
     limit=graph_limit,
 ))
 register(Solver(
     name="genboruvka/gpu",
     entry="parmst.solvers.gpu.genboruvka:solve",
-    paper="seed 003 section 4.4, Algorithm 5 and Appendix A (Algorithms 7-13)",
+    paper=CITATIONS["sousa"] + ", section 4.4, Algorithm 5 and Appendix A (Algorithms 7-13)",
     summary="generic Borůvka: min entry by atomicMin, mirrored-edge removal, colour "
             "propagation, prefix-sum renumbering, contracted CSR built on the device each round",
     requires=_REQUIRES,
-    options={"block_size": DEFAULT_BLOCK_SIZE},
+    options={"block_size": DEFAULT_BLOCK_SIZE, "keys": "auto"},
     probe=probe,
     limit=graph_limit,
 ))
 register(Solver(
     name="prim-dense/gpu",
     entry="parmst.solvers.gpu.prim_dense:solve",
-    paper="seed 004 section 3.1 (parallel Prim: local_closest_node, update_distances)",
+    paper=CITATIONS["pugliese"] + ", section 3.1 (local_closest_node, update_distances)",
     summary="O(V^2) Prim on a dense key matrix: per-step block min-reduction on the GPU, "
             "final reduction on the host, distance-update kernel",
     requires=_REQUIRES,
+    options={"keys": "auto"},
     probe=probe,
     limit=dense_limit,
 ))

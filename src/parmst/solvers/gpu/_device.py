@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-#: Threads per block unless a solver is told otherwise (seed 000 optimization 1 chose 512;
+#: Threads per block unless a solver is told otherwise (Shou and He optimization 1 chose 512;
 #: ECL-MST uses 512 for its edge-centric kernels too).
 DEFAULT_BLOCK_SIZE = 512
 WARP_SIZE = 32

@@ -1,7 +1,7 @@
 """Device functions shared by the GPU solvers: union-find, worklist slots, record packing.
 
 Worklist records are two uint64 words, ``(v << 32 | n, key)``: ECL-MST's
-4-tuple ``<v, n, weight, id>`` (seed 001 section 3.3) with weight and id in
+4-tuple ``<v, n, weight, id>`` (Fallin et al. section 3.3) with weight and id in
 one packed key, 16 bytes per record, both words in one memory segment.
 """
 
@@ -35,7 +35,7 @@ def unpack_pair(word):
 
 @cuda.jit(device=True, inline=True)
 def find(parent, v):
-    """Seed 001 section 3.2: follow parents to the root, no explicit path compression."""
+    """Fallin et al. section 3.2: follow parents to the root, no explicit path compression."""
     up = parent[v]
     while up != v:
         v = up
@@ -45,7 +45,7 @@ def find(parent, v):
 
 @cuda.jit(device=True, inline=True)
 def join(parent, a, b):
-    """Seed 001 (ECL-MST ``join``): lock-free union, the larger root points to the smaller.
+    """Fallin et al. (ECL-MST ``join``): lock-free union, the larger root points to the smaller.
 
     Parents always point to smaller ids, so a failed CAS just moves the
     larger side one step up its tree; it ends when it links two roots or
@@ -63,7 +63,7 @@ def join(parent, a, b):
 
 @cuda.jit(device=True, inline=True)
 def reserve(counts, slot, keep):
-    """Index for this thread's record in worklist ``slot``: seed 001's atomicAdd, warp-aggregated.
+    """Index for this thread's record in worklist ``slot``: ECL-MST's atomicAdd, warp-aggregated.
 
     Every lane of the warp must call it together (loops are warp-uniform).
     Returns garbage where ``keep`` is false.
@@ -85,7 +85,7 @@ def reserve(counts, slot, keep):
 def lower_min(min_edge, v, key, guard):
     """atomicMin of ``key`` into ``min_edge[v]``; with ``guard``, only if it could lower it.
 
-    Seed 001 section 5.3 (1), "atomic guards": a plain load first, since most
+    Fallin et al. section 5.3 (1), "atomic guards": a plain load first, since most
     atomicMins find no new minimum.
     """
     if not guard or min_edge[v] > key:
@@ -101,7 +101,7 @@ def warp_round(count):
 def worklist_round(find_set, join_sets):
     """The relax and select steps of one Borůvka round over an edge worklist, for one union-find.
 
-    Seed 000 Listing 6 (lines 22-27 and 35-40) and seed 001 Alg. 2 (lines
+    Shou and He Listing 6 (lines 22-27 and 35-40) and Fallin et al. Alg. 2 (lines
     13-23 and 27-33) run the same two steps and differ only in their
     union-find; numba-cuda device functions take no function arguments, so
     each solver builds its pair from its own ``find_set(sets, v)`` and
@@ -150,7 +150,7 @@ def worklist_round(find_set, join_sets):
 
 @cuda.jit(device=True)
 def reset_items(wl, counts, cur, min_edge):
-    """Seed 001 Alg. 2 lines 34-37 (seed 000 Listing 6 lines 43-45): clear the minima of the
+    """Fallin et al. Alg. 2 lines 34-37 (Shou and He Listing 6 lines 43-45): clear the minima of the
     worklist's sets; also empty the drained list for reuse."""
     size = counts[cur]
     if cuda.grid(1) == 0:

@@ -2,13 +2,16 @@
 
 The GPU kernels need one unique key per edge whose low bits name a slot in
 a per-edge flag array, so that one ``atomicMin`` settles weight and tie
-(seed 001 section 3.2). :func:`parmst.solvers.ecl_host.prepare_keys` packs
-``weight_key << id_bits | edge_id`` whenever that fits (always for 32-bit
-weights below 2**32 edges, and for 64-bit weights it can narrow losslessly).
-When it cannot, it offers a two-pass comparison; on the GPU we take the
-other exact route the issue allows instead: the key is the edge's rank in
-the ``(weight, edge_id)`` order (one sort on the host), and the slot is that
-rank, mapped back to an edge id afterwards. Never a silent truncation.
+(Fallin et al. section 3.2). :func:`parmst.solvers.ecl_host.prepare_keys` packs
+``weight_key << id_bits | edge_id`` whenever that fits in 63 bits: always for
+32-bit weights up to 2**31 edges (32 key bits plus 31 id bits), and for
+64-bit weights whose keys it can narrow losslessly (float64 values that are
+exact float32 values, or a narrow range of integers). When it cannot, it
+offers a two-pass comparison; the GPU kernels take the other exact route
+instead: the key is the edge's rank in the ``(weight, edge_id)`` order (one
+sort on the host), and the slot is that rank, mapped back to an edge id
+afterwards. Never a silent truncation. Every GPU solver takes a ``keys``
+option (``"auto"``, ``"packed"``, ``"rank"``) so tests can run either route.
 """
 
 from __future__ import annotations
@@ -20,9 +23,10 @@ import numpy as np
 from parmst.order import canonical_order
 from parmst.solvers import ecl_host
 
-__all__ = ["MAX_KEY", "SlotKeys", "filter_threshold", "prepare_keys"]
+__all__ = ["KEY_METHODS", "MAX_KEY", "SlotKeys", "filter_threshold", "prepare_keys", "rank_keys"]
 
 MAX_KEY = np.uint64(2**64 - 1)
+KEY_METHODS = ("auto", "packed", "rank")
 
 
 @dataclass(frozen=True)
@@ -61,8 +65,13 @@ def rank_keys(weight: np.ndarray) -> SlotKeys:
     return SlotKeys(ranks, MAX_KEY, order, "rank")
 
 
-def prepare_keys(weight: np.ndarray) -> SlotKeys:
+def prepare_keys(weight: np.ndarray, method: str = "auto") -> SlotKeys:
     """Packed keys from :mod:`~parmst.solvers.ecl_host` where they fit, rank keys otherwise.
+
+    ``method`` is ``"auto"`` (pack when weight key and id fit, else rank),
+    ``"rank"`` (always; tests use it on small graphs) or ``"packed"`` (raise
+    ValueError when packing is impossible); ``weight`` as for
+    :func:`parmst.solvers.ecl_host.prepare_keys`.
 
     Examples
     --------
@@ -73,16 +82,20 @@ def prepare_keys(weight: np.ndarray) -> SlotKeys:
     >>> prepare_keys(np.array([0.1, 2.0 ** 60, -1e300])).method
     'rank'
     """
-    packed = ecl_host.prepare_keys(weight)
+    if method not in KEY_METHODS:
+        raise ValueError(f"keys must be one of {KEY_METHODS}, got {method!r}")
+    if method == "rank":
+        return rank_keys(weight)
+    packed = ecl_host.prepare_keys(weight, method)
     if not packed.packed:
         return rank_keys(weight)
     return SlotKeys(packed.keys, np.uint64((1 << packed.id_bits) - 1), None, "packed")
 
 
 def filter_threshold(keys: np.ndarray, num_vertices: int, seed: int) -> np.uint64 | None:
-    """Seed 001's sampled filter threshold, or ``None`` below average degree 4.
+    """Fallin et al.'s sampled filter threshold, or ``None`` below average degree 4.
 
-    Seed 001 counts degree over CSR entries (both directions), so "average
+    Fallin et al. count degree over CSR entries (both directions), so "average
     degree >= 4" is ``|E| >= 2 |V|`` for our undirected edge count.
     """
     threshold = ecl_host.filter_threshold(keys, num_vertices, seed=seed, degree=2)

@@ -1,6 +1,6 @@
-"""Seed 000's final CUDA Borůvka: edge-centric bridges, wait-free union-find, worklist.
+"""Shou and He's final CUDA Borůvka: edge-centric bridges, wait-free union-find, worklist.
 
-Seed 000 section 3.2: every round, one thread per worklist edge finds the
+Shou and He section 3.2: every round, one thread per worklist edge finds the
 sets of its endpoints and records the edge in both with ``atomicMin``
 (vertex bridges); every edge that is a bridge of one of its sets joins them
 through the wait-free disjoint-set union of Anderson and Woll (Listing 4:
@@ -10,7 +10,7 @@ bridge kernel, which writes the surviving edges to a second worklist
 (Listing 6, optimization 2). ``find`` does no path compression
 (optimization 3), and the block size is a parameter (optimization 1).
 
-Seed 000 compares weights alone; we compare the packed ``(weight, id)`` keys
+Shou and He compare weights alone; we compare the packed ``(weight, id)`` keys
 of :mod:`parmst.solvers.gpu._keys`, so ties cannot create cycles and the
 forest is the unique one.
 """
@@ -36,13 +36,13 @@ from parmst.stats import Stats
 
 @cuda.jit(device=True, inline=True)
 def _record(rank, parent):
-    """Seed 000 Listing 4 ``CREATE_RECORD``: rank in the high word, parent in the low word."""
+    """Shou and He Listing 4 ``CREATE_RECORD``: rank in the high word, parent in the low word."""
     return (np.uint64(rank) << SHIFT32) | np.uint64(parent)
 
 
 @cuda.jit(device=True, inline=True)
 def _find(dsu, v):
-    """Seed 000 Listing 4 ``find`` without path compression (optimization 3)."""
+    """Shou and He Listing 4 ``find`` without path compression (optimization 3)."""
     up = np.int64(dsu[v] & LOW32)
     while up != v:
         v = up
@@ -52,14 +52,14 @@ def _find(dsu, v):
 
 @cuda.jit(device=True, inline=True)
 def _update_root(dsu, u, old_rank, v, new_rank):
-    """Seed 000 Listing 4 ``update_root``: one atomicCAS on u's whole record."""
+    """Shou and He Listing 4 ``update_root``: one atomicCAS on u's whole record."""
     expected = _record(old_rank, u)
     return cuda.atomic.cas(dsu, u, expected, _record(new_rank, v)) == expected
 
 
 @cuda.jit(device=True)
 def _join(dsu, u, v):
-    """Seed 000 Listing 4 ``join``: link the lower-ranked root under the other, retry on races."""
+    """Shou and He Listing 4 ``join``: the lower-ranked root links under the other; retry on races."""
     while True:
         u = _find(dsu, u)
         v = _find(dsu, v)
@@ -79,7 +79,7 @@ def _join(dsu, u, v):
 
 @cuda.jit
 def _load_edges(src, dst, keys, wl, counts):
-    """Seed 000 Listing 6 lines 16-17: the first worklist holds every non-loop edge."""
+    """Shou and He Listing 6 lines 16-17: the first worklist holds every non-loop edge."""
     m = src.shape[0]
     for e in range(cuda.grid(1), warp_round(m), cuda.gridsize(1)):
         keep = e < m and src[e] != dst[e]
@@ -94,24 +94,25 @@ _bridge_items, _merge_items = worklist_round(_find, _join)
 
 @cuda.jit
 def _bridges(wl, counts, cur, dsu, min_key):
-    """Seed 000 Listing 6 lines 22-27: remap to sets, keep crossing edges, atomicMin bridges."""
+    """Shou and He Listing 6 lines 22-27: remap to sets, keep crossing edges, atomicMin bridges."""
     _bridge_items(wl, counts, cur, dsu, min_key, False)
 
 
 @cuda.jit
 def _merge(wl, counts, cur, dsu, min_key, in_forest, slot_mask):
-    """Seed 000 Listing 6 lines 35-40: a bridge of either endpoint joins and enters the MST."""
+    """Shou and He Listing 6 lines 35-40: a bridge of either endpoint joins and enters the MST."""
     _merge_items(wl, counts, cur, dsu, min_key, in_forest, slot_mask)
 
 
 @cuda.jit
 def _clear(wl, counts, cur, min_key):
-    """Seed 000 Listing 6 lines 43-45: reset the minima; empty the drained worklist."""
+    """Shou and He Listing 6 lines 43-45: reset the minima; empty the drained worklist."""
     reset_items(wl, counts, cur, min_key)
 
 
-def solve(graph, stats: Stats, *, block_size: int = _device.DEFAULT_BLOCK_SIZE) -> np.ndarray:
-    """Edge ids of the minimum spanning forest by seed 000's CUDA Borůvka.
+def solve(graph, stats: Stats, *, block_size: int = _device.DEFAULT_BLOCK_SIZE,
+          keys: str = "auto") -> np.ndarray:
+    """Edge ids of the minimum spanning forest by Shou and He's CUDA Borůvka.
 
     Parameters
     ----------
@@ -120,7 +121,11 @@ def solve(graph, stats: Stats, *, block_size: int = _device.DEFAULT_BLOCK_SIZE) 
         Timings as for ``ecl/gpu``: ``compute_time`` with the graph on the
         device, ``extra["end_to_end_time"]`` with transfers.
     block_size : int
-        Threads per block (seed 000 optimization 1 settled on 512).
+        Threads per block (Shou and He optimization 1 settled on 512).
+    keys : {"auto", "packed", "rank"}
+        Key method of :func:`parmst.solvers.gpu._keys.prepare_keys`: packed
+        ``(weight, edge_id)`` keys where they fit (``"auto"``), or the edges'
+        ranks in that order (``"rank"``, the route for weights that do not pack).
 
     Examples
     --------
@@ -139,7 +144,7 @@ def solve(graph, stats: Stats, *, block_size: int = _device.DEFAULT_BLOCK_SIZE) 
         return min(max_blocks, _device.blocks_for(count, threads)), threads
 
     with stats.init():
-        keys = prepare_keys(graph.weight)
+        keys = prepare_keys(graph.weight, keys)
         needed = (2 * graph.index_dtype.itemsize + 8) * m + 2 * max(m, 1) * 16 + 16 * n + m + 16
         _device.ensure_memory("boruvka-edge/gpu", needed)
         with _device.timed_transfer(stats, "transfer_time"):

@@ -1,4 +1,4 @@
-"""ECL-MST on CUDA through numba-cuda (seed 001, Algs. 1-2 and section 3.2).
+"""ECL-MST on CUDA through numba-cuda (Fallin et al., Algs. 1-2 and section 3.2).
 
 Kruskal and Borůvka converge to one data-driven, edge-centric loop over a
 worklist of ``<v, n, key>`` records: every round each record finds the sets of
@@ -8,7 +8,7 @@ of the vertices: implicit path compression), records its packed
 that won a set joins the two sets and enters the forest. A sampled threshold
 splits the edges into a light phase and a filtered heavy phase.
 
-Optimizations of seed 001 section 3.2 / 5.3 and where they live:
+Optimizations of Fallin et al. section 3.2 / 5.3 and where they live:
 
 - packed 64-bit keys with atomicMin and atomic guards: :func:`_relax`
   (keys from :mod:`parmst.solvers.gpu._keys`, exact for every weight dtype);
@@ -53,7 +53,7 @@ from parmst.solvers.gpu._keys import MAX_KEY, filter_threshold, prepare_keys
 from parmst.stats import Stats
 
 INITS = ("edge", "hybrid", "thread")
-WARP_MIN_DEGREE = 4  # seed 001 section 3.2: a whole warp for vertices of degree >= 4
+WARP_MIN_DEGREE = 4  # Fallin et al. section 3.2: a whole warp for vertices of degree >= 4
 _NEVER = 2**62
 _MAX_ROUNDS = 64  # Borůvka at least halves the trees that still have edges: <= 32 rounds
 LAUNCHES = ("auto", "persistent", "per-round")
@@ -65,7 +65,7 @@ PERSISTENT_BELOW = 1 << 22
 
 @cuda.jit(device=True, inline=True)
 def _in_phase(key, threshold, heavy):
-    """Seed 001 Alg. 2 line 6: the threshold condition (inverted in the heavy phase)."""
+    """Fallin et al. Alg. 2 line 6: the threshold condition (inverted in the heavy phase)."""
     if heavy:
         return key >= threshold
     return key < threshold
@@ -73,7 +73,7 @@ def _in_phase(key, threshold, heavy):
 
 @cuda.jit
 def _populate_edges(src, dst, keys, threshold, heavy, both_directions, parent, wl, counts):
-    """Seed 001 Alg. 2 lines 1-11, edge-centric: one thread per edge of the edge list.
+    """Fallin et al. Alg. 2 lines 1-11, edge-centric: one thread per edge of the edge list.
 
     Each undirected edge appears once, so one direction comes for free. In
     the heavy phase the endpoints are replaced by their sets and edges inside
@@ -104,7 +104,7 @@ def _populate_edges(src, dst, keys, threshold, heavy, both_directions, parent, w
 @cuda.jit(device=True)
 def _emit_thread(v, beg, end, indices, csr_keys, threshold, heavy, both_directions,
                  parent, wl, counts):
-    """Seed 001 Alg. 2 lines 3-10 for a low-degree vertex: one thread walks its neighbours."""
+    """Fallin et al. Alg. 2 lines 3-10 for a low-degree vertex: one thread walks its neighbours."""
     p = find(parent, v)
     for j in range(beg, end):
         n = np.int64(indices[j])
@@ -121,7 +121,7 @@ def _emit_thread(v, beg, end, indices, csr_keys, threshold, heavy, both_directio
 @cuda.jit(device=True)
 def _emit_warp(wide, v, indptr, indices, csr_keys, threshold, heavy, both_directions,
                parent, wl, counts):
-    """Seed 001 section 3.2 hybrid: the warp takes each of its wide vertices in turn.
+    """Fallin et al. section 3.2 hybrid: the warp takes each of its wide vertices in turn.
 
     The leader's vertex is broadcast with shfl_sync; lanes stride over its
     neighbours and reserve worklist slots together with ballot_sync.
@@ -154,7 +154,7 @@ def _emit_warp(wide, v, indptr, indices, csr_keys, threshold, heavy, both_direct
 @cuda.jit
 def _populate_csr(indptr, indices, csr_keys, threshold, heavy, both_directions, warp_degree,
                   parent, wl, counts):
-    """Seed 001 Alg. 2 lines 1-11 over CSR with the hybrid thread/warp split (section 3.2)."""
+    """Fallin et al. Alg. 2 lines 1-11 over CSR with the hybrid thread/warp split (section 3.2)."""
     n = indptr.shape[0] - 1
     for v in range(cuda.grid(1), warp_round(n), cuda.gridsize(1)):
         wide = False
@@ -193,13 +193,14 @@ def _reset(wl, counts, cur, min_edge):
 
 @cuda.jit
 def _all_rounds(wl, counts, cur, parent, min_edge, in_forest, slot_mask, guard, sizes):
-    """Seed 001 Alg. 2 lines 12-39 in one cooperative launch (``launch="persistent"``).
+    """Fallin et al. Alg. 2 lines 12-39 in one cooperative launch (``launch="persistent"``).
 
     Grid-wide barriers stand in for the kernel boundaries and for the host's
     worklist-size checks, so a round costs three barriers instead of three
-    launches and a copy. It starts from the records in ``wl[cur]``. ``sizes[0]`` gets the round count, ``sizes[1:]`` the
-    worklist size of each round. Every exit test reads values written before
-    the last barrier, so the whole grid leaves the loop together.
+    launches and a copy. It starts from the records in ``wl[cur]``.
+    ``sizes[0]`` gets the round count, ``sizes[1:]`` the worklist size of each
+    round. Every exit test reads values written before the last barrier, so the
+    whole grid leaves the loop together.
     """
     grid = cuda.cg.this_grid()
     rounds = 0
@@ -234,7 +235,7 @@ def _cooperative_blocks(args: tuple, block_size: int) -> int:
     return _resident_blocks(tuple(_all_rounds.typeof_pyval(a) for a in args), block_size)
 
 
-def _check_options(init: str, block_size: int, launch: str) -> None:
+def _check_options(init: str, block_size: int, launch: str, persistent_below: int) -> None:
     if init not in INITS:
         raise ValueError(f"ecl/gpu: init must be one of {INITS}, got {init!r}")
     if launch not in LAUNCHES:
@@ -242,6 +243,9 @@ def _check_options(init: str, block_size: int, launch: str) -> None:
     if block_size % 32 or not 32 <= block_size <= 1024:
         raise ValueError(f"ecl/gpu: block_size must be a multiple of 32 in 32..1024, "
                          f"got {block_size}")
+    if int(persistent_below) != persistent_below or persistent_below < 1:
+        raise ValueError(f"ecl/gpu: persistent_below must be an integer of at least 1, "
+                         f"got {persistent_below!r}")
 
 
 def _device_bytes(graph, init: str, capacity: int) -> int:
@@ -254,9 +258,12 @@ def _device_bytes(graph, init: str, capacity: int) -> int:
 class _Run:
     """The device state of one solve: arrays, launch shape, and the round loop."""
 
-    def __init__(self, graph, keys, init, both_directions, block_size, launch, stats):
+    def __init__(self, graph, keys, init, both_directions, block_size, launch,
+                 persistent_below, stats):
         n, m = graph.num_vertices, graph.num_edges
-        self.launch = launch
+        # Rounds with at least this many records run per-round launches.
+        self.persistent_below = {"auto": int(persistent_below), "persistent": math.inf,
+                                 "per-round": 1}[launch]
         self.block_size, self.max_blocks = _device.launch_limits(block_size)
         self.init = init
         self.both_directions = both_directions
@@ -302,16 +309,14 @@ class _Run:
         return int(self.counts.copy_to_host()[0])
 
     def rounds(self, size: int, guard: bool, stats: Stats) -> None:
-        """Seed 001 Alg. 2 lines 12-39 from ``wl[0]`` holding ``size`` records.
+        """Fallin et al. Alg. 2 lines 12-39 from ``wl[0]`` holding ``size`` records.
 
         Rounds with at least ``persistent_below`` records run as ECL-MST's
         host loop (three launches and a worklist-size copy each); the rest run
         in one cooperative launch.
         """
-        persistent_below = {"auto": PERSISTENT_BELOW, "persistent": math.inf,
-                            "per-round": 1}[self.launch]
         cur = 0
-        while size and size >= persistent_below:
+        while size and size >= self.persistent_below:
             stats.worklist_sizes.append(size)
             stats.rounds = (stats.rounds or 0) + 1
             _relax[self._grid(size)](self.wl, self.counts, cur, self.parent, self.min_edge, guard)
@@ -339,7 +344,8 @@ class _Run:
 def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
           atomic_guards: bool = True, both_directions: bool = False,
           block_size: int = _device.DEFAULT_BLOCK_SIZE, launch: str = "auto",
-          seed: int = 0) -> np.ndarray:
+          persistent_below: int = PERSISTENT_BELOW, seed: int = 0,
+          keys: str = "auto") -> np.ndarray:
     """Edge ids of the minimum spanning forest by ECL-MST on the GPU.
 
     Parameters
@@ -352,13 +358,13 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
         ``extra["end_to_end_time"]`` adds the copy-back ("ECL-MST memcpy").
     init : {"edge", "hybrid", "thread"}
         How the first worklist is populated: from the edge list, one thread
-        per edge; or from the CSR view, seed 001's hybrid thread/warp split,
+        per edge; or from the CSR view, Fallin et al.'s hybrid thread/warp split,
         or one thread per vertex (the "Thread-Based" ablation).
     filter : bool
-        Seed 001's single sampled-threshold filtering step (used only at
+        Fallin et al.'s single sampled-threshold filtering step (used only at
         average degree >= 4).
     atomic_guards : bool
-        Load before atomicMin (seed 001 section 5.3 (1)).
+        Load before atomicMin (Fallin et al. section 5.3 (1)).
     both_directions : bool
         Process each edge in both directions (ablation (5); off by default).
     block_size : int
@@ -367,9 +373,17 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
         ``"per-round"``: ECL-MST's three launches and a worklist-size copy per
         round; ``"persistent"``: all rounds in one cooperative kernel with
         grid-wide barriers; ``"auto"``: per-round while a round has at least
-        :data:`PERSISTENT_BELOW` records, persistent after.
+        ``persistent_below`` records, persistent after.
+    persistent_below : int
+        ``launch="auto"``'s hand-over size (default :data:`PERSISTENT_BELOW`,
+        measured on an H100); tests lower it to run both launch modes in one
+        solve on a small graph.
     seed : int
         Seed of the threshold sample.
+    keys : {"auto", "packed", "rank"}
+        Key method of :func:`parmst.solvers.gpu._keys.prepare_keys`: packed
+        ``(weight, edge_id)`` keys where they fit (``"auto"``), or the edges'
+        ranks in that order (``"rank"``, the route for weights that do not pack).
 
     Examples
     --------
@@ -378,11 +392,12 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
     >>> parmst.minimum_spanning_forest(g, "ecl/gpu").edge_ids.tolist()  # doctest: +SKIP
     [1, 2, 3]
     """
-    _check_options(init, block_size, launch)
+    _check_options(init, block_size, launch, persistent_below)
     with stats.init():
-        keys = prepare_keys(graph.weight)
+        keys = prepare_keys(graph.weight, keys)
         threshold = filter_threshold(keys.keys, graph.num_vertices, seed) if filter else None
-        run = _Run(graph, keys, init, both_directions, block_size, launch, stats)
+        run = _Run(graph, keys, init, both_directions, block_size, launch, persistent_below,
+                   stats)
     stats.extra.update(key_method=keys.method, init=init,
                        filter_threshold=None if threshold is None else int(threshold))
     phases = [(0, True)] if threshold is None else [(threshold, False), (threshold, True)]

@@ -1,4 +1,4 @@
-"""Generic Borůvka with CSR contraction on CUDA (seed 003, section 4.4, Algorithm 5).
+"""Generic Borůvka with CSR contraction on CUDA (Sousa, section 4.4, Algorithm 5).
 
 The GPU form of :mod:`parmst.solvers.cpu.genboruvka`. Each round runs the
 kernels of the thesis's Appendix A on the current contracted graph. Its
@@ -70,14 +70,14 @@ def _zero(counts):
 
 @cuda.jit
 def _min_entry(row, key, min_key):
-    """Seed 003 Algorithm 7, edge-centric: atomicMin of every entry's key into its vertex."""
+    """Sousa Algorithm 7, edge-centric: atomicMin of every entry's key into its vertex."""
     for k in range(cuda.grid(1), key.shape[0], cuda.gridsize(1)):
         lower_min(min_key, row[k], key[k], True)
 
 
 @cuda.jit
 def _successor(row, adj, key, min_key, succ):
-    """Seed 003 Algorithm 7 line 11: the (unique) entry holding its vertex's minimum names the successor."""
+    """Sousa Algorithm 7 line 11: the unique entry holding its vertex's minimum names the successor."""
     for k in range(cuda.grid(1), key.shape[0], cuda.gridsize(1)):
         if min_key[row[k]] == key[k]:
             succ[row[k]] = adj[k]
@@ -85,7 +85,7 @@ def _successor(row, adj, key, min_key, succ):
 
 @cuda.jit
 def _drop_mirrored_and_colour(succ, min_key, colour, in_forest, slot_mask):
-    """Seed 003 Algorithms 8-9: of two vertices that chose each other the smaller drops the
+    """Sousa Algorithms 8-9: of two vertices that chose each other the smaller drops the
     edge; every vertex takes its successor as colour (itself when it has none); kept edges
     enter the forest."""
     for v in range(cuda.grid(1), succ.shape[0], cuda.gridsize(1)):
@@ -99,7 +99,7 @@ def _drop_mirrored_and_colour(succ, min_key, colour, in_forest, slot_mask):
 
 @cuda.jit
 def _propagate_colours(colour, changed):
-    """Seed 003 Algorithm 10, one pass: a colour becomes its colour's colour.
+    """Sousa Algorithm 10, one pass: a colour becomes its colour's colour.
 
     In place: a concurrent reader sees the old or the new colour, both on
     the path to the root, so passes still converge to the root.
@@ -146,7 +146,7 @@ def _reserve_in_run(counter, target):
 
 @cuda.jit
 def _count_crossing(row, adj, colour, degree):
-    """Seed 003 Algorithm 12, edge-centric: each crossing entry adds one to its colour's degree.
+    """Sousa Algorithm 12, edge-centric: each crossing entry adds one to its colour's degree.
 
     The thesis ran a thread per vertex; a contracted vertex can hold most
     of the graph's entries, so here a thread takes an entry and a warp's
@@ -164,14 +164,14 @@ def _count_crossing(row, adj, colour, degree):
 
 @cuda.jit
 def _representative_flags(colour, degree, flag):
-    """Seed 003 Algorithm 11: 1 for a component root that still has crossing edges."""
+    """Sousa Algorithm 11: 1 for a component root that still has crossing edges."""
     for v in range(cuda.grid(1), colour.shape[0], cuda.gridsize(1)):
         flag[v] = 1 if colour[v] == v and degree[v] > 0 else 0
 
 
 @cuda.jit
 def _compact_degrees(colour, degree, new_id, new_degree):
-    """Seed 003 step "assign edge segments": super-vertex degrees in new-id order, for the scan."""
+    """Sousa step "assign edge segments": super-vertex degrees in new-id order, for the scan."""
     for v in range(cuda.grid(1), colour.shape[0], cuda.gridsize(1)):
         if colour[v] == v and degree[v] > 0:
             new_degree[new_id[v]] = degree[v]
@@ -180,7 +180,7 @@ def _compact_degrees(colour, degree, new_id, new_degree):
 @cuda.jit
 def _insert_crossing(row, adj, key, colour, new_id, new_indptr, filled, new_row, new_adj,
                      new_key):
-    """Seed 003 Algorithm 13, edge-centric: each crossing entry goes to a slot of its
+    """Sousa Algorithm 13, edge-centric: each crossing entry goes to a slot of its
     super-vertex's segment reserved by atomicAdd, renamed to new vertex ids."""
     size = row.shape[0]
     for k in range(cuda.grid(1), warp_round(size), cuda.gridsize(1)):
@@ -333,8 +333,9 @@ def device_bytes(n: int, m: int) -> int:
     return 2 * 2 * m * 16 + (n + 1) * 60 + m
 
 
-def solve(graph, stats: Stats, *, block_size: int = _device.DEFAULT_BLOCK_SIZE) -> np.ndarray:
-    """Edge ids of the minimum spanning forest by seed 003's generic Borůvka on the GPU.
+def solve(graph, stats: Stats, *, block_size: int = _device.DEFAULT_BLOCK_SIZE,
+          keys: str = "auto") -> np.ndarray:
+    """Edge ids of the minimum spanning forest by Sousa's generic Borůvka on the GPU.
 
     Parameters
     ----------
@@ -346,6 +347,10 @@ def solve(graph, stats: Stats, *, block_size: int = _device.DEFAULT_BLOCK_SIZE) 
         undirected edges (including parallel ones) of each round's graph.
     block_size : int
         Threads per block of the vertex and entry kernels.
+    keys : {"auto", "packed", "rank"}
+        Key method of :func:`parmst.solvers.gpu._keys.prepare_keys`: packed
+        ``(weight, edge_id)`` keys where they fit (``"auto"``), or the edges'
+        ranks in that order (``"rank"``, the route for weights that do not pack).
 
     Examples
     --------
@@ -360,7 +365,7 @@ def solve(graph, stats: Stats, *, block_size: int = _device.DEFAULT_BLOCK_SIZE) 
     n, m = graph.num_vertices, graph.num_edges
     launch = _Launcher(block_size)
     with stats.init():
-        keys = prepare_keys(graph.weight)
+        keys = prepare_keys(graph.weight, keys)
         host_entries = _initial_entries(graph, keys)
         entries = len(host_entries[0])
         needed = device_bytes(n, m)

@@ -1,6 +1,6 @@
-"""Seed 004's GPU Prim: O(V^2) Prim on a dense key matrix, block min-reduction per step.
+"""Pugliese's GPU Prim: O(V^2) Prim on a dense key matrix, block min-reduction per step.
 
-Each step runs seed 004's two kernels: ``local_closest_node`` (every block
+Each step runs Pugliese's two kernels: ``local_closest_node`` (every block
 reduces its slice of the distance vector to the closest vertex outside the
 tree, in shared memory with sequential addressing) and, after the host
 reduces the per-block results (section 3.1: "we can perform the search of the
@@ -22,7 +22,7 @@ from parmst.solvers.gpu._keys import prepare_keys
 from parmst.solvers.serial.prim_dense import _build_key_matrix
 from parmst.stats import Stats
 
-# Threads per block: shared-memory arrays need a compile-time size. Seed 004
+# Threads per block: shared-memory arrays need a compile-time size. Pugliese
 # uses 1024; the simulator runs each thread in Python, so it gets one warp.
 BLOCK = _device.WARP_SIZE if _device.simulator_active() else 1024
 _NONE = np.int64(-1)
@@ -30,7 +30,7 @@ _NONE = np.int64(-1)
 
 @cuda.jit
 def _local_closest(dist, in_tree, block_key, block_node):
-    """Seed 004 ``local_closest_node``: per-block (key, vertex) minimum of vertices outside.
+    """Pugliese ``local_closest_node``: per-block (key, vertex) minimum of vertices outside.
 
     Sequential-addressing reduction in shared memory; ties go to the smaller
     vertex, and vertices in the tree never win (vertex -1 marks "none").
@@ -61,7 +61,7 @@ def _local_closest(dist, in_tree, block_key, block_node):
 
 @cuda.jit
 def _update_distances(matrix, dist, in_tree, u):
-    """Seed 004 ``update_distances``: lower ``dist`` from row ``u``; ``u`` joins the tree."""
+    """Pugliese ``update_distances``: lower ``dist`` from row ``u``; ``u`` joins the tree."""
     v = cuda.grid(1)
     if v < dist.shape[0]:
         if v == u:
@@ -71,7 +71,7 @@ def _update_distances(matrix, dist, in_tree, u):
 
 
 def _host_closest(block_key: np.ndarray, block_node: np.ndarray) -> tuple[int, np.uint64]:
-    """Seed 004 section 3.1: the host's final reduction over the blocks' results."""
+    """Pugliese section 3.1: the host's final reduction over the blocks' results."""
     best_node, best_key = -1, NO_EDGE
     for key, node in zip(block_key, block_node):
         if node >= 0 and (best_node < 0 or key < best_key):
@@ -79,8 +79,17 @@ def _host_closest(block_key: np.ndarray, block_node: np.ndarray) -> tuple[int, n
     return best_node, best_key
 
 
-def solve(graph, stats: Stats) -> np.ndarray:
-    """Edge ids of the minimum spanning forest by seed 004's GPU Prim.
+def solve(graph, stats: Stats, *, keys: str = "auto") -> np.ndarray:
+    """Edge ids of the minimum spanning forest by Pugliese's GPU Prim.
+
+    Parameters
+    ----------
+    graph : Graph
+    stats : Stats
+    keys : {"auto", "packed", "rank"}
+        Key method of :func:`parmst.solvers.gpu._keys.prepare_keys`: packed
+        ``(weight, edge_id)`` keys where they fit (``"auto"``), or the edges'
+        ranks in that order (``"rank"``, the route for weights that do not pack).
 
     Examples
     --------
@@ -92,7 +101,7 @@ def solve(graph, stats: Stats) -> np.ndarray:
     n = graph.num_vertices
     blocks = _device.blocks_for(n, BLOCK)
     with stats.init():
-        keys = prepare_keys(graph.weight)
+        keys = prepare_keys(graph.weight, keys)
         with stats.phase("build-matrix"):
             matrix = _build_key_matrix(graph.src, graph.dst, keys.keys, n)
         _device.ensure_memory("prim-dense/gpu", matrix.nbytes + 9 * n)
@@ -114,6 +123,6 @@ def solve(graph, stats: Stats) -> np.ndarray:
             _update_distances[blocks, BLOCK](d_matrix, dist, in_tree, u)
         _device.synchronize()
     stats.rounds = trees
-    stats.extra["matrix_bytes"] = matrix.nbytes
+    stats.extra.update(matrix_bytes=matrix.nbytes, key_method=keys.method)
     _device.record_device(stats, matrix.nbytes + 9 * n)
     return keys.edge_ids(np.array(slots, dtype=np.int64))

@@ -1,6 +1,6 @@
 """Serial solvers, compiled with Numba: one core, no atomics."""
 
-from parmst.registry import Solver, register
+from parmst.registry import CITATIONS, Solver, register
 
 DENSE_MAX_VERTICES = 46_340  # n*n fits int32 and the n-by-n key matrix stays under ~16 GiB
 DENSE_MAX_EDGES = 2**32 - 1  # below this a packed (weight, edge_id) key never equals NO_EDGE
@@ -19,32 +19,32 @@ def _dense_fits(graph) -> bool | str:
 register(Solver(
     name="kruskal/serial",
     entry="parmst.solvers.serial.kruskal:solve",
-    paper="seed 000 section 2.8 (Listing 2) and 3.1; seed 003 Algorithm 3",
+    paper=CITATIONS["shou-he"] + ", section 2.8 (Listing 2); Sousa, Algorithm 2",
     summary="sort by (weight, id), scan with union-find; the reference",
 ))
 register(Solver(
     name="filter-kruskal/serial",
     entry="parmst.solvers.serial.filter_kruskal:solve",
-    paper="seed 001 section 2 (Osipov, Sanders, Singler: Filter-Kruskal)",
+    paper=CITATIONS["filter-kruskal"] + " as cited by ECL-MST section 2",
     summary="quicksort-style partition around a pivot, filter heavy edges already in one tree",
     options={"base_case": 1 << 14},
 ))
 register(Solver(
     name="prim/serial",
     entry="parmst.solvers.serial.prim:solve",
-    paper="seed 003 Algorithm 4 (Prim with a binary heap)",
+    paper=CITATIONS["sousa"] + ", Algorithm 4 (Prim with a priority queue)",
     summary="Prim from every unvisited vertex with an indexed binary heap on the CSR view",
 ))
 register(Solver(
     name="prim-dense/serial",
     entry="parmst.solvers.serial.prim_dense:solve",
-    paper="seed 004 section 2.1 (O(V^2) Prim on an adjacency matrix)",
+    paper=CITATIONS["pugliese"] + ", section 2.1 (PRIM_MST on an adjacency matrix)",
     summary="Prim on a dense adjacency matrix: linear min-scan and update per step",
     limit=_dense_fits,
 ))
 register(Solver(
     name="boruvka/serial",
     entry="parmst.solvers.serial.boruvka:solve",
-    paper="seed 000 section 2.9 (Listing 3)",
+    paper=CITATIONS["shou-he"] + ", section 2.9 (Listing 3)",
     summary="Borůvka rounds: lightest edge per component, union, drop internal edges",
 ))

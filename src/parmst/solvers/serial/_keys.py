@@ -9,8 +9,8 @@ weights) the key is the order-preserving weight key and the id breaks ties.
 Packing 64-bit weights would need their dense ranks, i.e. a full sort of the
 weights, which costs more than some of these solvers' whole computation (a
 sort is what Filter-Kruskal exists to avoid), so the two-key comparison is
-used instead. One code path serves both, so the tie rule of DESIGN.md
-section 1 holds whichever key the driver built.
+used instead. One code path serves both, so the tie rule of
+:mod:`parmst.order` holds whichever key the driver built.
 """
 
 from __future__ import annotations

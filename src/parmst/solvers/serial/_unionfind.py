@@ -13,7 +13,7 @@ import numpy as np
 
 @numba.njit(cache=True, inline="always")
 def find(parent, v):
-    """Root of ``v``, halving the path on the way (seed 003, section 2.3)."""
+    """Root of ``v``, halving the path on the way (path compression, Shou and He section 2.7)."""
     while parent[v] != v:
         parent[v] = parent[parent[v]]
         v = parent[v]

@@ -1,11 +1,11 @@
-"""Borůvka's algorithm with union-find (seed 000, section 2.9, Listing 3).
+"""Borůvka's algorithm with union-find (Shou and He, section 2.9, Listing 3).
 
 Each round finds the lightest edge leaving every component (its "vertex
 bridge"), joins the components along those edges, and drops the edges that
 became internal, so the live edge list shrinks round by round. Components
 are union-find roots instead of a rebuilt contracted graph, and the lightest
-edge is found edge-centrically, one pass over the live edges, as in seed
-000 section 3.2. Edges are compared by ``(key, edge_id)``, so the bridges of
+edge is found edge-centrically, one pass over the live edges, as in Shou
+and He's section 3.2. Edges are compared by ``(key, edge_id)``, so the bridges of
 one round never close a cycle.
 """
 
@@ -31,7 +31,7 @@ def _offer(lightest, lightest_key, root, key, e):
 @numba.njit(cache=True)
 def _lightest_edge_per_component(live, num_live, src, dst, keys, parent, lightest,
                                  lightest_key):
-    """Seed 000 Listing 3 lines 7-8: the vertex bridge of every component, one pass over edges.
+    """Shou and He Listing 3 lines 7-8: the vertex bridge of every component, one pass over edges.
 
     The winning key is kept next to the edge id (``lightest_key``), so that
     comparing does not read the large ``keys`` array at a random place.
@@ -47,7 +47,7 @@ def _lightest_edge_per_component(live, num_live, src, dst, keys, parent, lightes
 
 @numba.njit(cache=True)
 def _join_along_bridges(lightest, src, dst, parent, size, chosen, count):
-    """Seed 000 Listing 3 lines 9-12: join each bridge's endpoints unless already joined.
+    """Shou and He Listing 3 lines 9-12: join each bridge's endpoints unless already joined.
 
     Resets ``lightest`` for the next round; returns the new number of chosen edges.
     """
@@ -67,7 +67,7 @@ def _join_along_bridges(lightest, src, dst, parent, size, chosen, count):
 
 @numba.njit(cache=True)
 def _drop_internal_edges(live, num_live, src, dst, parent):
-    """Seed 000 Listing 3 line 16: keep the edges between different components; returns how many."""
+    """Shou and He Listing 3 line 16: keep edges between different components; returns how many."""
     kept = 0
     for k in range(num_live):
         e = live[k]

@@ -1,4 +1,4 @@
-"""Filter-Kruskal (Osipov, Sanders, Singler 2009), cited by seed 001 section 2.
+"""Filter-Kruskal (Osipov, Sanders, Singler 2009), cited by Fallin et al. section 2.
 
 Quicksort-style: partition the edges around a pivot, solve the light part
 first, then drop from the heavy part every edge whose endpoints the light

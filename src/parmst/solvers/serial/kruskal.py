@@ -1,7 +1,7 @@
 """Kruskal's algorithm with union-find: the baseline every paper measures against.
 
-Seed 000, section 2.8 and 3.1 (Kruskal with a disjoint-set union); seed 003,
-Algorithm 3. It is also the project's oracle: every other solver is
+Shou and He, sections 2.8 (Listing 2) and 3.1 (Kruskal with a disjoint-set
+union); Sousa, Algorithm 2. It is also the project's oracle: every other solver is
 checked against it edge id for edge id.
 """
 
@@ -17,7 +17,7 @@ from parmst.stats import Stats
 
 @numba.njit(cache=True)
 def scan_in_order(order, src, dst, parent, size, chosen, count):
-    """Seed 000 Listing 2 lines 11-16: take each edge in order unless it closes a cycle.
+    """Shou and He Listing 2 lines 11-16: take each edge in order unless it closes a cycle.
 
     Continues a scan that already holds ``count`` edges in ``chosen`` (as
     Filter-Kruskal's base cases do) and returns the new count. Stops once

@@ -1,4 +1,4 @@
-"""Prim's algorithm with an indexed binary heap (seed 003, Algorithm 4).
+"""Prim's algorithm with an indexed binary heap (Sousa, Algorithm 4).
 
 The heap holds the vertices outside the tree, each with the lightest known
 edge to the tree, compared by ``(key, edge_id)``. Entries live in three
@@ -30,7 +30,7 @@ def _place(heap_key, heap_edge, heap_vertex, position, i, key, edge, vertex):
 
 @numba.njit(cache=True)
 def _sift_up(heap_key, heap_edge, heap_vertex, position, i, key, edge, vertex):
-    """Seed 003 Alg. 4 insert/decrease: place entry (key, edge, vertex) at ``i`` or above."""
+    """Sousa Alg. 4 insert/decrease: place entry (key, edge, vertex) at ``i`` or above."""
     while i > 0:
         parent = (i - 1) >> 1
         if not precedes(key, edge, heap_key[parent], heap_edge[parent]):
@@ -43,7 +43,7 @@ def _sift_up(heap_key, heap_edge, heap_vertex, position, i, key, edge, vertex):
 
 @numba.njit(cache=True)
 def _sift_down(heap_key, heap_edge, heap_vertex, position, size, key, edge, vertex):
-    """Seed 003 Alg. 4 deletemin: place entry (key, edge, vertex) from the root downwards."""
+    """Sousa Alg. 4 deletemin: place entry (key, edge, vertex) from the root downwards."""
     i = 0
     while True:
         child = 2 * i + 1
@@ -63,7 +63,7 @@ def _sift_down(heap_key, heap_edge, heap_vertex, position, size, key, edge, vert
 @numba.njit(cache=True)
 def _relax_neighbours(v, indptr, indices, edge_ids, keys, in_tree, heap_key, heap_edge,
                       heap_vertex, position, size):
-    """Seed 003 Alg. 4 lines 23-29: offer each edge of ``v`` to its endpoint outside the tree.
+    """Sousa Alg. 4 lines 23-29: offer each edge of ``v`` to its endpoint outside the tree.
 
     Returns the new heap size.
     """
@@ -83,7 +83,7 @@ def _relax_neighbours(v, indptr, indices, edge_ids, keys, in_tree, heap_key, hea
 
 @numba.njit(cache=True)
 def _prim_forest(indptr, indices, edge_ids, keys):
-    """Seed 003 Alg. 4, restarted from every unreached vertex; returns edge ids and tree count."""
+    """Sousa Alg. 4, restarted from every unreached vertex; returns edge ids and tree count."""
     n = len(indptr) - 1
     in_tree = np.zeros(n, dtype=np.bool_)
     heap_key = np.empty(n, dtype=np.uint64)

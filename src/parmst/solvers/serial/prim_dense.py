@@ -1,4 +1,4 @@
-"""Prim on a dense adjacency matrix in O(V^2) (seed 004, section 2.1 PRIM_MST).
+"""Prim on a dense adjacency matrix in O(V^2) (Pugliese, section 2.1 PRIM_MST).
 
 Initialization builds an ``n x n`` matrix holding, per vertex pair, the
 packed ``(weight, edge_id)`` key of the lightest edge between them (the
@@ -25,7 +25,7 @@ NO_EDGE = np.uint64(0xFFFF_FFFF_FFFF_FFFF)
 
 @numba.njit(cache=True)
 def _build_key_matrix(src, dst, keys, num_vertices):
-    """Seed 004 section 3 (adjacency matrix): the lightest packed key per vertex pair."""
+    """Pugliese section 3 (adjacency matrix): the lightest packed key per vertex pair."""
     matrix = np.full((num_vertices, num_vertices), NO_EDGE, dtype=np.uint64)
     for e in range(len(src)):
         u = src[e]
@@ -38,7 +38,7 @@ def _build_key_matrix(src, dst, keys, num_vertices):
 
 @numba.njit(cache=True)
 def _relax_and_find_closest(row, dist, outside, num_outside):
-    """Seed 004 PRIM_MST lines 12-13 then 10, fused in one pass over the vertices outside.
+    """Pugliese PRIM_MST lines 12-13 then 10, fused in one pass over the vertices outside.
 
     Lowers ``dist[v]`` to the new tree vertex's ``row[v]`` and returns the
     index in ``outside`` of the vertex with the smallest ``dist`` (0 if all
@@ -57,7 +57,7 @@ def _relax_and_find_closest(row, dist, outside, num_outside):
 
 @numba.njit(cache=True)
 def _dense_prim(matrix, id_mask):
-    """Seed 004 PRIM_MST lines 8-14, starting a new tree whenever no edge reaches out."""
+    """Pugliese PRIM_MST lines 8-14, starting a new tree whenever no edge reaches out."""
     n = matrix.shape[0]
     dist = np.full(n, NO_EDGE, dtype=np.uint64)
     outside = np.arange(n)

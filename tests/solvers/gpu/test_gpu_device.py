@@ -1,0 +1,123 @@
+"""GPU paths that only a real device runs: the warp intrinsics, at sizes that fill warps.
+
+numba-cuda's simulator has no ``ballot_sync``/``shfl_sync``, so there every
+kernel takes its thread-only path (``_kernels.WARP_INTRINSICS`` is false).
+These tests run the warp paths: ECL-MST's hybrid initialization (a warp per
+vertex of degree >= 4), the warp-aggregated worklist reservation of every
+edge-centric kernel, genboruvka's run-aggregated ``atomicAdd``, and the rank-key
+route of every GPU solver on graphs larger than the simulator takes.
+
+Without a CUDA device they skip, naming why. On the GPU machine
+``benchmarks/gpu_device_run.sh`` sets ``PARMST_REQUIRE_GPU=1``, which makes a
+missing device a failure instead, and fails unless every test here passed.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+import parmst
+from parmst.solvers.gpu import _device
+
+REQUIRED = os.environ.get("PARMST_REQUIRE_GPU") == "1"
+_PROBE = _device.probe()
+ON_DEVICE = _PROBE is True and not _device.simulator_active()
+_WHY_NOT = "the CUDA simulator has no warp intrinsics" if _device.simulator_active() \
+    else f"no real GPU: {_PROBE}"
+
+pytestmark = [
+    pytest.mark.gpu,
+    pytest.mark.skipif(not ON_DEVICE and not REQUIRED,
+                       reason=f"{_WHY_NOT} (PARMST_REQUIRE_GPU=1 makes this a failure)"),
+]
+GPU_SOLVERS = ["ecl/gpu", "boruvka-edge/gpu", "genboruvka/gpu", "prim-dense/gpu"]
+
+
+def _assert_exact(graph: parmst.Graph, solver: str, **options) -> parmst.Forest:
+    expected = parmst.minimum_spanning_forest(graph, "kruskal/serial").edge_ids
+    forest = parmst.minimum_spanning_forest(graph, solver, **options)
+    np.testing.assert_array_equal(forest.edge_ids, expected, err_msg=f"{solver} {options}")
+    return forest
+
+
+def _star_with_chords(leaves: int, seed: int) -> parmst.Graph:
+    """A hub of degree ``leaves`` (one warp walks it) plus random chords among the leaves."""
+    rng = np.random.default_rng(seed)
+    src = np.concatenate([np.zeros(leaves, np.int64), rng.integers(1, leaves + 1, leaves)])
+    dst = np.concatenate([np.arange(1, leaves + 1), rng.integers(1, leaves + 1, leaves)])
+    return parmst.Graph.from_edges(src, dst, rng.integers(0, 50, 2 * leaves).astype(np.int32))
+
+
+def _random_graph(seed: int, n: int, m: int, dtype: str) -> parmst.Graph:
+    rng = np.random.default_rng(seed)
+    weight = rng.integers(-50, 50, m).astype(dtype)
+    return parmst.Graph.from_edges(rng.integers(0, n, m), rng.integers(0, n, m), weight,
+                                   num_vertices=n)
+
+
+def test_a_real_device_runs_the_warp_paths():
+    from parmst.solvers.gpu import _kernels
+
+    assert ON_DEVICE, f"PARMST_REQUIRE_GPU=1 but {_WHY_NOT}"
+    assert _kernels.WARP_INTRINSICS
+    assert _device.device_name().startswith("cuda:")
+
+
+@pytest.mark.parametrize("keys", ["auto", "rank"])
+@pytest.mark.parametrize("init", ["hybrid", "thread", "edge"])
+def test_ecl_hybrid_warp_initialization_on_a_hub(init, keys):
+    """The hub (degree 20,000) goes to a whole warp under ``init="hybrid"``; leaves of
+    degree < 4 to single threads; the other inits are the references."""
+    graph = _star_with_chords(20_000, seed=5)
+    degree = np.diff(graph.csr().indptr)
+    assert degree.max() >= 20_000 and (degree >= 4).sum() < len(degree) // 2
+    forest = _assert_exact(graph, "ecl/gpu", init=init, keys=keys)
+    assert forest.stats.extra["key_method"] == ("rank" if keys == "rank" else "packed")
+
+
+@pytest.mark.parametrize("keys", ["auto", "rank"])
+@pytest.mark.parametrize("solver", ["ecl/gpu", "boruvka-edge/gpu", "genboruvka/gpu"])
+def test_warp_aggregated_reservations_on_a_large_multigraph(solver, keys):
+    """Every worklist/entry kernel reserves slots per warp (ballot + one atomicAdd, or one
+    atomicAdd per run of equal targets) on 400,000 edges: full and partial warps, many
+    rounds, parallel edges, self-loops and ties."""
+    graph = _random_graph(3, 50_000, 400_000, "int64")
+    forest = _assert_exact(graph, solver, keys=keys)
+    assert forest.stats.rounds >= 2
+    assert forest.stats.extra["key_method"] == ("rank" if keys == "rank" else "packed")
+
+
+def test_ecl_auto_launch_hands_over_on_the_device():
+    """Per-round launches for the first rounds, the cooperative grid after, in one solve.
+
+    A grid with random weights: the edges between components shrink round by round
+    (a random graph can jump from many crossing edges to none), so some rounds fall
+    below the hand-over size.
+    """
+    side = 400
+    ids = np.arange(side * side).reshape(side, side)
+    src = np.concatenate([ids[:, :-1].ravel(), ids[:-1, :].ravel()])
+    dst = np.concatenate([ids[:, 1:].ravel(), ids[1:, :].ravel()])
+    weight = np.random.default_rng(4).random(len(src)).astype(np.float32)
+    graph = parmst.Graph.from_edges(src, dst, weight)
+    forest = _assert_exact(graph, "ecl/gpu", filter=False, persistent_below=len(src) // 4)
+    sizes = forest.stats.worklist_sizes
+    assert sizes[0] >= len(src) // 4 > sizes[-1]
+    assert 1 <= forest.stats.extra["persistent_rounds"] < forest.stats.rounds
+
+
+@pytest.mark.parametrize("keys", ["auto", "rank"])
+def test_prim_dense_block_reduction_of_1024_threads(keys):
+    """Pugliese's shared-memory reduction with 1,024-thread blocks (the simulator gets 32)
+    over several blocks, on a forest of two dense parts and an isolated vertex."""
+    rng = np.random.default_rng(6)
+    n = 3000
+    src = np.concatenate([rng.integers(0, 1500, 20_000), rng.integers(1500, n - 1, 20_000)])
+    dst = np.concatenate([rng.integers(0, 1500, 20_000), rng.integers(1500, n - 1, 20_000)])
+    graph = parmst.Graph.from_edges(src, dst, rng.integers(0, 9, 40_000).astype(np.float64),
+                                    num_vertices=n)
+    forest = _assert_exact(graph, "prim-dense/gpu", keys=keys)
+    assert forest.stats.rounds == forest.num_components == 3

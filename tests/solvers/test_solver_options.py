@@ -1,0 +1,27 @@
+"""Every solver's registry ``options`` are exactly the keyword options of its solve function.
+
+The API passes the registry's defaults to the solver (tests override them to
+force parallel branches on tiny graphs), so the two lists must not drift.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+
+import pytest
+
+from parmst import registry
+
+SOLVERS = list(registry.solvers())
+
+
+@pytest.mark.parametrize("name", SOLVERS)
+def test_registry_options_match_the_solve_signature(name):
+    solver = registry.get(name)
+    missing = [m for m in solver.requires if importlib.util.find_spec(m) is None]
+    if missing:
+        pytest.skip(f"{name} needs {', '.join(missing)}, not installed")
+    parameters = list(inspect.signature(solver.load()).parameters.values())[2:]  # graph, stats
+    defaults = {p.name: p.default for p in parameters}
+    assert defaults == solver.options
