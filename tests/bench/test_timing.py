@@ -1,4 +1,4 @@
-"""Median and k-best selection of timed runs (seed 001's median, seed 003's k-best)."""
+"""Median and k-best selection of timed runs (Fallin et al.'s median, Sousa's k-best)."""
 
 import pytest
 

@@ -78,8 +78,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     how.add_argument("--repeat", type=int, metavar="N",
                      help="timed runs after the warm-up (default 9; 5 with --kbest)")
     how.add_argument("--kbest", action="store_true",
-                     help="seed 003's k-best: best of the 3 fastest of 5 runs within 5%% "
-                          "(default: the median, as seed 001)")
+                     help="Sousa's k-best: best of the 3 fastest of 5 runs within 5%% "
+                          "(default: the median, as Fallin et al.)")
     how.add_argument("--measure", choices=("time", "compute"),
                      help="what throughput and speedups divide by: the whole solve (default) "
                           "or the computation alone (GPU: graph already on the device)")

@@ -559,7 +559,7 @@ def run(graphs: Iterable[str | Graph | BenchGraph] | None = None,
     repeat : int, optional
         Timed runs after the warm-up; default 9 (5 with ``kbest``).
     kbest : bool
-        Report seed 003's k-best (best of the 3 fastest of 5, within 5 %)
+        Report Sousa's k-best (best of the 3 fastest of 5, within 5 %)
         instead of the median.
     threads : sequence of int, optional
         Run solvers that take ``threads`` once per count (a scaling sweep).

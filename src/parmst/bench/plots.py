@@ -1,11 +1,11 @@
 """PNG plots of a benchmark result (matplotlib, imported only when plotting).
 
-- throughput per graph per solver, a grouped bar chart as in seed 001's
+- throughput per graph per solver, a grouped bar chart as in Fallin et al.'s
   Figures 3-4 (``bench_<name>.png``);
 - speedup against thread count for solvers run with several ``threads``,
-  as seed 000's and seed 003's scaling plots (``bench_<name>_scaling.png``);
+  as Shou and He's and Sousa's scaling plots (``bench_<name>_scaling.png``);
 - time against graph size for size series such as ``prim-dense``, as
-  seed 004's chart (``bench_<name>_size.png``).
+  Pugliese's chart (``bench_<name>_size.png``).
 
 Figures are drawn on :class:`matplotlib.figure.Figure` objects with the Agg
 canvas, so plotting never changes the pyplot backend of the caller.

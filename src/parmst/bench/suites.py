@@ -9,17 +9,17 @@ laptop with every solver that can run there and the SciPy peer.
 =================  ==============================================================
 suite              reproduces
 =================  ==============================================================
-``seed000``        seed 000 section 4.1: the eight sparse/dense test files
-``ecl``            seed 001 Table 2: synthetic stand-ins for its graph families
-``road``           seed 003 Table 5.1/5.2: road networks of growing size
-``prim-dense``     seed 004 section 4: dense graphs of 64 ... 4096 vertices
-``ecl-gpu``        seed 001 Figures 3-4 on a GPU: compute-only throughput of the
+``seed000``        Shou and He section 4.1: the eight sparse/dense test files
+``ecl``            Fallin et al. Table 2: synthetic stand-ins for its graph families
+``road``           Sousa Table 5.1/5.2: road networks of growing size
+``prim-dense``     Pugliese section 4: dense graphs of 64 ... 4096 vertices
+``ecl-gpu``        Fallin et al. Figures 3-4 on a GPU: compute-only throughput of the
                    GPU solvers, with ECL-MST's own figures as a reference column
-``ecl-ablation``   seed 001 Table 5: ``ecl/gpu`` with one optimization removed
-``cpu-scaling``    seed 000 / seed 003 scaling: multi-core solvers at 1..16 threads
+``ecl-ablation``   Fallin et al. Table 5: ``ecl/gpu`` with one optimization removed
+``cpu-scaling``    Shou and He / Sousa scaling: multi-core solvers at 1..16 threads
 ``cpu-medium``     multi-core solvers against serial Kruskal and SciPy
 ``serial-medium``  serial solvers against SciPy (int32 weights; ``-float64`` too)
-``phases``         seed 000 Figures 3-4: per-phase times of ``boruvka-edge/cpu``
+``phases``         Shou and He Figures 3-4: per-phase times of ``boruvka-edge/cpu``
 ``io``             read and write throughput of every file format
 ``real-weights``   float64-weight graphs of 10 k to 10 M edges against SciPy, igraph
                    and NetworKit, the whole call timed
@@ -139,7 +139,7 @@ def _prim_dense(sizes: tuple[int, ...]) -> tuple[BenchGraph, ...]:
     return tuple(BenchGraph(f"dense-{n}", f"dense:n={n},seed=1", f"{n} nodes") for n in sizes)
 
 
-# seed 003 Table 5.1: (name, vertices) of the DIMACS road networks; the
+# Sousa Table 5.1: (name, vertices) of the DIMACS road networks; the
 # stand-in is a road-like grid with about the same number of vertices.
 _ROAD_NETWORKS = (("NY", 264_346), ("BAY", 321_270), ("COL", 435_666), ("FLA", 1_070_376),
                   ("NE", 1_524_453), ("CAL", 1_890_815), ("E", 3_598_623),
@@ -169,7 +169,7 @@ _ECL_SMALL = (
     BenchGraph("road-2e16", "road:side=256,seed=1", "USA-road-d.NY"),
 )
 
-# seed 001 section 4's GPU families at the sizes the original ECL-MST CUDA code
+# Fallin et al. section 4's GPU families at the sizes the original ECL-MST CUDA code
 # was measured with on an H100 (our generators; one seed per family).
 _ECL_GPU = (
     BenchGraph("grid2d", "grid2d:side=1024,seed=1", "2d-2e20.sym"),
@@ -192,7 +192,7 @@ ECL_MST_H100 = Reference(
     "HBM3, compute-only, on the full-size graphs",
     {"grid2d": 1117, "road": 1962, "delaunay": 1431, "seed000-sparse": 1128,
      "seed000-dense": 1133, "random-degree": 1939, "rmat": 3039})
-# seed 001 section 5.3 (Table 5): one optimization removed at a time.
+# Fallin et al. section 5.3 (Table 5): one optimization removed at a time.
 _ECL_ABLATION = ("ecl/gpu", "ecl/gpu[launch=persistent]", "ecl/gpu[launch=per-round]",
                  "ecl/gpu[init=hybrid]", "ecl/gpu[init=thread]", "ecl/gpu[atomic_guards=false]",
                  "ecl/gpu[filter=false]", "ecl/gpu[both_directions=true]")
@@ -219,10 +219,10 @@ def _phases(size: str) -> tuple[BenchGraph, ...]:
                  for kind in ("sparse", "dense"))
 
 
-# seed 000 Figures 3-4: the final approach's four parallel loops, with and
+# Shou and He Figures 3-4: the final approach's four parallel loops, with and
 # without path compression (its optimization 3).
 _PHASE_SOLVERS = ("boruvka-edge/cpu", "boruvka-edge/cpu[path_compression=false]")
-# I/O: a graph of seed 000's sparse/large.txt size and shape, and the same with
+# I/O: a graph of Shou and He's sparse/large.txt size and shape, and the same with
 # float64 weights (parsing floats is the slow case of the text formats).
 _IO = (BenchGraph("sparse-large", "seed000-sparse:size=large", "sparse/large.txt"),
        BenchGraph("sparse-large-float64", "seed000-sparse:size=large,weights=float"))
@@ -253,33 +253,33 @@ def _real_weights(sizes: tuple[str, ...]) -> tuple[BenchGraph, ...]:
 _REAL_WEIGHT_PEERS = ("scipy", "igraph", "networkit")
 
 SUITES: dict[str, Suite] = {suite.name: suite for suite in (
-    Suite("seed000", "seed 000 section 4.1 (its eight test files)",
+    Suite("seed000", "Shou and He section 4.1 (its eight test files)",
           _seed000(tuple(f"{kind}/{size}" for kind in ("sparse", "dense")
                          for size in ("small", "medium", "large", "extreme")))),
-    Suite("seed000-small", "seed 000 section 4.1, its small files and dense/medium",
+    Suite("seed000-small", "Shou and He section 4.1, its small files and dense/medium",
           _seed000(("sparse/small", "dense/small", "dense/medium"))),
-    Suite("ecl", "seed 001 Table 2 (synthetic stand-ins for its families)", _ECL_FULL),
-    Suite("ecl-small", "seed 001 Table 2 families at 2^14..2^16 vertices", _ECL_SMALL),
-    Suite("road", "seed 003 Tables 5.1-5.2 (road-like grids of the networks' sizes)",
+    Suite("ecl", "Fallin et al. Table 2 (synthetic stand-ins for its families)", _ECL_FULL),
+    Suite("ecl-small", "Fallin et al. Table 2 families at 2^14..2^16 vertices", _ECL_SMALL),
+    Suite("road", "Sousa Tables 5.1-5.2 (road-like grids of the networks' sizes)",
           _road(_ROAD_NETWORKS)),
-    Suite("road-small", "seed 003 Table 5.1, its three smallest networks at 1/4 scale",
+    Suite("road-small", "Sousa Table 5.1, its three smallest networks at 1/4 scale",
           _road(tuple((name, n // 4) for name, n in _ROAD_NETWORKS[:3]))),
-    Suite("prim-dense", "seed 004 section 4 (dense graphs, 64 to 4096 nodes)",
+    Suite("prim-dense", "Pugliese section 4 (dense graphs, 64 to 4096 nodes)",
           _prim_dense((64, 128, 256, 512, 1024, 2048, 4096)), size_series=True),
-    Suite("prim-dense-small", "seed 004 section 4, 64 to 1024 nodes",
+    Suite("prim-dense-small", "Pugliese section 4, 64 to 1024 nodes",
           _prim_dense((64, 128, 256, 512, 1024)), size_series=True),
-    Suite("ecl-gpu", "seed 001 Figures 3-4: GPU throughput on its families, compute-only",
+    Suite("ecl-gpu", "Fallin et al. Figures 3-4: GPU throughput on its families, compute-only",
           _ECL_GPU, solvers=("*/gpu",), peers=("scipy",), measure="compute",
           reference=ECL_MST_H100),
-    Suite("ecl-gpu-small", "seed 001 Figures 3-4 on three small families, compute-only",
+    Suite("ecl-gpu-small", "Fallin et al. Figures 3-4 on three small families, compute-only",
           _ECL_GPU_SMALL, solvers=("*/gpu",), peers=("scipy",), measure="compute",
           reference=ECL_MST_H100),
-    Suite("ecl-ablation", "seed 001 Table 5: ecl/gpu with one optimization removed",
+    Suite("ecl-ablation", "Fallin et al. Table 5: ecl/gpu with one optimization removed",
           _ECL_GPU, solvers=_ECL_ABLATION, peers=(), measure="compute", baseline="ecl/gpu"),
-    Suite("ecl-ablation-small", "seed 001 Table 5 on three small families",
+    Suite("ecl-ablation-small", "Fallin et al. Table 5 on three small families",
           _ECL_GPU_SMALL, solvers=_ECL_ABLATION, peers=(), measure="compute",
           baseline="ecl/gpu"),
-    Suite("cpu-scaling", "seed 000 / seed 003 thread scaling on large graphs (1-16 threads)",
+    Suite("cpu-scaling", "Shou and He / Sousa thread scaling on large graphs (1-16 threads)",
           _families(("rmat", "random-degree", "seed000-sparse", "road", "delaunay", "grid2d"),
                     "large"),
           solvers=_SCALING_SOLVERS, peers=(), threads=(1, 2, 4, 8, 16)),
@@ -308,9 +308,9 @@ SUITES: dict[str, Suite] = {suite.name: suite for suite in (
           _real_weights(("10k", "100k")),
           solvers=("kruskal/serial", "filter-kruskal/serial", "ecl/cpu"),
           peers=_REAL_WEIGHT_PEERS),
-    Suite("phases", "seed 000 Figures 3-4: boruvka-edge/cpu per phase, medium graphs",
+    Suite("phases", "Shou and He Figures 3-4: boruvka-edge/cpu per phase, medium graphs",
           _phases("medium"), solvers=_PHASE_SOLVERS, peers=()),
-    Suite("phases-small", "seed 000 Figures 3-4: boruvka-edge/cpu per phase, small graphs",
+    Suite("phases-small", "Shou and He Figures 3-4: boruvka-edge/cpu per phase, small graphs",
           _phases("small"), solvers=_PHASE_SOLVERS, peers=()),
     Suite("io", "read and write speed of every format, 15 M edges", _IO, solvers=(),
           peers=(), formats=_IO_FORMATS),

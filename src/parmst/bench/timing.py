@@ -1,7 +1,7 @@
-"""Which of several timed runs to report: the median (seed 001) or k-best (seed 003).
+"""Which of several timed runs to report: the median (Fallin et al.) or k-best (Sousa).
 
-Seed 001 (section 4) repeats every experiment 9 times and reports the median.
-Seed 003 (section 5.1) uses the k-best scheme: 5 measurements, ``k = 3``,
+Fallin et al. (section 4) repeats every experiment 9 times and reports the median.
+Sousa (section 5.1) uses the k-best scheme: 5 measurements, ``k = 3``,
 5 % tolerance, "the 3 best results, that are within the 5% tolerance of each
 other, are selected. The best of the 3 is then used". When the three best are
 not within the tolerance the run is flagged as not converged (the best is still
