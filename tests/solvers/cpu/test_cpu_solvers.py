@@ -25,6 +25,10 @@ CPU_SOLVERS = ["ecl/cpu", "boruvka-edge/cpu", "genboruvka/cpu", "filter-kruskal/
 OPTION_VARIANTS = [
     ("ecl/cpu", {"keys": "two-pass"}),
     ("ecl/cpu", {"filtering": False}),
+    # Kernels 2 and 3 per item from the first round, and per vertex in every round.
+    ("ecl/cpu", {"kernel2": "items"}),
+    ("ecl/cpu", {"kernel2": "items", "keys": "two-pass"}),
+    ("ecl/cpu", {"kernel2": "sets"}),
     ("boruvka-edge/cpu", {"keys": "two-pass"}),
     ("boruvka-edge/cpu", {"path_compression": False}),
     ("filter-kruskal/cpu", {"keys": "two-pass", "base_case": 8}),
@@ -216,3 +220,20 @@ def test_auto_rule_picks_ecl_only_where_it_was_measured_faster(cores, n, m, expe
 
     assert "ecl/cpu" in [rule[0] for rule in registry.AUTO_RULES]
     assert _parallel_pays(_Shape(n, m), cores) is expected
+
+
+@pytest.mark.parametrize("kernel2, expect_items", [("items", True), ("sets", False)])
+def test_ecl_cpu_kernel2_mode_is_the_one_asked_for(kernel2, expect_items):
+    graph = _random_graph(3, 300, 1500, np.float64)
+    forest = parmst.minimum_spanning_forest(graph, solver="ecl/cpu", kernel2=kernel2)
+    item_rounds = forest.stats.extra.get("item_driven_rounds", 0)
+    assert (item_rounds == forest.stats.rounds) if expect_items else item_rounds == 0
+    assert forest.stats.rounds > 1
+    np.testing.assert_array_equal(
+        forest.edge_ids, parmst.minimum_spanning_forest(graph, solver="kruskal/serial").edge_ids)
+
+
+def test_ecl_cpu_rejects_an_unknown_kernel2_mode():
+    with pytest.raises(ValueError, match="kernel2 must be one of"):
+        parmst.minimum_spanning_forest(_random_graph(3, 10, 20, np.int32), solver="ecl/cpu",
+                                       kernel2="edges")

@@ -9,7 +9,7 @@ register(Solver(
     paper=CITATIONS["ecl-mst"] + ", Algorithms 1-2 and section 3.2",
     summary="edge-centric worklist Borůvka: packed (weight, id) atomic min, implicit path "
             "compression, sampled filtering",
-    options={"threads": None, "filtering": True, "keys": "auto"},
+    options={"threads": None, "filtering": True, "keys": "auto", "kernel2": "auto"},
 ))
 register(Solver(
     name="boruvka-edge/cpu",

@@ -73,6 +73,20 @@ def clear_minima(min_key, min_id, two_pass):
             min_id[v] = UNSET_ID
 
 
+@numba.njit(parallel=True, cache=True)
+def clear_touched_minima(src, dst, count, min_key, min_id, two_pass):
+    """Fallin et al. Alg. 2 lines 34-37 per item: unset the records of the ``count`` items' sets.
+
+    Only sets that some item offered to hold a record, so this clears them
+    all at the cost of the items, not of the vertices.
+    """
+    for i in numba.prange(count):
+        for v in (src[i], dst[i]):
+            min_key[v] = UNSET_KEY
+            if two_pass:
+                min_id[v] = UNSET_ID
+
+
 def new_minima(num_vertices: int, two_pass: bool) -> tuple[np.ndarray, np.ndarray]:
     """Per-vertex lightest-edge slots, unset (the id slots only matter in two-pass mode)."""
     min_key = np.empty(num_vertices, dtype=np.uint64)

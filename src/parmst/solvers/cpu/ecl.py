@@ -10,10 +10,13 @@ round (Alg. 2 lines 12-38):
   minimum;
 * kernel 2 (lines 27-33): an edge recorded as lightest by a set is a forest
   edge; join its two sets with a compare-and-swap. The paper checks every
-  item against its two sets' records; here each set with a record is
-  visited instead (same edges, far fewer random accesses when items
-  outnumber sets, as they do on CPUs' cache-bound graphs);
-* kernel 3 (lines 34-37): clear the records.
+  item against its two sets' records. While items outnumber half the
+  vertices we visit each set with a record instead (same edges, far fewer
+  random accesses on CPUs' cache-bound graphs); once the worklist has
+  shrunk below that, the paper's item-driven form runs, so late rounds
+  cost what their few items cost, not a pass over every vertex;
+* kernel 3 (lines 34-37): clear the records, of every vertex or, after an
+  item-driven kernel 2, of the sets the round's items touched.
 
 Filtering (section 3.2): when the average degree is at least 4, edges
 lighter than a sampled threshold (:func:`parmst.solvers.ecl_host.filter_threshold`)
@@ -38,12 +41,14 @@ from parmst.solvers.cpu._common import (
     UNSET_KEY,
     Worklist,
     clear_minima,
+    clear_touched_minima,
     flagged_ids,
     new_minima,
     offer,
     singleton_parents,
     ticket_copy,
     using_threads,
+    won,
 )
 from parmst.solvers.ecl_host import NO_THRESHOLD, filter_threshold, prepare_keys
 from parmst.stats import Stats
@@ -148,8 +153,33 @@ def _kernel2(min_key, min_id, two_pass, id_mask, src, dst, parent, in_forest):
         in_forest[e] = True
 
 
+@numba.njit(parallel=True, cache=True)
+def _kernel2_items(wl, count, min_key, min_id, two_pass, parent, in_forest):
+    """Alg. 2 lines 27-33 as the paper has it: an item that won at either of its sets is a
+    forest edge; join the sets and mark it."""
+    src, dst, key, ids = wl
+    for i in numba.prange(count):
+        p = src[i]
+        q = dst[i]
+        k = key[i]
+        e = ids[i]
+        if won(min_key, min_id, p, k, e, two_pass) or won(min_key, min_id, q, k, e, two_pass):
+            _join(parent, p, q)
+            in_forest[e] = True
+
+
+KERNEL2_MODES = ("auto", "sets", "items")
+
+
+def _item_driven(kernel2: str, count: int, num_vertices: int) -> bool:
+    """Whether a round's kernels 2 and 3 visit its items rather than every vertex."""
+    if kernel2 == "auto":
+        return 2 * count < num_vertices
+    return kernel2 == "items"
+
+
 def _run_rounds(work: Worklist, graph, parent, min_key, min_id, prepared, in_forest,
-                stats) -> None:
+                stats, kernel2: str) -> None:
     """Alg. 2 lines 12-39: rounds until the worklist is empty."""
     two_pass = not prepared.packed
     id_mask = np.uint64((1 << prepared.id_bits) - 1)
@@ -164,6 +194,15 @@ def _run_rounds(work: Worklist, graph, parent, min_key, min_id, prepared, in_for
         if two_pass:
             with stats.phase("kernel1 ties"):
                 work.settle_ties(min_key, min_id)
+        if _item_driven(kernel2, work.count, graph.num_vertices):
+            src, dst = work.current[0], work.current[1]
+            with stats.phase("kernel2"):
+                _kernel2_items(work.current, work.count, min_key, min_id, two_pass, parent,
+                               in_forest)
+            with stats.phase("kernel3"):
+                clear_touched_minima(src, dst, work.count, min_key, min_id, two_pass)
+            stats.extra["item_driven_rounds"] = stats.extra.get("item_driven_rounds", 0) + 1
+            continue
         with stats.phase("kernel2"):
             _kernel2(min_key, min_id, two_pass, id_mask, graph.src, graph.dst, parent,
                      in_forest)
@@ -178,7 +217,7 @@ def _fill(work: Worklist, graph, keys, threshold, heavy, parent) -> None:
 
 
 def solve(graph, stats: Stats, threads: int | None = None, filtering: bool = True,
-          keys: str = "auto") -> np.ndarray:
+          keys: str = "auto", kernel2: str = "auto") -> np.ndarray:
     """Edge ids of the minimum spanning forest by ECL-MST on CPU threads.
 
     Parameters
@@ -191,6 +230,10 @@ def solve(graph, stats: Stats, threads: int | None = None, filtering: bool = Tru
         Fallin et al.'s single filtering step (used only at average degree >= 4).
     keys : {"auto", "packed", "two-pass"}
         Key mode of :func:`parmst.solvers.ecl_host.prepare_keys`.
+    kernel2 : {"auto", "sets", "items"}
+        Whether kernels 2 and 3 visit every vertex ("sets") or the round's
+        items ("items"); "auto" switches to items once they are fewer than
+        half the vertices.
 
     Examples
     --------
@@ -199,6 +242,8 @@ def solve(graph, stats: Stats, threads: int | None = None, filtering: bool = Tru
     >>> parmst.minimum_spanning_forest(g, solver="ecl/cpu", threads=1).edge_ids.tolist()
     [1, 2, 3]
     """
+    if kernel2 not in KERNEL2_MODES:
+        raise ValueError(f"kernel2 must be one of {KERNEL2_MODES}, got {kernel2!r}")
     with using_threads(threads, stats):
         with stats.init():
             prepared = prepare_keys(graph.weight, keys)
@@ -219,6 +264,7 @@ def solve(graph, stats: Stats, threads: int | None = None, filtering: bool = Tru
             for run_threshold, heavy in runs:
                 with stats.phase("filter" if heavy and run_threshold else "init"):
                     _fill(work, graph, prepared.keys, run_threshold, heavy, parent)
-                _run_rounds(work, graph, parent, min_key, min_id, prepared, in_forest, stats)
+                _run_rounds(work, graph, parent, min_key, min_id, prepared, in_forest, stats,
+                            kernel2)
             chosen = flagged_ids(in_forest)
     return chosen
