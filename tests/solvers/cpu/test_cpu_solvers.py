@@ -21,7 +21,7 @@ import parmst
 from parmst.graph import Graph
 
 CPU_SOLVERS = ["ecl/cpu", "boruvka-edge/cpu", "genboruvka/cpu", "filter-kruskal/cpu",
-               "prim-dense/cpu"]
+               "prim-dense/cpu", "prim-union/cpu", "prim-multi/cpu"]
 OPTION_VARIANTS = [
     ("ecl/cpu", {"keys": "two-pass"}),
     ("ecl/cpu", {"filtering": False}),
@@ -29,6 +29,8 @@ OPTION_VARIANTS = [
     ("boruvka-edge/cpu", {"path_compression": False}),
     ("filter-kruskal/cpu", {"keys": "two-pass", "base_case": 8}),
     ("filter-kruskal/cpu", {"base_case": 2}),
+    ("prim-union/cpu", {"parts": 7, "partition": "blocks"}),
+    ("prim-union/cpu", {"parts": 5, "partition": "bfs"}),
 ]
 DTYPES = [np.int32, np.int64, np.float32, np.float64]
 
@@ -81,6 +83,9 @@ def test_full_range_int64_weights_use_two_passes_exactly(solver):
     ("genboruvka/cpu", {}, {"min edge", "colours", "count edges", "new ids", "insert edges"}),
     ("filter-kruskal/cpu", {"base_case": 64}, {"partition", "filter", "sort and scan"}),
     ("prim-dense/cpu", {}, {"build-matrix", "loop"}),
+    ("prim-union/cpu", {}, {"local trees", "boundary", "compress", "final"}),
+    ("prim-multi/cpu", {}, {"instances", "contract"}),
+    ("prim-bmv/cpu", {}, {"local trees", "boundary", "revisit boundary", "break cycles"}),
 ])
 def test_cpu_solver_reports_phases_rounds_and_threads(solver, options, phases):
     graph = _random_graph(4, n=400, m=4000, dtype=np.float32)

@@ -30,19 +30,26 @@ def _mark_boundary(indptr, indices, part, boundary):
 
 
 def partitioned_start(graph, stats: Stats, threads: int, parts: int | None,
-                      method: str) -> tuple[np.ndarray, np.ndarray, LocalForests, np.ndarray]:
+                      method: str | np.ndarray) -> tuple[np.ndarray, np.ndarray, LocalForests,
+                                                         np.ndarray]:
     """Partition (init), edge keys, the local forests and the boundary flags.
 
-    Returns ``(part, keys, forests, boundary)``; ``parts`` defaults to one
-    per thread, as in the thesis.
+    ``method`` is a :func:`parmst.partition` method, with ``parts`` parts
+    (default: one per thread, as in the thesis), or a part id per vertex
+    (``parts`` must then be omitted). Returns ``(part, keys, forests, boundary)``.
     """
-    count = threads if parts is None else parts
     with stats.init():
         csr = graph.csr()
-        part = partition(graph, count, method=method)
-        stats.extra["cut"] = cut(graph, part).as_dict()
-    stats.extra["parts"] = count
-    stats.extra["partition"] = method
+        if isinstance(method, str):
+            part = partition(graph, threads if parts is None else parts, method=method)
+        elif parts is not None:
+            raise TypeError("give either parts= with a partition method, or a partition array")
+        else:
+            part = np.asarray(method)
+        report = cut(graph, part)
+    stats.extra["cut"] = report.as_dict()
+    stats.extra["parts"] = report.parts
+    stats.extra["partition"] = method if isinstance(method, str) else "given"
     with stats.compute():
         with stats.phase("keys"):
             keys = edge_keys(graph.weight)

@@ -171,11 +171,12 @@ def _error(graph, chosen: np.ndarray) -> dict:
 
 
 def solve(graph, stats: Stats, threads: int | None = None, parts: int | None = None,
-          partition: str = "bfs", measure_error: bool = False) -> np.ndarray:
+          partition: str | np.ndarray = "bfs", measure_error: bool = False) -> np.ndarray:
     """Edge ids of a spanning forest close to the minimum, by boundary marked vertices.
 
     ``parts`` (default: one per thread) and ``partition`` (a
-    :func:`parmst.partition` method) choose the parts; the result depends on
+    :func:`parmst.partition` method, or an array of one part id per
+    vertex) choose the parts; the result depends on
     them. ``measure_error=True`` adds ``excess_weight``, ``excess_percent``
     and ``edges_not_in_minimum`` to ``stats.extra`` (not timed).
 

@@ -127,11 +127,12 @@ def _kruskal_on_paths_and_crossing(graph, keys, path_edge, path_end, crossing, i
 
 
 def solve(graph, stats: Stats, threads: int | None = None, parts: int | None = None,
-          partition: str = "bfs") -> np.ndarray:
+          partition: str | np.ndarray = "bfs") -> np.ndarray:
     """Edge ids of the minimum spanning forest by partitioned Prim and a targeted final stage.
 
     ``parts`` (default: one per thread) and ``partition`` (a
-    :func:`parmst.partition` method) choose the parts; the answer does not
+    :func:`parmst.partition` method, or an array of one part id per
+    vertex) choose the parts; the answer does not
     depend on them.
 
     Examples
