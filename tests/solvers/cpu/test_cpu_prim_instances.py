@@ -78,7 +78,8 @@ def test_prim_multi_records_rounds_collisions_and_share_per_thread(road, road_or
     for shares in extra["vertices_per_thread"]:
         assert len(shares) == 2
         assert sum(shares) == pytest.approx(100.0, abs=0.05)
-    assert extra["collisions"][-1] == 0  # the last round leaves every component whole
+    # A round without collisions leaves every component whole: no round may follow it.
+    assert all(c > 0 for c in extra["collisions"][:-1])
 
 
 def test_prim_multi_with_one_thread_is_plain_prim(road, road_oracle):
