@@ -128,11 +128,11 @@ def markdown(rows: list[dict], thread_counts: list[int], args) -> str:
             cells += [f"{times[t]:.0f} [{best / times[t]:.2f}x]" for t in thread_counts]
             lines.append("| " + " | ".join(cells) + " |")
     lines += ["", "## prim-union/cpu: where the time goes (Figure 5.3)", "",
-              "Milliseconds: partition (init), local trees (one Prim per part), final stage "
+              ("Milliseconds: partition (init), local trees (one Prim per part), final stage "
               "(boundary flags + shrinking the local trees to their boundary paths + Kruskal "
-              "on those and the crossing edges), and the edges the final Kruskal sorted.", "",
-              "| graph | threads = parts | partition + CSR | local trees | final stage "
-              "(boundary / compress / kruskal) | final edges | crossing edges |",
+              "on those and the crossing edges), and the edges the final Kruskal sorted."), "",
+              ("| graph | threads = parts | partition + CSR | local trees | final stage "
+              "(boundary / compress / kruskal) | final edges | crossing edges |"),
               "|---|---|---|---|---|---|---|"]
     for row in rows:
         for t in thread_counts:
@@ -144,8 +144,8 @@ def markdown(rows: list[dict], thread_counts: list[int], args) -> str:
                          + " / ".join(f"{p.get(name, 0.0):.0f}" for name in UNION_FINAL)
                          + f") | {extra['final_edges']:,} | {extra['cut']['crossing_edges']:,} |")
     lines += ["", "## prim-multi/cpu: vertices per thread per collision round (Figure 5.4)", "",
-              "| graph | threads | rounds | collisions per round | % of vertices per thread, "
-              "first rounds |", "|---|---|---|---|---|"]
+              ("| graph | threads | rounds | collisions per round | % of vertices per thread, "
+              "first rounds |"), "|---|---|---|---|---|"]
     for row in rows:
         for t in thread_counts:
             extra = row["extra"]["prim-multi/cpu"][t]
@@ -154,8 +154,8 @@ def markdown(rows: list[dict], thread_counts: list[int], args) -> str:
             lines.append(f"| {row['graph']} | {t} | {extra['rounds']} | "
                          f"{extra['collisions']} | {shares} |")
     lines += ["", "## prim-bmv/cpu: error (approximate solver)", "",
-              "| graph | threads = parts | excess weight | excess % of minimum | edges not in "
-              "the minimum | cycles broken |", "|---|---|---|---|---|---|"]
+              ("| graph | threads = parts | excess weight | excess % of minimum | edges not in "
+              "the minimum | cycles broken |"), "|---|---|---|---|---|---|"]
     for row in rows:
         for t in thread_counts:
             extra = row["extra"]["prim-bmv/cpu"][t]

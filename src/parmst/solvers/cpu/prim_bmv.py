@@ -165,9 +165,9 @@ def _error(graph, chosen: np.ndarray) -> dict:
     exact = kruskal.solve(graph, Stats())
     optimum = exact_sum(graph.weight[exact])
     excess = exact_sum(graph.weight[chosen]) - optimum
-    return {"excess_weight": excess,
-            "excess_percent": 100.0 * excess / abs(optimum) if optimum else float(excess != 0),
-            "edges_not_in_minimum": int(len(np.setdiff1d(chosen, exact)))}
+    percent = 100.0 * excess / abs(optimum) if optimum else (float("inf") if excess else 0.0)
+    return {"excess_weight": excess, "excess_percent": percent,
+            "edges_not_in_minimum": len(np.setdiff1d(chosen, exact))}
 
 
 def solve(graph, stats: Stats, threads: int | None = None, parts: int | None = None,
