@@ -15,6 +15,9 @@ crossing edges hold the whole global forest. :func:`local_forests` grows
 those local forests with one Prim instance per part, in parallel;
 :func:`local_forest_filter` returns the surviving edge ids, for callers (the
 ``mpi`` backend, multi-GPU) that only need the filtered edge set.
+
+``parmst.partition`` is the function (as ``parmst.verify`` is); import the
+helpers by name: ``from parmst.partition import local_forest_filter``.
 """
 
 from __future__ import annotations

@@ -21,7 +21,8 @@ Every edge taken is a forest edge whatever the schedule, so the answer is
 exact and the same for any number of threads. The price is the thesis's
 Figure 5.4: an instance that collides early idles while others grow;
 ``stats.extra["vertices_per_thread"]`` records each round's share per
-thread.
+thread. Each thread's heap is indexed by vertex (a tree may reach any
+vertex), so memory grows as threads x vertices x 32 bytes per round.
 """
 
 from __future__ import annotations
