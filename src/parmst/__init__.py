@@ -26,6 +26,9 @@ from parmst.errors import (
 )
 from parmst.forest import Forest
 from parmst.graph import Graph
+
+# Imported eagerly, as verify below: parmst.partition is the function, not the module.
+from parmst.partition import cut, partition
 from parmst.registry import available_solvers
 from parmst.stats import Stats
 
@@ -65,8 +68,10 @@ __all__ = [
     "UnknownSolverError",
     "VerificationError",
     "available_solvers",
+    "cut",
     "generate",
     "maximum_spanning_forest",
     "minimum_spanning_forest",
+    "partition",
     "verify",
 ]

@@ -80,6 +80,9 @@ class Solver:
         ``probe() -> True | str``: whether the hardware is there (GPU, MPI).
     limit : callable, optional
         ``limit(graph) -> True | str``: whether this input fits the solver.
+    exact : bool
+        Whether it returns the minimum spanning forest. An approximate solver
+        (False) returns a spanning forest at least as heavy; "auto" never picks it.
     """
 
     name: str
@@ -90,6 +93,7 @@ class Solver:
     options: dict[str, Any] = field(default_factory=dict)
     probe: Callable[[], bool | str] | None = None
     limit: Callable[[Graph], bool | str] | None = None
+    exact: bool = True
 
     @property
     def algorithm(self) -> str:
@@ -212,7 +216,7 @@ def explain(graph: Graph) -> tuple[Solver, str]:
     cores = cpu_count()
     for name, condition, why in AUTO_RULES:
         solver = table.get(name)
-        if solver is None or solver.can_run(graph) is not True:
+        if solver is None or not solver.exact or solver.can_run(graph) is not True:
             continue
         if condition(graph, cores):
             return solver, why

@@ -21,7 +21,7 @@ import parmst
 from parmst.graph import Graph
 
 CPU_SOLVERS = ["ecl/cpu", "boruvka-edge/cpu", "genboruvka/cpu", "filter-kruskal/cpu",
-               "prim-dense/cpu"]
+               "prim-dense/cpu", "prim-union/cpu", "prim-multi/cpu"]
 OPTION_VARIANTS = [
     ("ecl/cpu", {"keys": "two-pass"}),
     ("ecl/cpu", {"filtering": False}),
@@ -37,6 +37,8 @@ OPTION_VARIANTS = [
     ("prim-dense/cpu", {"parallel_from": 0, "min_block": 1}),
     # Parallel while 50 or more vertices are outside, the serial fused pass after.
     ("prim-dense/cpu", {"parallel_from": 50, "min_block": 8}),
+    ("prim-union/cpu", {"parts": 7, "partition": "blocks"}),
+    ("prim-union/cpu", {"parts": 5, "partition": "bfs"}),
 ]
 # Options that put each solver on its parallel branches at the thread-test sizes.
 PARALLEL_OPTIONS = {"prim-dense/cpu": {"parallel_from": 0, "min_block": 64},
@@ -92,6 +94,9 @@ def test_full_range_int64_weights_use_two_passes_exactly(solver):
     ("genboruvka/cpu", {}, {"min edge", "colours", "count edges", "new ids", "insert edges"}),
     ("filter-kruskal/cpu", {"base_case": 64}, {"partition", "filter", "sort and scan"}),
     ("prim-dense/cpu", {}, {"build-matrix", "loop"}),
+    ("prim-union/cpu", {}, {"local trees", "boundary", "compress", "final"}),
+    ("prim-multi/cpu", {}, {"instances", "contract"}),
+    ("prim-bmv/cpu", {}, {"local trees", "boundary", "revisit boundary", "break cycles"}),
 ])
 def test_cpu_solver_reports_phases_rounds_and_threads(solver, options, phases):
     graph = _random_graph(4, n=400, m=4000, dtype=np.float32)

@@ -60,6 +60,37 @@ def _sift_down(heap_key, heap_edge, heap_vertex, position, size, key, edge, vert
     _place(heap_key, heap_edge, heap_vertex, position, i, key, edge, vertex)
 
 
+@numba.njit(cache=True, inline="always")
+def offer(heap_key, heap_edge, heap_vertex, position, size, key, edge, vertex):
+    """Seed 003 Alg. 4 lines 25-28: insert ``vertex`` with edge ``(key, edge)``, or decrease
+    its key if that edge is lighter than the one it holds; returns the new heap size.
+
+    Shared by every Prim here (serial, the partitioned and the multi-instance ones).
+    """
+    i = position[vertex]
+    if i == -1:
+        _sift_up(heap_key, heap_edge, heap_vertex, position, size, key, edge, vertex)
+        return size + 1
+    if precedes(key, edge, heap_key[i], heap_edge[i]):
+        _sift_up(heap_key, heap_edge, heap_vertex, position, i, key, edge, vertex)
+    return size
+
+
+@numba.njit(cache=True, inline="always")
+def pop_min(heap_key, heap_edge, heap_vertex, position, size):
+    """Seed 003 Alg. 4 deletemin: drop the root (read it first); returns the new heap size.
+
+    The removed vertex's position is reset to -1, so a later tree of the same
+    heap may offer it again (the multi-instance Prims reuse one heap for many trees).
+    """
+    vertex = heap_vertex[0]
+    size -= 1
+    _sift_down(heap_key, heap_edge, heap_vertex, position, size, heap_key[size],
+               heap_edge[size], heap_vertex[size])
+    position[vertex] = -1
+    return size
+
+
 @numba.njit(cache=True)
 def _relax_neighbours(v, indptr, indices, edge_ids, keys, in_tree, heap_key, heap_edge,
                       heap_vertex, position, size):
@@ -69,15 +100,9 @@ def _relax_neighbours(v, indptr, indices, edge_ids, keys, in_tree, heap_key, hea
     """
     for k in range(indptr[v], indptr[v + 1]):
         t = indices[k]
-        if in_tree[t]:
-            continue
-        e = edge_ids[k]
-        i = position[t]
-        if i == -1:
-            size += 1
-            _sift_up(heap_key, heap_edge, heap_vertex, position, size - 1, keys[e], e, t)
-        elif precedes(keys[e], e, heap_key[i], heap_edge[i]):
-            _sift_up(heap_key, heap_edge, heap_vertex, position, i, keys[e], e, t)
+        if not in_tree[t]:
+            e = edge_ids[k]
+            size = offer(heap_key, heap_edge, heap_vertex, position, size, keys[e], e, t)
     return size
 
 
@@ -108,9 +133,7 @@ def _prim_forest(indptr, indices, edge_ids, keys):
             v = heap_vertex[0]
             chosen[count] = heap_edge[0]
             count += 1
-            size -= 1
-            _sift_down(heap_key, heap_edge, heap_vertex, position, size, heap_key[size],
-                       heap_edge[size], heap_vertex[size])
+            size = pop_min(heap_key, heap_edge, heap_vertex, position, size)
     return chosen[:count], trees
 
 
