@@ -3,11 +3,11 @@
 :func:`partition` maps each vertex to a part (contiguous blocks, parts grown
 by breadth-first search to equal edge counts, or METIS through ``pymetis``);
 :func:`cut` reports what a partition costs: the edges that cross parts and
-the boundary vertices at their ends (seed 003, section 4.3.2, lists the
+the boundary vertices at their ends (Sousa, section 4.3.2, lists the
 three qualities a partition should have: balanced vertices, balanced edges,
 few crossing edges).
 
-The *local-forest filter* (DESIGN.md section 8) is the idea behind the
+The *local-forest filter* is the idea behind the
 thesis's partitioned Prim: the minimum spanning forest of any subset of the
 edges keeps every edge of the global forest that lies in the subset, by the
 cycle property, so the local forests of the parts together with the
@@ -342,7 +342,7 @@ def _relax_within_part(v, p, indptr, indices, edge_ids, keys, label, heap_key, h
 @numba.njit(cache=True)
 def _grow_part(p, lo, hi, members, indptr, indices, edge_ids, keys, label, heap_key,
                heap_edge, heap_vertex, position, order, via):
-    """One part's Prim instance (seed 003 Alg. 4), restarted from each member not yet reached.
+    """One part's Prim instance (Sousa Alg. 4), restarted from each member not yet reached.
 
     The heap lives in slots ``lo..hi`` of the shared heap arrays: a part
     never holds more vertices than it has.

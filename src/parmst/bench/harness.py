@@ -276,7 +276,34 @@ class _Timing:
     record: Record
     solve: Callable[..., Any]
     options: dict[str, Any]
+    exact: bool = True
     phases: list[dict[str, float]] = field(default_factory=list)
+
+
+def _wrong_answer(graph: Graph, edge_ids: np.ndarray, reference: np.ndarray, exact: bool,
+                  record: Record) -> str | None:
+    """What is wrong with a result, or None.
+
+    An exact solver must return the reference ids. An approximate one (the
+    registry's ``exact=False``) must return a spanning forest, proven by
+    :func:`parmst.verify` with only minimality allowed to fail; how much
+    heavier than the minimum it is goes into the record as
+    ``excess_weight_percent``.
+    """
+    if exact:
+        return None if np.array_equal(edge_ids, reference) else _id_difference(edge_ids,
+                                                                                reference)
+    from parmst.forest import exact_sum
+    from parmst.verify import verify
+
+    failed = set(verify(graph, edge_ids, max_listed=1).failed_checks) - {"minimal"}
+    if failed:
+        return f"not a spanning forest (failed: {', '.join(sorted(failed))})"
+    optimum = exact_sum(graph.weight[reference])
+    excess = exact_sum(graph.weight[edge_ids]) - optimum
+    record.extra["excess_weight_percent"] = float(100 * excess / abs(optimum)) if optimum \
+        else float(excess)
+    return None
 
 
 def _one_run(graph: Graph, timing: _Timing, reference: np.ndarray, run: int, runs: int,
@@ -290,9 +317,10 @@ def _one_run(graph: Graph, timing: _Timing, reference: np.ndarray, run: int, run
         log.exception("%s failed on %s", record.label, record.graph)
         record.status, record.note = "error", f"{type(exc).__name__}: {exc}"
     else:
-        if not np.array_equal(edge_ids, reference):
+        problem = _wrong_answer(graph, edge_ids, reference, timing.exact, record)
+        if problem is not None:
             record.status = "MISMATCH"
-            record.note = _id_difference(edge_ids, reference) + f" (run {run})"
+            record.note = problem + f" (run {run})"
             log.error("MISMATCH: %s on %s: %s", record.label, record.graph, record.note)
     if record.status != "ok":
         record.clear_times()
@@ -333,7 +361,8 @@ def _time_solvers(graph: Graph, name: str, variants: list[_Variant], reference: 
             bar.update(scheme.runs + 1)
             continue
         timings.append(_Timing(record, variant.solver.load(),
-                               {**variant.solver.options, **variant.options}))
+                               {**variant.solver.options, **variant.options},
+                               exact=variant.solver.exact))
     gc.collect()  # once per graph: a full collection costs ~0.1 s here
     for run in range(scheme.runs + 1):
         for timing in timings:

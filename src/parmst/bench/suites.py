@@ -21,6 +21,7 @@ suite              reproduces
 ``serial-medium``  serial solvers against SciPy (int32 weights; ``-float64`` too)
 ``phases``         Shou and He Figures 3-4: per-phase times of ``boruvka-edge/cpu``
 ``io``             read and write throughput of every file format
+``prim-multi``     Sousa Figures 5.2-5.4: multiple-instance Prim on road-like graphs
 ``real-weights``   float64-weight graphs of 10 k to 10 M edges against SciPy, igraph
                    and NetworKit, the whole call timed
 =================  ==============================================================
@@ -252,6 +253,11 @@ def _real_weights(sizes: tuple[str, ...]) -> tuple[BenchGraph, ...]:
 
 _REAL_WEIGHT_PEERS = ("scipy", "igraph", "networkit")
 
+# Sousa's Figures 5.2-5.4: the multiple-instance Prims against the best
+# serial solvers and the Borůvka-family cpu solvers, on road-like graphs.
+_PRIM_MULTI_SOLVERS = ("prim-union/cpu", "prim-multi/cpu", "prim-bmv/cpu", "ecl/cpu",
+                       "genboruvka/cpu", "kruskal/serial", "prim/serial")
+
 SUITES: dict[str, Suite] = {suite.name: suite for suite in (
     Suite("seed000", "Shou and He section 4.1 (its eight test files)",
           _seed000(tuple(f"{kind}/{size}" for kind in ("sparse", "dense")
@@ -308,6 +314,16 @@ SUITES: dict[str, Suite] = {suite.name: suite for suite in (
           _real_weights(("10k", "100k")),
           solvers=("kruskal/serial", "filter-kruskal/serial", "ecl/cpu"),
           peers=_REAL_WEIGHT_PEERS),
+    Suite("prim-multi", "Sousa Figures 5.2-5.4: multiple-instance Prim on road-like graphs "
+          "(2^20 and 2^22 vertices), 1-16 threads",
+          (BenchGraph("road-2e20", "road:side=1024,seed=1"),
+           BenchGraph("road-2e22", "road:side=2048,seed=1")),
+          solvers=_PRIM_MULTI_SOLVERS, peers=(), threads=(1, 2, 4, 8, 16)),
+    Suite("prim-multi-small", "Sousa Figures 5.2-5.4 on road-like graphs of 2^18 and 2^20 "
+          "vertices, 1-2 threads",
+          (BenchGraph("road-2e18", "road:side=512,seed=1"),
+           BenchGraph("road-2e20", "road:side=1024,seed=1")),
+          solvers=_PRIM_MULTI_SOLVERS, peers=(), threads=(1, 2)),
     Suite("phases", "Shou and He Figures 3-4: boruvka-edge/cpu per phase, medium graphs",
           _phases("medium"), solvers=_PHASE_SOLVERS, peers=()),
     Suite("phases-small", "Shou and He Figures 3-4: boruvka-edge/cpu per phase, small graphs",

@@ -1,4 +1,4 @@
-"""The multiple-instance Prims of seed 003 section 4.3 beyond the conformance suite.
+"""The multiple-instance Prims of Sousa section 4.3 beyond the conformance suite.
 
 prim-union/cpu and prim-multi/cpu are exact for every partition and thread
 count; prim-bmv/cpu is approximate: it must return a spanning forest no

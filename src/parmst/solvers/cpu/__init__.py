@@ -46,7 +46,7 @@ register(Solver(
 register(Solver(
     name="prim-union/cpu",
     entry="parmst.solvers.cpu.prim_union:solve",
-    paper="seed 003 section 4.3.2 (partitioned Prim, union of local MSTs: prim_omp_union)",
+    paper=CITATIONS["sousa"] + ", section 4.3.2 (partitioned Prim, union of local MSTs: prim_omp_union)",
     summary="one Prim per part ignoring crossing edges; local trees shrunk to their boundary "
             "paths, then Kruskal on those and the crossing edges",
     options={"threads": None, "parts": None, "partition": "bfs"},
@@ -54,7 +54,7 @@ register(Solver(
 register(Solver(
     name="prim-multi/cpu",
     entry="parmst.solvers.cpu.prim_multi:solve",
-    paper="seed 003 section 4.3.1 (multiple-instance Prim with collisions: tm_mst_pt, after "
+    paper=CITATIONS["sousa"] + ", section 4.3.1 (multiple-instance Prim with collisions: tm_mst_pt, after "
           "Kang and Bader; connected components identification)",
     summary="Prim instances grow until they collide, trees are contracted (a Borůvka step), "
             "repeat",
@@ -63,7 +63,7 @@ register(Solver(
 register(Solver(
     name="prim-bmv/cpu",
     entry="parmst.solvers.cpu.prim_bmv:solve",
-    paper="seed 003 section 4.3.2 (partitioned Prim, boundary marked vertices: prim_omp_bmv)",
+    paper=CITATIONS["sousa"] + ", section 4.3.2 (partitioned Prim, boundary marked vertices: prim_omp_bmv)",
     summary="APPROXIMATE: one Prim per part, then each part revisits only the tree edges at "
             "its boundary vertices; can be heavier than the minimum",
     options={"threads": None, "parts": None, "partition": "bfs", "measure_error": False},

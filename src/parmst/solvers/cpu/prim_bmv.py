@@ -1,4 +1,4 @@
-"""Partitioned Prim with boundary marked vertices (seed 003 section 4.3.2, prim_omp_bmv).
+"""Partitioned Prim with boundary marked vertices (Sousa section 4.3.2, prim_omp_bmv).
 
 APPROXIMATE, as the thesis shows (its Figures 4.4-4.5); registered with
 ``exact=False``, so "auto" never picks it.

@@ -1,4 +1,4 @@
-"""Multiple-instance Prim with collisions (seed 003 section 4.3.1, tm_mst_pt).
+"""Multiple-instance Prim with collisions (Sousa section 4.3.1, tm_mst_pt).
 
 After Kang and Bader as the thesis ran it (no stealing of trees) and with
 its "connected components identification" strategy:
@@ -14,7 +14,7 @@ its "connected components identification" strategy:
    property) and is kept as the tree's *hook*; the instance stops and
    restarts from its block's next free vertex.
 3. When every vertex is held, trees joined by hooks are contracted into
-   super-vertices (a Borůvka step, seed 003 section 4.3.1, after Bader and
+   super-vertices (a Borůvka step, Sousa section 4.3.1, after Bader and
    Cong) and the process repeats on the contracted graph.
 
 Every edge taken is a forest edge whatever the schedule, so the answer is

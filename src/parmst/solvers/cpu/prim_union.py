@@ -1,4 +1,4 @@
-"""Partitioned Prim, union of local forests (seed 003 section 4.3.2, prim_omp_union).
+"""Partitioned Prim, union of local forests (Sousa section 4.3.2, prim_omp_union).
 
 1. One Prim instance per part grows the local forest of the part's own
    edges, ignoring crossing edges (:func:`parmst.partition.local_forests`).
