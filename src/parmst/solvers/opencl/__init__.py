@@ -4,3 +4,27 @@ Kernels are ``.cl`` sources beside their Python drivers. With the
 ``opencl`` extra, PoCL makes any CPU an OpenCL device, so CI runs every
 kernel; the same code runs on NVIDIA, AMD and Intel GPUs.
 """
+
+from parmst.registry import Solver, register
+from parmst.solvers.opencl._runtime import probe
+
+_REQUIRES = ("pyopencl",)
+
+
+def _segscan_limit(graph):
+    from parmst.solvers.opencl.segscan_boruvka import limit
+
+    return limit(graph)
+
+
+register(Solver(
+    name="segscan-boruvka/opencl",
+    entry="parmst.solvers.opencl.segscan_boruvka:solve",
+    paper="seed 002 Algorithm 4 (find-min-edge by segmented min scan, Algorithms 1-3)",
+    summary="Borůvka whose find-min-edge is a segmented min scan (flag in the key's top bit); "
+            "remove-cycle, merge-vertices and contraction on the device too",
+    requires=_REQUIRES,
+    options={"device": None},
+    probe=probe(),
+    limit=_segscan_limit,
+))

@@ -112,6 +112,24 @@ def _pick(device: Any) -> tuple[Any, Any]:
     return matches[0]
 
 
+class Kernels:
+    """A built program's kernels by name, each a ``pyopencl.Kernel`` created once.
+
+    Retrieving ``program.name`` creates a new kernel object every time (pyopencl
+    warns about the cost); round loops launch the same kernels thousands of times.
+    """
+
+    def __init__(self, program: Any):
+        self._program = program
+
+    def __getattr__(self, name: str) -> Any:
+        import pyopencl as cl
+
+        kernel = cl.Kernel(self._program, name)
+        setattr(self, name, kernel)
+        return kernel
+
+
 @dataclass(eq=False)
 class Env:
     """One device's context, in-order profiling queue and built programs."""
@@ -145,6 +163,13 @@ class Env:
                 raise OpenCLBuildError(
                     f"OpenCL program {source} failed to build on {self.name} with options "
                     f"{options!r}:\n{_build_log(program, error)}") from None
+        return self.programs[key]
+
+    def kernels(self, source: str, options: str = "") -> Kernels:
+        """The kernels of :meth:`program`, each retrieved once and kept (attribute access)."""
+        key = ("kernels", source, options)
+        if key not in self.programs:
+            self.programs[key] = Kernels(self.program(source, options))
         return self.programs[key]
 
     def ensure_memory(self, what: str, total_bytes: int, largest_buffer: int) -> None:
@@ -200,3 +225,33 @@ def probe(need_int64_atomics: bool = False):
         return True
 
     return check
+
+
+_ROUND = 256
+"""Launches cover their item count rounded up to this (kernels bounds-check), so the
+driver can choose any work-group size that divides it."""
+
+
+def launch(kernel: Any, queue: Any, count: int, *args: Any) -> Any:
+    """Enqueue ``kernel`` over ``count`` work-items (at least one work-group) and return its event."""
+    size = max(_ROUND, -(-count // _ROUND) * _ROUND)
+    return kernel(queue, (size,), None, *args)
+
+
+class PhaseTimer:
+    """OpenCL events grouped by phase name, summed into device seconds at the end.
+
+    Profiling events time the kernels on the device without a host
+    synchronization per phase, so the round loop stays asynchronous.
+    """
+
+    def __init__(self) -> None:
+        self.events: dict[str, list[Any]] = {}
+
+    def add(self, phase: str, *events: Any) -> None:
+        self.events.setdefault(phase, []).extend(e for e in events if e is not None)
+
+    def seconds(self) -> dict[str, float]:
+        """Device time per phase (call after the queue has finished)."""
+        return {phase: sum(e.profile.end - e.profile.start for e in events) * 1e-9
+                for phase, events in self.events.items()}

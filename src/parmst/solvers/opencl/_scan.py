@@ -85,10 +85,10 @@ class Scan:
                    f"-DMODE={MODES.index(mode)} -DWG={self.wg} -DITEMS={self.items}")
         if dtype.kind == "f":
             options += " -DFLOAT" + (" -DFP64" if dtype.itemsize == 8 else "")
-        program = env.program("scan.cl", options)
-        self.upsweep = program.upsweep
-        self.spine = program.spine
-        self.downsweep = program.downsweep
+        kernels = env.kernels("scan.cl", options)
+        self.upsweep = kernels.upsweep
+        self.spine = kernels.spine
+        self.downsweep = kernels.downsweep
         self._totals = None
 
     def _group_totals(self):
