@@ -28,3 +28,22 @@ register(Solver(
     probe=probe(),
     limit=_segscan_limit,
 ))
+
+
+def _ecl_limit(graph):
+    from parmst.solvers.opencl.ecl import limit
+
+    return limit(graph)
+
+
+register(Solver(
+    name="ecl/opencl",
+    entry="parmst.solvers.opencl.ecl:solve",
+    paper="seed 001 Algs. 1-2, section 3.2 (ECL-MST)",
+    summary="ECL-MST in OpenCL C: edge-centric worklists, implicit path compression, guarded "
+            "64-bit atom_min on packed keys, filtering, one direction per edge",
+    requires=_REQUIRES,
+    options={"filter": True, "atomic_guards": True, "seed": 0, "device": None},
+    probe=probe(need_int64_atomics=True),
+    limit=_ecl_limit,
+))
