@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["opencl_devices", "prefix_scan"]
+__all__ = ["device_rows", "opencl_devices", "prefix_scan"]
 
 
 def prefix_scan(values: Any, op: str = "add", exclusive: bool = True,
@@ -173,3 +173,27 @@ def opencl_devices() -> list[dict[str, Any]]:
     from parmst.solvers.opencl import _runtime
 
     return _runtime.list_devices()
+
+
+def device_rows() -> list[tuple[str, str]]:
+    """``(name, description)`` per OpenCL device for ``parmst info``; empty without pyopencl.
+
+    Examples
+    --------
+    >>> from parmst.opencl import device_rows
+    >>> device_rows()[:1]  # doctest: +SKIP
+    [('opencl:0', 'Portable Computing Language: pthread-AMD EPYC (CPU, 2 compute units, ...)')]
+    """
+    from parmst.errors import SolverUnavailable
+
+    try:
+        devices = opencl_devices()
+    except SolverUnavailable:
+        return []
+    if not devices:
+        return [("opencl", "pyopencl finds no platform (pip install pocl-binary-distribution)")]
+    return [(f"opencl:{d['index']}",
+             f"{d['platform']}: {d['device']} ({d['type']}, {d['compute_units']} compute units, "
+             f"{d['global_mem_bytes'] / 2**30:.1f} GiB, largest buffer "
+             f"{d['max_alloc_bytes'] / 2**30:.1f} GiB, 64-bit atomics "
+             f"{'yes' if d['int64_atomics'] else 'no'})") for d in devices]

@@ -183,3 +183,13 @@ def test_too_large_for_the_device_fails_before_allocating():
     single = int(env.device.max_mem_alloc_size)
     with pytest.raises(_runtime.DeviceMemoryError, match="MAX_MEM_ALLOC_SIZE"):
         env.ensure_memory("this test", single + 1, single + 1)
+
+
+def test_cli_info_lists_opencl_devices(capsys):
+    from parmst.cli import main
+
+    assert main(["info"]) == 0
+    out = capsys.readouterr().out
+    device = opencl_devices()[0]
+    assert f"opencl:0     {device['platform']}: {device['device']}" in out
+    assert "64-bit atomics yes" in out or "64-bit atomics no" in out

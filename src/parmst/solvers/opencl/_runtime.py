@@ -62,6 +62,14 @@ def _platform_devices() -> tuple[tuple[Any, Any], ...]:
     return tuple(pairs)
 
 
+def _device_kind(bits: int, cl: Any) -> str:
+    """``"GPU"``, ``"CPU"``, ``"ACCELERATOR"`` or ``"OTHER"`` (PoCL also sets the ALL bit)."""
+    for kind in ("GPU", "CPU", "ACCELERATOR"):
+        if bits & getattr(cl.device_type, kind):
+            return kind
+    return "OTHER"
+
+
 def list_devices() -> list[dict[str, Any]]:
     """Each OpenCL device as plain data (see :func:`parmst.opencl.opencl_devices`)."""
     cl = _cl()
@@ -71,7 +79,7 @@ def list_devices() -> list[dict[str, Any]]:
             "index": index,
             "platform": platform.name.strip(),
             "device": device.name.strip(),
-            "type": cl.device_type.to_string(device.type),
+            "type": _device_kind(device.type, cl),
             "version": device.version.strip(),
             "compute_units": int(device.max_compute_units),
             "global_mem_bytes": int(device.global_mem_size),
