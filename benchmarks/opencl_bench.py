@@ -247,21 +247,26 @@ def main() -> None:
     env = _runtime.env(args.device)
     info = environment(env)
     print("device:", env.name, flush=True)
-    scans = []
+    args.out.mkdir(parents=True, exist_ok=True)
+    scans: list[dict] = []
+    msts: list[dict] = []
+
+    def write() -> str:  # after every measurement, so a run cut short keeps what it measured
+        (args.out / f"opencl_{args.label}.json").write_text(json.dumps(
+            {"label": args.label, "environment": info, "scan": scans, "mst": msts}, indent=1))
+        text = markdown(args.label, info, scans, msts)
+        (args.out / f"opencl_{args.label}.md").write_text(text)
+        return text
+
     for mb in args.scan_mb:
         scans.append(bench_scan(env, mb, args.repeats))
         print(f"scan {mb} MB: {scans[-1]}", flush=True)
-    msts = []
+        write()
     for spec in args.family:
         msts.append(bench_mst(spec, args.solvers, args.repeats))
         print(json.dumps(msts[-1]), flush=True)
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / f"opencl_{args.label}.json").write_text(json.dumps(
-        {"label": args.label, "environment": info, "scan": scans, "mst": msts}, indent=1))
-    text = markdown(args.label, info, scans, msts)
-    (args.out / f"opencl_{args.label}.md").write_text(text)
-    print(text)
-
+        write()
+    print(write())
 
 if __name__ == "__main__":
     main()
