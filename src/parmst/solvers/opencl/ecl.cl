@@ -89,14 +89,20 @@ inline void lower_min(__global volatile ulong *min_edge, uint v, ulong key, int 
 }
 
 /* Seed 001 Alg. 2 lines 13-23: find both sets, drop records inside one set, keep the rest
-   with the sets in place of the endpoints (implicit path compression), atomic minimum. */
+   with the sets in place of the endpoints (implicit path compression), atomic minimum.
+   The list sizes live on the device (counts[in], counts[out]), so the host can enqueue
+   several rounds without reading them; launches cover an upper bound of the size.
+   sizes[round] records the round's input size for the statistics. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void relax(__global const ulong2 *wl_in, uint size, __global ulong2 *wl_out,
-           __global volatile uint *counts, uint out, __global const uint *parent,
-           __global volatile ulong *min_edge, int guard)
+void relax(__global const ulong2 *wl_in, __global ulong2 *wl_out, __global volatile uint *counts,
+           uint in, uint out, __global const uint *parent, __global volatile ulong *min_edge,
+           int guard, __global uint *sizes, uint round)
 {
     __local uint group[2];
     uint i = get_global_id(0);
+    uint size = counts[in];
+    if (i == 0)
+        sizes[round] = size;
     bool keep = false;
     uint p = 0, q = 0;
     ulong key = NO_EDGE;
@@ -118,11 +124,12 @@ void relax(__global const ulong2 *wl_in, uint size, __global ulong2 *wl_out,
 /* Seed 001 Alg. 2 lines 27-33: a record that is the minimum of either of its sets joins
    them and enters the forest. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void select_edges(__global const ulong2 *wl, uint size, __global volatile uint *parent,
-                  __global const ulong *min_edge, __global uchar *in_forest, ulong slot_mask)
+void select_edges(__global const ulong2 *wl, __global const uint *counts, uint slot,
+                  __global volatile uint *parent, __global const ulong *min_edge,
+                  __global uchar *in_forest, ulong slot_mask)
 {
     uint i = get_global_id(0);
-    if (i >= size)
+    if (i >= counts[slot])
         return;
     ulong2 record = wl[i];
     uint v = (uint)(record.x >> 32);
@@ -134,15 +141,15 @@ void select_edges(__global const ulong2 *wl, uint size, __global volatile uint *
 }
 
 /* Seed 001 Alg. 2 lines 34-37: clear the minima of the worklist's sets, and empty the
-   list the next round fills. */
+   drained list, which the next round fills. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void reset(__global const ulong2 *wl, uint size, __global ulong *min_edge,
-           __global uint *counts, uint drained)
+void reset(__global const ulong2 *wl, __global uint *counts, uint slot, uint drained,
+           __global ulong *min_edge)
 {
     uint i = get_global_id(0);
     if (i == 0)
         counts[drained] = 0;
-    if (i >= size)
+    if (i >= counts[slot])
         return;
     ulong2 record = wl[i];
     min_edge[(uint)(record.x >> 32)] = NO_EDGE;

@@ -15,7 +15,8 @@ preparation as ``ecl/gpu`` (:mod:`parmst.solvers.gpu._keys` over
 OpenCL has no portable warp vote, so worklist slots are reserved per
 work-group (a local atomic per record, one global atomic per group) where
 ECL-MST aggregates per warp; and rounds are launched from the host, three
-kernels and a worklist-size read each, as in ECL-MST itself.
+kernels each as in ECL-MST, but the worklist size is read back only every
+:data:`ROUNDS_PER_CHECK` rounds (the kernels read it on the device).
 """
 
 from __future__ import annotations
@@ -30,7 +31,13 @@ from parmst.solvers.opencl import _runtime
 from parmst.solvers.opencl._runtime import PhaseTimer
 from parmst.stats import Stats
 
-__all__ = ["device_bytes", "limit", "solve"]
+__all__ = ["ROUNDS_PER_CHECK", "device_bytes", "limit", "solve"]
+
+ROUNDS_PER_CHECK = 4
+"""Rounds enqueued between two reads of the worklist size (each read synchronizes)."""
+# Borůvka at least halves the sets that still have edges each round: <= 32 per phase,
+# plus up to ROUNDS_PER_CHECK - 1 empty rounds each.
+_MAX_ROUNDS = 2 * (32 + ROUNDS_PER_CHECK)
 
 
 def device_bytes(n: int, m: int) -> tuple[int, int]:
@@ -74,6 +81,9 @@ class _Run:
         cl.enqueue_fill_buffer(self.q, self.in_forest, np.zeros(1, np.uint8), 0, max(m, 1))
         self.wl = [cl.Buffer(ctx, rw, 16 * max(m, 1)) for _ in range(2)]
         self.counts = cl.Buffer(ctx, rw, 8)
+        self._sizes = np.zeros(_MAX_ROUNDS, np.uint32)
+        self.sizes = cl.Buffer(ctx, rw | cl.mem_flags.COPY_HOST_PTR, hostbuf=self._sizes)
+        self.round = 0
         self.slot_mask = np.uint64(keys.slot_mask)
         self._count = np.empty(2, np.uint32)
 
@@ -100,25 +110,42 @@ class _Run:
             np.int32(heavy), self.parent, self.wl[0], self.counts))
         return self._size(0)
 
-    def rounds(self, size: int, guard: bool, stats: Stats) -> None:
-        """Seed 001 Alg. 2 lines 12-39 from worklist 0 holding ``size`` records."""
+    def rounds(self, size: int, guard: bool) -> None:
+        """Seed 001 Alg. 2 lines 12-39 from worklist 0 holding ``size`` records.
+
+        ECL-MST reads the worklist size back after every round; here the kernels
+        read the sizes on the device, and the host enqueues :data:`ROUNDS_PER_CHECK`
+        rounds between reads (rounds after the last are empty launches), since each
+        read is a full synchronization.
+        """
         k, t = self.k, self.timer
         cur = 0
-        while size:
-            stats.worklist_sizes.append(size)
-            stats.rounds = (stats.rounds or 0) + 1
-            t.add("relax", self._launch(k.relax, size, self.wl[cur], np.uint32(size),
-                                        self.wl[1 - cur], self.counts, np.uint32(1 - cur),
-                                        self.parent, self.min_edge, np.int32(guard)))
-            size = self._size(1 - cur)
-            if not size:
-                return
-            cur = 1 - cur
-            t.add("select", self._launch(k.select_edges, size, self.wl[cur], np.uint32(size),
-                                         self.parent, self.min_edge, self.in_forest,
-                                         self.slot_mask))
-            t.add("reset", self._launch(k.reset, size, self.wl[cur], np.uint32(size),
-                                        self.min_edge, self.counts, np.uint32(1 - cur)))
+        bound = size  # worklists only shrink: the last size read bounds every later one
+        while bound:
+            for _ in range(ROUNDS_PER_CHECK):
+                if self.round == len(self._sizes):
+                    raise RuntimeError("ecl/opencl: more rounds than Borůvka can take")
+                t.add("relax", self._launch(k.relax, bound, self.wl[cur], self.wl[1 - cur],
+                                            self.counts, np.uint32(cur), np.uint32(1 - cur),
+                                            self.parent, self.min_edge, np.int32(guard),
+                                            self.sizes, np.uint32(self.round)))
+                cur = 1 - cur
+                t.add("select", self._launch(k.select_edges, bound, self.wl[cur], self.counts,
+                                             np.uint32(cur), self.parent, self.min_edge,
+                                             self.in_forest, self.slot_mask))
+                t.add("reset", self._launch(k.reset, bound, self.wl[cur], self.counts,
+                                            np.uint32(cur), np.uint32(1 - cur), self.min_edge))
+                self.round += 1
+            bound = self._size(cur)
+
+    def record(self, stats: Stats) -> None:
+        """Rounds and per-round worklist sizes, as the kernels recorded them."""
+        import pyopencl as cl
+
+        cl.enqueue_copy(self.q, self._sizes, self.sizes)
+        sizes = [int(x) for x in self._sizes[:self.round] if x]
+        stats.rounds = len(sizes)
+        stats.worklist_sizes.extend(sizes)
 
     def forest_slots(self) -> np.ndarray:
         import pyopencl as cl
@@ -172,8 +199,9 @@ def solve(graph, stats: Stats, *, filter: bool = True, atomic_guards: bool = Tru
     phases = [(0, True)] if threshold is None else [(threshold, False), (threshold, True)]
     with stats.compute():
         for bound, heavy in phases:
-            run.rounds(run.populate(bound, heavy), atomic_guards, stats)
+            run.rounds(run.populate(bound, heavy), atomic_guards)
         env.queue.finish()
+    run.record(stats)
     start = time.perf_counter()
     slots = run.forest_slots()
     stats.extra["copy_back_time"] = time.perf_counter() - start
