@@ -100,8 +100,8 @@ __kernel void relabel(__global const uint *parent, __global const uint *new_id,
         totals[0] = new_id[v] + is_root[v];
 }
 
-/* Step 4, add-edges-to-new-vertices: entries still joining two supervertices, counted per
-   new source vertex. */
+/* Step 4, add-edges-to-new-vertices, on the unsorted edge list (initialization): entries
+   still joining two supervertices (here: not self-loops), counted per source vertex. */
 __kernel void count_entries(__global const uint *esrc, __global const uint *eadj, uint entries,
                             __global const uint *label, __global uint *degree)
 {
@@ -122,8 +122,8 @@ __kernel void close_indptr(__global uint *indptr, __global const uint *degree, u
     totals[1] = total;
 }
 
-/* Step 4: each kept entry moves into its new vertex's segment; the first to arrive
-   carries the segment-head flag for the next round's min scan. */
+/* Step 4 on the unsorted edge list: each kept entry takes a slot in its vertex's segment;
+   the first to arrive carries the segment-head flag for the next round's min scan. */
 __kernel void scatter_entries(__global const uint *esrc, __global const uint *eadj,
                               __global const ulong *ekey, uint entries,
                               __global const uint *label, __global const uint *indptr,
@@ -142,4 +142,63 @@ __kernel void scatter_entries(__global const uint *esrc, __global const uint *ea
     out_src[pos] = a;
     out_adj[pos] = b;
     out_key[pos] = (ekey[j] & ~TOP) | (offset == 0 ? TOP : 0);
+}
+
+/* Step 4 on a CSR (every round after the first): the entries of one old vertex all move
+   to the same new vertex, so space is reserved per old vertex, not per entry (rmat hubs
+   made per-entry atomics on one counter the slowest step). keep[j] marks entries that
+   still join two supervertices; rank is its exclusive sum. */
+__kernel void keep_entries(__global const uint *esrc, __global const uint *eadj, uint entries,
+                           __global const uint *label, __global uint *keep)
+{
+    uint j = get_global_id(0);
+    if (j < entries)
+        keep[j] = label[esrc[j]] != label[eadj[j]];
+}
+
+/* Kept entries per old vertex, added to its new vertex's degree. */
+__kernel void count_kept(__global const uint *indptr, __global const uint *keep,
+                         __global const uint *rank, uint n, __global const uint *label,
+                         __global uint *kept, __global uint *degree)
+{
+    uint u = get_global_id(0);
+    if (u >= n)
+        return;
+    uint start = indptr[u];
+    uint end = indptr[u + 1];
+    uint count = start < end ? rank[end - 1] + keep[end - 1] - rank[start] : 0;
+    kept[u] = count;
+    if (count)
+        atomic_add(&degree[label[u]], count);
+}
+
+/* Each old vertex reserves a run of its new vertex's segment. */
+__kernel void reserve_runs(__global const uint *kept, uint n, __global const uint *label,
+                           __global const uint *new_indptr, __global uint *fill,
+                           __global uint *base)
+{
+    uint u = get_global_id(0);
+    if (u < n && kept[u])
+        base[u] = new_indptr[label[u]] + atomic_add(&fill[label[u]], kept[u]);
+}
+
+/* Kept entries move to their old vertex's run, in order; the segment's first entry carries
+   the head flag for the next round's min scan. */
+__kernel void scatter_runs(__global const uint *esrc, __global const uint *eadj,
+                           __global const ulong *ekey, uint entries,
+                           __global const uint *keep, __global const uint *rank,
+                           __global const uint *indptr, __global const uint *base,
+                           __global const uint *label, __global const uint *new_indptr,
+                           __global uint *out_src, __global uint *out_adj,
+                           __global ulong *out_key)
+{
+    uint j = get_global_id(0);
+    if (j >= entries || !keep[j])
+        return;
+    uint u = esrc[j];
+    uint a = label[u];
+    uint pos = base[u] + rank[j] - rank[indptr[u]];
+    out_src[pos] = a;
+    out_adj[pos] = label[eadj[j]];
+    out_key[pos] = (ekey[j] & ~TOP) | (pos == new_indptr[a] ? TOP : 0);
 }

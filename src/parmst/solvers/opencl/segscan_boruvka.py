@@ -13,7 +13,9 @@ Each round, on the CSR of the current supervertices:
    exclusive sum scan of the root flags numbers the new supervertices;
 4. **add-edges-to-new-vertices**: entries whose endpoints now share a
    supervertex are dropped, the rest are counted per new vertex, a sum scan
-   gives the new offsets, and a scatter builds the next CSR.
+   gives the new offsets, and a scatter builds the next CSR (each old
+   vertex reserves one run of its new vertex's segment, with a sum scan
+   ranking the kept entries inside it).
 
 Seed 002 moved only step 1 to the GPU; moving the rest is its future work.
 The host only reads two counters per round (supervertices and entries left)
@@ -43,8 +45,9 @@ def device_bytes(n: int, m: int) -> tuple[int, int]:
     """Device memory a solve holds, and its largest single buffer."""
     entries = 2 * m
     edge_list = 16 * m
-    csr = 2 * 16 * entries + 8 * entries  # two entry sets (src, adj, key) and the scan output
-    vertices = (n + 1) * 4 * 8 + 8 * n
+    # two entry sets (src, adj, key), the scan output, keep flags and their ranks
+    csr = 2 * 16 * entries + 8 * entries + 8 * entries
+    vertices = (n + 1) * 4 * 12 + 8 * n
     return edge_list + csr + vertices + m + 64, 8 * max(entries, 1)
 
 
@@ -71,7 +74,11 @@ class _Buffers:
         self.entry_sets = [tuple(alloc(entries, t) for t in (np.uint32, np.uint32, np.uint64))
                            for _ in range(2)]
         self.scanned = alloc(entries, np.uint64)
-        self.indptr = alloc(n + 1, np.uint32)
+        self.keep = alloc(entries, np.uint32)
+        self.rank = alloc(entries, np.uint32)
+        self.indptrs = [alloc(n + 1, np.uint32) for _ in range(2)]
+        self.kept = alloc(n, np.uint32)
+        self.base = alloc(n, np.uint32)
         self.degree = alloc(n, np.uint32)
         self.fill = alloc(n, np.uint32)
         self.min_key = alloc(n, np.uint64)
@@ -124,25 +131,41 @@ class _Run:
     def add_edges(self, n: int, entries: int, phase: str) -> tuple[int, int]:
         """Step 4: keep entries between different supervertices, grouped by new source vertex.
 
+        The first call (``phase="initialization"``) groups the unsorted edge list,
+        reserving a slot per entry; later calls move whole runs of old vertices.
         Returns ``(supervertices, entries)`` of the new graph: the round's one host read.
         """
+        import pyopencl as cl
+
         k, b, q = self.k, self.b, self.q
         esrc, eadj, ekey = b.entry_sets[self.current]
         out = b.entry_sets[1 - self.current]
-        events = [self._zero(b.degree, n, np.uint32), self._zero(b.fill, n, np.uint32),
-                  launch(k.count_entries, q, entries, esrc, eadj, np.uint32(entries), b.label,
-                         b.degree)]
-        events += self.sum_scan.run(b.degree, b.indptr, n, exclusive=True)
-        events += [launch(k.close_indptr, q, 1, b.indptr, b.degree, np.uint32(n), b.totals),
-                   launch(k.scatter_entries, q, entries, esrc, eadj, ekey, np.uint32(entries),
-                          b.label, b.indptr, b.fill, *out)]
+        indptr, new_indptr = b.indptrs[self.current], b.indptrs[1 - self.current]
+        e32, n32 = np.uint32(entries), np.uint32(n)
+        events = [self._zero(b.degree, n, np.uint32), self._zero(b.fill, n, np.uint32)]
+        first = phase == "initialization"
+        if first:
+            events.append(launch(k.count_entries, q, entries, esrc, eadj, e32, b.label, b.degree))
+        else:
+            events.append(launch(k.keep_entries, q, entries, esrc, eadj, e32, b.label, b.keep))
+            events += self.sum_scan.run(b.keep, b.rank, entries, exclusive=True)
+            events.append(launch(k.count_kept, q, n, indptr, b.keep, b.rank, n32, b.label,
+                                 b.kept, b.degree))
+        events += self.sum_scan.run(b.degree, new_indptr, n, exclusive=True)
+        events.append(launch(k.close_indptr, q, 1, new_indptr, b.degree, n32, b.totals))
+        if first:
+            events.append(launch(k.scatter_entries, q, entries, esrc, eadj, ekey, e32, b.label,
+                                 new_indptr, b.fill, *out))
+        else:
+            events += [launch(k.reserve_runs, q, n, b.kept, n32, b.label, new_indptr, b.fill,
+                              b.base),
+                       launch(k.scatter_runs, q, entries, esrc, eadj, ekey, e32, b.keep, b.rank,
+                              indptr, b.base, b.label, new_indptr, *out)]
         self.timer.add(phase, *events)
         self.current = 1 - self.current
         totals = np.empty(2, np.uint32)
-        import pyopencl as cl
-
         cl.enqueue_copy(q, totals, b.totals)
-        return n if phase == "initialization" else int(totals[0]), int(totals[1])
+        return n if first else int(totals[0]), int(totals[1])
 
     def round(self, n: int, entries: int) -> tuple[int, int]:
         """Algorithm 4 lines 4-7 once; returns the next round's vertex and entry counts."""
@@ -150,7 +173,8 @@ class _Run:
         esrc, eadj, ekey = b.entry_sets[self.current]
         n32 = np.uint32(n)
         events = self.min_scan.run(ekey, b.scanned, entries, exclusive=False)
-        events += [launch(k.segment_minimum, q, n, b.indptr, b.scanned, n32, b.min_key, b.succ),
+        indptr = b.indptrs[self.current]
+        events += [launch(k.segment_minimum, q, n, indptr, b.scanned, n32, b.min_key, b.succ),
                    launch(k.successor, q, entries, esrc, eadj, ekey, np.uint32(entries),
                           b.min_key, b.succ)]
         t.add("find-min-edge", *events)
