@@ -34,6 +34,7 @@ import parmst
 from parmst.generators import generate
 from parmst.opencl import opencl_devices
 from parmst.solvers.opencl import _runtime
+from parmst.solvers.opencl import _scan
 from parmst.solvers.opencl._scan import scan_for
 
 NAIVE = r"""
@@ -175,6 +176,37 @@ def bench_scan(env, megabytes: int, repeats: int) -> dict:
     return med
 
 
+def bench_shapes(env, megabytes: int, shapes: list[str], repeats: int) -> list[dict]:
+    """Kernel time of the scan at other launch shapes ``WGxITEMSxGROUPS_PER_CU`` (tuning)."""
+    import pyopencl as cl
+
+    n = megabytes * 2**20 // 4
+    host = np.random.default_rng(1).integers(0, 1 << 10, n, dtype=np.uint32)
+    source = cl.Buffer(env.context, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR,
+                       hostbuf=host)
+    result = cl.Buffer(env.context, cl.mem_flags.READ_WRITE, host.nbytes)
+    last = np.empty(1, np.uint32)
+    rows = []
+    default = _scan._shape
+    try:
+        for shape in shapes:
+            wg, items, per_cu = (int(x) for x in shape.split("x"))
+            _scan._shape = lambda env, wg=wg, items=items, per_cu=per_cu: (
+                wg, items, min(wg * items, int(env.device.max_compute_units) * per_cu))
+            scan = _scan.Scan(env, np.dtype(np.uint32), "add", "plain")
+            times = [_device_seconds(scan.run(source, result, n, exclusive=False))
+                     for _ in range(repeats + 1)][1:]
+            cl.enqueue_copy(env.queue, last, result, src_offset=4 * (n - 1))
+            exact = int(last[0]) == int(host.sum(dtype=np.uint32))
+            kernel = statistics.median(times)
+            rows.append({"shape": shape, "megabytes": megabytes, "kernel_s": kernel,
+                         "scan_GBps": 8 * n / kernel / 1e9, "exact": exact})
+            print("shape", rows[-1], flush=True)
+    finally:
+        _scan._shape = default
+    return rows
+
+
 def bench_mst(spec: str, solvers: list[str], repeats: int) -> dict:
     graph = generate(spec)
     row = {"family": spec, "n": graph.num_vertices, "m": graph.num_edges, "solvers": {}}
@@ -196,7 +228,8 @@ def bench_mst(spec: str, solvers: list[str], repeats: int) -> dict:
     return row
 
 
-def markdown(label: str, info: dict, scans: list[dict], msts: list[dict]) -> str:
+def markdown(label: str, info: dict, scans: list[dict], msts: list[dict],
+             shapes: list[dict]) -> str:
     lines = [f"# OpenCL backend benchmark: {label}", "",
              f"Device: {info['opencl_device']} (driver {info['opencl_driver']}); "
              f"GPU: {info['gpu']}; CPU: {info['cpu']} ({info['cores']} cores, load "
@@ -213,6 +246,13 @@ def markdown(label: str, info: dict, scans: list[dict], msts: list[dict]) -> str
                 f"{s['scan_GBps']:.3g} | {s['copy_GBps']:.3g} | {1e3 * s['naive_kernel_s']:.3f} | "
                 f"{1e3 * s['naive_total_s']:.2f} | {1e3 * s['numpy_s']:.2f} | "
                 f"{s['numpy_s'] / s['kernel_s']:.1f}x | {s['numpy_s'] / s['total_s']:.2f}x |")
+        lines.append("")
+    if shapes:
+        lines += ["## Scan launch shapes (work-group size x items per work-item x groups per "
+                  "compute unit), uint32 add, medians", "",
+                  "| shape | MB | kernel ms | GB/s (8 B/elem) | exact |", "|---|---:|---:|---:|---|"]
+        lines += [f"| {r['shape']} | {r['megabytes']} | {1e3 * r['kernel_s']:.3f} | "
+                  f"{r['scan_GBps']:.4g} | {r['exact']} |" for r in shapes]
         lines.append("")
     if msts:
         lines += ["## MST solvers, median compute time (graph on the device)", "",
@@ -243,6 +283,9 @@ def main() -> None:
     parser.add_argument("--solvers", nargs="*",
                         default=["ecl/opencl", "segscan-boruvka/opencl", "ecl/gpu"])
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--scan-shapes", nargs="*", default=[],
+                        help="also time the scan at these WGxITEMSxGROUPS_PER_CU shapes")
+    parser.add_argument("--shape-mb", type=int, default=512)
     args = parser.parse_args()
     env = _runtime.env(args.device)
     info = environment(env)
@@ -250,17 +293,22 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     scans: list[dict] = []
     msts: list[dict] = []
+    shapes: list[dict] = []
 
     def write() -> str:  # after every measurement, so a run cut short keeps what it measured
         (args.out / f"opencl_{args.label}.json").write_text(json.dumps(
-            {"label": args.label, "environment": info, "scan": scans, "mst": msts}, indent=1))
-        text = markdown(args.label, info, scans, msts)
+            {"label": args.label, "environment": info, "scan": scans, "scan_shapes": shapes,
+             "mst": msts}, indent=1))
+        text = markdown(args.label, info, scans, msts, shapes)
         (args.out / f"opencl_{args.label}.md").write_text(text)
         return text
 
     for mb in args.scan_mb:
         scans.append(bench_scan(env, mb, args.repeats))
         print(f"scan {mb} MB: {scans[-1]}", flush=True)
+        write()
+    if args.scan_shapes:
+        shapes.extend(bench_shapes(env, args.shape_mb, args.scan_shapes, args.repeats))
         write()
     for spec in args.family:
         msts.append(bench_mst(spec, args.solvers, args.repeats))
