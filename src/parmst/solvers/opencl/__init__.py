@@ -5,16 +5,21 @@ Kernels are ``.cl`` sources beside their Python drivers. With the
 kernel; the same code runs on NVIDIA, AMD and Intel GPUs.
 """
 
+import importlib
+
 from parmst.registry import Solver, register
 from parmst.solvers.opencl._runtime import probe
 
 _REQUIRES = ("pyopencl",)
 
 
-def _segscan_limit(graph):
-    from parmst.solvers.opencl.segscan_boruvka import limit
+def _limit(module: str):
+    """The input limit of ``parmst.solvers.opencl.<module>``, imported only when asked."""
 
-    return limit(graph)
+    def check(graph):
+        return importlib.import_module(f"parmst.solvers.opencl.{module}").limit(graph)
+
+    return check
 
 
 register(Solver(
@@ -26,14 +31,8 @@ register(Solver(
     requires=_REQUIRES,
     options={"device": None},
     probe=probe(),
-    limit=_segscan_limit,
+    limit=_limit("segscan_boruvka"),
 ))
-
-
-def _ecl_limit(graph):
-    from parmst.solvers.opencl.ecl import limit
-
-    return limit(graph)
 
 
 register(Solver(
@@ -45,5 +44,5 @@ register(Solver(
     requires=_REQUIRES,
     options={"filter": True, "atomic_guards": True, "seed": 0, "device": None},
     probe=probe(need_int64_atomics=True),
-    limit=_ecl_limit,
+    limit=_limit("ecl"),
 ))

@@ -218,6 +218,15 @@ def env(device: Any = None) -> Env:
     return _ENVS[chosen]
 
 
+def solver_env(solver: str, device: Any, graph: Any, needed: tuple[int, int]) -> Env:
+    """The device a solver runs on, after checking that ``needed = (total, largest buffer)``
+    bytes fit (before anything is allocated)."""
+    chosen = env(device)
+    chosen.ensure_memory(f"{solver} on |V|={graph.num_vertices:,}, |E|={graph.num_edges:,}",
+                         *needed)
+    return chosen
+
+
 def probe(need_int64_atomics: bool = False):
     """A registry probe: ``True`` if pyopencl finds a device (with 64-bit atomics if asked)."""
 

@@ -184,13 +184,12 @@ def solve(graph, stats: Stats, *, filter: bool = True, atomic_guards: bool = Tru
     >>> parmst.minimum_spanning_forest(g, "ecl/opencl").edge_ids.tolist()  # doctest: +SKIP
     [1, 2, 3]
     """
-    env = _runtime.env(device)
+    n = graph.num_vertices
+    needed = device_bytes(n, graph.num_edges)
+    env = _runtime.solver_env("ecl/opencl", device, graph, needed)
     if not env.int64_atomics:
         raise SolverUnavailable(f"ecl/opencl needs {_runtime.INT64_ATOMICS} (64-bit atom_min), "
                                 f"which {env.name} lacks; choose another device= or solver")
-    n, m = graph.num_vertices, graph.num_edges
-    needed, largest = device_bytes(n, m)
-    env.ensure_memory(f"ecl/opencl on |V|={n:,}, |E|={m:,}", needed, largest)
     with stats.init():
         keys = prepare_keys(graph.weight)
         threshold = filter_threshold(keys.keys, n, seed) if filter else None
@@ -208,6 +207,6 @@ def solve(graph, stats: Stats, *, filter: bool = True, atomic_guards: bool = Tru
     stats.phases.update(run.timer.seconds())
     stats.device = env.name
     stats.threads = None
-    stats.extra.update(key_method=keys.method, device_memory_bytes=needed,
+    stats.extra.update(key_method=keys.method, device_memory_bytes=needed[0],
                        filter_threshold=None if threshold is None else int(threshold))
     return keys.edge_ids(slots)

@@ -217,10 +217,9 @@ def solve(graph, stats: Stats, *, device=None) -> np.ndarray:
     >>> parmst.minimum_spanning_forest(g, "segscan-boruvka/opencl").edge_ids.tolist()  # doctest: +SKIP
     [1, 2, 3]
     """
-    env = _runtime.env(device)
     n, m = graph.num_vertices, graph.num_edges
-    needed, largest = device_bytes(n, m)
-    env.ensure_memory(f"segscan-boruvka/opencl on |V|={n:,}, |E|={m:,}", needed, largest)
+    needed = device_bytes(n, m)
+    env = _runtime.solver_env("segscan-boruvka/opencl", device, graph, needed)
     timer = PhaseTimer()
     with stats.init():
         keys = prepare_keys(graph.weight)
@@ -236,5 +235,5 @@ def solve(graph, stats: Stats, *, device=None) -> np.ndarray:
     stats.phases.update(timer.seconds())
     stats.device = env.name
     stats.threads = None
-    stats.extra.update(key_method=keys.method, device_memory_bytes=needed)
+    stats.extra.update(key_method=keys.method, device_memory_bytes=needed[0])
     return keys.edge_ids(slots)
