@@ -54,18 +54,18 @@ def identity(dtype: np.dtype, op: str, mode: str = "plain") -> Any:
 def _shape(env: Env) -> tuple[int, int, int]:
     """Work-group size, items per thread, and the fixed number of work-groups for this device.
 
-    GPUs: 256 work-items, 8 items each, 8 groups per compute unit (enough loads in flight
-    to cover memory latency). CPUs (PoCL): PoCL runs a work-group as loops between its
-    barriers on one core, so narrow groups with long sequential runs (8 x 128 was
-    fastest of the shapes tried on PoCL 3.0). The spine scans at most one tile of
-    group totals.
+    GPUs: 256 work-items, 4 items each, 16 groups per compute unit (at most one tile of
+    groups, the spine's limit): the fastest of six shapes tried on an H100 through
+    NVIDIA's OpenCL (benchmarks/results/opencl_h100-nvidia-opencl-run2.md). CPUs (PoCL):
+    PoCL runs a work-group as loops between its barriers on one core, so narrow groups
+    with long sequential runs (8 x 128 was fastest of the shapes tried on PoCL 3.0).
     """
     cl = env.device
     gpu = not (cl.type & 2)  # CL_DEVICE_TYPE_CPU == 2
     wg = min(256 if gpu else 8, int(cl.max_work_group_size))
     wg = 1 << (wg.bit_length() - 1)
-    items = 8 if gpu else 128
-    groups = min(wg * items, int(cl.max_compute_units) * (8 if gpu else 2))
+    items = 4 if gpu else 128
+    groups = min(wg * items, int(cl.max_compute_units) * (16 if gpu else 2))
     return wg, items, groups
 
 
