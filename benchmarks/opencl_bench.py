@@ -33,8 +33,7 @@ import numpy as np
 import parmst
 from parmst.generators import generate
 from parmst.opencl import opencl_devices
-from parmst.solvers.opencl import _runtime
-from parmst.solvers.opencl import _scan
+from parmst.solvers.opencl import _runtime, _scan
 from parmst.solvers.opencl._scan import scan_for
 
 NAIVE = r"""
@@ -87,7 +86,8 @@ def environment(env) -> dict:
         info["cpu"] = next((line.split(":", 1)[1].strip() for line in f
                             if line.startswith("model name")), platform.processor())
     info["cores"] = len(__import__("os").sched_getaffinity(0))
-    info["load"] = open("/proc/loadavg").read().split()[:3]
+    with open("/proc/loadavg") as f:
+        info["load"] = f.read().split()[:3]
     return info
 
 
@@ -231,14 +231,14 @@ def bench_mst(spec: str, solvers: list[str], repeats: int) -> dict:
 def markdown(label: str, info: dict, scans: list[dict], msts: list[dict],
              shapes: list[dict]) -> str:
     lines = [f"# OpenCL backend benchmark: {label}", "",
-             f"Device: {info['opencl_device']} (driver {info['opencl_driver']}); "
+             (f"Device: {info['opencl_device']} (driver {info['opencl_driver']}); "
              f"GPU: {info['gpu']}; CPU: {info['cpu']} ({info['cores']} cores, load "
-             f"{' '.join(info['load'])} at start); numpy {info['numpy']}.", ""]
+             f"{' '.join(info['load'])} at start); numpy {info['numpy']}."), ""]
     if scans:
         lines += ["## Exclusive prefix sum of uint32 (seed 002 Figures 5-8), medians", "",
-                  "| MB | kernel ms | total ms | GB/s (8 B/elem) | device copy GB/s | "
+                  ("| MB | kernel ms | total ms | GB/s (8 B/elem) | device copy GB/s | "
                   "naive multi-pass kernel ms | naive total ms | NumPy cumsum ms | "
-                  "kernel speedup vs NumPy | total speedup vs NumPy |",
+                  "kernel speedup vs NumPy | total speedup vs NumPy |"),
                   "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
         for s in scans:
             lines.append(
@@ -248,16 +248,17 @@ def markdown(label: str, info: dict, scans: list[dict], msts: list[dict],
                 f"{s['numpy_s'] / s['kernel_s']:.1f}x | {s['numpy_s'] / s['total_s']:.2f}x |")
         lines.append("")
     if shapes:
-        lines += ["## Scan launch shapes (work-group size x items per work-item x groups per "
-                  "compute unit), uint32 add, medians", "",
-                  "| shape | MB | kernel ms | GB/s (8 B/elem) | exact |", "|---|---:|---:|---:|---|"]
+        lines += [("## Scan launch shapes (work-group size x items per work-item x groups per "
+                  "compute unit), uint32 add, medians"), "",
+                  "| shape | MB | kernel ms | GB/s (8 B/elem) | exact |",
+                  "|---|---:|---:|---:|---|"]
         lines += [f"| {r['shape']} | {r['megabytes']} | {1e3 * r['kernel_s']:.3f} | "
                   f"{r['scan_GBps']:.4g} | {r['exact']} |" for r in shapes]
         lines.append("")
     if msts:
         lines += ["## MST solvers, median compute time (graph on the device)", "",
-                  "| family | n | m | solver | exact | compute ms | end-to-end ms | M edges/s | "
-                  "rounds | phases (ms) |", "|---|---:|---:|---|---|---:|---:|---:|---:|---|"]
+                  ("| family | n | m | solver | exact | compute ms | end-to-end ms | M edges/s | "
+                  "rounds | phases (ms) |"), "|---|---:|---:|---|---|---:|---:|---:|---:|---|"]
         for row in msts:
             for solver, r in row["solvers"].items():
                 if "skipped" in r:

@@ -192,8 +192,11 @@ def device_rows() -> list[tuple[str, str]]:
         return []
     if not devices:
         return [("opencl", "pyopencl finds no platform (pip install pocl-binary-distribution)")]
-    return [(f"opencl:{d['index']}",
-             f"{d['platform']}: {d['device']} ({d['type']}, {d['compute_units']} compute units, "
-             f"{d['global_mem_bytes'] / 2**30:.1f} GiB, largest buffer "
-             f"{d['max_alloc_bytes'] / 2**30:.1f} GiB, 64-bit atomics "
-             f"{'yes' if d['int64_atomics'] else 'no'})") for d in devices]
+    rows = []
+    for d in devices:
+        text = (f"{d['platform']}: {d['device']} ({d['type']}, {d['compute_units']} compute units, "
+                f"{d['global_mem_bytes'] / 2**30:.1f} GiB, largest buffer "
+                f"{d['max_alloc_bytes'] / 2**30:.1f} GiB, "
+                f"64-bit atomics {'yes' if d['int64_atomics'] else 'no'})")
+        rows.append((f"opencl:{d['index']}", text))
+    return rows

@@ -95,3 +95,19 @@ def test_limits_name_the_bound():
 
     assert "2**31" in segscan_boruvka.limit(Huge())
     assert "2**32" in ecl.limit(Huge())
+
+
+def test_can_run_names_the_missing_device(monkeypatch):
+    monkeypatch.setattr(_runtime, "_platform_devices", lambda: ())
+    assert "no OpenCL platform" in _runtime.probe()()
+    for solver in SOLVERS:
+        assert "no OpenCL platform" in parmst.registry.get(solver).can_run()
+
+
+def test_can_run_names_missing_64_bit_atomics(monkeypatch):
+    class Device:
+        extensions = "cl_khr_fp64"
+
+    monkeypatch.setattr(_runtime, "_platform_devices", lambda: ((None, Device()),))
+    assert parmst.registry.get("segscan-boruvka/opencl").can_run() is True
+    assert "cl_khr_int64_extended_atomics" in parmst.registry.get("ecl/opencl").can_run()

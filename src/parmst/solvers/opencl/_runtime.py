@@ -114,7 +114,8 @@ def _pick(device: Any) -> tuple[Any, Any]:
         if not 0 <= device < len(pairs):
             raise ValueError(f"device index {device} out of range; OpenCL devices: {names}")
         return pairs[device]
-    matches = [pair for pair, name in zip(pairs, names) if device.lower() in name.lower()]
+    wanted = device.lower()
+    matches = [pair for pair, name in zip(pairs, names, strict=True) if wanted in name.lower()]
     if not matches:
         raise ValueError(f"no OpenCL device matches {device!r}; devices: {names}")
     return matches[0]
@@ -250,7 +251,7 @@ driver can choose any work-group size that divides it."""
 
 
 def launch(kernel: Any, queue: Any, count: int, *args: Any) -> Any:
-    """Enqueue ``kernel`` over ``count`` work-items (at least one work-group) and return its event."""
+    """Enqueue ``kernel`` over ``count`` work-items (at least one work-group); its event."""
     size = max(_ROUND, -(-count // _ROUND) * _ROUND)
     return kernel(queue, (size,), None, *args)
 

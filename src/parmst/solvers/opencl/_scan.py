@@ -120,8 +120,8 @@ class Scan:
         flags = (heads,) if self.mode == "flags" else ()
         q = self.env.queue
         local = (self.wg,)
-        up = self.upsweep(q, (groups * self.wg,), local, source, *flags, np.uint64(n), np.uint64(per_group),
-                          totals, wait_for=wait_for)
+        up = self.upsweep(q, (groups * self.wg,), local, source, *flags, np.uint64(n),
+                          np.uint64(per_group), totals, wait_for=wait_for)
         mid = self.spine(q, local, local, totals, np.uint32(groups))
         down = self.downsweep(q, (groups * self.wg,), local, source, *flags, out, np.uint64(n),
                               np.uint64(per_group), totals, np.int32(exclusive))

@@ -214,7 +214,8 @@ def solve(graph, stats: Stats, *, device=None) -> np.ndarray:
     --------
     >>> import parmst  # doctest: +SKIP
     >>> g = parmst.Graph.from_edges([0, 1, 2, 0], [1, 2, 3, 3], [4, 1, 3, 2])  # doctest: +SKIP
-    >>> parmst.minimum_spanning_forest(g, "segscan-boruvka/opencl").edge_ids.tolist()  # doctest: +SKIP
+    >>> f = parmst.minimum_spanning_forest(g, "segscan-boruvka/opencl")  # doctest: +SKIP
+    >>> f.edge_ids.tolist()  # doctest: +SKIP
     [1, 2, 3]
     """
     n, m = graph.num_vertices, graph.num_edges
