@@ -69,12 +69,10 @@ def test_reference_is_numpy_accumulate():
                                   np.add.accumulate(wrapped, dtype=np.int32))
 
 
-def _values(rng, dtype, n, small=False):
+def _values(rng, dtype, n):
     dtype = np.dtype(dtype)
     if dtype.kind == "f":
         return rng.integers(-100, 100, n).astype(dtype)  # integer-valued: exact sums
-    if small:
-        return rng.integers(0, 1000, n).astype(dtype)
     info = np.iinfo(dtype)
     return rng.integers(info.min, info.max, n, dtype=dtype, endpoint=True)  # add wraps
 

@@ -102,8 +102,7 @@ class Scan:
                                      16 * self.wg * self.items)
         return self._totals
 
-    def run(self, source, out, n: int, heads=None, exclusive: bool = False,
-            wait_for=None) -> list:
+    def run(self, source, out, n: int, heads=None, exclusive: bool = False) -> list:
         """Enqueue the three launches scanning ``n`` values of ``source`` into ``out``.
 
         ``heads`` is the byte buffer of head flags in the ``flags`` mode.
@@ -121,7 +120,7 @@ class Scan:
         q = self.env.queue
         local = (self.wg,)
         up = self.upsweep(q, (groups * self.wg,), local, source, *flags, np.uint64(n),
-                          np.uint64(per_group), totals, wait_for=wait_for)
+                          np.uint64(per_group), totals)
         mid = self.spine(q, local, local, totals, np.uint32(groups))
         down = self.downsweep(q, (groups * self.wg,), local, source, *flags, out, np.uint64(n),
                               np.uint64(per_group), totals, np.int32(exclusive))
