@@ -13,6 +13,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from parmst.errors import ParmstError
 from parmst.opencl import opencl_devices, prefix_scan
@@ -212,3 +214,15 @@ def test_cli_info_lists_opencl_devices():
     device = opencl_devices()[0]
     assert rows["opencl:0"].startswith(f"{device['platform']}: {device['device']}")
     assert rows["opencl:0"].endswith(("64-bit atomics yes)", "64-bit atomics no)"))
+
+
+@settings(max_examples=40)
+@given(dtype=st.sampled_from(DTYPES), op=st.sampled_from(OPS), exclusive=st.booleans(),
+       n=st.integers(0, 5000), density=st.sampled_from([0.0, 0.01, 0.5, 1.0]),
+       seed=st.integers(0, 2**16))
+def test_random_scans_match_numpy(dtype, op, exclusive, n, density, seed):
+    rng = np.random.default_rng(seed)
+    values = _values(rng, dtype, n)
+    heads = rng.random(n) < density if density else None
+    got = prefix_scan(values, op=op, exclusive=exclusive, segment_heads=heads)
+    np.testing.assert_array_equal(got, reference(values, op, exclusive, heads))
