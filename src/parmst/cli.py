@@ -180,7 +180,9 @@ def device_report() -> list[tuple[str, str]]:
     for package in ("numba-cuda", "mpi4py", "pyopencl", "scipy", "networkx", "igraph",
                     "matplotlib"):
         rows.append((package, _package_status(package)))
-    return rows
+    from parmst.opencl import device_rows
+
+    return rows + device_rows()
 
 
 def cmd_warmup(args: argparse.Namespace) -> int:

@@ -1,0 +1,48 @@
+"""OpenCL solvers through pyopencl (imported lazily; nothing heavy here).
+
+Kernels are ``.cl`` sources beside their Python drivers. With the
+``opencl`` extra, PoCL makes any CPU an OpenCL device, so CI runs every
+kernel; the same code runs on NVIDIA, AMD and Intel GPUs.
+"""
+
+import importlib
+
+from parmst.registry import Solver, register
+from parmst.solvers.opencl._runtime import probe
+
+_REQUIRES = ("pyopencl",)
+
+
+def _limit(module: str):
+    """The input limit of ``parmst.solvers.opencl.<module>``, imported only when asked."""
+
+    def check(graph):
+        return importlib.import_module(f"parmst.solvers.opencl.{module}").limit(graph)
+
+    return check
+
+
+register(Solver(
+    name="segscan-boruvka/opencl",
+    entry="parmst.solvers.opencl.segscan_boruvka:solve",
+    paper="seed 002 Algorithm 4 (find-min-edge by segmented min scan, Algorithms 1-3)",
+    summary="Borůvka whose find-min-edge is a segmented min scan (flag in the key's top bit); "
+            "remove-cycle, merge-vertices and contraction on the device too",
+    requires=_REQUIRES,
+    options={"device": None},
+    probe=probe(),
+    limit=_limit("segscan_boruvka"),
+))
+
+
+register(Solver(
+    name="ecl/opencl",
+    entry="parmst.solvers.opencl.ecl:solve",
+    paper="seed 001 Algs. 1-2, section 3.2 (ECL-MST)",
+    summary="ECL-MST in OpenCL C: edge-centric worklists, implicit path compression, guarded "
+            "64-bit atom_min on packed keys, filtering, one direction per edge",
+    requires=_REQUIRES,
+    options={"filter": True, "atomic_guards": True, "seed": 0, "device": None},
+    probe=probe(need_int64_atomics=True),
+    limit=_limit("ecl"),
+))

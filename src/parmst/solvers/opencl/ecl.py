@@ -1,0 +1,212 @@
+"""ECL-MST on any OpenCL device (seed 001, Algs. 1-2 and section 3.2), kernels in ``ecl.cl``.
+
+The same data-driven, edge-centric loop as ``ecl/gpu``: a worklist of
+``<v, n, key>`` records; every round each record finds the sets of its
+endpoints (dropping itself when they match, storing the sets in place of
+the vertices: implicit path compression) and records its packed
+``(weight, id)`` key in both sets with a guarded 64-bit ``atom_min``
+(``cl_khr_int64_extended_atomics``); then every record that won a set
+joins the two sets and enters the forest. A sampled threshold splits the
+edges into a light phase and a filtered heavy phase. Each undirected edge
+is one record (one direction). Keys and threshold come from the same host
+preparation as ``ecl/gpu`` (:mod:`parmst.solvers.gpu._keys` over
+:mod:`parmst.solvers.ecl_host`).
+
+OpenCL has no portable warp vote, so worklist slots are reserved per
+work-group (a local atomic per record, one global atomic per group) where
+ECL-MST aggregates per warp; and rounds are launched from the host, three
+kernels each as in ECL-MST, but the worklist size is read back only every
+:data:`ROUNDS_PER_CHECK` rounds (the kernels read it on the device).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from parmst.errors import SolverUnavailable
+from parmst.solvers.gpu._keys import MAX_KEY, filter_threshold, prepare_keys
+from parmst.solvers.opencl import _runtime
+from parmst.solvers.opencl._runtime import PhaseTimer
+from parmst.stats import Stats
+
+__all__ = ["ROUNDS_PER_CHECK", "device_bytes", "limit", "solve"]
+
+ROUNDS_PER_CHECK = 4
+"""Rounds enqueued between two reads of the worklist size (each read synchronizes)."""
+# Borůvka at least halves the sets that still have edges each round: <= 32 per phase,
+# plus up to ROUNDS_PER_CHECK - 1 empty rounds each.
+_MAX_ROUNDS = 2 * (32 + ROUNDS_PER_CHECK)
+
+
+def device_bytes(n: int, m: int) -> tuple[int, int]:
+    """Device memory a solve holds (edge list, two worklists, sets, minima, flags) and the
+    largest single buffer (one worklist)."""
+    worklist = 16 * max(m, 1)
+    return 16 * m + 2 * worklist + 12 * n + m + 8, worklist
+
+
+def limit(graph) -> bool | str:
+    """``True`` when vertex ids and worklist positions fit the kernels' 32-bit words."""
+    if graph.num_vertices >= 2**32 or graph.num_edges >= 2**32:
+        return "ecl/opencl: 32-bit vertex ids and worklist positions need |V|, |E| < 2**32"
+    return True
+
+
+class _Run:
+    """The device state of one solve and the round loop."""
+
+    def __init__(self, env, graph, keys, stats: Stats):
+        import pyopencl as cl
+
+        self.env = env
+        self.q = env.queue
+        self.wg = 256 if not env.device.type & cl.device_type.CPU else 64
+        self.k = env.kernels("ecl.cl", f"-DWG={self.wg}")
+        self.timer = PhaseTimer()
+        n, m = graph.num_vertices, graph.num_edges
+        self.m = m
+        ctx = env.context
+        rw = cl.mem_flags.READ_WRITE
+        copy = cl.mem_flags.READ_ONLY | cl.mem_flags.COPY_HOST_PTR
+        self.edges = tuple(cl.Buffer(ctx, copy, hostbuf=np.ascontiguousarray(a))
+                           for a in (graph.src.astype(np.uint32), graph.dst.astype(np.uint32),
+                                     keys.keys)) if m else None
+        self.parent = cl.Buffer(ctx, rw | cl.mem_flags.COPY_HOST_PTR,
+                                hostbuf=np.arange(max(n, 1), dtype=np.uint32))
+        self.min_edge = cl.Buffer(ctx, rw, 8 * max(n, 1))
+        cl.enqueue_fill_buffer(self.q, self.min_edge, np.array([MAX_KEY]), 0, 8 * max(n, 1))
+        self.in_forest = cl.Buffer(ctx, rw, max(m, 1))
+        cl.enqueue_fill_buffer(self.q, self.in_forest, np.zeros(1, np.uint8), 0, max(m, 1))
+        self.wl = [cl.Buffer(ctx, rw, 16 * max(m, 1)) for _ in range(2)]
+        self.counts = cl.Buffer(ctx, rw, 8)
+        self._sizes = np.zeros(_MAX_ROUNDS, np.uint32)
+        self.sizes = cl.Buffer(ctx, rw | cl.mem_flags.COPY_HOST_PTR, hostbuf=self._sizes)
+        self.round = 0
+        self.slot_mask = np.uint64(keys.slot_mask)
+        self._count = np.empty(2, np.uint32)
+
+    def _launch(self, kernel, count: int, *args):
+        size = max(1, -(-count // self.wg)) * self.wg
+        return kernel(self.q, (size,), (self.wg,), *args)
+
+    def _size(self, slot: int) -> int:
+        import pyopencl as cl
+
+        cl.enqueue_copy(self.q, self._count, self.counts)
+        return int(self._count[slot])
+
+    def populate(self, threshold, heavy: bool) -> int:
+        """Fill worklist 0 with the phase's edges; returns how many."""
+        import pyopencl as cl
+
+        if not self.m:
+            return 0
+        cl.enqueue_fill_buffer(self.q, self.counts, np.zeros(1, np.uint32), 0, 8)
+        src, dst, keys = self.edges
+        self.timer.add("populate", self._launch(
+            self.k.populate, self.m, src, dst, keys, np.uint32(self.m), np.uint64(threshold),
+            np.int32(heavy), self.parent, self.wl[0], self.counts))
+        return self._size(0)
+
+    def rounds(self, size: int, guard: bool) -> None:
+        """Seed 001 Alg. 2 lines 12-39 from worklist 0 holding ``size`` records.
+
+        ECL-MST reads the worklist size back after every round; here the kernels
+        read the sizes on the device, and the host enqueues :data:`ROUNDS_PER_CHECK`
+        rounds between reads (rounds after the last are empty launches), since each
+        read is a full synchronization.
+        """
+        k, t = self.k, self.timer
+        cur = 0
+        bound = size  # worklists only shrink: the last size read bounds every later one
+        while bound:
+            for _ in range(ROUNDS_PER_CHECK):
+                if self.round == len(self._sizes):
+                    raise RuntimeError("ecl/opencl: more rounds than Borůvka can take")
+                t.add("relax", self._launch(k.relax, bound, self.wl[cur], self.wl[1 - cur],
+                                            self.counts, np.uint32(cur), np.uint32(1 - cur),
+                                            self.parent, self.min_edge, np.int32(guard),
+                                            self.sizes, np.uint32(self.round)))
+                cur = 1 - cur
+                t.add("select", self._launch(k.select_edges, bound, self.wl[cur], self.counts,
+                                             np.uint32(cur), self.parent, self.min_edge,
+                                             self.in_forest, self.slot_mask))
+                t.add("reset", self._launch(k.reset, bound, self.wl[cur], self.counts,
+                                            np.uint32(cur), np.uint32(1 - cur), self.min_edge))
+                self.round += 1
+            bound = self._size(cur)
+
+    def record(self, stats: Stats) -> None:
+        """Rounds and per-round worklist sizes, as the kernels recorded them."""
+        import pyopencl as cl
+
+        cl.enqueue_copy(self.q, self._sizes, self.sizes)
+        sizes = [int(x) for x in self._sizes[:self.round] if x]
+        stats.rounds = len(sizes)
+        stats.worklist_sizes.extend(sizes)
+
+    def forest_slots(self) -> np.ndarray:
+        import pyopencl as cl
+
+        flags = np.empty(self.m, np.uint8)
+        if self.m:
+            cl.enqueue_copy(self.q, flags, self.in_forest)
+        return np.flatnonzero(flags)
+
+
+def solve(graph, stats: Stats, *, filter: bool = True, atomic_guards: bool = True,
+          seed: int = 0, device=None) -> np.ndarray:
+    """Edge ids of the minimum spanning forest by ECL-MST on an OpenCL device.
+
+    Parameters
+    ----------
+    graph : Graph
+    stats : Stats
+        ``init_time``: key preparation and host-to-device transfer;
+        ``compute_time``: the kernels and worklist-size reads, result on the
+        device; ``phases``: device time per kernel (OpenCL profiling);
+        ``extra["copy_back_time"]``: reading the forest flags back.
+    filter : bool
+        Seed 001's sampled-threshold filtering (only at average degree >= 4).
+    atomic_guards : bool
+        Load before ``atom_min`` (seed 001 section 5.3 (1)).
+    seed : int
+        Seed of the threshold sample.
+    device : int, str or pyopencl.Device, optional
+        As :func:`parmst.opencl.prefix_scan`'s ``device``.
+
+    Examples
+    --------
+    >>> import parmst  # doctest: +SKIP
+    >>> g = parmst.Graph.from_edges([0, 1, 2, 0], [1, 2, 3, 3], [4, 1, 3, 2])  # doctest: +SKIP
+    >>> parmst.minimum_spanning_forest(g, "ecl/opencl").edge_ids.tolist()  # doctest: +SKIP
+    [1, 2, 3]
+    """
+    n = graph.num_vertices
+    needed = device_bytes(n, graph.num_edges)
+    env = _runtime.solver_env("ecl/opencl", device, graph, needed)
+    if not env.int64_atomics:
+        raise SolverUnavailable(f"ecl/opencl needs {_runtime.INT64_ATOMICS} (64-bit atom_min), "
+                                f"which {env.name} lacks; choose another device= or solver")
+    with stats.init():
+        keys = prepare_keys(graph.weight)
+        threshold = filter_threshold(keys.keys, n, seed) if filter else None
+        run = _Run(env, graph, keys, stats)
+        env.queue.finish()
+    phases = [(0, True)] if threshold is None else [(threshold, False), (threshold, True)]
+    with stats.compute():
+        for bound, heavy in phases:
+            run.rounds(run.populate(bound, heavy), atomic_guards)
+        env.queue.finish()
+    run.record(stats)
+    start = time.perf_counter()
+    slots = run.forest_slots()
+    stats.extra["copy_back_time"] = time.perf_counter() - start
+    stats.phases.update(run.timer.seconds())
+    stats.device = env.name
+    stats.threads = None
+    stats.extra.update(key_method=keys.method, device_memory_bytes=needed[0],
+                       filter_threshold=None if threshold is None else int(threshold))
+    return keys.edge_ids(slots)
