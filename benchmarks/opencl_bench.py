@@ -1,15 +1,15 @@
-"""Benchmark the OpenCL backend (issue 11): seed 002's scan figures and the MST solvers.
+"""Benchmark the OpenCL backend (issue 11): Sun and Skadron's scan figures and the MST solvers.
 
     PYTHONPATH=src python benchmarks/opencl_bench.py --out DIR --label NAME \
         [--scan-mb 1 2 4 ... 512] [--family SPEC ...] [--solvers ...] [--repeats 5]
 
-Scan (seed 002 Figures 5-8): exclusive prefix sum of uint32, 1 MB to 512 MB.
+Scan (Sun and Skadron Figures 5-8): exclusive prefix sum of uint32, 1 MB to 512 MB.
 Kernel time is the device time of the launches (OpenCL profiling, first start to
 last end); total time adds the host-to-device and device-to-host copies
 (wall clock, buffers allocated beforehand). Against NumPy's ``cumsum`` (one
-CPU thread, seed 002's sequential baseline) and a naive multi-pass
+CPU thread, Sun and Skadron's sequential baseline) and a naive multi-pass
 scan-then-propagate (one work-group scan per 256 elements, recursive scan of
-the block sums, then a propagate pass: seed 002's stand-in for CLPP). Bandwidth
+the block sums, then a propagate pass: Sun and Skadron's stand-in for CLPP). Bandwidth
 counts 8 bytes per element (one read, one write), the measure of a device copy,
 whose own rate is measured too.
 
@@ -235,7 +235,7 @@ def markdown(label: str, info: dict, scans: list[dict], msts: list[dict],
              f"GPU: {info['gpu']}; CPU: {info['cpu']} ({info['cores']} cores, load "
              f"{' '.join(info['load'])} at start); numpy {info['numpy']}."), ""]
     if scans:
-        lines += ["## Exclusive prefix sum of uint32 (seed 002 Figures 5-8), medians", "",
+        lines += ["## Exclusive prefix sum of uint32 (Sun and Skadron Figures 5-8), medians", "",
                   ("| MB | kernel ms | total ms | GB/s (8 B/elem) | device copy GB/s | "
                   "naive multi-pass kernel ms | naive total ms | NumPy cumsum ms | "
                   "kernel speedup vs NumPy | total speedup vs NumPy |"),

@@ -1,6 +1,6 @@
-"""OpenCL primitives: seed 002's prefix scan, and the devices parmst can use.
+"""OpenCL primitives: Sun and Skadron's prefix scan, and the devices parmst can use.
 
-Seed 002 (an OpenCL prefix scan and a segmented-scan Borůvka) builds its
+Sun and Skadron (an OpenCL prefix scan and a segmented-scan Borůvka) builds its
 minimum spanning tree on a two-level reduce-then-scan. It is public here
 because it is useful on its own. Everything runs through pyopencl (the
 ``opencl`` extra, which also installs PoCL so any CPU is an OpenCL device);
@@ -28,9 +28,9 @@ __all__ = ["device_rows", "opencl_devices", "prefix_scan"]
 
 def prefix_scan(values: Any, op: str = "add", exclusive: bool = True,
                 segment_heads: Any = None, device: Any = None) -> np.ndarray:
-    """Prefix scan (optionally segmented) on an OpenCL device by seed 002's reduce-then-scan.
+    """Prefix scan (optionally segmented) on an OpenCL device by Sun and Skadron's reduce-then-scan.
 
-    Seed 002 Algorithms 1-3: a fixed number of work-groups each reduce
+    Sun and Skadron Algorithms 1-3: a fixed number of work-groups each reduce
     their run of tiles (upsweep), one work-group scans those totals
     (spine), and each work-group rescans its tiles with the carried prefix
     (downsweep); inside a work-group, a sequential pass per work-item and a
@@ -48,7 +48,7 @@ def prefix_scan(values: Any, op: str = "add", exclusive: bool = True,
     segment_heads : array_like of bool, "top-bit", or None
         Segmented scan: a boolean array, true where a segment starts (the
         scan restarts there). ``"top-bit"`` reads the head flag from each
-        value's top bit instead (seed 002's future work, saving the flag
+        value's top bit instead (Sun and Skadron's future work, saving the flag
         array's memory traffic): only for uint32/uint64 with ``min``/``max``,
         the operator sees the remaining 31/63 bits, results have the top bit
         clear, and the min identity is ``2**(bits-1) - 1``. Signed and float

@@ -7,7 +7,7 @@ kernel; the same code runs on NVIDIA, AMD and Intel GPUs.
 
 import importlib
 
-from parmst.registry import Solver, register
+from parmst.registry import CITATIONS, Solver, register
 from parmst.solvers.opencl._runtime import probe
 
 _REQUIRES = ("pyopencl",)
@@ -25,7 +25,8 @@ def _limit(module: str):
 register(Solver(
     name="segscan-boruvka/opencl",
     entry="parmst.solvers.opencl.segscan_boruvka:solve",
-    paper="seed 002 Algorithm 4 (find-min-edge by segmented min scan, Algorithms 1-3)",
+    paper=CITATIONS["sun-skadron"] + ", Algorithm 4 (find-min-edge by segmented min scan, "
+                                     "Algorithms 1-3)",
     summary="Borůvka whose find-min-edge is a segmented min scan (flag in the key's top bit); "
             "remove-cycle, merge-vertices and contraction on the device too",
     requires=_REQUIRES,
@@ -38,7 +39,7 @@ register(Solver(
 register(Solver(
     name="ecl/opencl",
     entry="parmst.solvers.opencl.ecl:solve",
-    paper="seed 001 Algs. 1-2, section 3.2 (ECL-MST)",
+    paper=CITATIONS["ecl-mst"] + ", Algorithms 1-2 and section 3.2",
     summary="ECL-MST in OpenCL C: edge-centric worklists, implicit path compression, guarded "
             "64-bit atom_min on packed keys, filtering, one direction per edge",
     requires=_REQUIRES,

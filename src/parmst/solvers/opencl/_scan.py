@@ -1,4 +1,4 @@
-"""Driver of seed 002's two-level reduce-then-scan (``scan.cl``) on device buffers.
+"""Driver of Sun and Skadron's two-level reduce-then-scan (``scan.cl``) on device buffers.
 
 :func:`parmst.opencl.prefix_scan` wraps it for NumPy arrays; the
 segmented-scan Borůvka calls :meth:`Scan.run` on buffers that stay on the
@@ -19,8 +19,8 @@ __all__ = ["MODES", "OPS", "TOP_BIT_DTYPES", "Scan", "identity", "scan_for"]
 
 OPS = ("add", "min", "max")
 MODES = ("plain", "flags", "top-bit")
-"""Segment modes: none; a separate array of head flags (one byte each, as seed 002's
-implementation); the head flag in each value's top bit (seed 002's future work)."""
+"""Segment modes: none; a separate array of head flags (one byte each, as Sun and Skadron's
+implementation); the head flag in each value's top bit (Sun and Skadron's future work)."""
 
 TOP_BIT_DTYPES = (np.dtype(np.uint32), np.dtype(np.uint64))
 """Where the flag can live in the top bit: unsigned values below ``2**(bits - 1)``. Signed

@@ -1,10 +1,10 @@
-/* Segmented-scan Borůvka (seed 002, Algorithm 4), every step on the device.
+/* Segmented-scan Borůvka (Sun and Skadron, Algorithm 4), every step on the device.
  *
  * The graph of the current round is a CSR of directed entries (esrc, eadj, ekey)
  * grouped by source vertex, with indptr. ekey is the edge's unique
  * order-preserving key (< 2^63, packed (weight, id) or rank), and its top bit
  * flags the first entry of each vertex's segment, so find-min-edge is one
- * segmented min scan with the flag in the top bit (seed 002, section 6).
+ * segmented min scan with the flag in the top bit (Sun and Skadron, section 6).
  * Each kernel takes its item count and bounds-checks, since launches are
  * rounded up to whole work-groups.
  */

@@ -1,6 +1,6 @@
-/* ECL-MST (seed 001, Algs. 1-2 and section 3.2) in OpenCL C.
+/* ECL-MST (Fallin et al., Algs. 1-2 and section 3.2) in OpenCL C.
  *
- * Worklist records are ulong2: (v << 32 | n, key), seed 001's 4-tuple
+ * Worklist records are ulong2: (v << 32 | n, key), Fallin et al.'s 4-tuple
  * <v, n, weight, id> with weight and id in one packed key. Built with
  * -DWG=<work-group size>; every kernel runs one work-item per record, rounded
  * up to whole work-groups, because reserve() needs the whole work-group.
@@ -13,7 +13,7 @@
 
 inline ulong pack_pair(uint v, uint n) { return ((ulong)v << 32) | n; }
 
-/* Follow parents to the root, no explicit path compression (seed 001 section 3.2). */
+/* Follow parents to the root, no explicit path compression (Fallin et al. section 3.2). */
 inline uint find(__global const uint *parent, uint v)
 {
     uint up = parent[v];
@@ -25,7 +25,7 @@ inline uint find(__global const uint *parent, uint v)
 }
 
 /* Lock-free union: the larger root points to the smaller; a failed CAS moves the
-   larger side one step up its tree (seed 001's join). */
+   larger side one step up its tree (Fallin et al.'s join). */
 inline void join(__global volatile uint *parent, uint a, uint b)
 {
     for (;;) {
@@ -56,7 +56,7 @@ inline uint reserve(bool keep, __global volatile uint *count, __local volatile u
     return group[1] + offset;
 }
 
-/* Seed 001 Alg. 2 lines 1-11, edge-centric: every edge of this phase whose endpoints
+/* Fallin et al. Alg. 2 lines 1-11, edge-centric: every edge of this phase whose endpoints
    are in different sets becomes a record (the heavy phase filters, section 3.3). Each
    undirected edge is listed once, so one direction comes for free. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
@@ -81,14 +81,14 @@ void populate(__global const uint *src, __global const uint *dst, __global const
 }
 
 /* Lower min_edge[v] to key with 64-bit atom_min; the guard loads first, since most
-   attempts find no new minimum (seed 001 section 5.3 (1)). */
+   attempts find no new minimum (Fallin et al. section 5.3 (1)). */
 inline void lower_min(__global volatile ulong *min_edge, uint v, ulong key, int guard)
 {
     if (!guard || min_edge[v] > key)
         atom_min(&min_edge[v], key);
 }
 
-/* Seed 001 Alg. 2 lines 13-23: find both sets, drop records inside one set, keep the rest
+/* Fallin et al. Alg. 2 lines 13-23: find both sets, drop records inside one set, keep the rest
    with the sets in place of the endpoints (implicit path compression), atomic minimum.
    The list sizes live on the device (counts[in], counts[out]), so the host can enqueue
    several rounds without reading them; launches cover an upper bound of the size.
@@ -121,7 +121,7 @@ void relax(__global const ulong2 *wl_in, __global ulong2 *wl_out, __global volat
     }
 }
 
-/* Seed 001 Alg. 2 lines 27-33: a record that is the minimum of either of its sets joins
+/* Fallin et al. Alg. 2 lines 27-33: a record that is the minimum of either of its sets joins
    them and enters the forest. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void select_edges(__global const ulong2 *wl, __global const uint *counts, uint slot,
@@ -140,7 +140,7 @@ void select_edges(__global const ulong2 *wl, __global const uint *counts, uint s
     }
 }
 
-/* Seed 001 Alg. 2 lines 34-37: clear the minima of the worklist's sets, and empty the
+/* Fallin et al. Alg. 2 lines 34-37: clear the minima of the worklist's sets, and empty the
    drained list, which the next round fills. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void reset(__global const ulong2 *wl, __global uint *counts, uint slot, uint drained,

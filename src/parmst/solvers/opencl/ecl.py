@@ -1,4 +1,4 @@
-"""ECL-MST on any OpenCL device (seed 001, Algs. 1-2 and section 3.2), kernels in ``ecl.cl``.
+"""ECL-MST on any OpenCL device (Fallin et al., Algs. 1-2 and section 3.2), kernels in ``ecl.cl``.
 
 The same data-driven, edge-centric loop as ``ecl/gpu``: a worklist of
 ``<v, n, key>`` records; every round each record finds the sets of its
@@ -111,7 +111,7 @@ class _Run:
         return self._size(0)
 
     def rounds(self, size: int, guard: bool) -> None:
-        """Seed 001 Alg. 2 lines 12-39 from worklist 0 holding ``size`` records.
+        """Fallin et al. Alg. 2 lines 12-39 from worklist 0 holding ``size`` records.
 
         ECL-MST reads the worklist size back after every round; here the kernels
         read the sizes on the device, and the host enqueues :data:`ROUNDS_PER_CHECK`
@@ -169,9 +169,9 @@ def solve(graph, stats: Stats, *, filter: bool = True, atomic_guards: bool = Tru
         device; ``phases``: device time per kernel (OpenCL profiling);
         ``extra["copy_back_time"]``: reading the forest flags back.
     filter : bool
-        Seed 001's sampled-threshold filtering (only at average degree >= 4).
+        Fallin et al.'s sampled-threshold filtering (only at average degree >= 4).
     atomic_guards : bool
-        Load before ``atom_min`` (seed 001 section 5.3 (1)).
+        Load before ``atom_min`` (Fallin et al. section 5.3 (1)).
     seed : int
         Seed of the threshold sample.
     device : int, str or pyopencl.Device, optional

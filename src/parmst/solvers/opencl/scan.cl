@@ -1,4 +1,4 @@
-/* Two-level reduce-then-scan (seed 002, Algorithms 1-3; after Merrill).
+/* Two-level reduce-then-scan (Sun and Skadron, Algorithms 1-3; after Merrill).
  *
  * Built once per value type, operator and segment mode with:
  *   -DT=<type> -DU=<unsigned type of the same width> -DOP=<0 add|1 min|2 max>

@@ -1,11 +1,11 @@
-"""Segmented-scan Borůvka on OpenCL (seed 002, Algorithm 4), all four steps on the device.
+"""Segmented-scan Borůvka on OpenCL (Sun and Skadron, Algorithm 4), all four steps on the device.
 
 Each round, on the CSR of the current supervertices:
 
-1. **find-min-edge**: one segmented min scan (seed 002's reduce-then-scan,
+1. **find-min-edge**: one segmented min scan (Sun and Skadron's reduce-then-scan,
    :mod:`parmst.solvers.opencl._scan`) over every vertex's segment of
    unique order-preserving keys, the segment flag in each key's top bit
-   (seed 002 section 6's proposal); the segment's last value is its minimum,
+   (Sun and Skadron section 6's proposal); the segment's last value is its minimum,
    and the entry holding it names the vertex's successor;
 2. **remove-cycle**: of two vertices that chose each other (always the same
    edge), the smaller becomes a root; every other choice enters the forest;
@@ -17,7 +17,7 @@ Each round, on the CSR of the current supervertices:
    vertex reserves one run of its new vertex's segment, with a sum scan
    ranking the kept entries inside it).
 
-Seed 002 moved only step 1 to the GPU; moving the rest is its future work.
+Sun and Skadron moved only step 1 to the GPU; moving the rest is its future work.
 The host only reads two counters per round (supervertices and entries left)
 to decide termination. Keys come from the same host preparation as
 ``ecl/gpu`` (:mod:`parmst.solvers.gpu._keys`, on top of
@@ -197,7 +197,7 @@ class _Run:
 
 
 def solve(graph, stats: Stats, *, device=None) -> np.ndarray:
-    """Edge ids of the minimum spanning forest by seed 002's segmented-scan Borůvka.
+    """Edge ids of the minimum spanning forest by Sun and Skadron's segmented-scan Borůvka.
 
     Parameters
     ----------
