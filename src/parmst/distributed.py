@@ -44,6 +44,7 @@ Run under ``mpiexec -n 4 python script.py`` (or plainly, as one rank):
 from __future__ import annotations
 
 import os
+import time
 import zipfile
 from dataclasses import dataclass
 from typing import Any
@@ -144,6 +145,7 @@ class DistributedGraph:
         self.num_edges = int(num_edges)
         self.ownership = ownership
         self.input_edges = int(input_edges)
+        self.build_time = 0.0  # seconds spent reading and routing (set by the constructors)
 
     def __repr__(self) -> str:
         return (f"DistributedGraph(rank={self.rank} of {self.size}, "
@@ -175,6 +177,15 @@ class DistributedGraph:
     def nbytes(self) -> int:
         """Bytes of this rank's edge arrays."""
         return sum(a.nbytes for a in (self.src, self.dst, self.weight, self.edge_ids))
+
+    def without_nan(self) -> DistributedGraph:
+        """The same graph without its NaN-weight edges (ids unchanged; not collective)."""
+        if self.weight.dtype.kind != "f":
+            return self
+        keep = ~np.isnan(self.weight)
+        return DistributedGraph(self.channel, self.src[keep], self.dst[keep], self.weight[keep],
+                                self.edge_ids[keep], self.num_vertices, self.num_edges,
+                                self.ownership, self.input_edges)
 
     # ------------------------------------------------------------------ constructors
     @classmethod
@@ -211,7 +222,7 @@ class DistributedGraph:
         >>> dg.num_edges                                                          # doctest: +SKIP
         2
         """
-        channel = _channel(comm)
+        channel, start = _channel(comm), time.perf_counter()
         error, local = None, None
         try:
             if ownership not in OWNERSHIPS:
@@ -230,7 +241,7 @@ class DistributedGraph:
         _check_tiling(channel, firsts, counts, counts_n)
         weight_array = _agree_weight_dtype(channel, local.weight)
         return _route(channel, local.src, local.dst, weight_array, int(first_edge_id),
-                      int(num_vertices), int(counts.sum()), ownership)
+                      int(num_vertices), int(counts.sum()), ownership, start)
 
     @classmethod
     def from_graph(cls, graph: Graph, comm: Any = None, *,
@@ -246,10 +257,10 @@ class DistributedGraph:
         >>> DistributedGraph.from_graph(g).num_edges  # doctest: +SKIP
         2
         """
-        channel = _channel(comm)
+        channel, start = _channel(comm), time.perf_counter()
         lo, hi = _slice_bounds(graph.num_edges, channel.rank, channel.size)
         return _route(channel, graph.src[lo:hi], graph.dst[lo:hi], graph.weight[lo:hi], lo,
-                      graph.num_vertices, graph.num_edges, ownership)
+                      graph.num_vertices, graph.num_edges, ownership, start)
 
     @classmethod
     def read(cls, path: str | os.PathLike, comm: Any = None, format: str | None = None, *,
@@ -279,7 +290,7 @@ class DistributedGraph:
         --------
         >>> dg = DistributedGraph.read("g.txt")  # doctest: +SKIP
         """
-        channel = _channel(comm)
+        channel, start = _channel(comm), time.perf_counter()
         part, error = None, None
         try:
             if ownership not in OWNERSHIPS:
@@ -310,7 +321,8 @@ class DistributedGraph:
         channel.agree(error)
         weight = _agree_weight_dtype(channel, part.weight, part.weight_dtype)
         first = channel.exscan_int(len(part.src))
-        return _route(channel, part.src, part.dst, weight, first, num_vertices, total, ownership)
+        return _route(channel, part.src, part.dst, weight, first, num_vertices, total, ownership,
+                      start)
 
 
 # ---------------------------------------------------------------------------- routing
@@ -385,7 +397,7 @@ def _scatter_by_owner(src, dst, owner_src, owner_dst, offsets, out_src, out_dst,
 
 
 def _route(channel: Any, src: np.ndarray, dst: np.ndarray, weight: np.ndarray, first_id: int,
-           num_vertices: int, num_edges: int, ownership: str) -> DistributedGraph:
+           num_vertices: int, num_edges: int, ownership: str, start: float) -> DistributedGraph:
     """Send every edge to the owners of its endpoints with one Alltoallv per array."""
     owners = Ownership(ownership, num_vertices, channel.size)
     owner_src = owners.owner(src)
@@ -406,7 +418,9 @@ def _route(channel: Any, src: np.ndarray, dst: np.ndarray, weight: np.ndarray, f
     if (np.diff(rid) < 0).any():  # from_local_edges: id ranges need not follow rank order
         order = np.argsort(rid, kind="stable")
         rs, rd, rw, rid = rs[order], rd[order], rw[order], rid[order]
-    return DistributedGraph(channel, rs, rd, rw, rid, num_vertices, num_edges, owners, len(src))
+    graph = DistributedGraph(channel, rs, rd, rw, rid, num_vertices, num_edges, owners, len(src))
+    graph.build_time = time.perf_counter() - start
+    return graph
 
 
 # ---------------------------------------------------------------------------- partitioned reading
@@ -622,7 +636,9 @@ def _npz_member(archive: zipfile.ZipFile, path: str, name: str):
         raise GraphFormatError(path, f"missing array {name!r}; a graph archive holds src, dst, "
                                      "weight, num_vertices") from None
     version = np.lib.format.read_magic(f)
-    shape, fortran, dtype = np.lib.format._read_array_header(f, version)
+    header = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+              else np.lib.format.read_array_header_2_0)
+    shape, _, dtype = header(f)
     if dtype.hasobject:
         raise GraphFormatError(path, f"array {name!r} holds Python objects; never loaded")
     if name != "num_vertices" and len(shape) != 1:
@@ -650,8 +666,9 @@ def _read_npz_part(path: str, rank: int, size: int, num_vertices: int | None,
     with archive:
         f, dtype, shape, _ = _npz_member(archive, path, "num_vertices")
         with f:
-            stored = np.lib.format.read_array(f) if shape == () else None
-        if stored is None or stored.dtype.kind not in "iu":
+            stored = np.frombuffer(f.read(dtype.itemsize), dtype=dtype)[0] \
+                if shape == () and dtype.kind in "iu" else None
+        if stored is None:
             raise GraphFormatError(path, f"num_vertices must be an integer scalar, found shape "
                                          f"{shape} dtype {dtype}")
         n = int(stored) if num_vertices is None else num_vertices

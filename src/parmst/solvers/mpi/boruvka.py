@@ -325,6 +325,7 @@ def filter_contract(dg: DistributedGraph, stats: Stats, local_solver: str,
     stats.extra["cut_edges_held"] = int(len(cut_pos))
     stats.extra["contracted_edges"] = int(np.count_nonzero(contracted))
     stats.extra["components_after_filter"] = total
+
     return (dg.edge_ids[cand[contracted]],
             (cu, cv, keys[held], dg.edge_ids[held].astype(np.int64)), total, key_bits)
 
@@ -366,14 +367,15 @@ def solve_distributed(dg: DistributedGraph, solver: str, *, local_solver: str = 
     are the forest edges it contributed (the shares are disjoint and together
     make the forest), while ``num_vertices``, ``num_components`` and
     ``total_weight`` are the global figures. ``stats.extra["ranks"]`` (rank 0)
-    lists every rank's local time, communication time, collectives, messages,
-    bytes sent and peak memory.
+    lists every rank's building (read and route) time, and for the solve
+    itself its local time, communication time, collectives, messages and
+    bytes sent, plus the edges it held and its peak memory.
     """
     from parmst.solvers.mpi._comm import peak_memory_bytes
 
     channel = dg.channel
-    stats = Stats(device=f"mpi x{channel.size}", threads=channel.size)
-    comm_before = channel.time
+    stats = Stats(device=f"mpi x{channel.size}", threads=channel.size, init_time=dg.build_time)
+    before = channel.counters()
     start = time.perf_counter()
     error = None
     try:
@@ -387,14 +389,17 @@ def solve_distributed(dg: DistributedGraph, solver: str, *, local_solver: str = 
     else:
         _, mine = _filter_boruvka(dg, stats, local_solver, threads)
     stats.compute_time = time.perf_counter() - start
-    comm_time = channel.time - comm_before
+    counters = {k: v - before[k] for k, v in channel.counters().items()}
+    comm_time = counters["comm_time_s"]
     mine = np.sort(mine)
     position = np.searchsorted(dg.edge_ids, mine)
     weight = dg.weight[position]
-    per_rank = {"rank": channel.rank, "local_time_s": stats.compute_time - comm_time,
-                **channel.counters(), "comm_time_s": comm_time,
+    per_rank = {"rank": channel.rank, "init_time_s": dg.build_time,
+                "local_time_s": stats.compute_time - comm_time, **counters,
                 "held_edges": int(len(dg.src)), "held_bytes": dg.nbytes,
-                "peak_memory_bytes": peak_memory_bytes()}
+                "peak_memory_bytes": peak_memory_bytes(),
+                **{k: stats.extra.pop(k) for k in ("local_edges", "cut_edges_held",
+                                                   "contracted_edges") if k in stats.extra}}
     ranks = channel.gather_object(per_rank)
     ids = channel.gatherv(mine)
     src = channel.gatherv(dg.src[position])

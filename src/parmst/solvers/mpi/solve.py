@@ -60,3 +60,33 @@ def filter_boruvka(graph, stats: Stats, local_solver: str = "auto",
     """
     return _solve(graph, stats, "filter-boruvka/mpi", local_solver=local_solver,
                   threads=threads)
+
+
+def solve_graph(dg, solver: str = "auto", *, ignore_nan: bool = False, verify: bool = False,
+                **options):
+    """``parmst.minimum_spanning_forest`` for a :class:`~parmst.distributed.DistributedGraph`.
+
+    ``solver="auto"`` picks ``filter-boruvka/mpi``. Call it on every rank;
+    rank 0 gets the complete Forest, the others their share (see
+    :func:`parmst.solvers.mpi.boruvka.solve_distributed`).
+    """
+    from parmst import registry
+    from parmst.errors import ParmstError, SolverUnavailable, UnknownOptionError
+    from parmst.solvers.mpi.boruvka import solve_distributed
+
+    chosen = registry.get("filter-boruvka/mpi" if solver == "auto" else solver)
+    if chosen.backend != "mpi":
+        mpi = [name for name, s in registry.solvers().items() if s.backend == "mpi"]
+        raise SolverUnavailable(f"a DistributedGraph needs an mpi solver ({', '.join(mpi)}); "
+                                f"{chosen.name!r} solves a whole Graph on one process")
+    unknown = sorted(set(options) - set(chosen.options))
+    if unknown:
+        raise UnknownOptionError(f"solver {chosen.name!r} got unknown option(s) "
+                                 f"{', '.join(unknown)}; it accepts: "
+                                 f"{', '.join(sorted(chosen.options)) or 'none'}")
+    if verify:
+        raise ParmstError("verify=True needs the whole graph on one rank: on rank 0 call "
+                          "parmst.verify(parmst.Graph.read(path), forest)")
+    if ignore_nan:
+        dg = dg.without_nan()
+    return solve_distributed(dg, chosen.name, **{**chosen.options, **options})
