@@ -343,7 +343,7 @@ def _check_tiling(channel: Any, firsts: np.ndarray, counts: np.ndarray,
     if (vertex_counts != vertex_counts[0]).any():
         error = GraphValueError(f"num_vertices differs between ranks: {vertex_counts.tolist()}")
     else:
-        order = np.argsort(firsts, kind="stable")
+        order = np.lexsort((counts, firsts))  # an empty range may share its start with another
         expected = np.concatenate(([0], np.cumsum(counts[order])[:-1]))
         bad = np.flatnonzero(firsts[order] != expected)
         if len(bad):
