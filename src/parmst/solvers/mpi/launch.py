@@ -60,7 +60,7 @@ def is_open_mpi(mpiexec: str) -> bool:
 
 
 def mpiexec_command(ranks: int, python_args: Sequence[str], *, oversubscribe: bool = True,
-                    python: str | None = None) -> list[str]:
+                    python: str | None = None, mpiexec_args: Sequence[str] = ()) -> list[str]:
     """The argument list that runs ``python python_args...`` on ``ranks`` MPI ranks.
 
     Parameters
@@ -73,6 +73,8 @@ def mpiexec_command(ranks: int, python_args: Sequence[str], *, oversubscribe: bo
         Allow more ranks than cores (Open MPI only; needed for 4 ranks on 2 cores).
     python : str, optional
         Interpreter; defaults to this one.
+    mpiexec_args : sequence of str
+        More launcher flags, e.g. ``["--bind-to", "none"]`` for ranks that run threads.
     """
     if ranks < 1:
         raise ValueError(f"ranks must be at least 1, got {ranks}")
@@ -83,7 +85,7 @@ def mpiexec_command(ranks: int, python_args: Sequence[str], *, oversubscribe: bo
             command.append("--allow-run-as-root")
         if oversubscribe:
             command.append("--oversubscribe")
-    return command + [python or sys.executable, *python_args]
+    return command + list(mpiexec_args) + [python or sys.executable, *python_args]
 
 
 def run_mpi(ranks: int, python_args: Sequence[str], *, timeout: float = 600,
