@@ -120,8 +120,10 @@ def main() -> int:
                            mpiexec_args=["--bind-to", "none"])
             lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
             if done.returncode or not lines:
-                result["skipped"].append(f"{solver} x{ranks}: failed ({done.stderr[-400:]})")
-                print(done.stderr[-2000:], file=sys.stderr)
+                result["skipped"].append(f"{solver} x{ranks}: failed with status "
+                                         f"{done.returncode} ({done.stderr[-400:]})")
+                print(f"{solver} x{ranks}: status {done.returncode}\n{done.stdout[-1500:]}\n"
+                      f"{done.stderr[-1500:]}", file=sys.stderr)
                 continue
             run = json.loads(lines[-1])
             result["mpi"] = run.pop("mpi")

@@ -49,6 +49,7 @@ import numpy as np
 
 from parmst.distributed import DistributedGraph
 from parmst.forest import Forest, exact_sum
+from parmst.graph import Graph, index_dtype_for
 from parmst.order import id_bits, weight_keys
 from parmst.solvers.serial._keys import precedes
 from parmst.solvers.serial._unionfind import find, union_roots
@@ -239,12 +240,32 @@ def _component_labels(parent, touched, offset):
     return label, count
 
 
+def _key_order(keys: np.ndarray, key_bits: int, cand: np.ndarray) -> np.ndarray:
+    """Indices into ``cand`` (held-edge positions) in ``(weight, edge_id)`` order.
+
+    Held edges are in global id order, so their positions break ties as ids
+    do: one sort of ``key << bits | position`` when that fits 64 bits, else a
+    two-key sort.
+    """
+    if len(cand) == 0:
+        return np.zeros(0, dtype=np.int64)
+    bits = id_bits(int(cand.max()) + 1)
+    if key_bits + bits > 64:
+        return np.lexsort((cand, keys[cand]))
+    packed = (keys[cand] << np.uint64(bits)) | cand.astype(np.uint64)
+    packed.sort()
+    position = (packed & np.uint64((1 << bits) - 1)).astype(np.int64)
+    # Map positions back to indices into cand (cand holds distinct positions).
+    where = np.empty(int(cand.max()) + 1, dtype=np.int64)
+    where[cand] = np.arange(len(cand))
+    return where[position]
+
+
 def _local_forest(dg: DistributedGraph, local_mask: np.ndarray, local_solver: str,
                   threads: int | None) -> np.ndarray:
     """Positions (among held edges) of the minimum spanning forest of the local edges."""
     from parmst import registry
     from parmst.api import minimum_spanning_forest
-    from parmst.graph import Graph
 
     positions = np.flatnonzero(local_mask)
     own = dg.ownership
@@ -252,7 +273,8 @@ def _local_forest(dg: DistributedGraph, local_mask: np.ndarray, local_solver: st
     ldst = own.local(dg.dst[positions])
     n_local = own.count(dg.rank)
     # Held edges are in global id order, so local ids order ties exactly as global ones do.
-    graph = Graph.from_edges(lsrc, ldst, dg.weight[positions], n_local)
+    idx = index_dtype_for(n_local, len(positions))
+    graph = Graph(lsrc.astype(idx), ldst.astype(idx), dg.weight[positions], n_local)
     options = {}
     if threads is not None and local_solver != "auto" and \
             "threads" in registry.get(local_solver).options:
@@ -301,13 +323,16 @@ def filter_contract(dg: DistributedGraph, stats: Stats, local_solver: str,
     owned_end = np.where(owner_src[cand] == dg.rank, dg.src[cand], dg.dst[cand])
     a = own.local(owned_end)
     b = own.local(dg.dst[cand])
-    order = np.lexsort((dg.edge_ids[cand], keys[cand]))
     n_local = own.count(dg.rank)
     parent = np.arange(n_local, dtype=np.int64)
     size = np.ones(n_local, dtype=np.int64)
     touched = np.zeros(n_local, dtype=np.bool_)
-    contracted = np.zeros(len(cand), dtype=np.bool_)
-    _contract_scan(order, is_cut, a, b, parent, size, touched, contracted)
+    if len(cut_pos):
+        contracted = np.zeros(len(cand), dtype=np.bool_)
+        _contract_scan(_key_order(keys, key_bits, cand), is_cut, a, b, parent, size, touched,
+                       contracted)
+    else:  # no cut edge: the local forest is this rank's part of the answer, all of it
+        contracted = np.ones(len(cand), dtype=np.bool_)
     _phase(stats, "contract-local", t0)
     k_here = int(np.count_nonzero(touched & (parent == np.arange(n_local))))
     offset = channel.exscan_int(k_here)
