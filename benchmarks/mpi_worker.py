@@ -49,7 +49,8 @@ def main() -> None:
             "rounds": forest.stats.rounds, "per_rank": forest.stats.extra["ranks"],
             "peak_memory_bytes": peaks,
             "components_after_filter": forest.stats.extra.get("components_after_filter"),
-            "mpi": MPI.Get_library_version().splitlines()[0]}), flush=True)
+            "mpi": MPI.Get_library_version().replace("\x00", "").splitlines()[0].strip()}),
+              flush=True)
 
 
 if __name__ == "__main__":

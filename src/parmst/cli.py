@@ -129,13 +129,18 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.verify:
         report["verified"] = True
     print_report(report, args.json)
+    write_output(forest, args)
+    return 0
+
+
+def write_output(forest, args: argparse.Namespace) -> None:
+    """Write ``--output``: edge ids for ``.ids``/``.npy``, else the forest's edges as a graph."""
     if args.output:
         out = Path(args.output)
         if out.suffix in IDS_SUFFIXES:
             write_edge_ids(out, forest.edge_ids)
         else:
             forest.write(out, format=args.output_format)
-    return 0
 
 
 def cmd_generate(args: argparse.Namespace) -> int:

@@ -63,6 +63,11 @@ NEWLINE = 10
 
 
 # ---------------------------------------------------------------------------- ownership
+def _check_ownership(kind: str) -> None:
+    if kind not in OWNERSHIPS:
+        raise ValueError(f"ownership must be one of {', '.join(OWNERSHIPS)}; got {kind!r}")
+
+
 @dataclass(frozen=True)
 class Ownership:
     """Which rank owns each vertex, and its index among that rank's vertices.
@@ -82,9 +87,7 @@ class Ownership:
     size: int
 
     def __post_init__(self) -> None:
-        if self.kind not in OWNERSHIPS:
-            raise ValueError(f"ownership must be one of {', '.join(OWNERSHIPS)}; "
-                             f"got {self.kind!r}")
+        _check_ownership(self.kind)
 
     @property
     def block(self) -> int:
@@ -225,9 +228,7 @@ class DistributedGraph:
         channel, start = _channel(comm), time.perf_counter()
         error, local = None, None
         try:
-            if ownership not in OWNERSHIPS:
-                raise ValueError(f"ownership must be one of {', '.join(OWNERSHIPS)}; "
-                                 f"got {ownership!r}")
+            _check_ownership(ownership)
             local = Graph.from_edges(src, dst, weight, num_vertices, allow_nan=allow_nan)
             if int(first_edge_id) != first_edge_id or first_edge_id < 0:
                 raise GraphValueError(f"first_edge_id must be a non-negative integer, "
@@ -293,9 +294,7 @@ class DistributedGraph:
         channel, start = _channel(comm), time.perf_counter()
         part, error = None, None
         try:
-            if ownership not in OWNERSHIPS:
-                raise ValueError(f"ownership must be one of {', '.join(OWNERSHIPS)}; "
-                                 f"got {ownership!r}")
+            _check_ownership(ownership)
             part = read_part(path, channel.rank, channel.size, format=format,
                              line_offset=_LineOffset(channel), **options)
         except _Collective as exc:

@@ -167,3 +167,24 @@ def test_without_mpiexec_the_cli_runs_as_one_rank(road_file):
     report = json.loads(done.stdout)
     assert report["ranks"] == 1 and report["forest_edges"] == reference.num_edges
     assert report["total_weight"] == reference.total_weight
+
+
+CHANNEL_EXTREMES = """
+import numpy as np
+from parmst.solvers.mpi._comm import Channel
+ch = Channel()
+top = np.iinfo(np.uint64).max
+mine = np.array([top, 2**63 + ch.rank, 17 + ch.rank, 2**63 - 1 - ch.rank], dtype=np.uint64)
+low = ch.allreduce(mine.copy(), "min").tolist()
+high = ch.allreduce(mine.copy(), "max").tolist()
+if ch.rank == 0:
+    print("min", low, "max", high)
+"""
+
+
+def test_unsigned_minima_are_exact_across_the_sign_bit():
+    """Open MPI 4.1 compared uint64 as signed through mpi4py; the channel must not."""
+    done = _run(2, ["-c", CHANNEL_EXTREMES], timeout=300)
+    top = 2**64 - 1
+    assert f"min [{top}, {2**63}, 17, {2**63 - 2}] max [{top}, {2**63 + 1}, 18, {2**63 - 1}]" \
+        in done.stdout, done.stdout + done.stderr

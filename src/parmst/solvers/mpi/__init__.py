@@ -25,6 +25,24 @@ def mpi_available() -> bool | str:
     return True
 
 
+def describe_mpi() -> str:
+    """One line for ``parmst info``: the MPI library and launcher found, or why there is none."""
+    ok = mpi_available()
+    if ok is not True:
+        return ok
+    from mpi4py import MPI
+
+    from parmst.errors import SolverUnavailable
+    from parmst.solvers.mpi.launch import find_mpiexec
+
+    try:
+        launcher = find_mpiexec()
+    except SolverUnavailable as exc:
+        launcher = str(exc)
+    version = MPI.Get_library_version().replace("\x00", "").splitlines()[0].strip()
+    return f"{version}; mpiexec: {launcher}"
+
+
 register(Solver(
     name="boruvka-allreduce/mpi",
     entry="parmst.solvers.mpi.solve:boruvka_allreduce",

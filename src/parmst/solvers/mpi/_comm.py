@@ -27,6 +27,8 @@ import numpy as np
 
 from parmst.errors import ParmstError
 
+_SIGN64 = np.uint64(1 << 63)
+
 __all__ = ["Channel", "DistributedError", "abort", "peak_memory_bytes", "world"]
 
 
@@ -118,10 +120,22 @@ class Channel:
 
     # ------------------------------------------------------------ reductions
     def allreduce(self, array: np.ndarray, op: str) -> np.ndarray:
-        """Element-wise ``op`` ("min", "max" or "sum") of ``array`` over ranks, in place."""
+        """Element-wise ``op`` ("min", "max" or "sum") of ``array`` over ranks, in place.
+
+        uint64 arrays are reduced (min or max) as order-preserving int64, their
+        sign bit flipped: Open MPI 4.1 through mpi4py 4.1 was seen to compare
+        unsigned 64-bit integers as signed ones, which silently picked wrong
+        minima (Open MPI 5 does not).
+        """
         mpi_op = {"min": self.MPI.MIN, "max": self.MPI.MAX, "sum": self.MPI.SUM}[op]
         start = time.perf_counter()
-        if self.size > 1:
+        if self.size > 1 and array.dtype == np.uint64:
+            if op == "sum":
+                raise ValueError("uint64 arrays are reduced by min or max only")
+            array ^= _SIGN64
+            self.comm.Allreduce(self.MPI.IN_PLACE, array.view(np.int64), op=mpi_op)
+            array ^= _SIGN64
+        elif self.size > 1:
             self.comm.Allreduce(self.MPI.IN_PLACE, array, op=mpi_op)
         self._count(start, 1 if self.size > 1 else 0, array.nbytes if self.size > 1 else 0)
         return array

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
 from parmst.errors import ParmstError
@@ -56,7 +55,7 @@ def _check(args: argparse.Namespace, options: dict[str, Any]) -> None:
 
 def _run(args: argparse.Namespace, options: dict[str, Any], channel: Channel) -> int:
     import parmst
-    from parmst.cli import IDS_SUFFIXES, print_report, write_edge_ids
+    from parmst.cli import print_report, write_output
 
     error = None
     try:
@@ -74,12 +73,7 @@ def _run(args: argparse.Namespace, options: dict[str, Any], channel: Channel) ->
                 graph = parmst.Graph.read(args.file, format=args.format) if args.file else \
                     parmst.generate(args.generate)
                 parmst.verify(graph, forest).raise_if_failed()
-            if args.output:
-                out = Path(args.output)
-                if out.suffix in IDS_SUFFIXES:
-                    write_edge_ids(out, forest.edge_ids)
-                else:
-                    forest.write(out, format=args.output_format)
+            write_output(forest, args)
         except (ParmstError, OSError, AssertionError) as exc:
             error = exc
     channel.agree(error)
