@@ -194,6 +194,10 @@ def device_report() -> list[tuple[str, str]]:
     for package in ("numba-cuda", "mpi4py", "pyopencl", "scipy", "networkx", "igraph",
                     "matplotlib"):
         rows.append((package, _package_status(package)))
+    if importlib.util.find_spec("mpi4py") is not None:
+        from parmst.solvers.mpi import describe_mpi
+
+        rows.append(("mpi", describe_mpi()))
     return rows
 
 
