@@ -63,3 +63,13 @@ register(Solver(
     options={"local_solver": "auto", "threads": None},
     probe=mpi_available,
 ))
+register(Solver(
+    name="genboruvka/mpi",
+    entry="parmst.solvers.mpi.solve:genboruvka",
+    paper="seed 003 section 4.4 and Figure 5.7 (GenBoruvka, MPI x threads)",
+    summary="block-owned contracted CSR per rank, genboruvka/cpu's lightest-edge kernel, "
+            "pointer jumping across ranks, Exscan renumbering, Alltoallv redistribution",
+    requires=("mpi4py",),
+    options={"threads": None},
+    probe=mpi_available,
+))

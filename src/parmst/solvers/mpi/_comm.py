@@ -188,6 +188,39 @@ class Channel:
         self._count(start, int(np.count_nonzero(counts[others])) * max(1, len(arrays)), sent_bytes)
         return received, recv_counts
 
+    def fetch(self, ids: np.ndarray, owner: np.ndarray, first: int,
+              values: Sequence[np.ndarray]) -> list[np.ndarray]:
+        """``values[k][id - first_of_owner]`` held by each id's owner, for every array k.
+
+        ``owner`` is the owner rank of each id, ``first`` the first id this rank
+        owns (its ids are ``first .. first + len(values[k]) - 1``). One request
+        and one reply Alltoallv, however many arrays.
+        """
+        order = np.argsort(owner, kind="stable")
+        counts = np.bincount(owner, minlength=self.size).astype(np.int64)
+        (asked,), asked_counts = self.alltoallv([np.asarray(ids, dtype=np.int64)[order]], counts)
+        local = asked - first
+        answers, _ = self.alltoallv([v[local] for v in values], asked_counts)
+        out = []
+        for answer in answers:
+            placed = np.empty(len(ids), dtype=answer.dtype)
+            placed[order] = answer
+            out.append(placed)
+        return out
+
+    def allgatherv(self, array: np.ndarray) -> np.ndarray:
+        """Concatenation of every rank's ``array`` (rank order), on every rank."""
+        array = np.ascontiguousarray(array)
+        start = time.perf_counter()
+        counts = np.empty(self.size, dtype=np.int64)
+        self.comm.Allgather(np.array([len(array)], dtype=np.int64), counts)
+        out = np.empty(int(counts.sum()), dtype=array.dtype)
+        kind = self.MPI._typedict[array.dtype.char]
+        self.comm.Allgatherv([array, len(array), kind],
+                             [out, (counts, np.concatenate(([0], np.cumsum(counts)[:-1]))), kind])
+        self._count(start, self.size - 1, array.nbytes * (self.size - 1))
+        return out
+
     def gatherv(self, array: np.ndarray, root: int = 0) -> np.ndarray | None:
         """Concatenation of every rank's ``array`` (rank order) on ``root``; None elsewhere."""
         array = np.ascontiguousarray(array)

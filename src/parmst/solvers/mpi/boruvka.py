@@ -285,16 +285,12 @@ def _local_forest(dg: DistributedGraph, local_mask: np.ndarray, local_solver: st
 
 def _remote_labels(channel: Any, dg: DistributedGraph, vertices: np.ndarray,
                    label: np.ndarray) -> np.ndarray:
-    """Labels of (remote) ``vertices`` from their owners: one request and one reply Alltoallv."""
+    """Labels of (remote) ``vertices`` from their owners (one request and reply Alltoallv)."""
     own = dg.ownership
+    # fetch() indexes by id - first; map vertices to their owners' local indices first.
+    local = own.local(vertices)
     owner = own.owner(vertices)
-    order = np.argsort(owner, kind="stable")
-    counts = np.bincount(owner, minlength=channel.size).astype(np.int64)
-    (asked,), asked_counts = channel.alltoallv([vertices[order].astype(np.int64)], counts)
-    (answers,), _ = channel.alltoallv([label[own.local(asked)]], asked_counts)
-    out = np.empty(len(vertices), dtype=np.int64)
-    out[order] = answers
-    return out
+    return channel.fetch(local, owner, 0, [label])[0]
 
 
 def filter_contract(dg: DistributedGraph, stats: Stats, local_solver: str,
@@ -411,6 +407,10 @@ def solve_distributed(dg: DistributedGraph, solver: str, *, local_solver: str = 
     channel.agree(error)
     if solver == "boruvka-allreduce/mpi":
         _, mine = _boruvka_allreduce(dg, stats)
+    elif solver == "genboruvka/mpi":
+        from parmst.solvers.mpi.genboruvka import genboruvka_rounds
+
+        _, mine = _held_chosen(dg, channel.allgatherv(genboruvka_rounds(dg, stats, threads)))
     else:
         _, mine = _filter_boruvka(dg, stats, local_solver, threads)
     stats.compute_time = time.perf_counter() - start

@@ -62,6 +62,21 @@ def filter_boruvka(graph, stats: Stats, local_solver: str = "auto",
                   threads=threads)
 
 
+def genboruvka(graph, stats: Stats, threads: int | None = None) -> np.ndarray:
+    """Edge ids of the minimum spanning forest by seed 003's distributed GenBoruvka.
+
+    ``threads``: Numba threads per rank for the lightest-edge kernel.
+
+    Examples
+    --------
+    >>> import parmst
+    >>> g = parmst.Graph.from_edges([0, 1, 2], [1, 2, 0], [1, 1, 1])
+    >>> genboruvka(g, parmst.Stats()).tolist()  # doctest: +SKIP
+    [0, 1]
+    """
+    return _solve(graph, stats, "genboruvka/mpi", threads=threads)
+
+
 def solve_graph(dg, solver: str = "auto", *, ignore_nan: bool = False, verify: bool = False,
                 **options):
     """``parmst.minimum_spanning_forest`` for a :class:`~parmst.distributed.DistributedGraph`.
