@@ -56,14 +56,14 @@ def _baselines(graph, cores: int, repeats: int) -> tuple[dict, np.ndarray]:
 def _table(result: dict) -> str:
     base = result["baselines"]
     lines = [f"# mpi solvers: rank scaling on {result['graph']}", "",
-             f"Machine: {result['machine']}; {result['mpi']}; graph n={result['n']:,} "
-             f"m={result['m']:,}; median of {result['repeats']} runs after one compiling run; "
-             f"baselines: kruskal/serial {base['kruskal_serial_s']:.2f} s, ecl/cpu "
-             f"{base['ecl_cpu_threads']} threads {base['ecl_cpu_s']:.3f} s (end to end, one "
-             "process).", "",
-             "| solver | ranks | read+route s | solve s | self-speedup | vs kruskal/serial | "
-             "vs ecl/cpu | comm share | peak RSS/rank MiB (max) | held edges MiB/rank (max) | "
-             "exact |",
+             (f"Machine: {result['machine']}; {result['mpi']}; graph n={result['n']:,} "
+              f"m={result['m']:,}; median of {result['repeats']} runs after one compiling run; "
+              f"baselines: kruskal/serial {base['kruskal_serial_s']:.2f} s, ecl/cpu "
+              f"{base['ecl_cpu_threads']} threads {base['ecl_cpu_s']:.3f} s (end to end, one "
+              "process)."), "",
+             ("| solver | ranks | read+route s | solve s | self-speedup | vs kruskal/serial | "
+              "vs ecl/cpu | comm share | peak RSS/rank MiB (max) | held edges MiB/rank (max) | "
+              "exact |"),
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---:|"]
     for run in result["runs"]:
         one = next((r for r in result["runs"] if r["solver"] == run["solver"]

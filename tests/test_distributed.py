@@ -8,16 +8,17 @@ The same code runs under mpiexec in tests/solvers/mpi/.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conformance.cases import tie_heavy_graphs
 from parmst import Graph, io
 from parmst.distributed import Ownership, byte_range, read_part
 from parmst.errors import GraphFormatError
-
-from conformance.cases import tie_heavy_graphs
 
 EXTENSIONS = {"edgelist": ".txt", "snap": ".snap", "dimacs": ".gr", "npz": ".npz"}
 
@@ -100,7 +101,7 @@ def test_byte_ranges_start_at_line_starts_and_tile(tmp_path):
     for size in range(1, 12):
         ranges = [byte_range(data, 2, r, size) for r in range(size)]
         assert ranges[0][0] == 2 and ranges[-1][1] == len(data)
-        for (lo, hi), (next_lo, _) in zip(ranges, ranges[1:]):
+        for (_, hi), (next_lo, _) in itertools.pairwise(ranges):
             assert hi == next_lo
         assert all(lo == 2 or data[lo - 1] == 10 for lo, _ in ranges)
 

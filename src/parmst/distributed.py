@@ -577,8 +577,12 @@ def _text_start(path: str, name: str, data: np.ndarray, header: bool | None = No
 def _read_text_part(path: str, name: str, rank: int, size: int, line_offset: Any,
                     num_vertices: int | None, weight_dtype: str | None, header: bool | None,
                     allow_nan: bool) -> Part:
-    from parmst.io._common import check_vertex_count, finish_weights, resolve_weight_dtype, \
-        weight_limits
+    from parmst.io._common import (
+        check_vertex_count,
+        finish_weights,
+        resolve_weight_dtype,
+        weight_limits,
+    )
     from parmst.io._files import read_bytes
     from parmst.io._rows import INT64_MAX, RowSpec, TextFile, parse_rows
 

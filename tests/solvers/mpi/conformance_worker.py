@@ -20,11 +20,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # tests/, for conformance.cases
 
-import parmst  # noqa: E402
-from conformance.cases import CASES, GENERATOR_SPECS  # noqa: E402
-from parmst import registry  # noqa: E402
-from parmst.distributed import DistributedGraph  # noqa: E402
-from parmst.solvers.mpi._comm import Channel  # noqa: E402
+import parmst
+from conformance.cases import CASES, GENERATOR_SPECS
+from parmst import registry
+from parmst.distributed import DistributedGraph
+from parmst.solvers.mpi._comm import Channel
 
 MPI_SOLVERS = [name for name, s in registry.solvers().items() if s.backend == "mpi"]
 

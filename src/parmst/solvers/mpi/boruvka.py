@@ -343,7 +343,7 @@ def filter_contract(dg: DistributedGraph, stats: Stats, local_solver: str,
     cv = np.concatenate([label[b[deferred]], far_label])
     held = np.concatenate([cand[deferred], cand[primary_cut]])
     stats.extra["local_edges"] = int(np.count_nonzero(local_mask))
-    stats.extra["cut_edges_held"] = int(len(cut_pos))
+    stats.extra["cut_edges_held"] = len(cut_pos)
     stats.extra["contracted_edges"] = int(np.count_nonzero(contracted))
     stats.extra["components_after_filter"] = total
 
@@ -421,7 +421,7 @@ def solve_distributed(dg: DistributedGraph, solver: str, *, local_solver: str = 
     weight = dg.weight[position]
     per_rank = {"rank": channel.rank, "init_time_s": dg.build_time,
                 "local_time_s": stats.compute_time - comm_time, **counters,
-                "held_edges": int(len(dg.src)), "held_bytes": dg.nbytes,
+                "held_edges": len(dg.src), "held_bytes": dg.nbytes,
                 "peak_memory_bytes": peak_memory_bytes(),
                 **{k: stats.extra.pop(k) for k in ("local_edges", "cut_edges_held",
                                                    "contracted_edges") if k in stats.extra}}

@@ -52,7 +52,8 @@ def find_mpiexec() -> str:
 def is_open_mpi(mpiexec: str) -> bool:
     """Whether ``mpiexec`` is Open MPI's launcher (whose root and oversubscription flags we add)."""
     try:
-        out = subprocess.run([mpiexec, "--version"], capture_output=True, text=True, timeout=60)
+        out = subprocess.run([mpiexec, "--version"], capture_output=True, text=True, timeout=60,
+                             check=False)
     except (OSError, subprocess.TimeoutExpired):
         return False
     text = out.stdout + out.stderr
@@ -96,5 +97,5 @@ def run_mpi(ranks: int, python_args: Sequence[str], *, timeout: float = 600,
     seconds is killed and raises ``subprocess.TimeoutExpired``.
     """
     command = mpiexec_command(ranks, python_args, **options)
-    return subprocess.run(command, capture_output=True, text=True, timeout=timeout,
+    return subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False,
                           env=env if env is not None else os.environ.copy())
