@@ -57,7 +57,10 @@ def minimum_spanning_forest(graph: Any, solver: str = "auto", *, ignore_nan: boo
 
     Parameters
     ----------
-    graph : Graph, SciPy sparse matrix or NetworkX graph
+    graph : Graph, SciPy sparse matrix, NetworkX graph or DistributedGraph
+        A :class:`parmst.distributed.DistributedGraph` is solved collectively
+        by an ``mpi`` solver (``"auto"``: ``filter-boruvka/mpi``): rank 0 gets
+        the complete forest, the other ranks their share.
     solver : str
         A registered solver id (see :func:`parmst.available_solvers`) or
         ``"auto"``, which picks by the rule in :func:`parmst.registry.select`.
@@ -81,6 +84,10 @@ def minimum_spanning_forest(graph: Any, solver: str = "auto", *, ignore_nan: boo
     >>> f.edge_ids.tolist(), f.total_weight
     ([1, 2, 3], 6)
     """
+    if type(graph).__name__ == "DistributedGraph":
+        from parmst.solvers.mpi.solve import solve_graph
+
+        return solve_graph(graph, solver, ignore_nan=ignore_nan, verify=verify, **options)
     g = as_graph(graph)
     if g.has_nan:
         if not ignore_nan:

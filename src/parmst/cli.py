@@ -81,13 +81,30 @@ def read_edge_ids(path: Path) -> np.ndarray:
     return np.array(ids, dtype=np.int64)
 
 
+def print_report(report: dict[str, Any], as_json: bool) -> None:
+    """Print a solve report as JSON or as aligned ``key  value`` lines."""
+    if as_json:
+        print(json.dumps(report, default=str, indent=2))
+        return
+    width = max(len(k) for k in report)
+    for key, value in report.items():
+        if isinstance(value, float):
+            value = f"{value:.6f}"
+        print(f"{key:<{width}}  {value}")
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
     import parmst
+    from parmst import registry
 
-    graph = _load_graph(args)
     options = _parse_options(args.option)
     if args.threads is not None:
         options["threads"] = args.threads
+    if args.solver != "auto" and registry.get(args.solver).backend == "mpi":
+        from parmst.solvers.mpi.cli import solve_command
+
+        return solve_command(args, options)
+    graph = _load_graph(args)
     solve = parmst.maximum_spanning_forest if args.maximum else parmst.minimum_spanning_forest
     try:
         forest = solve(graph, solver=args.solver, ignore_nan=args.ignore_nan,
@@ -112,21 +129,19 @@ def cmd_solve(args: argparse.Namespace) -> int:
                        if k not in ("init_time", "compute_time", "compile_time")})
     if args.verify:
         report["verified"] = True
-    if args.json:
-        print(json.dumps(report, default=str, indent=2))
-    else:
-        width = max(len(k) for k in report)
-        for key, value in report.items():
-            if isinstance(value, float):
-                value = f"{value:.6f}"
-            print(f"{key:<{width}}  {value}")
+    print_report(report, args.json)
+    write_output(forest, args)
+    return 0
+
+
+def write_output(forest, args: argparse.Namespace) -> None:
+    """Write ``--output``: edge ids for ``.ids``/``.npy``, else the forest's edges as a graph."""
     if args.output:
         out = Path(args.output)
         if out.suffix in IDS_SUFFIXES:
             write_edge_ids(out, forest.edge_ids)
         else:
             forest.write(out, format=args.output_format)
-    return 0
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
@@ -180,6 +195,10 @@ def device_report() -> list[tuple[str, str]]:
     for package in ("numba-cuda", "mpi4py", "pyopencl", "scipy", "networkx", "igraph",
                     "matplotlib"):
         rows.append((package, _package_status(package)))
+    if importlib.util.find_spec("mpi4py") is not None:
+        from parmst.solvers.mpi import describe_mpi
+
+        rows.append(("mpi", describe_mpi()))
     from parmst.opencl import device_rows
 
     return rows + device_rows()

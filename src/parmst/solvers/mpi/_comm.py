@@ -1,0 +1,251 @@
+"""One rank's view of the communicator: counted collectives and agreement on errors.
+
+Every MPI call of the ``mpi`` backend goes through :class:`Channel`, which
+times it (communication time, reported apart from local work), counts the
+point-to-point messages and bytes this rank sends, and gives two rules that
+keep a distributed run from hanging:
+
+- :meth:`Channel.agree` is called by every rank at the same point after a
+  step that may fail on some ranks only (parsing a file slice, validating
+  arrays). If any rank failed, every rank raises the same
+  :class:`DistributedError` (the lowest failing rank's message), so all
+  ranks stop together with one message.
+- A failure that cannot be agreed on (a rank raising inside a round while
+  the others wait in a collective) must abort the job: the CLI calls
+  :func:`abort` with the rank named, never leaves the others waiting.
+"""
+
+from __future__ import annotations
+
+import resource
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from parmst.errors import ParmstError
+
+_SIGN64 = np.uint64(1 << 63)
+
+__all__ = ["Channel", "DistributedError", "abort", "peak_memory_bytes", "world"]
+
+
+class DistributedError(ParmstError):
+    """An error seen by one or more ranks, raised on every rank with the same message.
+
+    Attributes
+    ----------
+    rank : int
+        The lowest rank that saw it.
+    """
+
+    def __init__(self, message: str, rank: int) -> None:
+        self.rank = rank
+        super().__init__(message)
+
+
+def world() -> Any:
+    """``MPI.COMM_WORLD`` (importing mpi4py initialises MPI; one rank without mpiexec)."""
+    from mpi4py import MPI
+
+    return MPI.COMM_WORLD
+
+
+def peak_memory_bytes() -> int:
+    """This process's peak resident memory so far (Linux reports KiB, macOS bytes)."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return int(peak if sys.platform == "darwin" else peak * 1024)
+
+
+def abort(comm: Any, message: str, code: int = 2) -> None:
+    """Print ``message`` naming this rank and abort the whole job (no rank is left waiting)."""
+    print(f"parmst: error on rank {comm.Get_rank()} of {comm.Get_size()}: {message}",
+          file=sys.stderr, flush=True)
+    comm.Abort(code)
+
+
+class Channel:
+    """A communicator with counters: time in MPI, messages and bytes this rank sent.
+
+    Parameters
+    ----------
+    comm : mpi4py communicator, optional
+        Defaults to ``MPI.COMM_WORLD``.
+    """
+
+    def __init__(self, comm: Any = None) -> None:
+        from mpi4py import MPI
+
+        self.MPI = MPI
+        self.comm = world() if comm is None else comm
+        self.rank = self.comm.Get_rank()
+        self.size = self.comm.Get_size()
+        self.time = 0.0
+        self.collectives = 0
+        self.messages = 0
+        self.bytes_sent = 0
+
+    def _count(self, start: float, messages: int, nbytes: int) -> None:
+        self.time += time.perf_counter() - start
+        self.collectives += 1
+        self.messages += messages
+        self.bytes_sent += int(nbytes)
+
+    def counters(self) -> dict[str, Any]:
+        """The counters as plain data."""
+        return {"comm_time_s": self.time, "collectives": self.collectives,
+                "messages": self.messages, "bytes_sent": self.bytes_sent}
+
+    # ------------------------------------------------------------ agreement
+    def agree(self, error: BaseException | None) -> None:
+        """Raise the same :class:`DistributedError` on every rank if any rank had ``error``.
+
+        Collective: every rank must call it at the same point, with ``None``
+        when its step succeeded.
+        """
+        if error is None:
+            note = None
+        elif isinstance(error, ParmstError):
+            note = str(error)
+        else:
+            note = f"rank {self.rank}: {type(error).__name__}: {error}"
+        start = time.perf_counter()
+        notes = self.comm.allgather(note)
+        self._count(start, self.size - 1, 0 if note is None else len(note))
+        for rank, found in enumerate(notes):
+            if found is not None:
+                raise DistributedError(found, rank) from error
+
+    # ------------------------------------------------------------ reductions
+    def allreduce(self, array: np.ndarray, op: str) -> np.ndarray:
+        """Element-wise ``op`` ("min", "max" or "sum") of ``array`` over ranks, in place.
+
+        uint64 arrays are reduced (min or max) as order-preserving int64, their
+        sign bit flipped: Open MPI 4.1 through mpi4py 4.1 was seen to compare
+        unsigned 64-bit integers as signed ones, which silently picked wrong
+        minima (Open MPI 5 does not).
+        """
+        mpi_op = {"min": self.MPI.MIN, "max": self.MPI.MAX, "sum": self.MPI.SUM}[op]
+        start = time.perf_counter()
+        if self.size > 1 and array.dtype == np.uint64:
+            if op == "sum":
+                raise ValueError("uint64 arrays are reduced by min or max only")
+            array ^= _SIGN64
+            self.comm.Allreduce(self.MPI.IN_PLACE, array.view(np.int64), op=mpi_op)
+            array ^= _SIGN64
+        elif self.size > 1:
+            self.comm.Allreduce(self.MPI.IN_PLACE, array, op=mpi_op)
+        self._count(start, 1 if self.size > 1 else 0, array.nbytes if self.size > 1 else 0)
+        return array
+
+    def allreduce_int(self, value: int, op: str) -> int:
+        """``op`` of one integer over ranks."""
+        return int(self.allreduce(np.array([value], dtype=np.int64), op)[0])
+
+    def exscan_int(self, value: int) -> int:
+        """Sum of ``value`` over the ranks before this one (0 on rank 0)."""
+        start = time.perf_counter()
+        result = self.comm.exscan(int(value)) if self.size > 1 else None
+        self._count(start, 1 if self.size > 1 else 0, 8)
+        return 0 if result is None else int(result)
+
+    def allgather_int(self, value: int) -> np.ndarray:
+        """``value`` of every rank, in rank order."""
+        start = time.perf_counter()
+        out = np.empty(self.size, dtype=np.int64)
+        self.comm.Allgather(np.array([value], dtype=np.int64), out)
+        self._count(start, self.size - 1, 8)
+        return out
+
+    # ------------------------------------------------------------ personalised exchange
+    def alltoallv(self, arrays: Sequence[np.ndarray], counts: np.ndarray
+                  ) -> tuple[list[np.ndarray], np.ndarray]:
+        """Send ``arrays[k][sum(counts[:r]):sum(counts[:r+1])]`` to rank ``r``, for each k.
+
+        Each array must already be grouped by destination rank. Returns the
+        received arrays, grouped by source rank (so in source-rank order), and
+        how many items came from each rank.
+        """
+        counts = np.asarray(counts, dtype=np.int64)
+        start = time.perf_counter()
+        recv_counts = np.empty(self.size, dtype=np.int64)
+        self.comm.Alltoall(counts, recv_counts)
+        send_displ = np.concatenate(([0], np.cumsum(counts)[:-1]))
+        recv_displ = np.concatenate(([0], np.cumsum(recv_counts)[:-1]))
+        total = int(recv_counts.sum())
+        received, sent_bytes = [], 0
+        others = np.arange(self.size) != self.rank
+        for array in arrays:
+            array = np.ascontiguousarray(array)
+            out = np.empty(total, dtype=array.dtype)
+            kind = self.MPI._typedict[array.dtype.char]
+            self.comm.Alltoallv([array, (counts, send_displ), kind],
+                                [out, (recv_counts, recv_displ), kind])
+            received.append(out)
+            sent_bytes += int(counts[others].sum()) * array.itemsize
+        self._count(start, int(np.count_nonzero(counts[others])) * max(1, len(arrays)), sent_bytes)
+        return received, recv_counts
+
+    def fetch(self, ids: np.ndarray, owner: np.ndarray, first: int,
+              values: Sequence[np.ndarray]) -> list[np.ndarray]:
+        """``values[k][id - first_of_owner]`` held by each id's owner, for every array k.
+
+        ``owner`` is the owner rank of each id, ``first`` the first id this rank
+        owns (its ids are ``first .. first + len(values[k]) - 1``). One request
+        and one reply Alltoallv, however many arrays.
+        """
+        order = np.argsort(owner, kind="stable")
+        counts = np.bincount(owner, minlength=self.size).astype(np.int64)
+        (asked,), asked_counts = self.alltoallv([np.asarray(ids, dtype=np.int64)[order]], counts)
+        local = asked - first
+        answers, _ = self.alltoallv([v[local] for v in values], asked_counts)
+        out = []
+        for answer in answers:
+            placed = np.empty(len(ids), dtype=answer.dtype)
+            placed[order] = answer
+            out.append(placed)
+        return out
+
+    def allgatherv(self, array: np.ndarray) -> np.ndarray:
+        """Concatenation of every rank's ``array`` (rank order), on every rank."""
+        array = np.ascontiguousarray(array)
+        start = time.perf_counter()
+        counts = np.empty(self.size, dtype=np.int64)
+        self.comm.Allgather(np.array([len(array)], dtype=np.int64), counts)
+        out = np.empty(int(counts.sum()), dtype=array.dtype)
+        kind = self.MPI._typedict[array.dtype.char]
+        self.comm.Allgatherv([array, len(array), kind],
+                             [out, (counts, np.concatenate(([0], np.cumsum(counts)[:-1]))), kind])
+        self._count(start, self.size - 1, array.nbytes * (self.size - 1))
+        return out
+
+    def gatherv(self, array: np.ndarray, root: int = 0) -> np.ndarray | None:
+        """Concatenation of every rank's ``array`` (rank order) on ``root``; None elsewhere."""
+        array = np.ascontiguousarray(array)
+        start = time.perf_counter()
+        counts = np.empty(self.size, dtype=np.int64)
+        self.comm.Allgather(np.array([len(array)], dtype=np.int64), counts)
+        out = np.empty(int(counts.sum()), dtype=array.dtype) if self.rank == root else None
+        kind = self.MPI._typedict[array.dtype.char]
+        recv = [out, (counts, np.concatenate(([0], np.cumsum(counts)[:-1]))), kind] \
+            if self.rank == root else None
+        self.comm.Gatherv([array, len(array), kind], recv, root=root)
+        self._count(start, 0 if self.rank == root else 1,
+                    0 if self.rank == root else array.nbytes)
+        return out
+
+    def gather_object(self, value: Any, root: int = 0) -> list[Any] | None:
+        """Small Python objects of every rank on ``root`` (pickled)."""
+        start = time.perf_counter()
+        out = self.comm.gather(value, root=root)
+        self._count(start, 0 if self.rank == root else 1, 0)
+        return out
+
+    def bcast_object(self, value: Any, root: int = 0) -> Any:
+        """A small Python object from ``root`` to every rank (pickled)."""
+        start = time.perf_counter()
+        out = self.comm.bcast(value, root=root)
+        self._count(start, 0, 0)
+        return out

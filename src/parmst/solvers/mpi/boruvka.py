@@ -1,0 +1,447 @@
+"""Distributed Borůvka: all-reduce rounds (seed 000, Listing 8) and the filter-first variant.
+
+**boruvka-allreduce/mpi** follows seed 000 section 3.4, Listing 8: the edges
+are partitioned over the ranks (here: read in parallel and held by the owner
+of their source vertex, instead of broadcast from rank 0), every rank keeps
+a union-find over the components, finds the lightest edge of each component
+among its own edges, and one ``Allreduce`` with ``MIN`` over the packed
+``(weight, edge_id)`` keys gives every rank the lightest edge of every
+component. A second ``Allreduce`` (``MAX``) tells every rank the component
+at the other end of each winning edge, which only its holder knows; then all
+ranks join the same components in the same order, so their union-finds stay
+identical, renumber the surviving components ``0..k-1`` and drop the edges
+that became internal. Limit: the per-component arrays are replicated, so
+each rank holds ``O(n)`` words in the first round (``O(k)`` in later rounds);
+this bounds the graphs it can solve by one rank's memory, as in the paper.
+
+**filter-boruvka/mpi** (after Sanders and Schimek, "Engineering Massively
+Parallel MST Algorithms", 2023): vertices are owned by ranks and every rank
+holds all edges incident to its vertices. Each rank
+
+1. computes the minimum spanning forest of its *local* edges (both ends
+   owned) with a fast one-process solver: by the cycle property, a local edge
+   outside it is in no global forest and is dropped;
+2. contracts safely: scanning that forest and its cut edges in key order, it
+   joins the two components of a forest edge when at least one of them has
+   met no cut edge yet. Such an edge is then the lightest edge leaving that
+   component (every lighter incident edge is inside it), so it is a global
+   forest edge by the cut property;
+3. numbers the components that still touch a cut edge with an exclusive
+   prefix sum, learns the component of each cut edge's remote end with one
+   ``Alltoallv`` request and reply, and runs the all-reduce rounds above on
+   this contracted graph only.
+
+On graphs with locality (roads, grids, meshes, a partition that follows
+communities) most vertices are contracted before any communication; on
+random graphs with many cut edges it falls back to the all-reduce rounds on
+most of the graph.
+
+The complete forest is gathered on rank 0; see :func:`solve_distributed`.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numba
+import numpy as np
+
+from parmst.distributed import DistributedGraph
+from parmst.forest import Forest, exact_sum
+from parmst.graph import Graph, index_dtype_for
+from parmst.order import id_bits, weight_keys
+from parmst.solvers.serial._keys import precedes
+from parmst.solvers.serial._unionfind import find, union_roots
+from parmst.stats import Stats
+
+NO_EDGE = np.iinfo(np.int64).max
+NO_KEY = np.iinfo(np.uint64).max
+
+
+# ---------------------------------------------------------------------------- round kernels
+@numba.njit(cache=True)
+def _local_lightest(cu, cv, keys, ids, best_key, best_id, best_pos):
+    """Listing 8 lines 21-29: the lightest of this rank's edges leaving each component."""
+    for e in range(len(cu)):
+        for c in (cu[e], cv[e]):
+            if best_id[c] == NO_EDGE or precedes(keys[e], ids[e], best_key[c], best_id[c]):
+                best_key[c] = keys[e]
+                best_id[c] = ids[e]
+                best_pos[c] = e
+
+
+@numba.njit(cache=True)
+def _pack(best_key, best_id, bits, packed):
+    """``key << bits | id`` per component (all ones where a component has no edge here)."""
+    for c in range(len(best_key)):
+        if best_id[c] == NO_EDGE:
+            packed[c] = NO_KEY
+        else:
+            packed[c] = (best_key[c] << np.uint64(bits)) | np.uint64(best_id[c])
+
+
+@numba.njit(cache=True)
+def _other_ends(best_id, winner, best_pos, cu, cv, target):
+    """Component at the far end of each winning edge this rank holds (-1 where it holds none)."""
+    for c in range(len(winner)):
+        target[c] = -1
+        if winner[c] != NO_EDGE and best_id[c] == winner[c]:
+            e = best_pos[c]
+            target[c] = cv[e] if cu[e] == c else cu[e]
+
+
+@numba.njit(cache=True)
+def _join(winner, target, parent, size, chosen, count):
+    """Listing 8 lines 33-38: join along the winning edges, in component order on every rank."""
+    for c in range(len(winner)):
+        if winner[c] == NO_EDGE:
+            continue
+        ru = find(parent, c)
+        rv = find(parent, target[c])
+        if ru != rv:
+            union_roots(parent, size, ru, rv)
+            chosen[count] = winner[c]
+            count += 1
+    return count
+
+
+@numba.njit(cache=True)
+def _renumber(winner, parent):
+    """Listing 8 line 40: new ids ``0..k-1`` for the components that still have edges.
+
+    A component whose members had no edge anywhere is finished (label -1).
+    """
+    k = len(winner)
+    alive = np.zeros(k, dtype=np.bool_)
+    for c in range(k):
+        if winner[c] != NO_EDGE:
+            alive[find(parent, c)] = True
+    new_id = np.full(k, -1, dtype=np.int64)
+    count = 0
+    for c in range(k):
+        if alive[c] and parent[c] == c:
+            new_id[c] = count
+            count += 1
+    label = np.empty(k, dtype=np.int64)
+    for c in range(k):
+        label[c] = new_id[find(parent, c)]
+    return label, count
+
+
+@numba.njit(cache=True)
+def _contract_edges(cu, cv, keys, ids, label):
+    """Listing 8 line 41: relabel this rank's edges and drop those now inside one component."""
+    kept = 0
+    for e in range(len(cu)):
+        a = label[cu[e]]
+        b = label[cv[e]]
+        if a != b:
+            cu[kept], cv[kept], keys[kept], ids[kept] = a, b, keys[e], ids[e]
+            kept += 1
+    return kept
+
+
+def allreduce_rounds(channel: Any, cu: np.ndarray, cv: np.ndarray, keys: np.ndarray,
+                     ids: np.ndarray, num_components: int, key_bits: int, num_edges: int,
+                     stats: Stats) -> np.ndarray:
+    """Seed 000 Listing 8 on this rank's edges between components ``0..num_components-1``.
+
+    ``keys`` are order-preserving weight keys of ``key_bits`` bits and ``ids``
+    global edge ids (< ``num_edges``); each edge is held by exactly one rank.
+    The arrays are consumed. Returns the chosen edge ids, the same on every rank.
+    """
+    bits = id_bits(num_edges)
+    packs = key_bits + bits <= 63  # the packed key then never equals NO_KEY
+    cu, cv = cu.astype(np.int64), cv.astype(np.int64)
+    k = num_components
+    chosen_parts = []
+    live = len(cu)
+    while k > 0:
+        stats.worklist_sizes.append(k)
+        t0 = time.perf_counter()
+        best_key = np.full(k, NO_KEY, dtype=np.uint64)
+        best_id = np.full(k, NO_EDGE, dtype=np.int64)
+        best_pos = np.zeros(k, dtype=np.int64)
+        _local_lightest(cu[:live], cv[:live], keys[:live], ids[:live], best_key, best_id,
+                        best_pos)
+        _phase(stats, "lightest-edge", t0)
+        t0 = time.perf_counter()
+        if packs:
+            packed = np.empty(k, dtype=np.uint64)
+            _pack(best_key, best_id, bits, packed)
+            channel.allreduce(packed, "min")
+            winner = np.where(packed == NO_KEY, NO_EDGE,
+                              (packed & np.uint64((1 << bits) - 1)).astype(np.int64))
+        else:  # 64-bit weight keys: minimum key first, then the smallest id among its holders
+            global_key = channel.allreduce(best_key.copy(), "min")
+            winner = np.where(best_key == global_key, best_id, NO_EDGE)
+            channel.allreduce(winner, "min")
+        target = np.empty(k, dtype=np.int64)
+        _other_ends(best_id, winner, best_pos, cu, cv, target)
+        channel.allreduce(target, "max")
+        _phase(stats, "allreduce", t0)
+        t0 = time.perf_counter()
+        parent = np.arange(k, dtype=np.int64)
+        size = np.ones(k, dtype=np.int64)
+        chosen = np.empty(k, dtype=np.int64)
+        count = _join(winner, target, parent, size, chosen, 0)
+        chosen_parts.append(chosen[:count])
+        label, k = _renumber(winner, parent)
+        live = _contract_edges(cu[:live], cv[:live], keys[:live], ids[:live], label)
+        _phase(stats, "contract", t0)
+    stats.rounds = (stats.rounds or 0) + len(chosen_parts)
+    return np.concatenate(chosen_parts) if chosen_parts else np.zeros(0, dtype=np.int64)
+
+
+def _phase(stats: Stats, name: str, start: float) -> None:
+    stats.phases[name] = stats.phases.get(name, 0.0) + time.perf_counter() - start
+
+
+def _edge_keys(dg: DistributedGraph) -> tuple[np.ndarray, int]:
+    """Order-preserving uint64 weight keys of the held edges and their width in bits."""
+    return weight_keys(dg.weight).astype(np.uint64), dg.weight.dtype.itemsize * 8
+
+
+# ---------------------------------------------------------------------------- filter step
+@numba.njit(cache=True)
+def _contract_scan(order, is_cut, a, b, parent, size, touched, contracted):
+    """Filter step 2: join a local forest edge if one of its two components met no cut edge.
+
+    ``order`` visits the local forest edges and the cut edges in key order;
+    ``a`` is the owned endpoint (local index), ``b`` the other for forest edges.
+    """
+    for k in order:
+        ra = find(parent, a[k])
+        if is_cut[k]:
+            touched[ra] = True
+            continue
+        rb = find(parent, b[k])
+        if not touched[ra] or not touched[rb]:
+            either = touched[ra] or touched[rb]
+            union_roots(parent, size, ra, rb)
+            touched[find(parent, ra)] = either
+            contracted[k] = True
+
+
+@numba.njit(cache=True)
+def _component_labels(parent, touched, offset):
+    """Global label of each owned vertex's component, or -1 when it touches no cut edge."""
+    n = len(parent)
+    root_label = np.full(n, -1, dtype=np.int64)
+    count = 0
+    for v in range(n):
+        if parent[v] == v and touched[v]:
+            root_label[v] = offset + count
+            count += 1
+    label = np.empty(n, dtype=np.int64)
+    for v in range(n):
+        label[v] = root_label[find(parent, v)]
+    return label, count
+
+
+def _key_order(keys: np.ndarray, key_bits: int, cand: np.ndarray) -> np.ndarray:
+    """Indices into ``cand`` (held-edge positions) in ``(weight, edge_id)`` order.
+
+    Held edges are in global id order, so their positions break ties as ids
+    do: one sort of ``key << bits | position`` when that fits 64 bits, else a
+    two-key sort.
+    """
+    if len(cand) == 0:
+        return np.zeros(0, dtype=np.int64)
+    bits = id_bits(int(cand.max()) + 1)
+    if key_bits + bits > 64:
+        return np.lexsort((cand, keys[cand]))
+    packed = (keys[cand] << np.uint64(bits)) | cand.astype(np.uint64)
+    packed.sort()
+    position = (packed & np.uint64((1 << bits) - 1)).astype(np.int64)
+    # Map positions back to indices into cand (cand holds distinct positions).
+    where = np.empty(int(cand.max()) + 1, dtype=np.int64)
+    where[cand] = np.arange(len(cand))
+    return where[position]
+
+
+def _local_forest(dg: DistributedGraph, local_mask: np.ndarray, local_solver: str,
+                  threads: int | None) -> np.ndarray:
+    """Positions (among held edges) of the minimum spanning forest of the local edges."""
+    from parmst import registry
+    from parmst.api import minimum_spanning_forest
+
+    positions = np.flatnonzero(local_mask)
+    own = dg.ownership
+    lsrc = own.local(dg.src[positions])
+    ldst = own.local(dg.dst[positions])
+    n_local = own.count(dg.rank)
+    # Held edges are in global id order, so local ids order ties exactly as global ones do.
+    idx = index_dtype_for(n_local, len(positions))
+    graph = Graph(lsrc.astype(idx), ldst.astype(idx), dg.weight[positions], n_local)
+    options = {}
+    if threads is not None and local_solver != "auto" and \
+            "threads" in registry.get(local_solver).options:
+        options["threads"] = threads
+    forest = minimum_spanning_forest(graph, solver=local_solver, **options)
+    return positions[forest.edge_ids]
+
+
+def _remote_labels(channel: Any, dg: DistributedGraph, vertices: np.ndarray,
+                   label: np.ndarray) -> np.ndarray:
+    """Labels of (remote) ``vertices`` from their owners (one request and reply Alltoallv)."""
+    own = dg.ownership
+    # fetch() indexes by id - first; map vertices to their owners' local indices first.
+    local = own.local(vertices)
+    owner = own.owner(vertices)
+    return channel.fetch(local, owner, 0, [label])[0]
+
+
+def filter_contract(dg: DistributedGraph, stats: Stats, local_solver: str,
+                    threads: int | None) -> tuple[np.ndarray, tuple, int, int]:
+    """Steps 1-3 of filter-boruvka: local forest, safe contraction, contracted graph.
+
+    Returns the ids of the edges contracted here (global forest edges held
+    here); the contracted graph's edges held here ``(cu, cv, keys, ids)``;
+    the number of its components (global); the width of the keys in bits.
+    """
+    channel = dg.channel
+    own = dg.ownership
+    owner_src = own.owner(dg.src)
+    owner_dst = own.owner(dg.dst)
+    local_mask = (owner_src == dg.rank) & (owner_dst == dg.rank)
+    t0 = time.perf_counter()
+    forest_pos = _local_forest(dg, local_mask, local_solver, threads)
+    _phase(stats, "local-forest", t0)
+    t0 = time.perf_counter()
+    keys, key_bits = _edge_keys(dg)
+    cut_pos = np.flatnonzero(~local_mask)
+    cand = np.concatenate([forest_pos, cut_pos])
+    is_cut = np.zeros(len(cand), dtype=np.bool_)
+    is_cut[len(forest_pos):] = True
+    # The owned end of a cut edge: its src if owned here, else its dst.
+    owned_end = np.where(owner_src[cand] == dg.rank, dg.src[cand], dg.dst[cand])
+    a = own.local(owned_end)
+    b = own.local(dg.dst[cand])
+    n_local = own.count(dg.rank)
+    parent = np.arange(n_local, dtype=np.int64)
+    size = np.ones(n_local, dtype=np.int64)
+    touched = np.zeros(n_local, dtype=np.bool_)
+    if len(cut_pos):
+        contracted = np.zeros(len(cand), dtype=np.bool_)
+        _contract_scan(_key_order(keys, key_bits, cand), is_cut, a, b, parent, size, touched,
+                       contracted)
+    else:  # no cut edge: the local forest is this rank's part of the answer, all of it
+        contracted = np.ones(len(cand), dtype=np.bool_)
+    _phase(stats, "contract-local", t0)
+    k_here = int(np.count_nonzero(touched & (parent == np.arange(n_local))))
+    offset = channel.exscan_int(k_here)
+    total = channel.allreduce_int(k_here, "sum")
+    label, _ = _component_labels(parent, touched, offset)
+    # Contracted graph: forest edges left uncontracted, and each cut edge once (at its src owner).
+    deferred = ~contracted & ~is_cut
+    primary_cut = is_cut & (owner_src[cand] == dg.rank)
+    far = dg.dst[cand[primary_cut]]
+    far_label = _remote_labels(channel, dg, far, label)
+    cu = np.concatenate([label[a[deferred]], label[own.local(dg.src[cand[primary_cut]])]])
+    cv = np.concatenate([label[b[deferred]], far_label])
+    held = np.concatenate([cand[deferred], cand[primary_cut]])
+    stats.extra["local_edges"] = int(np.count_nonzero(local_mask))
+    stats.extra["cut_edges_held"] = len(cut_pos)
+    stats.extra["contracted_edges"] = int(np.count_nonzero(contracted))
+    stats.extra["components_after_filter"] = total
+
+    return (dg.edge_ids[cand[contracted]],
+            (cu, cv, keys[held], dg.edge_ids[held].astype(np.int64)), total, key_bits)
+
+
+# ---------------------------------------------------------------------------- drivers
+def _boruvka_allreduce(dg: DistributedGraph, stats: Stats) -> tuple[np.ndarray, np.ndarray]:
+    """Edge ids chosen (every rank) and the ids of them contributed by this rank."""
+    primary = np.flatnonzero(dg.primary & (dg.src != dg.dst))
+    keys, key_bits = _edge_keys(dg)
+    chosen = allreduce_rounds(dg.channel, dg.src[primary], dg.dst[primary], keys[primary],
+                              dg.edge_ids[primary].astype(np.int64), dg.num_vertices, key_bits,
+                              dg.num_edges, stats)
+    return _held_chosen(dg, chosen)
+
+
+def _filter_boruvka(dg: DistributedGraph, stats: Stats, local_solver: str,
+                    threads: int | None) -> tuple[np.ndarray, np.ndarray]:
+    contracted, (cu, cv, keys, ids), total, key_bits = filter_contract(dg, stats, local_solver,
+                                                                       threads)
+    chosen = allreduce_rounds(dg.channel, cu, cv, keys, ids, total, key_bits, dg.num_edges,
+                              stats)
+    _, mine = _held_chosen(dg, chosen)
+    return chosen, np.concatenate([contracted, mine])
+
+
+def _held_chosen(dg: DistributedGraph, chosen: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The chosen ids among this rank's primary edges (each chosen edge has one primary holder)."""
+    mine = dg.edge_ids[dg.primary]
+    hit = np.isin(mine, chosen, assume_unique=False)
+    return chosen, mine[hit]
+
+
+def solve_distributed(dg: DistributedGraph, solver: str, *, local_solver: str = "auto",
+                      threads: int | None = None) -> Forest:
+    """Run an mpi solver on every rank; the complete Forest on rank 0.
+
+    On rank 0 the result is the whole minimum spanning forest. On every other
+    rank it is that rank's share: ``edge_ids``, ``src``, ``dst``, ``weight``
+    are the forest edges it contributed (the shares are disjoint and together
+    make the forest), while ``num_vertices``, ``num_components`` and
+    ``total_weight`` are the global figures. ``stats.extra["ranks"]`` (rank 0)
+    lists every rank's building (read and route) time, and for the solve
+    itself its local time, communication time, collectives, messages and
+    bytes sent, plus the edges it held and its peak memory.
+    """
+    from parmst.solvers.mpi._comm import peak_memory_bytes
+
+    channel = dg.channel
+    stats = Stats(device=f"mpi x{channel.size}", threads=channel.size, init_time=dg.build_time)
+    before = channel.counters()
+    start = time.perf_counter()
+    error = None
+    try:
+        if dg.weight.dtype.kind == "f" and len(dg.weight) and np.isnan(dg.weight).any():
+            raise ValueError("a NaN weight: the mpi solvers reject NaN (drop those edges first)")
+    except ValueError as exc:
+        error = exc
+    channel.agree(error)
+    if solver == "boruvka-allreduce/mpi":
+        _, mine = _boruvka_allreduce(dg, stats)
+    elif solver == "genboruvka/mpi":
+        from parmst.solvers.mpi.genboruvka import genboruvka_rounds
+
+        _, mine = _held_chosen(dg, channel.allgatherv(genboruvka_rounds(dg, stats, threads)))
+    else:
+        _, mine = _filter_boruvka(dg, stats, local_solver, threads)
+    stats.compute_time = time.perf_counter() - start
+    counters = {k: v - before[k] for k, v in channel.counters().items()}
+    comm_time = counters["comm_time_s"]
+    mine = np.sort(mine)
+    position = np.searchsorted(dg.edge_ids, mine)
+    weight = dg.weight[position]
+    per_rank = {"rank": channel.rank, "init_time_s": dg.build_time,
+                "local_time_s": stats.compute_time - comm_time, **counters,
+                "held_edges": len(dg.src), "held_bytes": dg.nbytes,
+                "peak_memory_bytes": peak_memory_bytes(),
+                **{k: stats.extra.pop(k) for k in ("local_edges", "cut_edges_held",
+                                                   "contracted_edges") if k in stats.extra}}
+    ranks = channel.gather_object(per_rank)
+    ids = channel.gatherv(mine)
+    src = channel.gatherv(dg.src[position])
+    dst = channel.gatherv(dg.dst[position])
+    weights = channel.gatherv(weight)
+    total_weight = exact_sum(weights) if channel.rank == 0 else None
+    total_weight = channel.bcast_object(total_weight)
+    forest_edges = channel.allreduce_int(len(mine), "sum")
+    stats.rounds = stats.rounds or 0
+    stats.extra["rank"] = channel.rank
+    if channel.rank == 0:
+        stats.extra["ranks"] = ranks
+        order = np.argsort(ids, kind="stable")
+        ids, src, dst, weights = ids[order], src[order], dst[order], weights[order]
+    else:
+        ids, src, dst, weights = mine, dg.src[position], dg.dst[position], weight
+    return Forest(edge_ids=ids.astype(np.int64), src=src, dst=dst, weight=weights,
+                  num_vertices=dg.num_vertices,
+                  num_components=dg.num_vertices - forest_edges,
+                  total_weight=total_weight, solver=solver, stats=stats)

@@ -1,0 +1,119 @@
+"""``parmst solve`` with an mpi solver: collective reading, one report, one output file.
+
+Run on every rank (``mpiexec -n 4 parmst solve g.gr --solver filter-boruvka/mpi``)
+or plainly as one rank. Rank 0 prints the report and writes ``--output``;
+``--stats`` adds one row per rank (local and communication time,
+collectives, messages and bytes sent, edges held, peak memory). Errors:
+an error every rank agrees on (bad file, bad option) is printed once by rank
+0 and every rank exits with status 2; any other failure on a rank aborts the
+whole job with ``MPI_Abort``, naming the rank, so no rank is left waiting.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from parmst.errors import ParmstError
+from parmst.solvers.mpi._comm import Channel, DistributedError, abort
+
+RANK_COLUMNS = ("rank", "local_time_s", "comm_time_s", "collectives", "messages", "bytes_sent",
+                "held_edges", "peak_memory_bytes")
+
+
+def _load(args: argparse.Namespace, channel: Channel):
+    from parmst.distributed import DistributedGraph
+
+    ownership = "block"
+    if args.generate:
+        from parmst.generators import generate
+
+        # Every rank generates the same graph (deterministic) and keeps its slice.
+        return DistributedGraph.from_graph(generate(args.generate), channel, ownership=ownership)
+    if not args.file:
+        raise ParmstError("give a graph FILE or --generate SPEC")
+    return DistributedGraph.read(args.file, channel, format=args.format, ownership=ownership)
+
+
+def _check(args: argparse.Namespace, options: dict[str, Any]) -> None:
+    from parmst import registry
+    from parmst.errors import UnknownOptionError
+
+    solver = registry.get(args.solver)
+    unknown = sorted(set(options) - set(solver.options))
+    if unknown:
+        raise UnknownOptionError(f"solver {solver.name!r} got unknown option(s) "
+                                 f"{', '.join(unknown)}; it accepts: "
+                                 f"{', '.join(sorted(solver.options)) or 'none'}")
+    if args.maximum:
+        raise ParmstError("--maximum is not offered by the mpi solvers yet")
+    ok = solver.can_run()
+    if ok is not True:
+        raise ParmstError(f"solver {solver.name!r} cannot run here: {ok}")
+
+
+def _run(args: argparse.Namespace, options: dict[str, Any], channel: Channel) -> int:
+    import parmst
+    from parmst.cli import print_report, write_output
+
+    error = None
+    try:
+        _check(args, options)
+    except ParmstError as exc:
+        error = exc
+    channel.agree(error)
+    dg = _load(args, channel)
+    forest = parmst.minimum_spanning_forest(dg, solver=args.solver, ignore_nan=args.ignore_nan,
+                                            **options)
+    error = None
+    if channel.rank == 0:
+        try:
+            if args.verify:  # needs the whole graph, on rank 0 only
+                graph = parmst.Graph.read(args.file, format=args.format) if args.file else \
+                    parmst.generate(args.generate)
+                parmst.verify(graph, forest).raise_if_failed()
+            write_output(forest, args)
+        except (ParmstError, OSError, AssertionError) as exc:
+            error = exc
+    channel.agree(error)
+    if channel.rank != 0:
+        return 0
+    s = forest.stats
+    report = {"solver": forest.solver, "ranks": channel.size, "num_vertices": dg.num_vertices,
+              "num_edges": dg.num_edges, "forest_edges": forest.num_edges,
+              "components": forest.num_components, "total_weight": forest.total_weight,
+              "init_time_s": s.init_time, "compute_time_s": s.compute_time}
+    if args.stats:
+        report.update({"rounds": s.rounds, "phases": s.phases,
+                       "worklist_sizes": s.worklist_sizes,
+                       **{k: v for k, v in s.extra.items() if k not in ("ranks", "rank")}})
+        if args.json:
+            report["per_rank"] = s.extra["ranks"]
+    if args.verify:
+        report["verified"] = True
+    print_report(report, args.json)
+    if args.stats and not args.json:
+        print("\nper rank:")
+        print("  ".join(f"{c:>14}" for c in RANK_COLUMNS))
+        for row in s.extra["ranks"]:
+            print("  ".join(f"{row[c]:>14.4f}" if isinstance(row[c], float) else f"{row[c]:>14}"
+                            for c in RANK_COLUMNS))
+    sys.stdout.flush()
+    return 0
+
+
+def solve_command(args: argparse.Namespace, options: dict[str, Any]) -> int:
+    """``parmst solve`` for an mpi solver, on every rank; returns the exit status."""
+    channel = Channel()
+    try:
+        return _run(args, options, channel)
+    except DistributedError as exc:  # raised on every rank alike
+        if channel.rank == 0:
+            print(f"parmst: error: {exc}", file=sys.stderr, flush=True)
+        return 2
+    except BaseException as exc:  # seen by this rank only: the others may be waiting
+        if channel.size == 1:
+            raise
+        abort(channel.comm, f"{type(exc).__name__}: {exc}")
+        raise

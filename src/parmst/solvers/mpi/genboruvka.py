@@ -1,0 +1,150 @@
+"""Generic Borůvka over MPI: seed 003's hybrid (section 4.4, Figure 5.7), ranks x Numba threads.
+
+The super-vertices of each round are numbered ``0..k-1`` and block-owned:
+rank ``r`` owns the contiguous range ``starts[r] .. starts[r+1]-1`` and holds
+their rows of the contracted graph in CSR (neighbour super-vertex, weight
+key, global edge id). One round, as in the one-process ``genboruvka/cpu``
+(whose lightest-edge kernel it runs, with ``threads`` Numba threads per
+rank), with the remote reads made explicit:
+
+1. lightest entry of each owned super-vertex (Algorithm 7, threads);
+2. mirrored choices: fetch the successor's choice from its owner; of two
+   super-vertices that chose each other the smaller id keeps no edge and
+   becomes a root (Algorithm 8); the other choices are forest edges;
+3. colours: pointer jumping, each step fetching ``colour[colour[v]]`` from
+   the owners, until no rank sees a change (Algorithms 9-10);
+4. every entry learns its neighbour's colour; entries between different
+   colours are sent, with one ``Alltoallv``, to the owner of their source's
+   root; each rank numbers its roots that received entries, an exclusive
+   prefix sum (``Exscan``) makes the numbers global (Algorithm 11), entries
+   fetch their target's new number, and each rank builds its contracted CSR
+   (Algorithms 12-13).
+
+Components without crossing entries are finished and drop out. Memory per
+rank: its CSR rows (``O((m + c)/p)`` entries in the first round) and
+``O(k/p)`` per-vertex arrays; the forest's edge ids are gathered at the end.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from parmst.distributed import DistributedGraph
+from parmst.order import weight_keys
+from parmst.solvers.cpu._common import using_threads
+from parmst.solvers.cpu.genboruvka import _edge_balanced_blocks, _min_edge
+from parmst.stats import Stats
+
+
+class _Rows:
+    """This rank's super-vertices (ids ``first .. first+count-1``) and their CSR rows."""
+
+    def __init__(self, channel: Any, first: int, count: int, src: np.ndarray, adj: np.ndarray,
+                 key: np.ndarray, eid: np.ndarray) -> None:
+        """Build the CSR from entries whose ``src`` is a local index (any order)."""
+        order = np.argsort(src, kind="stable")
+        self.adj, self.key, self.eid = adj[order], key[order], eid[order]
+        self.indptr = np.zeros(count + 1, dtype=np.int64)
+        np.cumsum(np.bincount(src, minlength=count), out=self.indptr[1:])
+        self.first, self.count = first, count
+        self.starts = np.concatenate(([0], np.cumsum(channel.allgather_int(count))))
+        self.ids = np.arange(first, first + count, dtype=np.int64)
+
+    def owner(self, ids: np.ndarray) -> np.ndarray:
+        return np.searchsorted(self.starts, ids, side="right") - 1
+
+    def fetch(self, channel: Any, ids: np.ndarray, *values: np.ndarray) -> list[np.ndarray]:
+        return channel.fetch(ids, self.owner(ids), self.first, values)
+
+
+def _first_rows(dg: DistributedGraph) -> _Rows:
+    """Round-one rows: every owned vertex, one entry per incident non-loop edge end it owns."""
+    channel, own = dg.channel, dg.ownership
+    counts = channel.allgather_int(own.count(dg.rank))
+    first_of = np.concatenate(([0], np.cumsum(counts)))
+    keys = weight_keys(dg.weight).astype(np.uint64)
+    loop = dg.src == dg.dst
+    out_src = ~loop & (own.owner(dg.src) == dg.rank)
+    out_dst = ~loop & (own.owner(dg.dst) == dg.rank)
+
+    def super_id(v: np.ndarray) -> np.ndarray:
+        return first_of[own.owner(v)] + own.local(v)
+
+    src = np.concatenate([own.local(dg.src[out_src]), own.local(dg.dst[out_dst])])
+    adj = np.concatenate([super_id(dg.dst[out_src]), super_id(dg.src[out_dst])])
+    key = np.concatenate([keys[out_src], keys[out_dst]])
+    eid = np.concatenate([dg.edge_ids[out_src], dg.edge_ids[out_dst]]).astype(np.int64)
+    return _Rows(channel, int(first_of[dg.rank]), own.count(dg.rank), src, adj, key, eid)
+
+
+def _colours(channel: Any, rows: _Rows, min_pos: np.ndarray, stats: Stats
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """Steps 2-3: forest edge ids chosen here and the root colour of every owned super-vertex."""
+    has = min_pos >= 0
+    succ = np.where(has, rows.adj[min_pos] if len(rows.adj) else 0, rows.ids)
+    chosen = np.where(has, rows.eid[min_pos] if len(rows.eid) else -1, -1)
+    back_succ, back_chosen = rows.fetch(channel, succ, succ, chosen)
+    mutual = has & (back_succ == rows.ids) & (back_chosen == chosen)
+    root = ~has | (mutual & (rows.ids < succ))
+    colour = np.where(root, rows.ids, succ)
+    jumps = 0
+    while True:
+        (jumped,) = rows.fetch(channel, colour, colour)
+        changed = channel.allreduce_int(int(np.count_nonzero(jumped != colour)), "sum")
+        colour = jumped
+        jumps += 1
+        if not changed:
+            break
+    stats.extra["pointer_jumps"] = stats.extra.get("pointer_jumps", 0) + jumps
+    return chosen[~root], colour
+
+
+def _contract(channel: Any, rows: _Rows, colour: np.ndarray) -> _Rows:
+    """Step 4: crossing entries to their root's owner, new global ids, the new CSR."""
+    degree = np.diff(rows.indptr)
+    src_colour = np.repeat(colour, degree)
+    (dst_colour,) = rows.fetch(channel, rows.adj, colour)
+    cross = src_colour != dst_colour
+    to = rows.owner(src_colour[cross])
+    order = np.argsort(to, kind="stable")
+    counts = np.bincount(to, minlength=channel.size).astype(np.int64)
+    (rs, rd, rk, re), _ = channel.alltoallv(
+        [src_colour[cross][order], dst_colour[cross][order], rows.key[cross][order],
+         rows.eid[cross][order]], counts)
+    roots = np.unique(rs)  # this rank's roots with crossing entries: the next super-vertices
+    first = channel.exscan_int(len(roots))
+    new_id = np.full(rows.count, -1, dtype=np.int64)
+    new_id[roots - rows.first] = first + np.arange(len(roots))
+    (target,) = rows.fetch(channel, rd, new_id)
+    local_src = np.searchsorted(roots, rs)
+    return _Rows(channel, first, len(roots), local_src, target, rk, re)
+
+
+def genboruvka_rounds(dg: DistributedGraph, stats: Stats, threads: int | None) -> np.ndarray:
+    """Edge ids of the forest chosen by this rank's super-vertices, over all rounds."""
+    channel = dg.channel
+    rows = _first_rows(dg)
+    chosen_parts = []
+    with using_threads(threads, stats) as count:
+        while rows.starts[-1] > 0:
+            stats.worklist_sizes.append(int(rows.starts[-1]))
+            t0 = time.perf_counter()
+            min_pos = np.empty(rows.count, dtype=np.int64)
+            _min_edge(_edge_balanced_blocks(rows.indptr, count), rows.indptr, rows.key,
+                      rows.eid, min_pos)
+            stats.phases["min-edge"] = stats.phases.get("min-edge", 0.0) + \
+                time.perf_counter() - t0
+            t0 = time.perf_counter()
+            chosen, colour = _colours(channel, rows, min_pos, stats)
+            chosen_parts.append(chosen)
+            stats.phases["colours"] = stats.phases.get("colours", 0.0) + \
+                time.perf_counter() - t0
+            t0 = time.perf_counter()
+            rows = _contract(channel, rows, colour)
+            stats.phases["contract"] = stats.phases.get("contract", 0.0) + \
+                time.perf_counter() - t0
+    stats.rounds = len(chosen_parts)
+    return np.concatenate(chosen_parts) if chosen_parts else np.zeros(0, dtype=np.int64)

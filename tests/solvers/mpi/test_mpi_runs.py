@@ -1,0 +1,191 @@
+"""The mpi backend under a real mpiexec: conformance on 1-4 ranks, the CLI, bad input, faults.
+
+Each test starts one mpiexec (through parmst.solvers.mpi.launch, which adds
+``--allow-run-as-root`` and ``--oversubscribe`` for Open MPI) and checks
+what the ranks printed, never only the exit status: Open MPI refusing to run
+as root may still exit 0. Every run has a timeout, so a hang fails the test.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import parmst
+from parmst import registry
+
+pytestmark = pytest.mark.mpi
+
+HERE = Path(__file__).resolve().parent
+MPI_SOLVERS = [name for name, s in registry.solvers().items() if s.backend == "mpi"]
+TIMEOUT = 600
+
+
+def _launcher():
+    if importlib.util.find_spec("mpi4py") is None:
+        pytest.skip("mpi4py is not installed (pip install 'parmst[mpi]')")
+    from parmst.errors import SolverUnavailable
+    from parmst.solvers.mpi import launch
+
+    try:
+        launch.find_mpiexec()
+    except SolverUnavailable as exc:
+        pytest.skip(str(exc))
+    return launch
+
+
+def _run(ranks: int, args: list[str], timeout: float = TIMEOUT):
+    launch = _launcher()
+    env = os.environ.copy()
+    env["NUMBA_NUM_THREADS"] = "1"  # ranks share the cores; threads would oversubscribe them
+    src = str(Path(parmst.__file__).resolve().parents[1])
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [src, env.get("PYTHONPATH")]))
+    return launch.run_mpi(ranks, args, timeout=timeout, env=env)
+
+
+def test_launcher_command_has_the_flags_open_mpi_needs():
+    launch = _launcher()
+    command = launch.mpiexec_command(4, ["-c", "pass"])
+    assert command[1:3] == ["-n", "4"] and command[-3:] == [sys.executable, "-c", "pass"]
+    if launch.is_open_mpi(command[0]):
+        assert "--oversubscribe" in command
+        assert ("--allow-run-as-root" in command) == (os.geteuid() == 0)
+
+
+@pytest.mark.parametrize("ranks", [1, 2, 3, 4])
+def test_whole_catalogue_on_ranks(ranks):
+    """One launch per rank count runs every case, solver and ownership (see the worker)."""
+    done = _run(ranks, [str(HERE / "conformance_worker.py")])
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    assert len(lines) == 1, done.stdout + done.stderr
+    result = json.loads(lines[0])
+    assert result["ranks"] == ranks
+    assert result["solvers"] == MPI_SOLVERS and len(MPI_SOLVERS) >= 2
+    assert result["checks"] == result["cases"] * len(MPI_SOLVERS) * 2
+    assert result["cases"] >= 30
+    assert result["failures"] == []
+    assert done.returncode == 0
+
+
+@pytest.fixture(scope="module")
+def road_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("mpi") / "road.gr"
+    graph = parmst.generate("road:side=30,seed=4")
+    graph.write(path)
+    return path, parmst.minimum_spanning_forest(graph, solver="kruskal/serial")
+
+
+@pytest.mark.parametrize("solver", MPI_SOLVERS)
+def test_cli_on_three_ranks_prints_one_summary_and_writes_the_forest_once(road_file, tmp_path,
+                                                                          solver):
+    path, reference = road_file
+    out = tmp_path / "forest.ids"
+    done = _run(3, ["-m", "parmst", "solve", str(path), "--solver", solver, "--stats",
+                    "-o", str(out)])
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert sum(line.startswith("solver ") for line in lines) == 1
+    assert "forest_edges" in done.stdout and f"{reference.num_edges}" in done.stdout
+    per_rank = lines[lines.index("per rank:") + 2:]
+    assert [row.split()[0] for row in per_rank] == ["0", "1", "2"]
+    ids = np.array(out.read_text().split(), dtype=np.int64)
+    assert ids.tolist() == reference.edge_ids.tolist()
+
+
+def test_malformed_line_ends_every_rank_with_one_message(tmp_path):
+    lines = [f"{i} {i + 1} {i % 7}" for i in range(400)]
+    lines[371] = "371 372 seven"
+    path = tmp_path / "bad.txt"
+    path.write_text("\n".join(lines) + "\n")
+    done = _run(4, ["-m", "parmst", "solve", str(path), "--solver", "filter-boruvka/mpi"],
+                timeout=300)
+    errors = [line for line in done.stderr.splitlines() if line.startswith("parmst:")]
+    expected = (f"parmst: error: {path}, line 372: expected a number for the weight 'w', "
+                "found 'seven'")
+    assert errors == [expected], done.stderr
+    assert done.returncode == 2
+    assert "forest_edges" not in done.stdout
+
+
+def test_unknown_option_is_one_message_from_every_rank(road_file):
+    path, _ = road_file
+    done = _run(2, ["-m", "parmst", "solve", str(path), "--solver", "boruvka-allreduce/mpi",
+                    "--option", "colour=red"], timeout=300)
+    errors = [line for line in done.stderr.splitlines() if line.startswith("parmst:")]
+    assert len(errors) == 1 and "unknown option(s) colour" in errors[0], done.stderr
+    assert done.returncode == 2
+
+
+PLANTED = """
+import sys
+from mpi4py import MPI
+import parmst.solvers.mpi.boruvka as b
+real = b.{function}
+def planted(*args, **kwargs):
+    if MPI.COMM_WORLD.rank == 1:
+        {action}
+    return real(*args, **kwargs)
+b.{function} = planted
+from parmst.cli import main
+sys.exit(main(["solve", sys.argv[1], "--solver", "filter-boruvka/mpi"]))
+"""
+
+
+def test_planted_failure_on_one_rank_aborts_the_job_naming_the_rank(road_file):
+    path, _ = road_file
+    code = PLANTED.format(function="_local_forest",
+                          action='raise RuntimeError("planted failure")')
+    done = _run(3, ["-c", code, str(path)], timeout=300)
+    assert done.returncode != 0
+    assert "parmst: error on rank 1 of 3: RuntimeError: planted failure" in done.stderr
+    assert "forest_edges" not in done.stdout
+
+
+def test_rank_that_dies_mid_run_ends_the_job(road_file):
+    path, _ = road_file
+    code = PLANTED.format(function="allreduce_rounds", action="import os; os._exit(7)")
+    done = _run(3, ["-c", code, str(path)], timeout=300)
+    assert done.returncode != 0
+    assert "forest_edges" not in done.stdout
+
+
+def test_without_mpiexec_the_cli_runs_as_one_rank(road_file):
+    import subprocess
+
+    path, reference = road_file
+    _launcher()
+    env = {**os.environ, "NUMBA_NUM_THREADS": "1"}
+    done = subprocess.run([sys.executable, "-m", "parmst", "solve", str(path), "--solver",
+                           "boruvka-allreduce/mpi", "--json"], capture_output=True, text=True,
+                          timeout=TIMEOUT, env=env, check=False)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["ranks"] == 1 and report["forest_edges"] == reference.num_edges
+    assert report["total_weight"] == reference.total_weight
+
+
+CHANNEL_EXTREMES = """
+import numpy as np
+from parmst.solvers.mpi._comm import Channel
+ch = Channel()
+top = np.iinfo(np.uint64).max
+mine = np.array([top, 2**63 + ch.rank, 17 + ch.rank, 2**63 - 1 - ch.rank], dtype=np.uint64)
+low = ch.allreduce(mine.copy(), "min").tolist()
+high = ch.allreduce(mine.copy(), "max").tolist()
+if ch.rank == 0:
+    print("min", low, "max", high)
+"""
+
+
+def test_unsigned_minima_are_exact_across_the_sign_bit():
+    """Open MPI 4.1 compared uint64 as signed through mpi4py; the channel must not."""
+    done = _run(2, ["-c", CHANNEL_EXTREMES], timeout=300)
+    top = 2**64 - 1
+    assert f"min [{top}, {2**63}, 17, {2**63 - 2}] max [{top}, {2**63 + 1}, 18, {2**63 - 1}]" \
+        in done.stdout, done.stdout + done.stderr

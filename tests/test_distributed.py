@@ -1,0 +1,139 @@
+"""Partitioned reading (parmst.distributed) in one process: ranks simulated by their parts.
+
+For every format and every rank count 1..5 (and more ranks than lines), the
+ranks' parts together must be exactly the file's edges, in id order, each
+once: the byte ranges tile the edge lines and every part parses only its own.
+The same code runs under mpiexec in tests/solvers/mpi/.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conformance.cases import tie_heavy_graphs
+from parmst import Graph, io
+from parmst.distributed import Ownership, byte_range, read_part
+from parmst.errors import GraphFormatError
+
+EXTENSIONS = {"edgelist": ".txt", "snap": ".snap", "dimacs": ".gr", "npz": ".npz"}
+
+
+def _parts(path, size: int):
+    return [read_part(path, rank, size) for rank in range(size)]
+
+
+def _assert_tiles(path, whole: Graph, size: int) -> None:
+    parts = _parts(path, size)
+    src = np.concatenate([p.src for p in parts])
+    dst = np.concatenate([p.dst for p in parts])
+    weight = np.concatenate([p.weight for p in parts]).astype(whole.weight.dtype)
+    assert src.tolist() == whole.src.tolist(), size
+    assert dst.tolist() == whole.dst.tolist(), size
+    assert np.array_equal(weight, whole.weight), size
+
+
+@given(graph=tie_heavy_graphs(max_vertices=12, max_edges=30),
+       fmt=st.sampled_from(sorted(EXTENSIONS)))
+def test_parts_are_the_file_for_1_to_5_ranks(tmp_path_factory, graph, fmt):
+    path = tmp_path_factory.mktemp("part") / f"g{EXTENSIONS[fmt]}"
+    io.write(graph, path)
+    whole = Graph.read(path)
+    assert whole.num_edges == graph.num_edges
+    for size in range(1, 6):
+        _assert_tiles(path, whole, size)
+
+
+HAND_MADE = (
+    "# a comment\n\n"
+    "3 1 2.5\n"
+    "% another comment\n"
+    "0 1 1\r\n"
+    "   \n"
+    "1 2 -4\n"
+    "2 0 7" + " " * 300 + "\n"  # a line longer than some ranks' ranges
+    "0 0 1e3\n"
+    "2 3 5"  # no final line break
+)
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 4, 5, 9, 40])
+def test_hand_made_edge_list_with_comments_blank_lines_and_long_line(tmp_path, size):
+    path = tmp_path / "g.txt"
+    path.write_text(HAND_MADE)
+    whole = Graph.read(path)
+    assert whole.num_edges == 6
+    _assert_tiles(path, whole, size)
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 5])
+def test_header_line_is_read_by_every_rank_and_counted_once(tmp_path, size):
+    path = tmp_path / "g.txt"
+    path.write_text("6 4\n0 1 5\n1 2 7\n2 3 1\n4 5 2\n")
+    parts = _parts(path, size)
+    assert sum(len(p.src) for p in parts) == 4
+    assert {p.num_vertices for p in parts} == {6}
+    assert {p.expected_edges for p in parts} == {4}
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 4, 5])
+def test_bad_line_is_reported_with_its_file_line_by_the_rank_that_holds_it(tmp_path, size):
+    lines = [f"{i} {i + 1} {i}" for i in range(30)]
+    lines[21] = "21 22 oops"
+    path = tmp_path / "g.txt"
+    path.write_text("# header comment\n" + "\n".join(lines) + "\n")
+    failures = []
+    for rank in range(size):
+        try:
+            read_part(path, rank, size)
+        except GraphFormatError as exc:
+            failures.append((rank, str(exc)))
+    assert len(failures) == 1
+    assert "line 23" in failures[0][1] and "oops" in failures[0][1]
+
+
+def test_byte_ranges_start_at_line_starts_and_tile(tmp_path):
+    data = np.frombuffer(b"h\n" + b"".join(b"%d 1 2\n" % i for i in range(50)), dtype=np.uint8)
+    for size in range(1, 12):
+        ranges = [byte_range(data, 2, r, size) for r in range(size)]
+        assert ranges[0][0] == 2 and ranges[-1][1] == len(data)
+        for (_, hi), (next_lo, _) in itertools.pairwise(ranges):
+            assert hi == next_lo
+        assert all(lo == 2 or data[lo - 1] == 10 for lo, _ in ranges)
+
+
+def test_gzip_and_unsupported_formats_are_refused_with_a_hint(tmp_path):
+    g = Graph.from_edges([0], [1], [2])
+    io.write(g, tmp_path / "g.txt.gz")
+    with pytest.raises(GraphFormatError, match="uncompressed"):
+        read_part(tmp_path / "g.txt.gz", 0, 2)
+    io.write(g, tmp_path / "g.mtx")
+    with pytest.raises(GraphFormatError, match="parmst convert"):
+        read_part(tmp_path / "g.mtx", 0, 2)
+
+
+@pytest.mark.parametrize("kind", ["block", "cyclic"])
+@pytest.mark.parametrize("n,size", [(0, 3), (1, 4), (5, 4), (17, 5), (10, 1)])
+def test_ownership_gives_every_vertex_one_owner_and_a_dense_local_index(kind, n, size):
+    own = Ownership(kind, n, size)
+    v = np.arange(n)
+    owner, local = own.owner(v), own.local(v)
+    for r in range(size):
+        mine = own.global_ids(r)
+        assert mine.tolist() == v[owner == r].tolist()
+        assert local[mine].tolist() == list(range(own.count(r)))
+    assert sum(own.count(r) for r in range(size)) == n
+
+
+@pytest.mark.parametrize("size", [1, 3, 5])
+def test_compressed_npz_is_sliced_through_the_archive_member(tmp_path, size):
+    rng = np.random.default_rng(3)
+    g = Graph.from_edges(rng.integers(0, 30, 200), rng.integers(0, 30, 200),
+                         rng.random(200).astype(np.float32))
+    path = tmp_path / "g.npz"
+    io.write(g, path, compressed=True)
+    _assert_tiles(path, g, size)
