@@ -23,7 +23,7 @@ How it is built (collective: every rank calls the same constructor):
 
 Memory: a rank holds ``O(m/p)`` input edges while reading and ``O((m + c)/p)``
 after routing (``c`` cut edges, at most ``m``), plus ``O(n/p)`` per-vertex
-data. Seed 000's first MPI version gave every rank a copy of the whole graph
+data. Shou and He's first MPI version gave every rank a copy of the whole graph
 and ran out of memory at 8 ranks; here no rank ever holds more than its
 share (the solvers' own replicated state is documented with each solver).
 

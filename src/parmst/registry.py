@@ -52,6 +52,8 @@ CITATIONS = {
     "pugliese": "Pugliese, Parallel implementation of Prim's Algorithm for computing a Minimum "
                 "Spanning Tree (GPU Computing project report)",
     "filter-kruskal": "Filter-Kruskal (Osipov, Sanders, Singler, ALENEX 2009)",
+    "sanders-schimek": "Sanders and Schimek, Engineering Massively Parallel MST Algorithms "
+                       "(IPDPS 2023)",
 }
 """Each paper a solver implements, as its ``paper`` field starts (docs/papers.md: full
 citations, what each contributes, which solvers implement it)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 
-from parmst.registry import Solver, register
+from parmst.registry import CITATIONS, Solver, register
 
 
 @functools.cache
@@ -46,7 +46,8 @@ def describe_mpi() -> str:
 register(Solver(
     name="boruvka-allreduce/mpi",
     entry="parmst.solvers.mpi.solve:boruvka_allreduce",
-    paper="seed 000 section 3.4, Listing 8 (Allreduce of the lightest edge per component)",
+    paper=CITATIONS["shou-he"] + ", section 3.4, Listing 8 (Allreduce of the lightest edge "
+                                 "per component)",
     summary="edge-partitioned Borůvka: Allreduce MIN of packed (weight, id) per component "
             "each round; O(n) replicated component arrays per rank",
     requires=("mpi4py",),
@@ -55,8 +56,7 @@ register(Solver(
 register(Solver(
     name="filter-boruvka/mpi",
     entry="parmst.solvers.mpi.solve:filter_boruvka",
-    paper="beyond the seeds: Sanders and Schimek, Engineering Massively Parallel MST "
-          "Algorithms (2023); rounds of seed 000 Listing 8",
+    paper=CITATIONS["sanders-schimek"] + "; rounds of Shou and He's Listing 8",
     summary="local forest of each rank's own edges, safe local contraction, then "
             "all-reduce Borůvka on the contracted cut graph",
     requires=("mpi4py",),
@@ -66,7 +66,7 @@ register(Solver(
 register(Solver(
     name="genboruvka/mpi",
     entry="parmst.solvers.mpi.solve:genboruvka",
-    paper="seed 003 section 4.4 and Figure 5.7 (GenBoruvka, MPI x threads)",
+    paper=CITATIONS["sousa"] + ", section 4.4 and Figure 5.7 (GenBoruvka, MPI x threads)",
     summary="block-owned contracted CSR per rank, genboruvka/cpu's lightest-edge kernel, "
             "pointer jumping across ranks, Exscan renumbering, Alltoallv redistribution",
     requires=("mpi4py",),

@@ -1,6 +1,6 @@
-"""Distributed Borůvka: all-reduce rounds (seed 000, Listing 8) and the filter-first variant.
+"""Distributed Borůvka: all-reduce rounds (Shou and He, Listing 8) and the filter-first variant.
 
-**boruvka-allreduce/mpi** follows seed 000 section 3.4, Listing 8: the edges
+**boruvka-allreduce/mpi** follows Shou and He section 3.4, Listing 8: the edges
 are partitioned over the ranks (here: read in parallel and held by the owner
 of their source vertex, instead of broadcast from rank 0), every rank keeps
 a union-find over the components, finds the lightest edge of each component
@@ -145,7 +145,7 @@ def _contract_edges(cu, cv, keys, ids, label):
 def allreduce_rounds(channel: Any, cu: np.ndarray, cv: np.ndarray, keys: np.ndarray,
                      ids: np.ndarray, num_components: int, key_bits: int, num_edges: int,
                      stats: Stats) -> np.ndarray:
-    """Seed 000 Listing 8 on this rank's edges between components ``0..num_components-1``.
+    """Shou and He Listing 8 on this rank's edges between components ``0..num_components-1``.
 
     ``keys`` are order-preserving weight keys of ``key_bits`` bits and ``ids``
     global edge ids (< ``num_edges``); each edge is held by exactly one rank.

@@ -1,4 +1,4 @@
-"""Generic Borůvka over MPI: seed 003's hybrid (section 4.4, Figure 5.7), ranks x Numba threads.
+"""Generic Borůvka over MPI: Sousa's hybrid (section 4.4, Figure 5.7), ranks x Numba threads.
 
 The super-vertices of each round are numbered ``0..k-1`` and block-owned:
 rank ``r`` owns the contiguous range ``starts[r] .. starts[r+1]-1`` and holds

@@ -32,7 +32,7 @@ def _solve(graph, stats: Stats, solver: str, **options) -> np.ndarray:
 
 
 def boruvka_allreduce(graph, stats: Stats) -> np.ndarray:
-    """Edge ids of the minimum spanning forest by seed 000's all-reduce Borůvka.
+    """Edge ids of the minimum spanning forest by Shou and He's all-reduce Borůvka.
 
     Examples
     --------
@@ -63,7 +63,7 @@ def filter_boruvka(graph, stats: Stats, local_solver: str = "auto",
 
 
 def genboruvka(graph, stats: Stats, threads: int | None = None) -> np.ndarray:
-    """Edge ids of the minimum spanning forest by seed 003's distributed GenBoruvka.
+    """Edge ids of the minimum spanning forest by Sousa's distributed GenBoruvka.
 
     ``threads``: Numba threads per rank for the lightest-edge kernel.
 
