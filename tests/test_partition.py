@@ -16,7 +16,8 @@ import pytest
 
 import parmst
 from parmst.graph import Graph
-from parmst.partition import METHODS, local_forest_filter, local_forests
+from parmst.partition import METHODS
+from parmst.solvers.local_forest import local_forest_filter, local_forests
 
 HAS_METIS = importlib.util.find_spec("pymetis") is not None
 

@@ -1,4 +1,4 @@
-"""Vertex partitions and the local-forest filter, shared by multi-instance Prim and MPI.
+"""Vertex partitions, shared by multi-instance Prim and the ``mpi`` backend.
 
 :func:`partition` maps each vertex to a part (contiguous blocks, parts grown
 by breadth-first search to equal edge counts, or METIS through ``pymetis``);
@@ -7,37 +7,30 @@ the boundary vertices at their ends (Sousa, section 4.3.2, lists the
 three qualities a partition should have: balanced vertices, balanced edges,
 few crossing edges).
 
-The *local-forest filter* is the idea behind the
-thesis's partitioned Prim: the minimum spanning forest of any subset of the
-edges keeps every edge of the global forest that lies in the subset, by the
-cycle property, so the local forests of the parts together with the
-crossing edges hold the whole global forest. :func:`local_forests` grows
-those local forests with one Prim instance per part, in parallel;
-:func:`local_forest_filter` returns the surviving edge ids, for callers (the
-``mpi`` backend, multi-GPU) that only need the filtered edge set.
+The local forests of a partition's parts, and the local-forest filter built
+on them, are in :mod:`parmst.solvers.local_forest`: this module imports no
+solver code, so ``import parmst`` (which exports :func:`partition`) stays
+light.
 
 ``parmst.partition`` is the function (as ``parmst.verify`` is); import the
-helpers by name: ``from parmst.partition import local_forest_filter``.
+helpers by name: ``from parmst.partition import cut``.
 """
 
 from __future__ import annotations
 
 import importlib.util
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 import numba
 import numpy as np
 
 from parmst.errors import GraphValueError
-from parmst.solvers.serial._keys import edge_keys
-from parmst.solvers.serial.prim import offer, pop_min
 
 if TYPE_CHECKING:
     from parmst.graph import Graph
 
-__all__ = ["METHODS", "Cut", "LocalForests", "cut", "local_forest_filter", "local_forests",
-           "partition"]
+__all__ = ["METHODS", "Cut", "check_part", "crossing_mask", "cut", "partition"]
 
 METHODS = ("blocks", "bfs", "metis")
 """Partitioning methods :func:`partition` accepts."""
@@ -258,7 +251,8 @@ class Cut:
                 "imbalance": self.imbalance}
 
 
-def _check_part(graph: Graph, part: np.ndarray) -> tuple[np.ndarray, int]:
+def check_part(graph: Graph, part: np.ndarray) -> tuple[np.ndarray, int]:
+    """``part`` as an array of one part id per vertex, and the number of parts; or one error."""
     part = np.asarray(part)
     if part.shape != (graph.num_vertices,) or part.dtype.kind not in "iu":
         raise GraphValueError(f"a partition must be an integer array of one part per vertex "
@@ -284,7 +278,7 @@ def cut(graph: Graph, part: np.ndarray) -> Cut:
     >>> c.crossing_edges, c.boundary_vertices, c.vertices.tolist()
     (4, 8, [8, 8])
     """
-    part, parts = _check_part(graph, part)
+    part, parts = check_part(graph, part)
     crossing = crossing_mask(graph, part)
     boundary = np.zeros(graph.num_vertices, dtype=bool)
     boundary[graph.src[crossing]] = True
@@ -293,156 +287,3 @@ def cut(graph: Graph, part: np.ndarray) -> Cut:
     return Cut(parts, int(crossing.sum()), int(boundary.sum()),
                np.bincount(part, minlength=parts),
                np.bincount(part, weights=degree, minlength=parts).astype(np.int64))
-
-
-class LocalForests(NamedTuple):
-    """The local forests of a partition, as grown by :func:`local_forests`.
-
-    ``order[starts[p]:starts[p+1]]`` lists part ``p``'s vertices in the order
-    its Prim instance took them, so each vertex comes after the vertex it
-    was reached from; ``via[v]`` is the edge that brought ``v`` into its
-    local tree (``-1`` for the vertex a tree started from).
-    """
-
-    order: np.ndarray
-    starts: np.ndarray
-    via: np.ndarray
-
-
-@numba.njit(cache=True)
-def _group_by_part(part, parts):
-    """Counting sort of the vertices by part: start offsets and members in vertex order."""
-    starts = np.zeros(parts + 1, dtype=np.int64)
-    for v in range(len(part)):
-        starts[part[v] + 1] += 1
-    for p in range(parts):
-        starts[p + 1] += starts[p]
-    members = np.empty(len(part), dtype=np.int64)
-    cursor = starts[:-1].copy()
-    for v in range(len(part)):
-        members[cursor[part[v]]] = v
-        cursor[part[v]] += 1
-    return starts, members
-
-
-@numba.njit(cache=True)
-def _relax_within_part(v, p, indptr, indices, edge_ids, keys, label, heap_key, heap_edge,
-                       heap_vertex, position, size):
-    """Seed 003 section 4.3.2: offer ``v``'s edges to vertices of its own part outside the
-    tree (``label`` is the part id until a vertex joins a tree, then -1); crossing edges
-    are ignored."""
-    for k in range(indptr[v], indptr[v + 1]):
-        t = indices[k]
-        if label[t] == p:
-            e = edge_ids[k]
-            size = offer(heap_key, heap_edge, heap_vertex, position, size, keys[e], e, t)
-    return size
-
-
-@numba.njit(cache=True)
-def _grow_part(p, lo, hi, members, indptr, indices, edge_ids, keys, label, heap_key,
-               heap_edge, heap_vertex, position, order, via):
-    """One part's Prim instance (Sousa Alg. 4), restarted from each member not yet reached.
-
-    The heap lives in slots ``lo..hi`` of the shared heap arrays: a part
-    never holds more vertices than it has.
-    """
-    hk = heap_key[lo:hi]
-    he = heap_edge[lo:hi]
-    hv = heap_vertex[lo:hi]
-    count = lo
-    for j in range(lo, hi):
-        v = members[j]
-        if label[v] != p:
-            continue
-        via[v] = -1
-        size = 0
-        while True:
-            label[v] = -1
-            order[count] = v
-            count += 1
-            size = _relax_within_part(v, p, indptr, indices, edge_ids, keys, label, hk, he, hv,
-                                      position, size)
-            if size == 0:
-                break
-            v = hv[0]
-            via[v] = he[0]
-            size = pop_min(hk, he, hv, position, size)
-
-
-@numba.njit(parallel=True, cache=True)
-def _grow_parts_in_parallel(starts, members, indptr, indices, edge_ids, keys, label, order, via):
-    n = len(label)
-    heap_key = np.empty(n, dtype=np.uint64)
-    heap_edge = np.empty(n, dtype=edge_ids.dtype)
-    heap_vertex = np.empty(n, dtype=indices.dtype)
-    position = np.full(n, -1, dtype=np.int64)
-    for p in numba.prange(len(starts) - 1):
-        _grow_part(p, starts[p], starts[p + 1], members, indptr, indices, edge_ids, keys, label,
-                   heap_key, heap_edge, heap_vertex, position, order, via)
-
-
-def local_forests(graph: Graph, part: np.ndarray, keys: np.ndarray | None = None) -> LocalForests:
-    """Grow the minimum spanning forest of each part's own edges, one Prim instance per part.
-
-    Seed 003 section 4.3.2: every instance ignores the edges that cross
-    parts. The parts run in parallel on the current Numba threads; the
-    result does not depend on how many.
-
-    Parameters
-    ----------
-    graph : Graph
-    part : ndarray of int
-        One part id per vertex (see :func:`partition`).
-    keys : ndarray of uint64, optional
-        :func:`parmst.solvers.serial._keys.edge_keys` of the weights, if the
-        caller has them already.
-
-    Examples
-    --------
-    >>> import parmst
-    >>> g = parmst.Graph.from_edges([0, 1, 2, 0], [1, 2, 3, 3], [4, 1, 3, 2])
-    >>> forests = local_forests(g, np.array([0, 0, 1, 1]))
-    >>> forests.via.tolist()
-    [-1, 0, -1, 2]
-    """
-    part, parts = _check_part(graph, part)
-    csr = graph.csr()
-    if keys is None:
-        keys = edge_keys(graph.weight)
-    starts, members = _group_by_part(part, parts)
-    label = part.astype(np.int64)
-    order = np.empty(graph.num_vertices, dtype=np.int64)
-    via = np.empty(graph.num_vertices, dtype=np.int64)
-    _grow_parts_in_parallel(starts, members, csr.indptr, csr.indices, csr.edge_ids, keys, label,
-                            order, via)
-    return LocalForests(order, starts, via)
-
-
-def local_forest_filter(graph: Graph, part: np.ndarray | None = None) -> np.ndarray:
-    """Ids of the edges that can be in the minimum spanning forest, by the local-forest filter.
-
-    Keeps the local forest of each part's own edges and every edge that
-    crosses parts; this set contains the whole minimum spanning forest of
-    ``graph`` (cycle property), usually in far fewer edges. With ``part``
-    omitted the whole graph is one part and the result is its forest.
-
-    A caller holding a share of a larger graph (an MPI rank, one GPU) builds
-    its share with :meth:`Graph.subgraph_edges`, which keeps the edges in
-    global id order, so ties break as in the whole graph; it maps the
-    returned ids back through the ids that call returned.
-
-    Examples
-    --------
-    >>> import parmst
-    >>> g = parmst.Graph.from_edges([0, 1, 0, 2, 3], [1, 2, 2, 3, 0], [1, 2, 3, 5, 4])
-    >>> local_forest_filter(g, np.array([0, 0, 0, 1])).tolist()
-    [0, 1, 3, 4]
-    """
-    if part is None:
-        part = np.zeros(graph.num_vertices, dtype=np.int32)
-    part, _ = _check_part(graph, part)
-    forests = local_forests(graph, part)
-    keep = crossing_mask(graph, part)
-    keep[forests.via[forests.via >= 0]] = True
-    return np.flatnonzero(keep)

@@ -11,7 +11,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from parmst.partition import LocalForests, cut, local_forests, partition
+from parmst.partition import cut, partition
+from parmst.solvers.local_forest import LocalForests, local_forests
 from parmst.solvers.serial._keys import edge_keys
 from parmst.stats import Stats
 

@@ -1,7 +1,7 @@
 """Partitioned Prim, union of local forests (Sousa section 4.3.2, prim_omp_union).
 
 1. One Prim instance per part grows the local forest of the part's own
-   edges, ignoring crossing edges (:func:`parmst.partition.local_forests`).
+   edges, ignoring crossing edges (:func:`parmst.solvers.local_forest.local_forests`).
    The local forests and the crossing edges hold the whole global forest
    (the local-forest filter, cycle property).
 2. The final stage is targeted, not a full solver run on the near-tree: the
