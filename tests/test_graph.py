@@ -42,7 +42,7 @@ def test_unit_weights_when_omitted():
     ({"src": [0, 5], "dst": [1, 0], "weight": [1, 1], "num_vertices": 3},
      "edge 1 has vertex id 5 but num_vertices is 3"),
     ({"src": [0], "dst": [1], "weight": [np.nan]}, "edge 0 has a NaN weight"),
-    ({"src": [0], "dst": [1], "weight": ["a"]}, "weights must be numeric"),
+    ({"src": [0], "dst": [1], "weight": ["a"]}, "weights must be real numbers"),
     ({"src": [0.5], "dst": [1], "weight": [1]}, "src must hold integer vertex ids"),
     ({"src": [0], "dst": [1], "weight": [1], "num_vertices": -1}, "num_vertices must be a non-negative"),
     ({"src": [0], "dst": [1], "weight": np.array([2**64 - 1], dtype=np.uint64)}, "does not fit int64"),

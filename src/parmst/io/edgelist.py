@@ -59,9 +59,11 @@ import numpy as np
 from parmst.graph import Graph
 from parmst.io._common import (
     RELABEL_CHOICES,
+    SPARSE_HINT,
     SYMMETRIC_CHOICES,
     Metadata,
     check_choice,
+    check_declared_vertices,
     check_vertex_count,
     drop_mirrors,
     finish_weights,
@@ -136,15 +138,23 @@ def _layout(text: TextFile, header: bool | None, comments: str) -> _Layout:
 
 
 def _vertex_count(text: TextFile, option: int | None, layout: _Layout) -> tuple[int | None, str]:
-    """The vertex count (option, metadata comment, header, else unknown) and where it came from."""
+    """The vertex count (option, metadata comment, header, else unknown) and where it came from.
+
+    A count that cannot fit in memory fails here, before the edges are read.
+    """
+    line = None
     if option is not None:
-        return option, "the num_vertices option"
-    from_metadata = layout.metadata.num_vertices(text.path)
-    if from_metadata is not None:
-        return from_metadata, f"the metadata comment on line {layout.metadata.line}"
-    if layout.header is not None:
-        return layout.header[0], f"the header line 'n m' on line {layout.header[2]}"
-    return None, ""
+        count, source = option, "the num_vertices option"
+    elif (from_metadata := layout.metadata.num_vertices(text.path)) is not None:
+        count, source = from_metadata, f"the metadata comment on line {layout.metadata.line}"
+        line = layout.metadata.line
+    elif layout.header is not None:
+        count, source = layout.header[0], f"the header line 'n m' on line {layout.header[2]}"
+        line = layout.header[2]
+    else:
+        return None, ""
+    check_declared_vertices(text.path, count, f"num_vertices={count} from {source}", line=line)
+    return count, source
 
 
 def read_with_labels(path: str | os.PathLike, *, num_vertices: int | None = None,
@@ -181,7 +191,8 @@ def read_with_labels(path: str | os.PathLike, *, num_vertices: int | None = None
         id_range, hint = (0, num_vertices - 1), f" (num_vertices={num_vertices} from {source})"
     spec = RowSpec(("u", "v", "w")[:layout.ncols], comments=comments.encode(), id_range=id_range,
                    id_hint=hint, weight_range=weight_range, integer_weights=integer_weights,
-                   allow_nan=allow_nan)
+                   allow_nan=allow_nan, ids_count=not relabel and num_vertices is None,
+                   sparse_hint=SPARSE_HINT)
     rows = parse_rows(text, layout.pos, layout.line, spec, progress)
     if layout.header is not None and len(rows.src) != layout.header[1]:
         raise text.error(f"the header line 'n m' announces m={layout.header[1]} edges but the "
