@@ -34,7 +34,9 @@ Writing
 A metadata comment first (``metadata=False`` leaves it out, losing the
 weight dtype and trailing isolated vertices), then ``u v w`` per edge in
 edge-id order. Float weights are written as the shortest decimal that
-reads back to the same float64.
+reads back to the same float64. ``labels=`` writes vertex ``v`` as
+``labels[v]``: the ids that :func:`read_with_labels` returned, so that a
+relabelled graph (or its spanning forest) is written in the file's own ids.
 
 Example
 -------
@@ -218,8 +220,11 @@ def read(path: str | os.PathLike, **options) -> Graph:
 
 
 def write_lines(graph: Graph, path: str | os.PathLike, head: str, *, separator: str = " ",
-                progress: bool | None = None) -> None:
+                labels: np.ndarray | None = None, progress: bool | None = None) -> None:
     """Write ``head`` (comment lines) and then one ``u v w`` line per edge.
+
+    With ``labels``, vertex ``v`` is written as ``labels[v]`` (the ids that
+    :func:`read_with_labels` returned).
 
     Examples
     --------
@@ -229,15 +234,32 @@ def write_lines(graph: Graph, path: str | os.PathLike, head: str, *, separator: 
     >>> open(path).read()
     '# note\\n0\\t1\\t2.5\\n'
     """
+    src, dst = graph.src, graph.dst
+    if labels is not None:
+        labels = _check_labels(labels, graph.num_vertices)
+        src, dst = labels[src], labels[dst]
     with open_output(path) as f:
         f.write(head.encode("utf-8"))
-        write_rows(f, graph.src, graph.dst, graph.weight, separator=separator,
+        write_rows(f, src, dst, graph.weight, separator=separator,
                    progress=progress, description=f"writing {os.fspath(path)}")
 
 
+def _check_labels(labels: np.ndarray, num_vertices: int) -> np.ndarray:
+    """The ``labels=`` write option as int64: one integer id per vertex, or ValueError."""
+    labels = np.asarray(labels)
+    if labels.shape != (num_vertices,) or labels.dtype.kind not in "iu":
+        raise ValueError(f"labels must hold one integer id per vertex ({num_vertices}), got "
+                         f"shape {labels.shape} dtype {labels.dtype}")
+    return labels.astype(np.int64, copy=False)
+
+
 def write(graph: Graph, path: str | os.PathLike, *, metadata: bool = True,
-          progress: bool | None = None) -> None:
+          labels: np.ndarray | None = None, progress: bool | None = None) -> None:
     """Write ``graph`` as an edge list (see the module docstring).
+
+    ``labels`` writes vertex ``v`` as ``labels[v]``, e.g. the file ids that
+    :func:`read_with_labels` returned; the metadata comment then leaves out
+    the vertex count, which no longer bounds the ids.
 
     Examples
     --------
@@ -247,5 +269,5 @@ def write(graph: Graph, path: str | os.PathLike, *, metadata: bool = True,
     >>> open(path).read()
     '0 1 3\\n'
     """
-    head = metadata_comment("#", graph, with_vertices=True) if metadata else ""
-    write_lines(graph, path, head, progress=progress)
+    head = metadata_comment("#", graph, with_vertices=labels is None) if metadata else ""
+    write_lines(graph, path, head, labels=labels, progress=progress)
