@@ -11,13 +11,18 @@ vertex may still run out of memory on inputs that pass.
 
 Available memory is Linux's ``MemAvailable`` (capped by a cgroup v2 limit),
 else the physical memory reported by ``os.sysconf``; where neither exists
-only the int64 bound applies.
+only the int64 bound applies. The environment variable
+``PARMST_MEMORY_LIMIT`` (bytes, or a number with ``K``, ``M``, ``G`` or
+``T``, binary units) caps it further, for shared machines and for tests
+that must behave the same on every machine.
 """
 
 from __future__ import annotations
 
 import math
 import os
+
+from parmst.errors import SettingError
 
 __all__ = ["BYTES_PER_EDGE", "BYTES_PER_VERTEX", "available_memory", "count_text", "shortfall",
            "size_text"]
@@ -28,6 +33,24 @@ BYTES_PER_VERTEX = 8
 BYTES_PER_EDGE = 24
 _INT64_LIMIT = 2**63
 _UNITS = ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB")
+_SUFFIXES = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+LIMIT_VARIABLE = "PARMST_MEMORY_LIMIT"
+
+
+def _limit_from_environment() -> int | None:
+    """``PARMST_MEMORY_LIMIT`` in bytes, None if unset; SettingError naming it if malformed."""
+    text = os.environ.get(LIMIT_VARIABLE, "").strip()
+    if not text:
+        return None
+    scale = _SUFFIXES.get(text[-1].upper(), 1)
+    number = text[:-1] if scale > 1 else text
+    try:
+        value = float(number)
+    except ValueError:
+        value = -1.0
+    if not math.isfinite(value) or value < 0:
+        raise SettingError(f"{LIMIT_VARIABLE}={text!r} is not a size such as 4G or 1073741824")
+    return int(value * scale)
 
 
 def _meminfo_available() -> int | None:
@@ -58,10 +81,15 @@ def _cgroup_room() -> int | None:
 def available_memory() -> int | None:
     """Bytes of memory this process can still allocate, or None if the system does not say.
 
+    Raises
+    ------
+    SettingError
+        ``PARMST_MEMORY_LIMIT`` is set but is not a size.
+
     Examples
     --------
     >>> room = available_memory()
-    >>> room is None or room > 0
+    >>> room is None or room >= 0
     True
     """
     room = _meminfo_available()
@@ -70,9 +98,9 @@ def available_memory() -> int | None:
             room = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
         except (AttributeError, ValueError, OSError):
             room = None
-    cgroup = _cgroup_room()
-    if cgroup is not None:
-        room = cgroup if room is None else min(room, cgroup)
+    for cap in (_cgroup_room(), _limit_from_environment()):
+        if cap is not None:
+            room = cap if room is None else min(room, cap)
     return room
 
 

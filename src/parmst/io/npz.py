@@ -100,6 +100,8 @@ def read(path: str | os.PathLike, *, allow_nan: bool = False,
             try:
                 _check_declared_size(path, archive, name)
                 arrays[name] = archive[name]
+            except GraphFormatError:  # a ValueError too, but already says what is wrong
+                raise
             except _ZIP_ERRORS as exc:
                 raise GraphFormatError(path, f"cannot read array {name!r} ({exc})") from exc
             bar.update(arrays[name].nbytes)
