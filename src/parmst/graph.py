@@ -95,8 +95,9 @@ def _coerce_ids(name: str, ids: Any) -> np.ndarray:
     a = _as_array(name, ids)
     if a.dtype == object or (a.size and a.dtype.kind not in "iub"):
         if a.dtype.kind == "f" and a.size and np.all(np.isfinite(a)) and np.all(a == np.floor(a)):
-            if np.abs(a).max() >= 2.0**63:
-                raise GraphValueError(f"{name} holds vertex id {np.abs(a).max()!r}, beyond int64")
+            largest = float(np.abs(a).max())
+            if largest >= 2.0**63:
+                raise GraphValueError(f"{name} holds vertex id {largest!r}, beyond int64")
             return a.astype(np.int64)
         raise GraphValueError(f"{name} must hold integer vertex ids, got dtype {a.dtype}")
     return a
@@ -130,7 +131,7 @@ def _check_memory(num_vertices: int, inferred: bool, s: np.ndarray, d: np.ndarra
             "sparse ids densely first (the edge-list and SNAP readers take relabel=True)")
     problem = _memory.shortfall(len(s), "edges", 2 * idx.itemsize + w.dtype.itemsize)
     if problem is not None:
-        raise GraphValueError(f"{len(s)} edges {problem}")
+        raise GraphValueError(f"the graph's arrays {problem}")
 
 
 class Graph:
