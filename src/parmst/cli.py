@@ -209,25 +209,21 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 0 if result else 1
 
 
-def _package_status(module: str) -> str:
-    try:
-        version = importlib.metadata.version(module)
-    except importlib.metadata.PackageNotFoundError:
-        return "not installed"
-    return version
-
-
 def device_report() -> list[tuple[str, str]]:
-    """What hardware and optional packages this machine offers, as (name, status) rows."""
+    """What hardware and optional packages this machine offers, as (name, status) rows.
+
+    One row per entry of :data:`parmst._optional.OPTIONAL`: its version, or
+    ``not installed (pip install 'parmst[extra]')``.
+    """
     import numba
 
+    from parmst import _optional
     from parmst.registry import cpu_count
 
     rows = [("cpu", (f"{cpu_count()} cores, numba {numba.__version__}, "
                      f"{numba.config.NUMBA_NUM_THREADS} threads"))]
-    for package in ("numba-cuda", "mpi4py", "pyopencl", "scipy", "networkx", "igraph",
-                    "matplotlib"):
-        rows.append((package, _package_status(package)))
+    for dep in _optional.OPTIONAL:
+        rows.append((dep.distribution, f"{_optional.status(dep.module)}; {dep.enables}"))
     return rows
 
 

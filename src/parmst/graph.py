@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from parmst import _memory
+from parmst import _memory, _optional
 from parmst.errors import GraphValueError
 
 __all__ = ["CSR", "Graph", "index_dtype_for"]
@@ -266,8 +266,7 @@ class Graph:
         >>> g.num_edges
         1
         """
-        import scipy.sparse as sp
-
+        sp = _optional.require("scipy.sparse", "Graph.from_scipy")
         if not sp.issparse(matrix):
             raise GraphValueError(f"expected a SciPy sparse matrix, got {type(matrix).__name__}")
         rows, cols = matrix.shape
@@ -401,7 +400,7 @@ class Graph:
 
         Self-loops are dropped, as no spanning forest uses them.
         """
-        import scipy.sparse as sp
+        sp = _optional.require("scipy.sparse", "Graph.to_scipy")
 
         loop = self.src == self.dst
         s = np.minimum(self.src, self.dst)[~loop]
@@ -418,7 +417,7 @@ class Graph:
 
     def to_networkx(self):
         """A ``networkx.MultiGraph`` with ``weight`` and ``edge_id`` edge attributes."""
-        import networkx as nx
+        nx = _optional.require("networkx", "Graph.to_networkx")
 
         g = nx.MultiGraph()
         g.add_nodes_from(range(self.num_vertices))
