@@ -111,13 +111,15 @@ def size_text(nbytes: int) -> str:
     --------
     >>> size_text(8 * 10**12), size_text(512), size_text(3 * 2**30), size_text(40 * 2**30)
     ('7.28 TiB', '512 bytes', '3.00 GiB', '40.0 GiB')
+    >>> size_text(8 * 10**30)
+    'about 10^30 bytes'
     """
     if nbytes < 1024:
         return f"{nbytes} bytes"
-    exponent = min(len(_UNITS) - 1, int(math.log(nbytes, 1024)))
+    if nbytes >= 1024**len(_UNITS):  # beyond the units (and perhaps beyond a float)
+        return f"about 10^{len(str(nbytes)) - 1} bytes"
+    exponent = (nbytes.bit_length() - 1) // 10  # exact: 1024**exponent <= nbytes
     value = nbytes / 1024**exponent
-    if value >= 1024:  # log rounding at exact powers
-        exponent, value = exponent + 1, value / 1024
     decimals = 2 if value < 10 else 1 if value < 100 else 0
     return f"{value:.{decimals}f} {_UNITS[exponent]}"
 

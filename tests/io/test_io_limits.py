@@ -136,4 +136,8 @@ def test_memory_limit_variable(monkeypatch):
 def test_size_and_count_text():
     assert size_text(2**40) == "1.00 TiB" and size_text(1023) == "1023 bytes"
     assert count_text(10**6) == "10^6" and count_text(999_999) == "999,999"
+    for k in range(0, 1400, 3):  # any size has a text, however absurd the input
+        for size in (2**k - 1, 2**k, 10**k):
+            assert size_text(size)
+    assert size_text(2**90 - 1) == "1024 YiB" and size_text(10**400) == "about 10^400 bytes"
     assert Graph.from_edges([0], [1]).num_vertices == 2  # small graphs pass the check
