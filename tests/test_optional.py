@@ -1,4 +1,4 @@
-"""Optional packages: absence gives one line naming the pip extra, never an ImportError traceback."""
+"""Optional packages: absence gives one line naming the pip extra, never an ImportError."""
 
 from __future__ import annotations
 
@@ -106,8 +106,8 @@ sys.exit(main(sys.argv[1:]))
     (["info"], 0, "matplotlib   not installed (pip install 'parmst[plot]')"),
     (["solve", "{graph}", "--verify"], 0, "forest_edges"),
     (["solve", "--generate", "delaunay:n=20"], 2,
-     "parmst: error: the delaunay generator (SciPy's Qhull binding) needs scipy, which is not "
-     "installed: pip install 'parmst[interop]'"),
+     ("parmst: error: the delaunay generator (SciPy's Qhull binding) needs scipy, which is "
+      "not installed: pip install 'parmst[interop]'")),
 ])
 def test_cli_runs_in_a_process_without_optional_packages(tmp_path, argv, status, expected):
     graph = tmp_path / "g.txt"

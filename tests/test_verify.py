@@ -428,7 +428,7 @@ def _assert_rejected(result, check, max_listed):
 
 @pytest.mark.parametrize("max_listed", [0, 1, 2, 3])
 @pytest.mark.parametrize("fault", list(FAULTS))
-@settings(max_examples=12)
+@settings(max_examples=8)
 @given(g=fault_graphs(), rnd=st.randoms(use_true_random=False), as_forest=st.booleans())
 def test_every_planted_fault_is_rejected_under_every_max_listed(fault, max_listed, g, rnd,
                                                                  as_forest):

@@ -105,7 +105,8 @@ def read_edge_ids(path: Path) -> np.ndarray:
         try:  # a memory map: a damaged header cannot make NumPy allocate what it claims
             return np.array(np.load(path, mmap_mode="r", allow_pickle=False))
         except (ValueError, OSError, EOFError) as exc:
-            raise GraphFormatError(str(path), f"not a NumPy .npy array of edge ids ({exc})") from None
+            raise GraphFormatError(str(path),
+                                   f"not a NumPy .npy array of edge ids ({exc})") from None
     ids = []
     text = path.read_bytes().decode("utf-8", errors="replace")
     for number, line in enumerate(text.splitlines(), start=1):
@@ -139,6 +140,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
     except VerificationError as failure:
         print(f"parmst: verification failed: {failure}", file=sys.stderr)
         return 1
+    except ParmstError:
+        raise
+    except ValueError as exc:  # solvers check their option values (threads=0) with ValueError
+        raise ParmstError(f"{args.solver}: {exc}") from exc
     s = forest.stats
     report = {
         "solver": forest.solver,

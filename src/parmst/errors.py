@@ -60,7 +60,7 @@ class GraphFileNotFoundError(GraphFormatError, FileNotFoundError):
 
 
 class SettingError(ParmstError, ValueError):
-    """An environment variable parmst reads (e.g. ``PARMST_MEMORY_LIMIT``) holds an unusable value."""
+    """An environment variable parmst reads (``PARMST_MEMORY_LIMIT``) holds an unusable value."""
 
 
 class MissingDependencyError(ParmstError, ImportError):

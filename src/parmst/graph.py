@@ -110,7 +110,8 @@ def _vertex_count(value: Any) -> int:
         try:
             number = operator.index(value)
         except TypeError:
-            if isinstance(value, (float, np.floating)) and math.isfinite(value) and value == int(value):
+            if (isinstance(value, (float, np.floating)) and math.isfinite(value)
+                    and value == int(value)):
                 number = int(value)
     if number is None or number < 0:
         raise GraphValueError(f"num_vertices must be a non-negative integer, got {value!r}")

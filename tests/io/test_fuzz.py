@@ -13,9 +13,8 @@ import random
 import subprocess
 import sys
 
-import pytest
-
 import fuzz_inputs
+import pytest
 
 CASES = int(os.environ.get("PARMST_FUZZ_CASES", "300"))
 

@@ -43,8 +43,9 @@ def read_error(path, content, **options) -> GraphFormatError:
      f"num_vertices=1000000000000 from the metadata comment on line 2 {TEN_TWELVE}"),
     ("g.gr", "c x\np sp 1000000000000 1\na 1 2 3\n", 2,
      f"n=1000000000000 in the problem line {TEN_TWELVE}"),
-    ("g.mtx", "%%MatrixMarket matrix coordinate integer general\n1000000000000 1000000000000 1\n"
-              "1 2 3\n", 2, f"1000000000000 rows in the size line {TEN_TWELVE}"),
+    ("g.mtx", ("%%MatrixMarket matrix coordinate integer general\n"
+               "1000000000000 1000000000000 1\n1 2 3\n"), 2,
+     f"1000000000000 rows in the size line {TEN_TWELVE}"),
     ("g.pbbs", "WeightedEdgeArray\n0 1 2\n1\n999999999999\n7\n", 5,
      f"vertex id 999999999999 {TEN_TWELVE}"),
 ])
@@ -108,7 +109,8 @@ def test_npz_counts_and_lying_array_headers(tmp_path):
             buffer.write(array.astype("<i8").tobytes())
             archive.writestr(name + ".npy", buffer.getvalue())
     message = str(read_error(liar, liar.read_bytes()))
-    assert "array 'dst' declares shape (1000000000000,), which would need 10^12 dst entries" in message
+    assert ("array 'dst' declares shape (1000000000000,), which would need 10^12 dst entries"
+            in message)
     single = tmp_path / "single.npz"
     np.save(tmp_path / "single.npy", np.arange(3))
     single.write_bytes((tmp_path / "single.npy").read_bytes())
