@@ -7,6 +7,7 @@ from io import BytesIO
 
 import numpy as np
 import pytest
+from test_io_errors import read_error
 
 from parmst import Graph, GraphFormatError, io
 from parmst._memory import available_memory, count_text, shortfall, size_text
@@ -19,17 +20,6 @@ TEN_TWELVE = "would need 10^12 vertices, 7.28 TiB, more than the 1.00 GiB availa
 def one_gib(monkeypatch):
     """Every machine looks like 1 GiB of free memory, so these limits do not depend on it."""
     monkeypatch.setattr("parmst._memory.available_memory", lambda: 2**30)
-
-
-def read_error(path, content, **options) -> GraphFormatError:
-    if isinstance(content, str):
-        path.write_text(content)
-    else:
-        path.write_bytes(content)
-    with pytest.raises(GraphFormatError) as caught:
-        io.read(path, **options)
-    assert "\n" not in str(caught.value)
-    return caught.value
 
 
 @pytest.mark.parametrize(("name", "content", "line", "message"), [
@@ -50,21 +40,21 @@ def read_error(path, content, **options) -> GraphFormatError:
      f"vertex id 999999999999 {TEN_TWELVE}"),
 ])
 def test_huge_vertex_counts_name_file_line_and_value(tmp_path, name, content, line, message):
-    error = read_error(tmp_path / name, content)
+    error = read_error(tmp_path, name, content)
     assert error.line == line and f"{name}, line {line}: " in str(error)
     assert message in str(error)
 
 
 def test_the_line_is_found_beyond_the_first_block_of_rows(tmp_path):
     rows = "".join(f"{i % 50} {(i + 1) % 50} 1\n" for i in range(70_000))
-    error = read_error(tmp_path / "long.txt", "# head\n" + rows + "3 999999999999 1\n")
+    error = read_error(tmp_path, "long.txt", "# head\n" + rows + "3 999999999999 1\n")
     assert error.line == 70_002
 
 
 def test_num_vertices_option_beyond_memory(tmp_path):
-    error = read_error(tmp_path / "g.txt", "0 1 5\n", num_vertices=10**12)
+    error = read_error(tmp_path, "g.txt", "0 1 5\n", num_vertices=10**12)
     assert f"num_vertices=1000000000000 from the num_vertices option {TEN_TWELVE}" in str(error)
-    error = read_error(tmp_path / "g.pbbs", "WeightedEdgeArray 0 1 5", num_vertices=10**12)
+    error = read_error(tmp_path, "g.pbbs", "WeightedEdgeArray 0 1 5", num_vertices=10**12)
     assert "from the num_vertices option" in str(error)
 
 
@@ -89,7 +79,7 @@ def test_relabel_is_refused_for_dense_formats(tmp_path):
 
 
 def test_egr_header_vertex_count_checked_before_the_arrays(tmp_path):
-    error = read_error(tmp_path / "g.egr", np.array([2**31 - 1, 0], dtype="<i4").tobytes())
+    error = read_error(tmp_path, "g.egr", np.array([2**31 - 1, 0], dtype="<i4").tobytes())
     assert error.offset == 0
     assert "n=2147483647 in the header would need 2,147,483,647 vertices, 16.0 GiB" in str(error)
 
@@ -97,7 +87,8 @@ def test_egr_header_vertex_count_checked_before_the_arrays(tmp_path):
 def test_npz_counts_and_lying_array_headers(tmp_path):
     huge = tmp_path / "huge.npz"
     np.savez(huge, src=[0], dst=[1], weight=[1], num_vertices=10**12)
-    assert f"num_vertices=1000000000000 {TEN_TWELVE}" in str(read_error(huge, huge.read_bytes()))
+    error = read_error(tmp_path, huge.name, huge.read_bytes())
+    assert f"num_vertices=1000000000000 {TEN_TWELVE}" in str(error)
     liar = tmp_path / "liar.npz"
     with zipfile.ZipFile(liar, "w") as archive:
         for name, array in {"src": np.array([0]), "dst": np.array([1]),
@@ -108,18 +99,19 @@ def test_npz_counts_and_lying_array_headers(tmp_path):
                 "descr": "<i8", "fortran_order": False, "shape": shape})
             buffer.write(array.astype("<i8").tobytes())
             archive.writestr(name + ".npy", buffer.getvalue())
-    message = str(read_error(liar, liar.read_bytes()))
+    message = str(read_error(tmp_path, liar.name, liar.read_bytes()))
     assert ("array 'dst' declares shape (1000000000000,), which would need 10^12 dst entries"
             in message)
     single = tmp_path / "single.npz"
     np.save(tmp_path / "single.npy", np.arange(3))
     single.write_bytes((tmp_path / "single.npy").read_bytes())
-    assert "holds a single .npy array" in str(read_error(single, single.read_bytes()))
+    error = read_error(tmp_path, single.name, single.read_bytes())
+    assert "holds a single .npy array" in str(error)
 
 
 def test_row_buffers_are_checked_too(tmp_path, monkeypatch):
     monkeypatch.setattr("parmst._memory.available_memory", lambda: 100)
-    error = read_error(tmp_path / "g.txt", "".join(f"{i} {i + 1} 1\n" for i in range(50)))
+    error = read_error(tmp_path, "g.txt", "".join(f"{i} {i + 1} 1\n" for i in range(50)))
     assert error.line == 1 and "reading on from here would need" in str(error)
 
 
