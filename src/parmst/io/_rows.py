@@ -335,6 +335,13 @@ def _estimate_rows(data: np.ndarray, pos: int, most: int) -> int:
     return min(int(lines * (len(data) - pos) / len(sample) * 1.05) + 1024, most)
 
 
+def _kernel_codes(spec: RowSpec) -> tuple[np.ndarray, int]:
+    """The row kernel's comment table (256 flags) and prefix byte (-1 for none)."""
+    comment = np.zeros(256, dtype=np.uint8)
+    comment[np.frombuffer(spec.comments, dtype=np.uint8)] = 1
+    return comment, ord(spec.prefix) if spec.prefix else -1
+
+
 def line_of_row(text: TextFile, pos: int, line: int, spec: RowSpec, row: int) -> int:
     """The line on which data row ``row`` (0-based, from byte ``pos``, 1-based ``line``) ends.
 
@@ -343,9 +350,7 @@ def line_of_row(text: TextFile, pos: int, line: int, spec: RowSpec, row: int) ->
     """
     block = 1 << 16
     out = _Buffers(min(block, row + 1), np.int64, spec, row + 1)
-    comment = np.zeros(256, dtype=np.uint8)
-    comment[np.frombuffer(spec.comments, dtype=np.uint8)] = 1
-    prefix = ord(spec.prefix) if spec.prefix else -1
+    comment, prefix = _kernel_codes(spec)
     left = row + 1
     while left:
         take = min(block, left)
@@ -412,9 +417,7 @@ def _parse_all(text: TextFile, pos: int, line: int, spec: RowSpec, id_dtype: typ
     estimate = _estimate_rows(data, pos, most)
     _check_rows(text, estimate, id_dtype, spec, line)
     out = _Buffers(estimate, id_dtype, spec, most)
-    comment = np.zeros(256, dtype=np.uint8)
-    comment[np.frombuffer(spec.comments, dtype=np.uint8)] = 1
-    prefix = ord(spec.prefix) if spec.prefix else -1
+    comment, prefix = _kernel_codes(spec)
     rows = 0
     with progress_bar(len(data) - pos, f"reading {text.path}", progress) as bar:
         while pos < len(data):
