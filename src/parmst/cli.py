@@ -78,23 +78,23 @@ def _check_output(out: Path, format: str | None, labels: np.ndarray | None) -> N
 def _write_forest(forest, out: Path, format: str | None, labels: np.ndarray | None) -> None:
     """Edge ids (``.ids``/``.npy``), or the forest's edges as a graph file in the input's ids."""
     if out.suffix in IDS_SUFFIXES:
-        write_edge_ids(out, forest.edge_ids)
+        write_ids(out, forest.edge_ids)
     elif labels is None:
         forest.write(out, format=format)
     else:
         forest.write(out, format=format, labels=labels)
 
 
-def write_edge_ids(path: Path, edge_ids: np.ndarray) -> None:
-    """Write forest edge ids: ``.npy`` as a NumPy array, otherwise one id per line."""
+def write_ids(path: Path, ids: np.ndarray) -> None:
+    """Write forest edge ids (or vertex labels): ``.npy`` as a NumPy array, else one per line."""
     if path.suffix == ".npy":
-        np.save(path, edge_ids)
+        np.save(path, ids)
     else:
-        path.write_text("".join(f"{i}\n" for i in edge_ids.tolist()))
+        path.write_text("".join(f"{i}\n" for i in ids.tolist()))
 
 
 def read_edge_ids(path: Path) -> np.ndarray:
-    """Read forest edge ids written by :func:`write_edge_ids` (one integer per line)."""
+    """Read forest edge ids written by :func:`write_ids` (one integer per line)."""
     from parmst.errors import GraphFormatError
 
     if not path.exists():
@@ -199,7 +199,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
         print(f"relabelled {graph.num_vertices} vertices to 0..{graph.num_vertices - 1}"
               + (f"; their ids in {args.input} are in {args.labels}" if args.labels else ""))
         if args.labels:
-            write_edge_ids(Path(args.labels), labels)
+            write_ids(Path(args.labels), labels)
     return 0
 
 
