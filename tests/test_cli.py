@@ -212,6 +212,10 @@ def test_relabel_refuses_outputs_and_inputs_that_cannot_hold_sparse_ids(sparse_s
     assert "dimacs files number their vertices densely" in capsys.readouterr().err
     assert main(["solve", "--generate", "grid2d:side=3", "--relabel"]) == 2
     assert "not to --generate" in capsys.readouterr().err
+    assert main(["info", "--relabel"]) == 2
+    assert "--relabel applies to the graph of --explain FILE" in capsys.readouterr().err
+    assert main(["info", "--explain", str(sparse_snap), "--relabel"]) == 0
+    assert "auto picks" in capsys.readouterr().out
 
 
 def test_convert_relabel_writes_dense_ids_and_the_label_file(sparse_snap, tmp_path, capsys):

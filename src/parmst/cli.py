@@ -240,6 +240,8 @@ def cmd_info(args: argparse.Namespace) -> int:
     for name, status in device_report():
         print(f"  {name:<12} {status}")
     graph = None
+    if args.relabel is not None and not args.explain:
+        raise ParmstError("--relabel applies to the graph of --explain FILE")
     if args.explain:
         graph, _ = read_graph(args.explain, args.format, args.relabel)
     print("\nsolvers:")
