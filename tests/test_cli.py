@@ -1,4 +1,5 @@
 import json
+import random
 import re
 import subprocess
 import sys
@@ -8,6 +9,7 @@ import numpy as np
 import pytest
 
 import parmst
+from faults import plant
 from parmst.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -108,10 +110,6 @@ def test_readme_commands_match_ci():
                                    "out_of_range_id", "wrong_tie"])
 def test_verify_command_never_prints_verified_for_a_wrong_forest(tmp_path, capsys, fault,
                                                                  max_listed):
-    import random
-
-    from faults import plant
-
     rng = np.random.default_rng(5)
     g = parmst.Graph.from_edges(rng.integers(0, 9, 30), rng.integers(0, 9, 30),
                                 rng.integers(0, 4, 30), num_vertices=10)
