@@ -1,5 +1,7 @@
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from parmst import Graph, GraphValueError
 
@@ -42,7 +44,7 @@ def test_unit_weights_when_omitted():
     ({"src": [0, 5], "dst": [1, 0], "weight": [1, 1], "num_vertices": 3},
      "edge 1 has vertex id 5 but num_vertices is 3"),
     ({"src": [0], "dst": [1], "weight": [np.nan]}, "edge 0 has a NaN weight"),
-    ({"src": [0], "dst": [1], "weight": ["a"]}, "weights must be numeric"),
+    ({"src": [0], "dst": [1], "weight": ["a"]}, "weights must be real numbers"),
     ({"src": [0.5], "dst": [1], "weight": [1]}, "src must hold integer vertex ids"),
     ({"src": [0], "dst": [1], "weight": [1], "num_vertices": -1}, "num_vertices must be a non-negative"),
     ({"src": [0], "dst": [1], "weight": np.array([2**64 - 1], dtype=np.uint64)}, "does not fit int64"),
@@ -142,3 +144,91 @@ def test_large_graph_gets_int64_indices():
     assert index_dtype_for(10, 2**30 - 1) == np.int32
     assert index_dtype_for(10, 2**30) == np.int64
     assert index_dtype_for(2**31, 1) == np.int64
+
+
+# ---------------------------------------------------------------------- hostile arrays
+@pytest.fixture
+def one_gib(monkeypatch):
+    """Every machine looks like 1 GiB of free memory, so size limits do not depend on it."""
+    monkeypatch.setattr("parmst._memory.available_memory", lambda: 2**30)
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"src": [[0, 1]], "dst": [[1, 2]]}, "src must be a one-dimensional array, got shape (1, 2)"),
+    ({"src": 0, "dst": 1}, "src must be a one-dimensional array, got a scalar"),
+    ({"src": [0, 1], "dst": [1, [2, 3]]}, "dst must be a one-dimensional array: "),
+    ({"src": [0], "dst": [1], "weight": [[1.0]]}, "weight must be a one-dimensional array"),
+    ({"src": [0], "dst": [1], "weight": 5}, "weight must be a one-dimensional array, got a scalar"),
+    ({"src": ["a"], "dst": [1]}, "src must hold integer vertex ids, got dtype <U1"),
+    ({"src": np.array([1], dtype=object), "dst": [1]}, "src must hold integer vertex ids"),
+    ({"src": [np.nan], "dst": [1]}, "src must hold integer vertex ids, got dtype float64"),
+    ({"src": [1e20], "dst": [1]}, "src holds vertex id 1e+20, beyond int64"),
+    ({"src": [0], "dst": [1], "weight": [1 + 2j]},
+     "weights must be real numbers, got dtype complex128"),
+    ({"src": [0], "dst": [1], "weight": np.array(["2020-01-01"], dtype="datetime64[D]")},
+     "weights must be real numbers"),
+    ({"src": [0, 1], "dst": [1, 2], "weight": [1]}, "2 edges but 1 weights"),
+    ({"src": [0], "dst": [1], "num_vertices": float("nan")}, "got nan"),
+    ({"src": [0], "dst": [1], "num_vertices": float("inf")}, "got inf"),
+    ({"src": [0], "dst": [1], "num_vertices": 2.5}, "got 2.5"),
+    ({"src": [0], "dst": [1], "num_vertices": True}, "got True"),
+    ({"src": [0], "dst": [1], "num_vertices": "7"}, "got '7'"),
+    ({"src": [0], "dst": [1], "num_vertices": -3}, "got -3"),
+    ({"src": [0], "dst": [1], "num_vertices": 10**12},
+     "num_vertices=1000000000000 would need 10^12 vertices, 7.28 TiB, more than the 1.00 GiB"),
+    ({"src": [0], "dst": [1], "num_vertices": 2**80}, "beyond the int64 range"),
+    ({"src": [0, 5], "dst": [999999999999, 1]},
+     "vertex id 999999999999 (edge 0) would need 10^12 vertices"),
+    ({"src": np.array([2**64 - 1], dtype=np.uint64), "dst": [0]}, "beyond the int64 range"),
+])
+def test_hostile_arrays_give_one_graph_value_error(one_gib, kwargs, message):
+    with pytest.raises(GraphValueError) as caught:
+        Graph.from_edges(**kwargs)
+    assert message in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_num_vertices_may_be_an_integral_float_or_numpy_integer():
+    assert Graph.from_edges([0], [1], num_vertices=5.0).num_vertices == 5
+    assert Graph.from_edges([0], [1], num_vertices=np.int16(4)).num_vertices == 4
+
+
+def test_non_contiguous_and_read_only_inputs_are_copied_not_touched():
+    base = np.arange(12, dtype=np.int64).reshape(3, 4)
+    src, dst = base[0, ::2], base[:, 1][:2]  # strided views
+    weight = np.array([2.5, -1.0])
+    for array in (src, dst, weight):
+        array.setflags(write=False)
+    g = Graph.from_edges(src, dst, weight, num_vertices=12)
+    assert g.src.tolist() == [0, 2] and g.dst.tolist() == [1, 5] and g.weight.tolist() == [2.5, -1]
+    assert g.src.flags.c_contiguous and not g.src.flags.writeable
+    assert not weight.flags.writeable and base.tolist()[0] == [0, 1, 2, 3]
+
+
+def test_edge_count_beyond_memory_is_refused_before_copying(monkeypatch):
+    monkeypatch.setattr("parmst._memory.available_memory", lambda: 1000)
+    with pytest.raises(GraphValueError, match="the graph's arrays would need 100 edges, 1.17 KiB"):
+        Graph.from_edges(np.arange(100) % 5, np.arange(100) % 7)
+
+
+@given(st.data())
+def test_random_hostile_inputs_raise_only_graph_value_error(data):
+    arrays = st.one_of(
+        st.lists(st.integers(-3, 2**65), max_size=4),
+        st.lists(st.floats(allow_nan=True, allow_infinity=True), max_size=4),
+        st.lists(st.lists(st.integers(0, 3), max_size=2), max_size=3),
+        st.lists(st.text(max_size=2), max_size=3),
+        st.integers(0, 5), st.none(), st.booleans(),
+        st.sampled_from([np.zeros((2, 2)), np.ones(3, dtype=np.complex64), np.arange(3)[::-1],
+                         np.array([1, None], dtype=object), np.array([], dtype=np.float16)]),
+    )
+    counts = st.one_of(st.none(), st.integers(-2, 2**70), st.floats(), st.text(max_size=2))
+    src, dst, weight = data.draw(arrays), data.draw(arrays), data.draw(arrays)
+    num_vertices = data.draw(counts)
+    try:
+        g = Graph.from_edges(src, dst, weight, num_vertices=num_vertices)
+    except GraphValueError as error:
+        assert str(error) and "\n" not in str(error)
+    else:
+        assert g.num_edges == len(g.dst) == len(g.weight)
+        assert g.num_edges == 0 or max(g.src.max(), g.dst.max()) < g.num_vertices

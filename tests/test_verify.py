@@ -12,16 +12,13 @@ import sys
 import numba
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import parmst
+from faults import FAULTS, kruskal, plant
 from parmst.errors import ParmstError, VerificationError
 from parmst.verify import CHECKS, VerifyResult, verify
-
-
-def kruskal(graph):
-    return parmst.minimum_spanning_forest(graph, solver="kruskal/serial")
 
 
 def random_graph(n, m, seed, dtype=np.float64, num_vertices=None):
@@ -399,3 +396,54 @@ def test_kernels_run_interpreted_and_verify_imports_no_solver(disable_jit):
     assert report["solvers"] == []
     assert report["verdicts"] == {"ok": [], "heavier": ["minimal"], "cycle": ["acyclic"],
                                   "loop": ["acyclic"], "drop": ["spanning"]}
+
+
+# ---------------------------------------------------------------------- soundness property
+# Every planted fault, on random graphs, under every max_listed: verify rejects, and names
+# the check the fault breaks. "ok" must not depend on how many failures are listed.
+@st.composite
+def fault_graphs(draw):
+    """Small random multigraphs with ties, loops, int or float weights, at least one real edge."""
+    n = draw(st.integers(2, 10))
+    m = draw(st.integers(1, 24))
+    vertex = st.integers(0, n - 1)
+    src = draw(st.lists(vertex, min_size=m, max_size=m))
+    dst = draw(st.lists(vertex, min_size=m, max_size=m))
+    if all(a == b for a, b in zip(src, dst)):
+        dst[0] = (src[0] + 1) % n
+    dtype = draw(st.sampled_from([np.int32, np.int64, np.float32, np.float64]))
+    weight = draw(st.lists(st.integers(-3, 3), min_size=m, max_size=m))
+    return parmst.Graph.from_edges(src, dst, np.array(weight, dtype=dtype), num_vertices=n)
+
+
+def _assert_rejected(result, check, max_listed):
+    assert not result and not result.ok
+    assert not str(result).startswith("verified")
+    assert check in result.failed_checks and result.count(check) >= 1
+    for name in CHECKS:
+        assert sum(f.check == name for f in result.failures) <= max_listed
+    if max_listed == 0:
+        assert result.failures == [] and sum(result.unlisted.values()) >= 1
+
+
+@pytest.mark.parametrize("max_listed", [0, 1, 2, 3])
+@pytest.mark.parametrize("fault", list(FAULTS))
+@settings(max_examples=8)
+@given(g=fault_graphs(), rnd=st.randoms(use_true_random=False), as_forest=st.booleans())
+def test_every_planted_fault_is_rejected_under_every_max_listed(fault, max_listed, g, rnd,
+                                                                 as_forest):
+    assert verify(g, kruskal(g), max_listed=max_listed).ok
+    g, claim = plant(fault, g, rnd)
+    if as_forest and not isinstance(claim, parmst.Forest):
+        ids = np.array(claim)
+        if ((ids >= 0) & (ids < g.num_edges)).all():
+            claim = parmst.Forest.from_edge_ids(g, ids)  # sorted: a repeated id stays repeated
+    _assert_rejected(verify(g, claim, max_listed=max_listed), FAULTS[fault], max_listed)
+
+
+def test_max_listed_zero_lists_nothing_and_still_fails():
+    g = square_with_diagonal()
+    for ids in ([0, 2, 3], [0, 1, 2, 4], [0, 2], [0, 1, 1, 2], [0, 1, 2, 9]):
+        result = verify(g, ids, max_listed=0)
+        assert result.failures == [] and not result and result.failed_checks
+        assert str(result).startswith("verification failed")

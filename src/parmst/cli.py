@@ -40,44 +40,87 @@ def _parse_options(pairs: Sequence[str]) -> dict[str, Any]:
     return options
 
 
-def _load_graph(args: argparse.Namespace):
-    from parmst.graph import Graph
+def read_graph(path: str, format: str | None, relabel: str | None):
+    """The graph in ``path`` and, with ``relabel``, the file's id of each vertex (else None)."""
+    from parmst import io
 
+    if relabel is None:
+        return io.read(path, format=format), None
+    return io.read_with_labels(path, format=format, relabel=relabel)
+
+
+def _load_graph(args: argparse.Namespace):
     if args.generate:
         from parmst.generators import generate
 
-        return generate(args.generate)
+        if args.relabel is not None:
+            raise ParmstError("--relabel applies to graph files, not to --generate")
+        return generate(args.generate), None
     if not args.file:
         raise ParmstError("give a graph FILE or --generate SPEC")
-    return Graph.read(args.file, format=args.format)
+    return read_graph(args.file, args.format, args.relabel)
 
 
-def write_edge_ids(path: Path, edge_ids: np.ndarray) -> None:
-    """Write forest edge ids: ``.npy`` as a NumPy array, otherwise one id per line."""
-    if path.suffix == ".npy":
-        np.save(path, edge_ids)
+def _check_output(out: Path, format: str | None, labels: np.ndarray | None) -> None:
+    """Fail before solving if the forest cannot be written to ``out``."""
+    from parmst import io
+
+    if out.suffix in IDS_SUFFIXES:
+        return
+    fmt = io.detect_format(out, format)
+    if labels is not None and "labels" not in fmt.write_options:
+        holders = [f.name for f in io.FORMATS.values() if "labels" in f.write_options]
+        raise ParmstError(f"{out}: with --relabel the forest is written in the input file's own "
+                          f"vertex ids, which {fmt.name} files cannot hold; write "
+                          f"{' or '.join(holders)} ({', '.join(IDS_SUFFIXES)} for edge ids)")
+
+
+def _write_forest(forest, out: Path, format: str | None, labels: np.ndarray | None) -> None:
+    """Edge ids (``.ids``/``.npy``), or the forest's edges as a graph file in the input's ids."""
+    if out.suffix in IDS_SUFFIXES:
+        write_ids(out, forest.edge_ids)
+    elif labels is None:
+        forest.write(out, format=format)
     else:
-        path.write_text("".join(f"{i}\n" for i in edge_ids.tolist()))
+        forest.write(out, format=format, labels=labels)
+
+
+def write_ids(path: Path, ids: np.ndarray) -> None:
+    """Write forest edge ids (or vertex labels): ``.npy`` as a NumPy array, else one per line."""
+    if path.suffix == ".npy":
+        np.save(path, ids)
+    else:
+        path.write_text("".join(f"{i}\n" for i in ids.tolist()))
 
 
 def read_edge_ids(path: Path) -> np.ndarray:
-    """Read forest edge ids written by :func:`write_edge_ids` (one integer per line)."""
+    """Read forest edge ids written by :func:`write_ids` (one integer per line)."""
     from parmst.errors import GraphFormatError
 
     if not path.exists():
         raise GraphFormatError(str(path), "no such file")
+    if path.is_dir():
+        raise GraphFormatError(str(path), "is a directory, not an edge-id file")
     if path.suffix == ".npy":
-        return np.load(path)
+        try:  # a memory map: a damaged header cannot make NumPy allocate what it claims
+            return np.array(np.load(path, mmap_mode="r", allow_pickle=False))
+        except (ValueError, OSError, EOFError) as exc:
+            raise GraphFormatError(str(path),
+                                   f"not a NumPy .npy array of edge ids ({exc})") from None
     ids = []
-    for number, line in enumerate(path.read_text().splitlines(), start=1):
+    text = path.read_bytes().decode("utf-8", errors="replace")
+    for number, line in enumerate(text.splitlines(), start=1):
         token = line.strip()
         if not token or token.startswith("#"):
             continue
         try:
-            ids.append(int(token))
+            value = int(token)
         except ValueError:
-            raise GraphFormatError(str(path), f"expected an edge id (integer), found {token!r}",
-                                   line=number) from None
+            value = None
+        if value is None or not -(2**63) <= value < 2**63:
+            raise GraphFormatError(str(path), f"expected an edge id (int64), found {token[:40]!r}",
+                                   line=number)
+        ids.append(value)
     return np.array(ids, dtype=np.int64)
 
 
@@ -103,8 +146,15 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.solver != "auto" and registry.get(args.solver).backend == "mpi":
         from parmst.solvers.mpi.cli import solve_command
 
+        if args.relabel is not None:
+            raise ParmstError("--relabel is not available with the mpi solvers (each rank reads "
+                              "only its share of the file); renumber it once with "
+                              "'parmst convert --relabel' instead")
+
         return solve_command(args, options)
-    graph = _load_graph(args)
+    graph, labels = _load_graph(args)
+    if args.output:
+        _check_output(Path(args.output), args.output_format, labels)
     solve = parmst.maximum_spanning_forest if args.maximum else parmst.minimum_spanning_forest
     try:
         forest = solve(graph, solver=args.solver, ignore_nan=args.ignore_nan,
@@ -112,6 +162,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
     except VerificationError as failure:
         print(f"parmst: verification failed: {failure}", file=sys.stderr)
         return 1
+    except ParmstError:
+        raise
+    except ValueError as exc:  # solvers check their option values (threads=0) with ValueError
+        raise ParmstError(f"{args.solver}: {exc}") from exc
     s = forest.stats
     report = {
         "solver": forest.solver,
@@ -130,18 +184,15 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.verify:
         report["verified"] = True
     print_report(report, args.json)
-    write_output(forest, args)
+    write_output(forest, args, labels)
     return 0
 
 
-def write_output(forest, args: argparse.Namespace) -> None:
-    """Write ``--output``: edge ids for ``.ids``/``.npy``, else the forest's edges as a graph."""
+def write_output(forest, args: argparse.Namespace, labels: np.ndarray | None = None) -> None:
+    """Write ``--output``: edge ids for ``.ids``/``.npy``, else the forest's edges as a graph
+    (in the input file's own vertex ids when it was read with ``--relabel``)."""
     if args.output:
-        out = Path(args.output)
-        if out.suffix in IDS_SUFFIXES:
-            write_edge_ids(out, forest.edge_ids)
-        else:
-            forest.write(out, format=args.output_format)
+        _write_forest(forest, Path(args.output), args.output_format, labels)
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
@@ -162,39 +213,44 @@ def cmd_generate(args: argparse.Namespace) -> int:
 def cmd_convert(args: argparse.Namespace) -> int:
     from parmst import io
 
-    io.convert(args.input, args.output, src_format=args.from_format, dst_format=args.to_format)
+    if args.labels and args.relabel is None:
+        raise ParmstError("--labels writes the ids that --relabel replaced; give --relabel too")
+    graph, labels = read_graph(args.input, args.from_format, args.relabel)
+    io.write(graph, args.output, format=args.to_format)
+    if labels is not None:
+        print(f"relabelled {graph.num_vertices} vertices to 0..{graph.num_vertices - 1}"
+              + (f"; their ids in {args.input} are in {args.labels}" if args.labels else ""))
+        if args.labels:
+            write_ids(Path(args.labels), labels)
     return 0
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
     import parmst
-    from parmst.graph import Graph
 
-    graph = Graph.read(args.graph, format=args.format)
-    result = parmst.verify(graph, read_edge_ids(Path(args.forest)))
+    graph, _ = read_graph(args.graph, args.format, args.relabel)  # edge ids do not change
+    if args.max_listed < 0:
+        raise ParmstError(f"--max-listed must be 0 or more, got {args.max_listed}")
+    result = parmst.verify(graph, read_edge_ids(Path(args.forest)), max_listed=args.max_listed)
     print(str(result))
     return 0 if result else 1
 
 
-def _package_status(module: str) -> str:
-    try:
-        version = importlib.metadata.version(module)
-    except importlib.metadata.PackageNotFoundError:
-        return "not installed"
-    return version
-
-
 def device_report() -> list[tuple[str, str]]:
-    """What hardware and optional packages this machine offers, as (name, status) rows."""
+    """What hardware and optional packages this machine offers, as (name, status) rows.
+
+    One row per entry of :data:`parmst._optional.OPTIONAL`: its version, or
+    ``not installed (pip install 'parmst[extra]')``.
+    """
     import numba
 
+    from parmst import _optional
     from parmst.registry import cpu_count
 
     rows = [("cpu", (f"{cpu_count()} cores, numba {numba.__version__}, "
                      f"{numba.config.NUMBA_NUM_THREADS} threads"))]
-    for package in ("numba-cuda", "mpi4py", "pyopencl", "scipy", "networkx", "igraph",
-                    "matplotlib"):
-        rows.append((package, _package_status(package)))
+    for dep in _optional.OPTIONAL:
+        rows.append((dep.distribution, f"{_optional.status(dep.module)}; {dep.enables}"))
     if importlib.util.find_spec("mpi4py") is not None:
         from parmst.solvers.mpi import describe_mpi
 
@@ -224,10 +280,10 @@ def cmd_info(args: argparse.Namespace) -> int:
     for name, status in device_report():
         print(f"  {name:<12} {status}")
     graph = None
+    if args.relabel is not None and not args.explain:
+        raise ParmstError("--relabel applies to the graph of --explain FILE")
     if args.explain:
-        from parmst.graph import Graph
-
-        graph = Graph.read(args.explain, format=args.format)
+        graph, _ = read_graph(args.explain, args.format, args.relabel)
     print("\nsolvers:")
     for name, solver in registry.solvers().items():
         ok = solver.can_run(graph)
@@ -241,6 +297,13 @@ def cmd_info(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_relabel(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--relabel", nargs="?", const="sorted", choices=("sorted", "first"),
+        help="number sparse vertex ids (edge-list and SNAP files) 0..n-1, in increasing order "
+             "or ('first') by first appearance; output files keep the file's own ids")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="parmst",
@@ -252,6 +315,7 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("file", nargs="?", help="graph file (format from the extension)")
     solve.add_argument("--generate", metavar="SPEC", help='generate a graph, e.g. "rmat:scale=16"')
     solve.add_argument("--format", help="input format if the extension does not tell")
+    _add_relabel(solve)
     solve.add_argument("--solver", default="auto", help="solver id (see 'parmst info') or auto")
     solve.add_argument("--threads", type=int, help="threads for multi-core solvers")
     solve.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
@@ -278,12 +342,18 @@ def build_parser() -> argparse.ArgumentParser:
     conv.add_argument("output")
     conv.add_argument("--from", dest="from_format", help="input format")
     conv.add_argument("--to", dest="to_format", help="output format")
+    _add_relabel(conv)
+    conv.add_argument("--labels", metavar="FILE",
+                      help="with --relabel: write each new vertex's id in the input, one per line")
     conv.set_defaults(handler=cmd_convert)
 
     ver = sub.add_parser("verify", help="verify a forest (edge-id file) against a graph")
     ver.add_argument("graph")
     ver.add_argument("forest", help="edge ids, one per line (.ids) or .npy")
     ver.add_argument("--format", help="graph format if the extension does not tell")
+    _add_relabel(ver)
+    ver.add_argument("--max-listed", type=int, default=10, metavar="K",
+                     help="failures listed per check (the rest are counted)")
     ver.set_defaults(handler=cmd_verify)
 
     warm = sub.add_parser("warmup", help="compile the solvers' kernels ahead of the first solve")
@@ -295,6 +365,7 @@ def build_parser() -> argparse.ArgumentParser:
     info = sub.add_parser("info", help="solvers, backends, devices, and why any is unavailable")
     info.add_argument("--explain", metavar="FILE", help="also say what 'auto' picks for FILE")
     info.add_argument("--format", help="format of --explain FILE")
+    _add_relabel(info)
     info.set_defaults(handler=cmd_info)
 
     if importlib.util.find_spec("parmst.bench.cli") is not None:
@@ -323,6 +394,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.handler(args) or 0)
     except (ParmstError, OSError) as exc:
         print(f"parmst: error: {exc}", file=sys.stderr)
+        return 2
+    except MemoryError as exc:  # the size checks before allocations make this a last resort
+        print(f"parmst: error: out of memory ({exc or 'no details'}); the input is too large "
+              "for this machine", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("parmst: interrupted", file=sys.stderr)

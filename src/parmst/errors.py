@@ -7,6 +7,17 @@ with a message that names the problem (file, line or byte offset, value).
 from __future__ import annotations
 
 
+def printable(text: str) -> str:
+    """``text`` with line breaks and other control characters escaped, so it stays one line.
+
+    Examples
+    --------
+    >>> printable("found '1\\x0c2\\n'")
+    "found '1\\\\x0c2\\\\n'"
+    """
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 class ParmstError(Exception):
     """Base class of every error parmst raises on purpose."""
 
@@ -35,17 +46,28 @@ class GraphFormatError(ParmstError, ValueError):
         self.path = str(path)
         self.line = line
         self.offset = offset
-        self.detail = message
-        where = self.path
+        self.detail = printable(message)  # file content quoted in it may hold any byte
+        where = printable(self.path)
         if line is not None:
             where += f", line {line}"
         if offset is not None:
             where += f", byte offset {offset}"
-        super().__init__(f"{where}: {message}")
+        super().__init__(f"{where}: {self.detail}")
 
 
 class GraphFileNotFoundError(GraphFormatError, FileNotFoundError):
     """The graph file does not exist (also a ``FileNotFoundError``)."""
+
+
+class SettingError(ParmstError, ValueError):
+    """An environment variable parmst reads (``PARMST_MEMORY_LIMIT``) holds an unusable value."""
+
+
+class MissingDependencyError(ParmstError, ImportError):
+    """An optional package a feature needs is not installed; the message names the pip extra.
+
+    Also an ``ImportError``, so ``except ImportError`` keeps working.
+    """
 
 
 class UnknownSolverError(ParmstError, ValueError):

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numba
 import numpy as np
 
+from parmst._optional import require
 from parmst.stats import Stats
 
 if TYPE_CHECKING:
@@ -217,7 +218,7 @@ class Forest:
 
     def to_networkx(self):
         """The forest as a ``networkx.Graph`` with ``weight`` and ``edge_id`` attributes."""
-        import networkx as nx
+        nx = require("networkx", "Forest.to_networkx")
 
         g = nx.Graph()
         g.add_nodes_from(range(self.num_vertices))

@@ -8,12 +8,15 @@ beyond.
 
 from __future__ import annotations
 
+import math
+import operator
 import os
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from parmst import _memory, _optional
 from parmst.errors import GraphValueError
 
 __all__ = ["CSR", "Graph", "index_dtype_for"]
@@ -54,12 +57,24 @@ def _readonly(a: np.ndarray) -> np.ndarray:
     return a
 
 
+def _as_array(name: str, values: Any) -> np.ndarray:
+    """``values`` as a one-dimensional array, or GraphValueError naming what it is instead."""
+    try:
+        a = np.asarray(values)
+    except (ValueError, TypeError) as exc:  # ragged nested lists, objects NumPy cannot read
+        raise GraphValueError(f"{name} must be a one-dimensional array: {exc}") from None
+    if a.ndim != 1:
+        what = "a scalar" if a.ndim == 0 else f"shape {a.shape}"
+        raise GraphValueError(f"{name} must be a one-dimensional array, got {what}")
+    return a
+
+
 def _coerce_weights(weight: Any, m: int) -> np.ndarray:
     if weight is None:
         return np.ones(m, dtype=np.int32)
-    w = np.asarray(weight)
+    w = _as_array("weight", weight)
     if w.dtype == object or w.dtype.kind not in "biuf":
-        raise GraphValueError(f"weights must be numeric, got dtype {w.dtype}")
+        raise GraphValueError(f"weights must be real numbers, got dtype {w.dtype}")
     if w.dtype.kind == "b" or (w.dtype.kind in "iu" and w.dtype.itemsize < 4):
         return w.astype(np.int32)
     if w.dtype == np.uint32:
@@ -77,12 +92,47 @@ def _coerce_weights(weight: Any, m: int) -> np.ndarray:
 
 
 def _coerce_ids(name: str, ids: Any) -> np.ndarray:
-    a = np.asarray(ids)
+    a = _as_array(name, ids)
     if a.dtype == object or (a.size and a.dtype.kind not in "iub"):
         if a.dtype.kind == "f" and a.size and np.all(np.isfinite(a)) and np.all(a == np.floor(a)):
+            largest = float(np.abs(a).max())
+            if largest >= 2.0**63:
+                raise GraphValueError(f"{name} holds vertex id {largest!r}, beyond int64")
             return a.astype(np.int64)
         raise GraphValueError(f"{name} must hold integer vertex ids, got dtype {a.dtype}")
     return a
+
+
+def _vertex_count(value: Any) -> int:
+    """The ``num_vertices`` argument as an int (integral floats allowed), or GraphValueError."""
+    number = None
+    if not isinstance(value, (bool, np.bool_)):
+        try:
+            number = operator.index(value)
+        except TypeError:
+            if (isinstance(value, (float, np.floating)) and math.isfinite(value)
+                    and value == int(value)):
+                number = int(value)
+    if number is None or number < 0:
+        raise GraphValueError(f"num_vertices must be a non-negative integer, got {value!r}")
+    return number
+
+
+def _check_memory(num_vertices: int, inferred: bool, s: np.ndarray, d: np.ndarray,
+                  w: np.ndarray, idx: np.dtype) -> None:
+    """GraphValueError before the copies and the solvers' per-vertex arrays outgrow memory."""
+    problem = _memory.shortfall(num_vertices)
+    if problem is not None:
+        if not inferred:
+            raise GraphValueError(f"num_vertices={num_vertices} {problem}")
+        hi = num_vertices - 1
+        where = int(np.flatnonzero((s == hi) | (d == hi))[0])
+        raise GraphValueError(
+            f"vertex id {hi} (edge {where}) {problem}; vertex ids must be 0..n-1, so number "
+            "sparse ids densely first (the edge-list and SNAP readers take relabel=True)")
+    problem = _memory.shortfall(len(s), "edges", 2 * idx.itemsize + w.dtype.itemsize)
+    if problem is not None:
+        raise GraphValueError(f"the graph's arrays {problem}")
 
 
 class Graph:
@@ -153,8 +203,12 @@ class Graph:
         Raises
         ------
         GraphValueError
-            Unequal lengths, non-integer or out-of-range ids, non-numeric or
-            NaN weights, a negative vertex count.
+            Arrays that are not one-dimensional, unequal lengths, non-integer
+            or out-of-range ids, non-numeric or NaN weights, a vertex count
+            that is negative or not an integer, and sizes this machine cannot
+            hold (a vertex count or largest id above what
+            :func:`parmst._memory.shortfall` allows; sparse ids need
+            relabelling to ``0..n-1``).
 
         Examples
         --------
@@ -162,12 +216,12 @@ class Graph:
         >>> g.num_vertices, g.weight.dtype.name
         (4, 'int64')
         """
-        s = _coerce_ids("src", src).ravel()
-        d = _coerce_ids("dst", dst).ravel()
+        s = _coerce_ids("src", src)
+        d = _coerce_ids("dst", dst)
         if len(s) != len(d):
             raise GraphValueError(f"src has {len(s)} entries but dst has {len(d)}")
         m = len(s)
-        w = _coerce_weights(weight, m).ravel()
+        w = _coerce_weights(weight, m)
         if len(w) != m:
             raise GraphValueError(f"{m} edges but {len(w)} weights")
         lo = min(int(s.min()), int(d.min())) if m else 0
@@ -175,15 +229,16 @@ class Graph:
         if lo < 0:
             where = int(np.flatnonzero((s < 0) | (d < 0))[0])
             raise GraphValueError(f"edge {where} has negative vertex id {min(s[where], d[where])}")
-        if num_vertices is None:
+        inferred = num_vertices is None
+        if inferred:
             num_vertices = hi + 1
-        elif int(num_vertices) != num_vertices or num_vertices < 0:
-            raise GraphValueError(f"num_vertices must be a non-negative integer, got {num_vertices!r}")
-        elif hi >= num_vertices:
-            where = int(np.flatnonzero((s >= num_vertices) | (d >= num_vertices))[0])
-            raise GraphValueError(
-                f"edge {where} has vertex id {max(s[where], d[where])} "
-                f"but num_vertices is {num_vertices}")
+        else:
+            num_vertices = _vertex_count(num_vertices)
+            if hi >= num_vertices:
+                first = int(np.flatnonzero((s >= num_vertices) | (d >= num_vertices))[0])
+                raise GraphValueError(
+                    f"edge {first} has vertex id {max(int(s[first]), int(d[first]))} "
+                    f"but num_vertices is {num_vertices}")
         if w.dtype.kind == "f" and not allow_nan:
             nan = np.isnan(w)
             if nan.any():
@@ -191,8 +246,9 @@ class Graph:
                     f"edge {int(np.flatnonzero(nan)[0])} has a NaN weight "
                     f"({int(nan.sum())} NaN weights in all); pass allow_nan=True and solve "
                     "with ignore_nan=True to leave them out")
-        idx = index_dtype_for(int(num_vertices), m)
-        return cls(np.array(s, dtype=idx), np.array(d, dtype=idx), np.array(w), int(num_vertices))
+        idx = index_dtype_for(num_vertices, m)
+        _check_memory(num_vertices, inferred, s, d, w, idx)
+        return cls(np.array(s, dtype=idx), np.array(d, dtype=idx), np.array(w), num_vertices)
 
     @classmethod
     def from_scipy(cls, matrix: Any, *, symmetric: str = "upper") -> Graph:
@@ -211,8 +267,7 @@ class Graph:
         >>> g.num_edges
         1
         """
-        import scipy.sparse as sp
-
+        sp = _optional.require("scipy.sparse", "Graph.from_scipy")
         if not sp.issparse(matrix):
             raise GraphValueError(f"expected a SciPy sparse matrix, got {type(matrix).__name__}")
         rows, cols = matrix.shape
@@ -346,7 +401,7 @@ class Graph:
 
         Self-loops are dropped, as no spanning forest uses them.
         """
-        import scipy.sparse as sp
+        sp = _optional.require("scipy.sparse", "Graph.to_scipy")
 
         loop = self.src == self.dst
         s = np.minimum(self.src, self.dst)[~loop]
@@ -363,7 +418,7 @@ class Graph:
 
     def to_networkx(self):
         """A ``networkx.MultiGraph`` with ``weight`` and ``edge_id`` edge attributes."""
-        import networkx as nx
+        nx = _optional.require("networkx", "Graph.to_networkx")
 
         g = nx.MultiGraph()
         g.add_nodes_from(range(self.num_vertices))

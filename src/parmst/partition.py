@@ -18,7 +18,6 @@ helpers by name: ``from parmst.partition import cut``.
 
 from __future__ import annotations
 
-import importlib.util
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -83,13 +82,12 @@ def partition(graph: Graph, parts: int, method: str = "bfs") -> np.ndarray:
 
 
 def _metis_parts(graph: Graph, parts: int) -> np.ndarray:
-    if importlib.util.find_spec("pymetis") is None:
-        raise ImportError("partition method 'metis' needs pymetis "
-                          "(pip install 'parmst[metis]')")
+    from parmst._optional import require
+
+    pymetis = require("pymetis", "partition(method='metis')")
     n = graph.num_vertices
     if parts == 1 or n == 0:
         return np.zeros(n, dtype=np.int32)
-    import pymetis
 
     csr = graph.csr()
     adjacency = pymetis.CSRAdjacency(np.asarray(csr.indptr), np.asarray(csr.indices))

@@ -291,17 +291,21 @@ class VerifyResult:
 
     @property
     def ok(self) -> bool:
-        """Every check that applies ran, and none failed."""
-        return not self.failures and not self.not_checked and "minimal" in self.checks_run
+        """Every check that applies ran, and none failed, listed or not.
+
+        Unlisted failures count as much as listed ones, so ``max_listed=0``
+        gives a result that lists nothing yet is still false for a wrong forest.
+        """
+        return (not self.failures and not any(self.unlisted.values()) and not self.not_checked
+                and "minimal" in self.checks_run)
 
     def __bool__(self) -> bool:
         return self.ok
 
     @property
     def failed_checks(self) -> list[str]:
-        """Names of the checks with at least one failure, in check order."""
-        failed = {f.check for f in self.failures}
-        return [c for c in CHECKS if c in failed]
+        """Names of the checks with at least one failure, listed or not, in check order."""
+        return [c for c in CHECKS if self.count(c)]
 
     def count(self, check: str) -> int:
         """How many failures ``check`` found, listed or not."""

@@ -20,6 +20,7 @@ def read_error(tmp_path, name: str, content, **options) -> GraphFormatError:
     with pytest.raises(GraphFormatError) as error:
         io.read(path, **options)
     assert error.value.path == str(path) and str(path) in str(error.value)
+    assert "\n" not in str(error.value)  # one line, whatever bytes the file holds
     return error.value
 
 

@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from parmst._optional import require
 from parmst.generators._params import check_int, check_weights, fill_size
 from parmst.generators._sampling import make_graph, simple_edges
 from parmst.generators._weights import random_weights
@@ -25,13 +26,8 @@ def delaunay_counts(n: int) -> tuple[int, int]:
 
 
 def _triangles(points: np.ndarray) -> np.ndarray:
-    try:
-        from scipy.spatial import Delaunay
-    except ImportError as exc:
-        raise ImportError(
-            "the delaunay generator needs SciPy's Qhull binding: "
-            "pip install 'parmst[interop]' (or scipy)") from exc
-    return Delaunay(points).simplices
+    spatial = require("scipy.spatial", "the delaunay generator (SciPy's Qhull binding)")
+    return spatial.Delaunay(points).simplices
 
 
 def delaunay(*, n: int | None = None, size: str = "small", seed: int = 0,
@@ -56,8 +52,9 @@ def delaunay(*, n: int | None = None, size: str = "small", seed: int = 0,
 
     Raises
     ------
-    ImportError
-        SciPy is not installed.
+    MissingDependencyError
+        SciPy is not installed (also an ImportError; the message names
+        ``pip install 'parmst[interop]'``).
 
     Examples
     --------

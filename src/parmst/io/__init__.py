@@ -51,7 +51,7 @@ from parmst.io import dimacs, edgelist, egr, mtx, npz, pbbs, snap
 from parmst.io._files import GraphFileNotFoundError, check_readable, is_gzip
 
 __all__ = ["FORMATS", "Format", "GraphFileNotFoundError", "convert", "detect_format", "read",
-           "write"]
+           "read_with_labels", "write"]
 
 _SNIFF_BYTES = 4096
 
@@ -69,6 +69,9 @@ class Format:
     accept the keyword options listed in ``read_options`` / ``write_options``.
     ``sniff(head, size)`` says whether the first bytes (and the file size)
     look like this format; it only serves to suggest a format in errors.
+    Formats whose ids may be sparse have ``read_with_labels`` (``relabel=``
+    numbers the vertices ``0..n-1`` and it returns their ids in the file) and
+    a ``labels=`` write option that writes vertices under such ids.
     """
 
     name: str
@@ -79,6 +82,7 @@ class Format:
     read_options: tuple[str, ...]
     write_options: tuple[str, ...]
     gzip: bool = True
+    read_with_labels: Callable[..., tuple[Graph, Any]] | None = None
 
     def describe(self) -> str:
         return f"{self.name} ({', '.join(self.extensions)})"
@@ -117,10 +121,11 @@ FORMATS: dict[str, Format] = {
     "edgelist": Format(
         "edgelist", (".txt", ".el", ".wel", ".edges"), edgelist.read, edgelist.write,
         _sniff_edges, _keywords(edgelist.read_with_labels, exclude=("comments",)),
-        _keywords(edgelist.write)),
+        _keywords(edgelist.write), read_with_labels=edgelist.read_with_labels),
     "snap": Format(
         "snap", (".snap",), snap.read, snap.write, _sniff_snap,
-        _keywords(edgelist.read_with_labels, exclude=("comments",)), _keywords(snap.write)),
+        _keywords(edgelist.read_with_labels, exclude=("comments",)), _keywords(snap.write),
+        read_with_labels=snap.read_with_labels),
     "dimacs": Format(
         "dimacs", (".gr",), dimacs.read, dimacs.write, _sniff_dimacs,
         _keywords(dimacs.read), _keywords(dimacs.write)),
@@ -232,6 +237,39 @@ def read(path: str | os.PathLike, format: str | None = None, **options: Any) -> 
     fmt = detect_format(path, format)
     _check_options(fmt, options, fmt.read_options, "reading")
     return fmt.read(path, **options)
+
+
+def read_with_labels(path: str | os.PathLike, format: str | None = None, *,
+                     relabel: bool | str = True, **options: Any) -> tuple[Graph, Any]:
+    """Read a graph whose vertex ids may be sparse; also return each vertex's id in the file.
+
+    ``relabel`` (``True``/``"sorted"`` or ``"first"``, see
+    :mod:`parmst.io.edgelist`) numbers the vertices ``0..n-1``; the returned
+    array gives the file's id of each vertex (None when ``relabel=False``).
+    Only formats that can hold sparse ids (edgelist, snap) support it.
+
+    Raises
+    ------
+    GraphFormatError
+        As :func:`read`, and for a format whose ids are dense by definition.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "g.snap")
+    >>> _ = open(path, "w").write("10\\t999999999999\\n")
+    >>> g, labels = read_with_labels(path)
+    >>> g.num_vertices, labels.tolist()
+    (2, [10, 999999999999])
+    """
+    check_readable(os.fspath(path))
+    fmt = detect_format(path, format)
+    if fmt.read_with_labels is None:
+        sparse = ", ".join(f.name for f in FORMATS.values() if f.read_with_labels is not None)
+        raise GraphFormatError(os.fspath(path), f"{fmt.name} files number their vertices densely; "
+                                                f"relabelling applies to {sparse} files")
+    _check_options(fmt, {**options, "relabel": relabel}, fmt.read_options, "reading")
+    return fmt.read_with_labels(path, relabel=relabel, **options)
 
 
 def write(graph: Graph, path: str | os.PathLike, format: str | None = None,

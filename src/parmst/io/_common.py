@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from parmst import _memory
 from parmst.errors import GraphFormatError, GraphValueError
 from parmst.graph import WEIGHT_DTYPES, Graph, index_dtype_for
 from parmst.io._mirror import mirror_pairs
@@ -25,6 +26,8 @@ METADATA_TAG = "parmst:"
 WEIGHT_DTYPE_NAMES = tuple(d.name for d in WEIGHT_DTYPES)
 SYMMETRIC_CHOICES = ("keep", "dedupe")
 RELABEL_CHOICES = (False, True, "sorted", "first")
+#: Ends the error for a huge vertex id in formats that can relabel.
+SPARSE_HINT = "; read with relabel=True (parmst CLI: --relabel) for sparse ids"
 
 
 def metadata_comment(marker: str, graph: Graph, *, with_vertices: bool) -> str:
@@ -69,6 +72,18 @@ def check_vertex_count(num_vertices: Any) -> None:
     if num_vertices is not None and (not isinstance(num_vertices, (int, np.integer))
                                      or isinstance(num_vertices, bool) or num_vertices < 0):
         raise ValueError(f"num_vertices must be a non-negative integer; got {num_vertices!r}")
+
+
+def check_declared_vertices(path: str, num_vertices: int, what: str, *, line: int | None = None,
+                            offset: int | None = None) -> None:
+    """GraphFormatError naming ``what`` declared ``num_vertices`` if that many cannot fit in memory.
+
+    Runs before reading the edges, so a header that announces 10^12 vertices
+    fails at once (see :mod:`parmst._memory`).
+    """
+    problem = _memory.shortfall(num_vertices)
+    if problem is not None:
+        raise GraphFormatError(path, f"{what} {problem}", line=line, offset=offset)
 
 
 def _weight_dtype(name: Any) -> np.dtype | None:

@@ -6,6 +6,7 @@ import contextlib
 import gzip
 import os
 import sys
+import zlib
 from collections.abc import Iterator
 from typing import BinaryIO
 
@@ -54,7 +55,7 @@ def _read_gzip(path: str, progress: bool | None) -> np.ndarray:
             while chunk := f.read(CHUNK_BYTES):
                 parts.append(chunk)
                 bar.update(raw.tell() - bar.n)
-        except (OSError, EOFError) as exc:
+        except (OSError, EOFError, zlib.error) as exc:
             raise GraphFormatError(path, f"cannot decompress gzip data: {exc}") from exc
     return np.frombuffer(b"".join(parts), dtype=np.uint8)
 

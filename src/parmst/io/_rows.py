@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from parmst import _memory
 from parmst.errors import GraphFormatError
 from parmst.io._files import CHUNK_BYTES, progress_bar
 from parmst.io._numbers import (
@@ -240,7 +241,10 @@ class RowSpec:
     ``columns`` names the fields (2 without a weight, 3 with one) for
     messages; ``prefix`` is a one-letter row tag such as DIMACS's ``a``;
     ``comments`` are the bytes that start a comment line; ``id_range`` is
-    inclusive and ``id_hint`` explains it in a range error.
+    inclusive and ``id_hint`` explains it in a range error. ``ids_count``
+    says that the largest id sets the vertex count (no header names it), so
+    it must fit in memory (:mod:`parmst._memory`); ``sparse_hint`` follows
+    that error.
     """
 
     columns: tuple[str, ...]
@@ -252,6 +256,8 @@ class RowSpec:
     weight_range: tuple[int, int] = (INT64_MIN, INT64_MAX)
     integer_weights: bool = False
     allow_nan: bool = False
+    ids_count: bool = False
+    sparse_hint: str = ""
 
     def describe(self) -> str:
         return " ".join(([self.prefix] if self.prefix else []) + list(self.columns))
@@ -274,7 +280,8 @@ class _Buffers:
     of a known type: they then go straight into an array of that type.
     """
 
-    def __init__(self, capacity: int, id_dtype: type, spec: RowSpec) -> None:
+    def __init__(self, capacity: int, id_dtype: type, spec: RowSpec, most: int) -> None:
+        self.most = most
         self.src = np.empty(capacity, dtype=id_dtype)
         self.dst = np.empty(capacity, dtype=id_dtype)
         wcap = capacity if len(spec.columns) == 3 else 0
@@ -295,8 +302,12 @@ class _Buffers:
                 new[:rows] = old[:rows]
                 setattr(self, name, new)
 
+    def next_capacity(self) -> int:
+        """Rows after the next :meth:`grow`: doubled, but never beyond what the bytes can hold."""
+        return max(min(2 * len(self.src) + 1024, self.most), len(self.src) + 1)
+
     def grow(self, rows: int) -> None:
-        self._resize(rows, 2 * len(self.src) + 1024)
+        self._resize(rows, self.next_capacity())
 
     def trim(self, rows: int) -> None:
         """Shrink to ``rows`` when the estimate overshot by much (the graph keeps these arrays)."""
@@ -308,13 +319,71 @@ class _NeedsWideIds(Exception):
     """An id beyond int32 was met while parsing into int32 arrays."""
 
 
-def _estimate_rows(data: np.ndarray, pos: int) -> int:
+def _most_rows(data: np.ndarray, pos: int, spec: RowSpec) -> int:
+    """Rows that the bytes from ``pos`` on can hold at most: every field takes a digit and a
+    separator (or the row's line break), the prefix a letter and a space."""
+    per_row = 2 * (len(spec.columns) + bool(spec.prefix))
+    return (len(data) - pos + 1) // per_row + 1
+
+
+def _estimate_rows(data: np.ndarray, pos: int, most: int) -> int:
     """Rows from ``pos`` on, judged by the line breaks in the first MiB (arrays grow if short)."""
     sample = data[pos:pos + _SAMPLE_BYTES]
     lines = int(_count_newlines(sample)) + 1
     if len(sample) == len(data) - pos:
-        return lines
-    return int(lines * (len(data) - pos) / len(sample) * 1.05) + 1024
+        return min(lines, most)
+    return min(int(lines * (len(data) - pos) / len(sample) * 1.05) + 1024, most)
+
+
+def _kernel_codes(spec: RowSpec) -> tuple[np.ndarray, int]:
+    """The row kernel's comment table (256 flags) and prefix byte (-1 for none)."""
+    comment = np.zeros(256, dtype=np.uint8)
+    comment[np.frombuffer(spec.comments, dtype=np.uint8)] = 1
+    return comment, ord(spec.prefix) if spec.prefix else -1
+
+
+def line_of_row(text: TextFile, pos: int, line: int, spec: RowSpec, row: int) -> int:
+    """The line on which data row ``row`` (0-based, from byte ``pos``, 1-based ``line``) ends.
+
+    Parses the first ``row + 1`` rows again, a block at a time; only error
+    messages need this.
+    """
+    block = 1 << 16
+    out = _Buffers(min(block, row + 1), np.int64, spec, row + 1)
+    comment, prefix = _kernel_codes(spec)
+    left = row + 1
+    while left:
+        take = min(block, left)
+        status, _, pos, line, _, _ = _parse_rows(
+            text.data, pos, len(text.data), line, len(out.src) - take, prefix, comment,
+            len(spec.columns), spec.by_line, *spec.id_range, *spec.weight_range,
+            spec.integer_weights, spec.allow_nan, out.src, out.dst, out.wint, out.wfloat,
+            out.wkind)
+        if status != ROW_FULL:  # the rows were parsed once already, so this cannot happen
+            raise AssertionError(f"row {row} not found again in {text.path}")
+        left -= take
+    return line
+
+
+def _check_vertex_count(text: TextFile, pos: int, line: int, spec: RowSpec, rows: Rows) -> None:
+    """GraphFormatError on the line of the largest id when ``max id + 1`` vertices cannot fit."""
+    if not len(rows.src):
+        return
+    top = max(int(rows.src.max()), int(rows.dst.max()))
+    problem = _memory.shortfall(top + 1)
+    if problem is None:
+        return
+    row = int(np.flatnonzero((rows.src == top) | (rows.dst == top))[0])
+    raise text.error(f"vertex id {top} {problem}{spec.sparse_hint}",
+                     line_of_row(text, pos, line, spec, row))
+
+
+def _check_rows(text: TextFile, capacity: int, id_dtype: type, spec: RowSpec, line: int) -> None:
+    """GraphFormatError before row arrays of ``capacity`` rows outgrow memory."""
+    row_bytes = 2 * np.dtype(id_dtype).itemsize + (9 if len(spec.columns) == 3 else 0)
+    problem = _memory.shortfall(capacity, "rows", row_bytes)
+    if problem is not None:
+        raise text.error(f"reading on from here {problem}", line)
 
 
 def parse_rows(text: TextFile, pos: int, line: int, spec: RowSpec,
@@ -331,20 +400,24 @@ def parse_rows(text: TextFile, pos: int, line: int, spec: RowSpec,
     """
     lo, hi = spec.id_range
     try:
-        return _parse_all(text, pos, line, spec, np.int32, (max(lo, INT32_MIN), min(hi, INT32_MAX)),
-                          progress)
+        rows = _parse_all(text, pos, line, spec, np.int32,
+                          (max(lo, INT32_MIN), min(hi, INT32_MAX)), progress)
     except _NeedsWideIds:
-        return _parse_all(text, pos, line, spec, np.int64, spec.id_range, progress)
+        rows = _parse_all(text, pos, line, spec, np.int64, spec.id_range, progress)
+    if spec.ids_count:
+        _check_vertex_count(text, pos, line, spec, rows)
+    return rows
 
 
 def _parse_all(text: TextFile, pos: int, line: int, spec: RowSpec, id_dtype: type,
                id_range: tuple[int, int], progress: bool | None) -> Rows:
     data = text.data
     weighted = len(spec.columns) == 3
-    out = _Buffers(_estimate_rows(data, pos), id_dtype, spec)
-    comment = np.zeros(256, dtype=np.uint8)
-    comment[np.frombuffer(spec.comments, dtype=np.uint8)] = 1
-    prefix = ord(spec.prefix) if spec.prefix else -1
+    most = _most_rows(data, pos, spec)
+    estimate = _estimate_rows(data, pos, most)
+    _check_rows(text, estimate, id_dtype, spec, line)
+    out = _Buffers(estimate, id_dtype, spec, most)
+    comment, prefix = _kernel_codes(spec)
     rows = 0
     with progress_bar(len(data) - pos, f"reading {text.path}", progress) as bar:
         while pos < len(data):
@@ -356,6 +429,7 @@ def _parse_all(text: TextFile, pos: int, line: int, spec: RowSpec, id_dtype: typ
             bar.update(new_pos - pos)
             pos = new_pos
             if status == ROW_FULL:
+                _check_rows(text, out.next_capacity(), id_dtype, spec, line)
                 out.grow(rows)
             elif status == ID_RANGE and id_range != spec.id_range and (
                     spec.id_range[0] <= int(text.token(at)) <= spec.id_range[1]):

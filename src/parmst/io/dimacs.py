@@ -44,6 +44,7 @@ from parmst.io._common import (
     SYMMETRIC_CHOICES,
     Metadata,
     check_choice,
+    check_declared_vertices,
     drop_mirrors,
     finish_weights,
     graph_from_rows,
@@ -104,6 +105,7 @@ def read(path: str | os.PathLike, *, symmetric: str = "keep", weight_dtype: str 
     check_choice("symmetric", symmetric, SYMMETRIC_CHOICES)
     text = TextFile(os.fspath(path), read_bytes(path, progress))
     n, m, pos, p_line, metadata = _problem_line(text)
+    check_declared_vertices(text.path, n, f"n={n} in the problem line", line=p_line)
     dtype = resolve_weight_dtype(text.path, weight_dtype, metadata)
     weight_range, integer_weights = weight_limits(dtype)
     spec = RowSpec(("u", "v", "w"), prefix="a", comments=b"c", id_range=(1, n),

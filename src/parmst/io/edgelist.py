@@ -34,7 +34,9 @@ Writing
 A metadata comment first (``metadata=False`` leaves it out, losing the
 weight dtype and trailing isolated vertices), then ``u v w`` per edge in
 edge-id order. Float weights are written as the shortest decimal that
-reads back to the same float64.
+reads back to the same float64. ``labels=`` writes vertex ``v`` as
+``labels[v]``: the ids that :func:`read_with_labels` returned, so that a
+relabelled graph (or its spanning forest) is written in the file's own ids.
 
 Example
 -------
@@ -59,9 +61,11 @@ import numpy as np
 from parmst.graph import Graph
 from parmst.io._common import (
     RELABEL_CHOICES,
+    SPARSE_HINT,
     SYMMETRIC_CHOICES,
     Metadata,
     check_choice,
+    check_declared_vertices,
     check_vertex_count,
     drop_mirrors,
     finish_weights,
@@ -136,15 +140,23 @@ def _layout(text: TextFile, header: bool | None, comments: str) -> _Layout:
 
 
 def _vertex_count(text: TextFile, option: int | None, layout: _Layout) -> tuple[int | None, str]:
-    """The vertex count (option, metadata comment, header, else unknown) and where it came from."""
+    """The vertex count (option, metadata comment, header, else unknown) and where it came from.
+
+    A count that cannot fit in memory fails here, before the edges are read.
+    """
+    line = None
     if option is not None:
-        return option, "the num_vertices option"
-    from_metadata = layout.metadata.num_vertices(text.path)
-    if from_metadata is not None:
-        return from_metadata, f"the metadata comment on line {layout.metadata.line}"
-    if layout.header is not None:
-        return layout.header[0], f"the header line 'n m' on line {layout.header[2]}"
-    return None, ""
+        count, source = option, "the num_vertices option"
+    elif (from_metadata := layout.metadata.num_vertices(text.path)) is not None:
+        count, source = from_metadata, f"the metadata comment on line {layout.metadata.line}"
+        line = layout.metadata.line
+    elif layout.header is not None:
+        count, source = layout.header[0], f"the header line 'n m' on line {layout.header[2]}"
+        line = layout.header[2]
+    else:
+        return None, ""
+    check_declared_vertices(text.path, count, f"num_vertices={count} from {source}", line=line)
+    return count, source
 
 
 def read_with_labels(path: str | os.PathLike, *, num_vertices: int | None = None,
@@ -181,7 +193,8 @@ def read_with_labels(path: str | os.PathLike, *, num_vertices: int | None = None
         id_range, hint = (0, num_vertices - 1), f" (num_vertices={num_vertices} from {source})"
     spec = RowSpec(("u", "v", "w")[:layout.ncols], comments=comments.encode(), id_range=id_range,
                    id_hint=hint, weight_range=weight_range, integer_weights=integer_weights,
-                   allow_nan=allow_nan)
+                   allow_nan=allow_nan, ids_count=not relabel and num_vertices is None,
+                   sparse_hint=SPARSE_HINT)
     rows = parse_rows(text, layout.pos, layout.line, spec, progress)
     if layout.header is not None and len(rows.src) != layout.header[1]:
         raise text.error(f"the header line 'n m' announces m={layout.header[1]} edges but the "
@@ -207,8 +220,11 @@ def read(path: str | os.PathLike, **options) -> Graph:
 
 
 def write_lines(graph: Graph, path: str | os.PathLike, head: str, *, separator: str = " ",
-                progress: bool | None = None) -> None:
+                labels: np.ndarray | None = None, progress: bool | None = None) -> None:
     """Write ``head`` (comment lines) and then one ``u v w`` line per edge.
+
+    With ``labels``, vertex ``v`` is written as ``labels[v]`` (the ids that
+    :func:`read_with_labels` returned).
 
     Examples
     --------
@@ -218,15 +234,32 @@ def write_lines(graph: Graph, path: str | os.PathLike, head: str, *, separator: 
     >>> open(path).read()
     '# note\\n0\\t1\\t2.5\\n'
     """
+    src, dst = graph.src, graph.dst
+    if labels is not None:
+        labels = _check_labels(labels, graph.num_vertices)
+        src, dst = labels[src], labels[dst]
     with open_output(path) as f:
         f.write(head.encode("utf-8"))
-        write_rows(f, graph.src, graph.dst, graph.weight, separator=separator,
+        write_rows(f, src, dst, graph.weight, separator=separator,
                    progress=progress, description=f"writing {os.fspath(path)}")
 
 
+def _check_labels(labels: np.ndarray, num_vertices: int) -> np.ndarray:
+    """The ``labels=`` write option as int64: one integer id per vertex, or ValueError."""
+    labels = np.asarray(labels)
+    if labels.shape != (num_vertices,) or labels.dtype.kind not in "iu":
+        raise ValueError(f"labels must hold one integer id per vertex ({num_vertices}), got "
+                         f"shape {labels.shape} dtype {labels.dtype}")
+    return labels.astype(np.int64, copy=False)
+
+
 def write(graph: Graph, path: str | os.PathLike, *, metadata: bool = True,
-          progress: bool | None = None) -> None:
+          labels: np.ndarray | None = None, progress: bool | None = None) -> None:
     """Write ``graph`` as an edge list (see the module docstring).
+
+    ``labels`` writes vertex ``v`` as ``labels[v]``, e.g. the file ids that
+    :func:`read_with_labels` returned; the metadata comment then leaves out
+    the vertex count, which no longer bounds the ids.
 
     Examples
     --------
@@ -236,5 +269,5 @@ def write(graph: Graph, path: str | os.PathLike, *, metadata: bool = True,
     >>> open(path).read()
     '0 1 3\\n'
     """
-    head = metadata_comment("#", graph, with_vertices=True) if metadata else ""
-    write_lines(graph, path, head, progress=progress)
+    head = metadata_comment("#", graph, with_vertices=labels is None) if metadata else ""
+    write_lines(graph, path, head, labels=labels, progress=progress)

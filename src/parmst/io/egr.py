@@ -56,6 +56,7 @@ import numpy as np
 
 from parmst.errors import GraphFormatError
 from parmst.graph import Graph
+from parmst.io._common import check_declared_vertices
 from parmst.io._files import copy_out, open_output, progress_bar, read_bytes
 from parmst.io._mirror import mirror_pairs
 
@@ -123,6 +124,7 @@ def _layout(path: str, data: np.ndarray) -> tuple[int, int, bool]:
         raise GraphFormatError(path, f"negative vertex count n={n} in the header", offset=0)
     if e < 0:
         raise GraphFormatError(path, f"negative entry count E={e} in the header", offset=4)
+    check_declared_vertices(path, n, f"n={n} in the header", offset=0)
     unweighted = _HEADER_BYTES + 4 * (n + 1) + 4 * e
     weighted = unweighted + 4 * e
     if size < unweighted or unweighted < size < weighted:

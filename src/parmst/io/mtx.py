@@ -49,6 +49,7 @@ from parmst.graph import Graph
 from parmst.io._common import (
     Metadata,
     check_choice,
+    check_declared_vertices,
     drop_mirrors,
     finish_weights,
     graph_from_rows,
@@ -139,6 +140,7 @@ def read(path: str | os.PathLike, *, general: str = "keep", weight_dtype: str | 
     text = TextFile(os.fspath(path), read_bytes(path, progress))
     field, symmetry, pos = _banner(text)
     n, nnz, pos, size_line, metadata = _size_line(text, pos)
+    check_declared_vertices(text.path, n, f"{n} rows in the size line", line=size_line)
     dtype = resolve_weight_dtype(text.path, weight_dtype, metadata)
     if dtype is None:
         dtype = FIELDS[field]

@@ -20,17 +20,49 @@ Example
 
 from __future__ import annotations
 
+import math
 import os
 import zipfile
+import zlib
 
 import numpy as np
 
+from parmst import _memory
 from parmst.errors import GraphFormatError
 from parmst.graph import Graph
 from parmst.io._common import build_graph
 from parmst.io._files import check_readable, open_output, progress_bar
 
 ARRAYS = ("src", "dst", "weight", "num_vertices")
+_NPY_MAGIC = b"\x93NUMPY"
+# What a damaged archive raises: zip structure, deflate stream, .npy header, unknown method.
+_ZIP_ERRORS = (zipfile.BadZipFile, zlib.error, ValueError, OSError, EOFError,
+               NotImplementedError, KeyError)
+
+
+def _check_declared_size(path: str, archive: np.lib.npyio.NpzFile, name: str) -> None:
+    """Check an array's header shape before NumPy allocates it.
+
+    NumPy allocates the shape its ``.npy`` header declares and only then
+    reads the data, so a damaged header could ask for any amount of memory.
+    The declared bytes must fit the member's stored size and this machine.
+    """
+    member = name + ".npy" if name + ".npy" in archive.zip.namelist() else name
+    stored = archive.zip.getinfo(member).file_size
+    with archive.zip.open(member) as f:
+        version = np.lib.format.read_magic(f)
+        read_header = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+                       else np.lib.format.read_array_header_2_0)
+        shape, _, dtype = read_header(f)
+        header = f.tell()
+    count = math.prod(shape)
+    declared = count * dtype.itemsize
+    problem = _memory.shortfall(count, f"{name} entries", dtype.itemsize)
+    if problem is not None:
+        raise GraphFormatError(path, f"array {name!r} declares shape {shape}, which {problem}")
+    if declared > stored - header:
+        raise GraphFormatError(path, f"array {name!r} declares shape {shape} ({declared} bytes) "
+                                     f"but holds {stored - header} bytes: truncated or damaged")
 
 
 def read(path: str | os.PathLike, *, allow_nan: bool = False,
@@ -47,13 +79,17 @@ def read(path: str | os.PathLike, *, allow_nan: bool = False,
     """
     path = os.fspath(path)
     check_readable(path)
-    try:
-        archive = np.load(path, allow_pickle=False)
-    except (zipfile.BadZipFile, ValueError, OSError, EOFError) as exc:
-        raise GraphFormatError(path, f"not a NumPy .npz archive ({exc})") from exc
-    if not isinstance(archive, np.lib.npyio.NpzFile):
+    with open(path, "rb") as f:
+        magic = f.read(len(_NPY_MAGIC))
+    if magic == _NPY_MAGIC:  # np.load would allocate whatever shape its header claims
         raise GraphFormatError(path, "holds a single .npy array, not an .npz archive of "
                                      f"{', '.join(ARRAYS)}")
+    try:
+        archive = np.load(path, allow_pickle=False)
+    except _ZIP_ERRORS as exc:
+        raise GraphFormatError(path, f"not a NumPy .npz archive ({exc})") from exc
+    if not isinstance(archive, np.lib.npyio.NpzFile):
+        raise GraphFormatError(path, "is not a NumPy .npz archive (no zip signature)")
     with archive, progress_bar(os.path.getsize(path), f"reading {path}", progress) as bar:
         missing = [name for name in ARRAYS if name not in archive.files]
         if missing:
@@ -62,8 +98,11 @@ def read(path: str | os.PathLike, *, allow_nan: bool = False,
         arrays = {}
         for name in ARRAYS:
             try:
+                _check_declared_size(path, archive, name)
                 arrays[name] = archive[name]
-            except (zipfile.BadZipFile, ValueError, OSError, EOFError) as exc:
+            except GraphFormatError:  # a ValueError too, but already says what is wrong
+                raise
+            except _ZIP_ERRORS as exc:
                 raise GraphFormatError(path, f"cannot read array {name!r} ({exc})") from exc
             bar.update(arrays[name].nbytes)
     n = arrays["num_vertices"]

@@ -30,6 +30,7 @@ import os
 from parmst.graph import Graph
 from parmst.io._common import (
     Metadata,
+    check_declared_vertices,
     check_vertex_count,
     finish_weights,
     graph_from_rows,
@@ -58,6 +59,9 @@ def read(path: str | os.PathLike, *, num_vertices: int | None = None,
     """
     check_vertex_count(num_vertices)
     text = TextFile(os.fspath(path), read_bytes(path, progress))
+    if num_vertices is not None:
+        check_declared_vertices(text.path, num_vertices,
+                                f"num_vertices={num_vertices} from the num_vertices option")
     start, line = (int(x) for x in _skip_separator(text.data, 0, 1, False))
     end = int(_token_end(text.data, start))
     word = text.token_at(start)
@@ -70,7 +74,7 @@ def read(path: str | os.PathLike, *, num_vertices: int | None = None,
     hint = "" if num_vertices is None else f" (num_vertices={num_vertices})"
     spec = RowSpec(HEADERS[word], by_line=False, id_range=(0, last), id_hint=hint,
                    weight_range=weight_range, integer_weights=integer_weights,
-                   allow_nan=allow_nan)
+                   allow_nan=allow_nan, ids_count=num_vertices is None)
     rows = parse_rows(text, end, line, spec, progress)
     return graph_from_rows(text.path, rows.src, rows.dst, finish_weights(rows, dtype), num_vertices)
 

@@ -68,8 +68,11 @@ def read(path: str | os.PathLike, **options) -> Graph:
 
 
 def write(graph: Graph, path: str | os.PathLike, *, metadata: bool = True,
-          progress: bool | None = None) -> None:
+          labels: np.ndarray | None = None, progress: bool | None = None) -> None:
     """Write ``graph`` as a SNAP edge list (tab-separated ``u v w``).
+
+    ``labels`` writes vertex ``v`` as ``labels[v]`` (see
+    :func:`parmst.io.edgelist.write`).
 
     Examples
     --------
@@ -83,5 +86,5 @@ def write(graph: Graph, path: str | os.PathLike, *, metadata: bool = True,
             f"# Nodes: {graph.num_vertices} Edges: {graph.num_edges}\n"
             "# FromNodeId\tToNodeId\tWeight\n")
     if metadata:
-        head += metadata_comment("#", graph, with_vertices=True)
-    edgelist.write_lines(graph, path, head, separator="\t", progress=progress)
+        head += metadata_comment("#", graph, with_vertices=labels is None)
+    edgelist.write_lines(graph, path, head, separator="\t", labels=labels, progress=progress)
