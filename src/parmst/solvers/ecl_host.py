@@ -126,7 +126,12 @@ def _write_weight_keys(bits, is_float, sign, keys):
             high = max(high, k)
         lows[b] = low
         highs[b] = high
-    return lows.min(), highs.max()
+    low = lows[0]  # loops rather than .min()/.max(): fewer parfors to compile
+    high = highs[0]
+    for b in range(1, blocks):
+        low = min(low, lows[b])
+        high = max(high, highs[b])
+    return low, high
 
 
 @numba.njit(parallel=True, cache=True)

@@ -117,11 +117,17 @@ def singleton_parents(num_vertices: int, dtype: np.dtype) -> np.ndarray:
 
 @numba.njit(parallel=True, cache=True)
 def _flagged_ids(flags):
+    # Plain loops, no NumPy calls: inside a parallel kernel each of those becomes a
+    # parfor of its own, which more than doubled this kernel's first-call compile time.
     blocks = (len(flags) + BLOCK - 1) // BLOCK
     starts = np.zeros(blocks + 1, dtype=np.int64)
     for b in numba.prange(blocks):
-        starts[b + 1] = np.count_nonzero(flags[b * BLOCK:(b + 1) * BLOCK])
-    starts = np.cumsum(starts)
+        count = 0
+        for e in range(b * BLOCK, min((b + 1) * BLOCK, len(flags))):
+            count += flags[e]
+        starts[b + 1] = count
+    for b in range(blocks):
+        starts[b + 1] += starts[b]
     ids = np.empty(starts[-1], dtype=np.int64)
     for b in numba.prange(blocks):
         at = starts[b]
@@ -178,10 +184,11 @@ def ticket_copy(lo, kept, src, dst, key, ids, out_src, out_dst, out_key, out_ids
     if n == 0:
         return
     start = atomic_add(out_count, 0, n)
-    out_src[start:start + n] = src[lo:kept]
-    out_dst[start:start + n] = dst[lo:kept]
-    out_key[start:start + n] = key[lo:kept]
-    out_ids[start:start + n] = ids[lo:kept]
+    for j in range(n):  # a loop, not slice copies: those become parfors, slow to compile
+        out_src[start + j] = src[lo + j]
+        out_dst[start + j] = dst[lo + j]
+        out_key[start + j] = key[lo + j]
+        out_ids[start + j] = ids[lo + j]
 
 
 class Worklist:
