@@ -78,7 +78,7 @@ def minimum_spanning_tree(csgraph: Any, overwrite: bool = False, *, solver: str 
     n = csgraph.shape[0]
     data = csgraph.data
     indices, indptr = safely_cast_index_arrays(csgraph, np.intc, "csgraph")
-    chosen = _forest_entries(data, indices, indptr, n, csgraph.has_sorted_indices, solver)
+    chosen = _forest_entries(csgraph, data, indices, indptr, n, solver)
     dropped = np.ones(len(data), dtype=bool)
     dropped[chosen] = False
     data[dropped] = 0
@@ -97,24 +97,29 @@ def minimum_spanning_tree(csgraph: Any, overwrite: bool = False, *, solver: str 
     return tree
 
 
-def _forest_entries(data: np.ndarray, indices: np.ndarray, indptr: np.ndarray, n: int,
-                    sorted_indices: bool, solver: str) -> np.ndarray:
+def _forest_entries(csgraph: Any, data: np.ndarray, indices: np.ndarray, indptr: np.ndarray,
+                    n: int, solver: str) -> np.ndarray:
     """Positions of the entries SciPy keeps: the forest under ``(weight, position)``."""
-    from parmst.api import minimum_spanning_forest
     from parmst.graph import Graph, index_dtype_for
     from parmst.interop._csgraph import undominated_entries
+    from parmst.interop._solve import forest_edge_ids
 
     nan = np.isnan(data)
     has_nan = bool(nan.any())
-    if sorted_indices and not has_nan:
-        candidates = np.flatnonzero(undominated_entries(indptr, indices, data))
-    else:
-        candidates = np.flatnonzero(~nan) if has_nan else np.arange(len(data))
+    if has_nan:
+        candidates = np.flatnonzero(~nan)
+    elif csgraph.has_canonical_format:
+        mirrors = csgraph.T.tocsr()  # SciPy's transpose: rows sorted, no duplicates
+        keep = undominated_entries(indptr, indices, data, mirrors.indptr, mirrors.indices,
+                                   mirrors.data)
+        candidates = np.flatnonzero(keep)
+    else:  # duplicates or unsorted rows: every entry goes to the solver
+        candidates = np.arange(len(data))
     idx = index_dtype_for(n, len(candidates))
     rows = np.repeat(np.arange(n, dtype=idx), np.diff(indptr))
     graph = Graph(rows[candidates], indices[candidates].astype(idx, copy=False),
                   data[candidates], n)
-    chosen = candidates[minimum_spanning_forest(graph, solver=solver).edge_ids]
+    chosen = candidates[forest_edge_ids(graph, solver)]
     if has_nan:
         chosen = _join_with_nan(rows, indices, nan, chosen, n)
     return chosen

@@ -13,33 +13,29 @@ import numba
 import numpy as np
 
 
-@numba.njit(cache=True, inline="always")
-def _find_column(indices, start, stop, column):
-    """Position of ``column`` in the sorted slice ``indices[start:stop]``, or -1."""
-    lo, hi = start, stop
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if indices[mid] < column:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo if lo < stop and indices[lo] == column else -1
-
-
 @numba.njit(cache=True, parallel=True)
-def undominated_entries(indptr, indices, data):
+def undominated_entries(indptr, indices, data, t_indptr, t_indices, t_data):
     """Entries with no mirror entry ``(j, i)`` before them in ``(weight, position)`` order.
 
-    Needs sorted column indices in every row and no NaN in ``data``.
+    ``t_*`` is the transpose in CSR form, so row ``i`` of it lists the
+    mirrors ``(j, i)`` of row ``i``'s entries by column ``j``; both rows are
+    sorted and free of duplicates (SciPy's canonical format), so one merge
+    per row finds every mirror. A mirror in an earlier row (``j < i``) wins
+    ties, one in a later row loses them.
     """
     n = len(indptr) - 1
     keep = np.ones(len(indices), dtype=np.bool_)
     for i in numba.prange(n):
+        q = t_indptr[i]
+        stop = t_indptr[i + 1]
         for p in range(indptr[i], indptr[i + 1]):
             j = indices[p]
-            if j == i:
-                continue
-            q = _find_column(indices, indptr[j], indptr[j + 1], i)
-            if q >= 0 and (data[q] < data[p] or (data[q] == data[p] and q < p)):
-                keep[p] = False
+            while q < stop and t_indices[q] < j:
+                q += 1
+            if q == stop:
+                break
+            if t_indices[q] == j and j != i:
+                mirror = t_data[q]
+                if mirror < data[p] or (mirror == data[p] and j < i):
+                    keep[p] = False
     return keep
