@@ -29,7 +29,9 @@ converting costs more than NetworkX's own loop.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from itertools import chain, compress
 from operator import methodcaller
 from typing import Any
@@ -74,36 +76,62 @@ class NxSnapshot:
             raise TypeError(f"expected a NetworkX graph, got {type(graph).__name__}")
         self.graph_class = type(graph)
         self.graph = graph.graph
+        self.node_data = graph._node
         self.directed = graph.is_directed()
         self.multigraph = graph.is_multigraph()
-        adj = graph._adj
-        self.nodes = list(adj)
-        self.node_items = list(graph._node.items())
-        n = len(self.nodes)
-        pairs = np.fromiter(map(len, adj.values()), dtype=np.int64, count=n)
-        pair_nbr = self._positions(lambda: chain.from_iterable(adj.values()), int(pairs.sum()))
-        if self.multigraph:
-            keydicts = list(chain.from_iterable(map(_values, adj.values())))
-            multiplicity = np.fromiter(map(len, keydicts), dtype=np.int64, count=len(keydicts))
-            self.keys = list(chain.from_iterable(keydicts))
-            self.dicts = list(chain.from_iterable(map(_values, keydicts)))
-            self.nbr = np.repeat(pair_nbr, multiplicity)
-            pair_end = np.cumsum(pairs)
-            half_end = np.concatenate(([0], np.cumsum(multiplicity)))
-            counts = np.diff(np.concatenate(([0], half_end[pair_end])))
-        else:
-            self.keys = None
-            self.dicts = list(chain.from_iterable(map(_values, adj.values())))
-            self.nbr = pair_nbr
-            counts = pairs
-        self.indptr = np.concatenate(([0], np.cumsum(counts)))
-        self.row = np.repeat(np.arange(n, dtype=np.int64), counts)
-        mask = self.nbr >= self.row
-        self.edge_half = np.flatnonzero(mask)
-        self.src = self.row[self.edge_half]
-        self.dst = self.nbr[self.edge_half]
-        self.edge_dicts = list(compress(self.dicts, mask.tolist()))
+        self._adj = adj = graph._adj
+        with _gc_paused():
+            self.nodes = list(adj)
+            n = len(self.nodes)
+            pairs = np.fromiter(map(len, adj.values()), dtype=np.int64, count=n)
+            pair_nbr = self._positions(lambda: chain.from_iterable(adj.values()),
+                                       int(pairs.sum()))
+            if self.multigraph:
+                multiplicity = np.fromiter(map(len, self._keydicts()), dtype=np.int64,
+                                           count=len(pair_nbr))
+                self.nbr = np.repeat(pair_nbr, multiplicity)
+                pair_end = np.cumsum(pairs)
+                half_end = np.concatenate(([0], np.cumsum(multiplicity)))
+                counts = np.diff(np.concatenate(([0], half_end[pair_end])))
+            else:
+                self.nbr = pair_nbr
+                counts = pairs
+            self.indptr = np.concatenate(([0], np.cumsum(counts)))
+            self.row = np.repeat(np.arange(n, dtype=np.int64), counts)
+            mask = self.nbr >= self.row
+            self.edge_half = np.flatnonzero(mask)
+            self.src = self.row[self.edge_half]
+            self.dst = self.nbr[self.edge_half]
+            self.edge_dicts = list(compress(self._half_dicts(), mask.tolist()))
+        self._lists: dict[str, list] = {}
         self._weights: dict[tuple[Any, bool], np.ndarray] = {}
+
+    def _keydicts(self) -> Iterator:
+        return chain.from_iterable(map(_values, self._adj.values()))
+
+    def _half_dicts(self) -> Iterator:
+        """Attribute dicts of the half-edges, in half-edge order (read from the adjacency)."""
+        if self.multigraph:
+            return chain.from_iterable(map(_values, self._keydicts()))
+        return chain.from_iterable(map(_values, self._adj.values()))
+
+    @property
+    def dicts(self) -> list:
+        """Attribute dict of every half-edge (built on first use: Prim, Borůvka, messages)."""
+        if "dicts" not in self._lists:
+            with _gc_paused():
+                self._lists["dicts"] = list(self._half_dicts())
+        return self._lists["dicts"]
+
+    @property
+    def keys(self) -> list | None:
+        """Multigraph key of every half-edge (``None`` for a simple graph)."""
+        if not self.multigraph:
+            return None
+        if "keys" not in self._lists:
+            with _gc_paused():
+                self._lists["keys"] = list(chain.from_iterable(self._keydicts()))
+        return self._lists["keys"]
 
     def _positions(self, labels: Callable[[], Iterator], count: int) -> np.ndarray:
         """Positions (in node order) of the ``count`` node labels ``labels()`` yields.
@@ -113,7 +141,7 @@ class NxSnapshot:
         """
         nodes = self.nodes
         n = len(nodes)
-        if all(type(u) is int for u in nodes):
+        if set(map(type, nodes)) <= {int}:
             try:
                 values = np.fromiter(nodes, dtype=np.int64, count=n)
                 wanted = np.fromiter(labels(), dtype=np.int64, count=count)
@@ -152,7 +180,8 @@ class NxSnapshot:
             return cached
         dicts = self.dicts if half else self.edge_dicts
         get = methodcaller("get", weight, 1)
-        values = np.array(list(map(get, dicts)))
+        with _gc_paused():
+            values = np.array(list(map(get, dicts)))
         if values.dtype.kind not in "biuf" or values.ndim != 1:
             raise NotImplementedError(
                 f"parmst handles int and float weights; edge attribute {weight!r} holds "
@@ -170,7 +199,7 @@ class NxSnapshot:
         """A graph of the original class with the same nodes, edges and attribute dicts."""
         g = self.graph_class()
         g.graph.update(self.graph)
-        g.add_nodes_from(self.node_items)
+        g.add_nodes_from(self.node_data.items())
         nodes = self.nodes
         ends = zip(map(nodes.__getitem__, self.src.tolist()),
                    map(nodes.__getitem__, self.dst.tolist()))
@@ -180,6 +209,23 @@ class NxSnapshot:
         else:
             g.add_edges_from((u, v, d) for (u, v), d in zip(ends, self.edge_dicts))
         return g
+
+
+@contextmanager
+def _gc_paused():
+    """Pause the cyclic garbage collector while building many small objects.
+
+    Each burst of new tuples would trigger collections that traverse every
+    object of the caller's graph (its dicts of dicts); the objects built
+    here hold no cycles of their own.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _graph_arg(args: tuple, kwargs: dict) -> Any:
@@ -324,8 +370,18 @@ def _tuples(snap: NxSnapshot, halves: np.ndarray, keys: bool, data: bool) -> lis
     if snap.multigraph and keys:
         parts.append(map(snap.keys.__getitem__, h))
     if data:
-        parts.append(map(snap.dicts.__getitem__, h))
-    return list(zip(*parts))
+        parts.append(_dicts_of(snap, halves))
+    with _gc_paused():
+        return list(zip(*parts))
+
+
+def _dicts_of(snap: NxSnapshot, halves: np.ndarray) -> Iterator:
+    """Attribute dicts of ``halves``, from the edges' list when all are edges (Kruskal)."""
+    where = np.searchsorted(snap.edge_half, halves)
+    if len(halves) and (where.max() >= len(snap.edge_half)
+                        or not np.array_equal(snap.edge_half[where], halves)):
+        return map(snap.dicts.__getitem__, halves.tolist())
+    return map(snap.edge_dicts.__getitem__, where.tolist())
 
 
 def _yield_then_raise(edges: list[tuple], error: str | None):
@@ -339,26 +395,35 @@ def _spanning_edges(G: Any, algorithm: str, minimum: bool, weight: Any, keys: bo
     solve = _SOLVE.get(algorithm)
     if solve is None:
         raise ValueError(f"{algorithm} is not a valid choice for an algorithm.")
-    snap = G if isinstance(G, NxSnapshot) else NxSnapshot(G)
+    snap = _snapshot(G)
     if snap.directed:
         raise nx.NetworkXNotImplemented("not implemented for directed type")
     halves, error = solve(snap, minimum, weight, ignore_nan)
     return _yield_then_raise(_tuples(snap, halves, keys, data), error)
 
 
-def _tree(G: Any, edges) -> nx.Graph:
+def _snapshot(G: Any) -> NxSnapshot:
+    return G if isinstance(G, NxSnapshot) else NxSnapshot(G)
+
+
+def _tree(snap: NxSnapshot, edges) -> nx.Graph:
     """NetworkX's tree construction (``G.__class__()``, graph and node data, then edges).
 
     For exactly ``nx.Graph`` and ``nx.MultiGraph`` the adjacency dicts are
     filled directly, in the order ``add_edges_from`` would fill them.
     """
-    snap = G if isinstance(G, NxSnapshot) else NxSnapshot(G)
     T = snap.graph_class()
     T.graph.update(snap.graph)
+    with _gc_paused():
+        _fill_tree(T, snap, edges)
+    return T
+
+
+def _fill_tree(T: nx.Graph, snap: NxSnapshot, edges) -> None:
     if snap.graph_class is nx.Graph or snap.graph_class is nx.MultiGraph:
-        T._node.update((u, dict(d)) for u, d in snap.node_items)
+        T._node.update((u, dict(d)) for u, d in snap.node_data.items())
         adj = T._adj
-        adj.update((u, {}) for u, _ in snap.node_items)
+        adj.update((u, {}) for u in snap.node_data)
         if snap.multigraph:
             for u, v, k, d in edges:
                 inner = {k: dict(d)}
@@ -370,9 +435,8 @@ def _tree(G: Any, edges) -> nx.Graph:
                 adj[u][v] = copy
                 adj[v][u] = copy
     else:
-        T.add_nodes_from(snap.node_items)
+        T.add_nodes_from(snap.node_data.items())
         T.add_edges_from(edges)
-    return T
 
 
 class BackendInterface:
@@ -423,12 +487,14 @@ class BackendInterface:
 
     @staticmethod
     def minimum_spanning_tree(G, weight="weight", algorithm="kruskal", ignore_nan=False):
-        return _tree(G, _spanning_edges(G, algorithm, True, weight, True, True, ignore_nan))
+        snap = _snapshot(G)
+        return _tree(snap, _spanning_edges(snap, algorithm, True, weight, True, True, ignore_nan))
 
     @staticmethod
     def maximum_spanning_tree(G, weight="weight", algorithm="kruskal", ignore_nan=False):
-        return _tree(G, list(_spanning_edges(G, algorithm, False, weight, True, True,
-                                             ignore_nan)))
+        snap = _snapshot(G)
+        return _tree(snap, list(_spanning_edges(snap, algorithm, False, weight, True, True,
+                                                ignore_nan)))
 
     @staticmethod
     def kruskal_mst_edges(G, minimum, weight="weight", keys=True, data=True, ignore_nan=False,
