@@ -13,7 +13,7 @@ import numba
 import numpy as np
 
 
-@numba.njit(cache=True, parallel=True)
+@numba.njit(cache=True)
 def undominated_entries(indptr, indices, data, t_indptr, t_indices, t_data):
     """Entries with no mirror entry ``(j, i)`` before them in ``(weight, position)`` order.
 
@@ -21,11 +21,12 @@ def undominated_entries(indptr, indices, data, t_indptr, t_indices, t_data):
     mirrors ``(j, i)`` of row ``i``'s entries by column ``j``; both rows are
     sorted and free of duplicates (SciPy's canonical format), so one merge
     per row finds every mirror. A mirror in an earlier row (``j < i``) wins
-    ties, one in a later row loses them.
+    ties, one in a later row loses them. Serial: one pass over memory costs
+    less than waking threads on a busy machine.
     """
     n = len(indptr) - 1
     keep = np.ones(len(indices), dtype=np.bool_)
-    for i in numba.prange(n):
+    for i in range(n):
         q = t_indptr[i]
         stop = t_indptr[i + 1]
         for p in range(indptr[i], indptr[i + 1]):

@@ -39,7 +39,7 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from parmst.errors import GraphValueError, ParmstError
+from parmst.errors import GraphValueError
 from parmst.graph import Graph
 
 __all__ = ["BackendInterface", "MIN_EDGES", "NxSnapshot", "convert_from_nx", "convert_to_nx"]
@@ -278,23 +278,30 @@ def _nan_message(snap: NxSnapshot, h: int) -> str:
 # ---------------------------------------------------------------- the three algorithms
 def _kruskal(snap: NxSnapshot, minimum: bool, weight: Any, ignore_nan: bool):
     """Chosen half-edges in NetworkX's Kruskal order, and the NaN message if it raises."""
-    import parmst
+    from parmst.interop._solve import forest_edge_ids
 
-    values = snap.weights(weight, half=False)
-    if values.dtype.kind == "f":
-        nan = np.isnan(values)
-        if nan.any() and not ignore_nan:
-            first = int(np.argmax(nan))
-            return np.zeros(0, dtype=np.int64), _nan_message(snap, int(snap.edge_half[first]))
+    signed = _signed(snap.weights(weight, half=False), minimum)
+    usable = None
+    if signed.dtype.kind == "f":
+        nan = np.isnan(signed)
+        if nan.any():
+            if not ignore_nan:
+                return np.zeros(0, dtype=np.int64), _nan_message(
+                    snap, int(snap.edge_half[np.argmax(nan)]))
+            usable = np.flatnonzero(~nan)
+    src, dst = snap.src, snap.dst
+    if usable is not None:
+        src, dst, signed_usable = src[usable], dst[usable], signed[usable]
+    else:
+        signed_usable = signed
     try:
-        graph = Graph.from_edges(snap.src, snap.dst, values if values.dtype.kind != "b"
-                                 else values.astype(np.int32), snap.num_vertices, allow_nan=True)
-        solve = parmst.minimum_spanning_forest if minimum else parmst.maximum_spanning_forest
-        ids = solve(graph, ignore_nan=True).edge_ids
+        graph = Graph.from_edges(src, dst, signed_usable, snap.num_vertices, copy=False)
     except GraphValueError as exc:
         raise NotImplementedError(f"parmst cannot take these weights: {exc}") from exc
-    chosen = _signed(values[ids], minimum)
-    order = np.argsort(chosen, kind="stable")  # ids ascend, so ties stay in G.edges order
+    ids = np.sort(forest_edge_ids(graph))
+    if usable is not None:
+        ids = usable[ids]
+    order = np.argsort(signed[ids], kind="stable")  # ids ascend, so ties keep G.edges order
     return snap.edge_half[ids[order]], None
 
 
