@@ -55,18 +55,18 @@ def main() -> None:
     machine = {"platform": platform.platform(), "python": platform.python_version(),
                "cpus": os.cpu_count(),
                "cpu": subprocess.run(["sh", "-c", "grep -m1 'model name' /proc/cpuinfo"],
-                                     capture_output=True, text=True).stdout.strip()}
+                                     capture_output=True, text=True, check=False).stdout.strip()}
     with open(args.out + ".json", "w") as f:
         json.dump({"machine": machine, "runs": args.runs, "peer_runs": args.peer_runs,
                    "rows": rows}, f, indent=1)
     lines = [f"# Front doors vs NetworkX and SciPy ({machine['cpus']} cores)", "",
-             f"Machine: {machine['cpu']}, {machine['platform']}, Python {machine['python']}. "
+             (f"Machine: {machine['cpu']}, {machine['platform']}, Python {machine['python']}. "
              f"Medians of {args.runs} parmst runs (after a compile run) and {args.peer_runs} "
              "peer runs; float64 weights; wall time of the whole call, conversion included "
              "(NetworkX's conversion cache off; 'cached' keeps it on). Load = 1-minute load "
-             "average before/after (2 cores, shared machine).", "",
-             "| graph | n | m | call | peer | peer s | parmst s | speedup | parmst cached s "
-             "| cached speedup | same | load |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "average before/after (2 cores, shared machine)."), "",
+             ("| graph | n | m | call | peer | peer s | parmst s | speedup | parmst cached s "
+              "| cached speedup | same | load |"), "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         cached = r.get("parmst_cached_s")
         cached_s = "" if cached is None else f"{cached:.3f}"

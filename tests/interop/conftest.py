@@ -10,11 +10,11 @@ subprocess's path, so the tests always exercise what pyproject declares.
 from __future__ import annotations
 
 import os
-import tomllib
 from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
+import tomllib
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -40,8 +40,7 @@ def _random_graph(seed: int) -> nx.Graph:
 def _outcome(function, graph, **options):
     out = []
     try:
-        for edge in function(graph, **options):
-            out.append(edge)
+        out.extend(function(graph, **options))
     except (ValueError, nx.NetworkXNotImplemented) as exc:
         return out, (type(exc), str(exc))
     return out, None
@@ -65,7 +64,8 @@ def test_spanning_edges_equal_networkx(seed, algorithm):
                    else BackendInterface.maximum_spanning_edges)
         for ignore_nan in (False, True):
             for keys, data in ((True, True), (False, False), (True, False), (False, True)):
-                options = dict(algorithm=algorithm, keys=keys, data=data, ignore_nan=ignore_nan)
+                options = {"algorithm": algorithm, "keys": keys, "data": data,
+                           "ignore_nan": ignore_nan}
                 theirs = _outcome(theirs_fn, graph, backend="networkx", **options)
                 try:
                     ours = _outcome(ours_fn, graph, **options)
@@ -156,5 +156,5 @@ print("dispatched")
 
 def test_dispatch_through_networkx(backend_env):
     run = subprocess.run([sys.executable, "-c", DISPATCH], env=backend_env, capture_output=True,
-                         text=True, timeout=600)
+                         text=True, timeout=600, check=False)
     assert run.returncode == 0 and "dispatched" in run.stdout, run.stderr[-3000:]

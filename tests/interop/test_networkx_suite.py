@@ -19,7 +19,6 @@ import pytest
 from parmst.interop.networkx_backend import NOT_OFFERED
 
 
-
 @pytest.mark.slow
 def test_networkx_mst_suite_passes_with_parmst(backend_env, tmp_path):
     report = tmp_path / "junit.xml"
@@ -28,7 +27,7 @@ def test_networkx_mst_suite_passes_with_parmst(backend_env, tmp_path):
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir",
          networkx.__path__[0], f"--junitxml={report}", "--pyargs",
          "networkx.algorithms.tree.tests.test_mst"],
-        env=env, capture_output=True, text=True, timeout=900, cwd=tmp_path)
+        env=env, capture_output=True, text=True, timeout=900, cwd=tmp_path, check=False)
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-4000:]
     passed, expected_failures = [], {}
     for case in ET.parse(report).getroot().iter("testcase"):

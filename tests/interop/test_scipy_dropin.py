@@ -26,7 +26,7 @@ def test_scipy_spanning_tree_suite_passes_with_parmst(backend_env, tmp_path):
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p",
          "scipy_dropin_plugin", "--rootdir", str(tests.parent), str(tests)],
-        env=env, capture_output=True, text=True, timeout=600, cwd=tmp_path)
+        env=env, capture_output=True, text=True, timeout=600, cwd=tmp_path, check=False)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     assert " passed" in run.stdout and "skipped" not in run.stdout, run.stdout
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from parmst.solvers.serial._keys import precedes
 from parmst.solvers.serial._unionfind import find, union_roots
 from parmst.solvers.serial.prim import _sift_down, _sift_up
-from parmst.solvers.serial._keys import precedes
 
 
 @numba.njit(cache=True)
@@ -149,8 +149,7 @@ def boruvka_join(row, nbr, best, parent, size, label, chosen, count):
     first = np.full(n, n, dtype=np.int64)
     for v in range(n):
         r = find(parent, v)
-        if v < first[r]:
-            first[r] = v
+        first[r] = min(first[r], v)
     for v in range(n):
         label[v] = first[find(parent, v)]
     return count

@@ -42,7 +42,7 @@ import numpy as np
 from parmst.errors import GraphValueError
 from parmst.graph import Graph
 
-__all__ = ["BackendInterface", "MIN_EDGES", "NxSnapshot", "convert_from_nx", "convert_to_nx"]
+__all__ = ["MIN_EDGES", "BackendInterface", "NxSnapshot", "convert_from_nx", "convert_to_nx"]
 
 #: Below this many edges ``should_run`` declines: NetworkX's own loop is about as
 #: fast as building arrays (measured on 2 cores: 100 edges 0.49 ms NetworkX vs 0.55 ms
