@@ -18,7 +18,6 @@ import numba
 import numpy as np
 
 from parmst.solvers.serial._keys import precedes
-from parmst.solvers.serial._unionfind import find, union_roots
 from parmst.solvers.serial.prim import _sift_down, _sift_up
 
 
@@ -97,7 +96,7 @@ def prim_order(indptr, nbr, keys, nan, ignore_nan, start_order):
 
 @numba.njit(cache=True)
 def boruvka_candidates(indptr, row, nbr, keys, usable, label, best, tied):
-    """One NetworkX Borůvka round, step 1: each component's lightest boundary entry.
+    """One NetworkX Borůvka round: each component's lightest boundary entry.
 
     ``label[v]`` is the component of ``v`` (its first vertex in node order).
     ``best[c]`` gets the first lightest usable boundary entry in row order;
@@ -124,32 +123,3 @@ def boruvka_candidates(indptr, row, nbr, keys, usable, label, best, tied):
         if best[c] != -1:
             found += 1
     return found
-
-
-@numba.njit(cache=True)
-def boruvka_join(row, nbr, best, parent, size, label, chosen, count):
-    """One NetworkX Borůvka round, step 2: join along each component's entry, in component order.
-
-    Components are visited by label (their first vertex in node order, the
-    order of ``UnionFind.to_sets``); an entry whose ends are already joined
-    this round is skipped. Relabels every vertex by the first vertex of its
-    new component and returns the new count of chosen entries.
-    """
-    n = len(label)
-    for c in range(n):
-        h = best[c]
-        if h == -1:
-            continue
-        ru = find(parent, row[h])
-        rv = find(parent, nbr[h])
-        if ru != rv:
-            union_roots(parent, size, ru, rv)
-            chosen[count] = h
-            count += 1
-    first = np.full(n, n, dtype=np.int64)
-    for v in range(n):
-        r = find(parent, v)
-        first[r] = min(first[r], v)
-    for v in range(n):
-        label[v] = first[find(parent, v)]
-    return count

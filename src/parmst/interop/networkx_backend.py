@@ -315,7 +315,9 @@ def _prim(snap: NxSnapshot, minimum: bool, weight: Any, ignore_nan: bool):
 
 
 def _boruvka(snap: NxSnapshot, minimum: bool, weight: Any, ignore_nan: bool):
-    from parmst.interop._nx_kernels import boruvka_candidates, boruvka_join
+    from parmst.interop._nx_kernels import boruvka_candidates
+    from parmst.solvers.serial._unionfind import forest_labels
+    from parmst.solvers.serial.kruskal import scan_in_order
 
     if snap.multigraph:
         raise nx.NetworkXNotImplemented("not implemented for multigraph type")
@@ -337,7 +339,9 @@ def _boruvka(snap: NxSnapshot, minimum: bool, weight: Any, ignore_nan: bool):
     while boruvka_candidates(snap.indptr, snap.row, snap.nbr, keys, usable, label, best, tied):
         for c in np.flatnonzero(tied).tolist():
             best[c] = _set_order_winner(snap, c, label, keys, usable, int(best[c]))
-        count = boruvka_join(snap.row, snap.nbr, best, parent, size, label, chosen, count)
+        joins = best[best >= 0]  # by label: components in UnionFind.to_sets order
+        count = scan_in_order(joins, snap.row, snap.nbr, parent, size, chosen, count)
+        label = forest_labels(snap.row[chosen[:count]], snap.nbr[chosen[:count]], n)
     return chosen[:count], None
 
 
