@@ -60,7 +60,9 @@ class NxSnapshot:
     in node order, neighbours in adjacency order, a multigraph's keys
     flattened); edges are the half-edges ``G.edges`` yields, i.e. those whose
     neighbour does not come before their row. Attribute dicts, keys, node
-    data and ``G.graph`` are held by reference, as NetworkX yields them.
+    data and ``G.graph`` are held by reference, as NetworkX yields them; like
+    NetworkX's cache of converted graphs, a snapshot assumes the graph is not
+    changed afterwards (NetworkX drops cached snapshots when it is).
 
     Examples
     --------
