@@ -404,15 +404,20 @@ def _yield_then_raise(edges: list[tuple], error: str | None):
         raise ValueError(error)
 
 
-def _spanning_edges(G: Any, algorithm: str, minimum: bool, weight: Any, keys: bool, data: bool,
-                    ignore_nan: bool):
+def _solve(snap: NxSnapshot, algorithm: str, minimum: bool, weight: Any, ignore_nan: bool):
+    """Chosen half-edges in NetworkX's yield order, and the NaN message it would raise."""
     solve = _SOLVE.get(algorithm)
     if solve is None:
         raise ValueError(f"{algorithm} is not a valid choice for an algorithm.")
-    snap = _snapshot(G)
     if snap.directed:
         raise nx.NetworkXNotImplemented("not implemented for directed type")
-    halves, error = solve(snap, minimum, weight, ignore_nan)
+    return solve(snap, minimum, weight, ignore_nan)
+
+
+def _spanning_edges(G: Any, algorithm: str, minimum: bool, weight: Any, keys: bool, data: bool,
+                    ignore_nan: bool):
+    snap = _snapshot(G)
+    halves, error = _solve(snap, algorithm, minimum, weight, ignore_nan)
     return _yield_then_raise(_tuples(snap, halves, keys, data), error)
 
 
@@ -420,37 +425,53 @@ def _snapshot(G: Any) -> NxSnapshot:
     return G if isinstance(G, NxSnapshot) else NxSnapshot(G)
 
 
-def _tree(snap: NxSnapshot, edges) -> nx.Graph:
-    """NetworkX's tree construction (``G.__class__()``, graph and node data, then edges).
+def _tree(snap: NxSnapshot, algorithm: str, minimum: bool, weight: Any,
+          ignore_nan: bool) -> nx.Graph:
+    """NetworkX's tree: ``G.__class__()`` with ``G.graph``, every node and its data, the edges.
 
-    For exactly ``nx.Graph`` and ``nx.MultiGraph`` the adjacency dicts are
-    filled directly, in the order ``add_edges_from`` would fill them.
+    NetworkX adds the edges one by one and raises at a NaN edge, discarding
+    the tree; raising before building gives the same outcome. For exactly
+    ``nx.Graph`` and ``nx.MultiGraph`` each node's adjacency dict is built in
+    one piece, holding its tree edges in the order ``add_edges_from`` would
+    insert them (yield order); subclasses go through their own methods.
     """
+    halves, error = _solve(snap, algorithm, minimum, weight, ignore_nan)
+    if error is not None:
+        raise ValueError(error)
     T = snap.graph_class()
     T.graph.update(snap.graph)
     with _gc_paused():
-        _fill_tree(T, snap, edges)
+        if snap.graph_class is nx.Graph or snap.graph_class is nx.MultiGraph:
+            T._node.update((u, dict(d)) for u, d in snap.node_data.items())
+            T._adj.update((u, {}) for u in snap.node_data)
+            _fill_adjacency(T._adj, snap, halves)
+        else:
+            T.add_nodes_from(snap.node_data.items())
+            T.add_edges_from(_tuples(snap, halves, True, True))
     return T
 
 
-def _fill_tree(T: nx.Graph, snap: NxSnapshot, edges) -> None:
-    if snap.graph_class is nx.Graph or snap.graph_class is nx.MultiGraph:
-        T._node.update((u, dict(d)) for u, d in snap.node_data.items())
-        adj = T._adj
-        adj.update((u, {}) for u in snap.node_data)
-        if snap.multigraph:
-            for u, v, k, d in edges:
-                inner = {k: dict(d)}
-                adj[u][v] = inner
-                adj[v][u] = inner
-        else:
-            for u, v, d in edges:
-                copy = dict(d)
-                adj[u][v] = copy
-                adj[v][u] = copy
-    else:
-        T.add_nodes_from(snap.node_data.items())
-        T.add_edges_from(edges)
+def _fill_adjacency(adj: dict, snap: NxSnapshot, halves: np.ndarray) -> None:
+    """Each tree node's neighbour dict, entries in the order its edges were yielded."""
+    copies = list(map(dict, _dicts_of(snap, halves)))
+    if snap.multigraph:
+        copies = [{k: d} for k, d in zip(map(snap.keys.__getitem__, halves.tolist()), copies)]
+    # Entry 2k is edge k seen from its row, 2k+1 from its neighbour.
+    owner = np.empty(2 * len(halves), dtype=np.int64)
+    owner[0::2] = snap.row[halves]
+    owner[1::2] = snap.nbr[halves]
+    other = np.empty_like(owner)
+    other[0::2] = owner[1::2]
+    other[1::2] = owner[0::2]
+    order = np.argsort(owner, kind="stable")
+    owner, other = owner[order], other[order]
+    values = list(map(copies.__getitem__, (order >> 1).tolist()))
+    nodes = snap.nodes
+    starts = np.flatnonzero(np.diff(owner, prepend=-1)).tolist()
+    ends = starts[1:] + [len(owner)]
+    neighbours = list(map(nodes.__getitem__, other.tolist()))
+    for node, a, b in zip(map(nodes.__getitem__, owner[starts].tolist()), starts, ends):
+        adj[node] = dict(zip(neighbours[a:b], values[a:b]))
 
 
 class BackendInterface:
@@ -501,14 +522,11 @@ class BackendInterface:
 
     @staticmethod
     def minimum_spanning_tree(G, weight="weight", algorithm="kruskal", ignore_nan=False):
-        snap = _snapshot(G)
-        return _tree(snap, _spanning_edges(snap, algorithm, True, weight, True, True, ignore_nan))
+        return _tree(_snapshot(G), algorithm, True, weight, ignore_nan)
 
     @staticmethod
     def maximum_spanning_tree(G, weight="weight", algorithm="kruskal", ignore_nan=False):
-        snap = _snapshot(G)
-        return _tree(snap, list(_spanning_edges(snap, algorithm, False, weight, True, True,
-                                                ignore_nan)))
+        return _tree(_snapshot(G), algorithm, False, weight, ignore_nan)
 
     @staticmethod
     def kruskal_mst_edges(G, minimum, weight="weight", keys=True, data=True, ignore_nan=False,
