@@ -228,6 +228,26 @@ class Forest:
                                   self.edge_ids.tolist()))
         return g
 
+    def to_igraph(self):
+        """The forest as an ``igraph.Graph`` with ``weight`` and ``edge_id`` edge attributes.
+
+        Examples
+        --------
+        >>> import parmst
+        >>> g = parmst.Graph.from_edges([0, 1, 0], [1, 2, 2], [1.0, 2.0, 3.0])
+        >>> t = parmst.minimum_spanning_forest(g).to_igraph()
+        >>> t.vcount(), t.es["edge_id"]
+        (3, [0, 1])
+        """
+        try:
+            import igraph
+        except ImportError as exc:
+            raise ImportError("Forest.to_igraph needs igraph: pip install 'parmst[igraph]'") from exc
+        return igraph.Graph(n=self.num_vertices,
+                            edges=np.column_stack([self.src, self.dst]).tolist(),
+                            edge_attrs={"weight": self.weight.tolist(),
+                                        "edge_id": self.edge_ids.tolist()})
+
     def write(self, path: str | os.PathLike, format: str | None = None, **options: Any) -> None:
         """Write the forest's edges as a graph file (format from the extension)."""
         self.to_graph().write(path, format=format, **options)

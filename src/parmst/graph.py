@@ -184,7 +184,8 @@ class Graph:
     # ------------------------------------------------------------------ constructors
     @classmethod
     def from_edges(cls, src: Any, dst: Any, weight: Any = None,
-                   num_vertices: int | None = None, *, allow_nan: bool = False) -> Graph:
+                   num_vertices: int | None = None, *, allow_nan: bool = False,
+                   copy: bool = True) -> Graph:
         """Build a graph from edge arrays, validating them.
 
         Parameters
@@ -199,6 +200,10 @@ class Graph:
         allow_nan : bool
             Keep NaN weights (solvers then need ``ignore_nan=True``);
             by default a NaN weight is an error.
+        copy : bool
+            With False, arrays that already have the graph's dtypes are used
+            as read-only views instead of copies (the caller must then leave
+            the underlying buffers unchanged).
 
         Raises
         ------
@@ -246,9 +251,15 @@ class Graph:
                     f"edge {int(np.flatnonzero(nan)[0])} has a NaN weight "
                     f"({int(nan.sum())} NaN weights in all); pass allow_nan=True and solve "
                     "with ignore_nan=True to leave them out")
-        idx = index_dtype_for(num_vertices, m)
+        idx = index_dtype_for(int(num_vertices), m)
         _check_memory(num_vertices, inferred, s, d, w, idx)
-        return cls(np.array(s, dtype=idx), np.array(d, dtype=idx), np.array(w), num_vertices)
+        if copy:
+            return cls(np.array(s, dtype=idx), np.array(d, dtype=idx), np.array(w),
+                       int(num_vertices))
+        # New array objects over the same buffers: the graph marks its arrays read-only,
+        # which must not reach the caller's own array objects.
+        return cls(np.asarray(s, dtype=idx).view(), np.asarray(d, dtype=idx).view(), w.view(),
+                   int(num_vertices))
 
     @classmethod
     def from_scipy(cls, matrix: Any, *, symmetric: str = "upper") -> Graph:
@@ -309,11 +320,17 @@ class Graph:
 
     @classmethod
     def from_table(cls, table: Any, source: str = "source", target: str = "target",
-                   weight: str | None = "weight", num_vertices: int | None = None) -> Graph:
+                   weight: str | None = "weight", num_vertices: int | None = None, *,
+                   allow_nan: bool = False) -> Graph:
         """Build a graph from a table with two id columns and a weight column.
 
-        Works with anything indexable by column name that yields arrays:
-        a pandas or polars DataFrame, a dict of arrays, a NumPy record array.
+        Takes a pandas or polars DataFrame, a pyarrow Table or RecordBatch,
+        or anything indexable by column name that yields arrays (a dict of
+        arrays, a NumPy record array). Columns are not copied where their
+        dtype is already the graph's (ids int32 while the graph fits int32,
+        int64 beyond; weights int32, int64, float32 or float64) and their
+        buffer is contiguous: the graph then views the table's memory, so
+        leave the table unchanged. Missing values are an error.
 
         Examples
         --------
@@ -321,14 +338,41 @@ class Graph:
         >>> g.num_edges
         2
         """
-        def column(name: str) -> np.ndarray:
-            try:
-                return np.asarray(table[name])
-            except (KeyError, IndexError, ValueError) as exc:
-                raise GraphValueError(f"table has no column {name!r}") from exc
+        from parmst.interop.tables import column_array
 
-        w = column(weight) if weight is not None else None
-        return cls.from_edges(column(source), column(target), w, num_vertices=num_vertices)
+        w = column_array(table, weight) if weight is not None else None
+        return cls.from_edges(column_array(table, source), column_array(table, target), w,
+                              num_vertices=num_vertices, allow_nan=allow_nan, copy=False)
+
+    @classmethod
+    def from_igraph(cls, graph: Any, weight: str | None = "weight") -> Graph:
+        """Build a graph from an ``igraph.Graph``; edge ids follow igraph's edge ids.
+
+        Edge directions are ignored, as igraph's own ``spanning_tree`` does.
+        The ``weight`` edge attribute gives the weights; with the default
+        name a graph without that attribute gets unit weights (igraph's
+        unweighted case), a name given explicitly must exist.
+
+        Examples
+        --------
+        >>> import igraph
+        >>> g = Graph.from_igraph(igraph.Graph([(0, 1), (1, 2)], edge_attrs={"weight": [2.0, 1.0]}))
+        >>> g.num_vertices, g.weight.tolist()
+        (3, [2.0, 1.0])
+        """
+        module = type(graph).__module__.split(".", 1)[0]
+        if module != "igraph":
+            raise GraphValueError(f"expected an igraph.Graph, got {type(graph).__name__}")
+        ends = np.array(graph.get_edgelist(), dtype=np.int64).reshape(-1, 2)
+        w = None
+        if weight is not None:
+            if weight in graph.es.attributes():
+                w = np.array(graph.es[weight])
+            elif weight != "weight":
+                raise GraphValueError(
+                    f"igraph graph has no edge attribute {weight!r}; it has "
+                    f"{', '.join(graph.es.attributes()) or 'none'}")
+        return cls.from_edges(ends[:, 0], ends[:, 1], w, num_vertices=graph.vcount())
 
     @classmethod
     def read(cls, path: str | os.PathLike, format: str | None = None, **options: Any) -> Graph:

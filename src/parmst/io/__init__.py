@@ -10,6 +10,7 @@ mtx       .mtx                         Matrix Market coordinate, 1-based
 pbbs      .pbbs                        PBBS ``WeightedEdgeArray``
 egr       .egr                         ECL binary CSR (Fallin et al.), int32
 npz       .npz                         NumPy archive, exact dtypes
+parquet   .parquet .pq                 Parquet edge list (pyarrow), exact dtypes
 ========  ===========================  ==========================================
 
 Text formats and ``egr`` may be gzip-compressed (``g.txt.gz``). Each
@@ -47,7 +48,7 @@ from typing import Any
 
 from parmst.errors import GraphFormatError
 from parmst.graph import Graph
-from parmst.io import dimacs, edgelist, egr, mtx, npz, pbbs, snap
+from parmst.io import dimacs, edgelist, egr, mtx, npz, parquet, pbbs, snap
 from parmst.io._files import GraphFileNotFoundError, check_readable, is_gzip
 
 __all__ = ["FORMATS", "Format", "GraphFileNotFoundError", "convert", "detect_format", "read",
@@ -144,6 +145,10 @@ FORMATS: dict[str, Format] = {
         "npz", (".npz",), npz.read, npz.write,
         lambda head, size: head.startswith(b"PK\x03\x04"),
         _keywords(npz.read), _keywords(npz.write), gzip=False),
+    "parquet": Format(
+        "parquet", (".parquet", ".pq"), parquet.read, parquet.write,
+        lambda head, size: head.startswith(b"PAR1"),
+        _keywords(parquet.read), _keywords(parquet.write), gzip=False),
 }
 
 

@@ -1,0 +1,81 @@
+"""Columns of pandas, polars and Arrow tables as NumPy arrays, without copying where possible.
+
+A numeric column without missing values in one contiguous buffer comes back
+as a read-only view of that buffer (pandas' NumPy-backed columns, a polars
+Series of one chunk, an Arrow column of one chunk); otherwise it is copied
+once. Missing values are an error: an edge needs both ends and a weight.
+Anything else indexable by column name (a dict of arrays, a NumPy record
+array) works as before through ``np.asarray``.
+
+Examples
+--------
+>>> import numpy as np
+>>> column_array({"w": np.array([1.5, 2.5])}, "w").tolist()
+[1.5, 2.5]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from parmst.errors import GraphValueError
+
+__all__ = ["column_array"]
+
+
+def _missing(name: str, count: int) -> GraphValueError:
+    return GraphValueError(f"column {name!r} has {count} missing (null) values; drop or fill "
+                           "them first")
+
+
+def _no_column(name: str, columns: Any) -> GraphValueError:
+    return GraphValueError(f"table has no column {name!r}; its columns are "
+                           f"{', '.join(map(str, columns))}")
+
+
+def _arrow(table: Any, name: str) -> np.ndarray:
+    if name not in table.column_names:
+        raise _no_column(name, table.column_names)
+    column = table.column(name)
+    if column.null_count:
+        raise _missing(name, column.null_count)
+    if hasattr(column, "num_chunks"):  # a Table's ChunkedArray
+        column = column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()
+    return column.to_numpy(zero_copy_only=False)
+
+
+def _polars(table: Any, name: str) -> np.ndarray:
+    if name not in table.columns:
+        raise _no_column(name, table.columns)
+    series = table.get_column(name)
+    if series.null_count():
+        raise _missing(name, series.null_count())
+    return series.to_numpy()
+
+
+def _pandas(table: Any, name: str) -> np.ndarray:
+    if name not in table.columns:
+        raise _no_column(name, table.columns)
+    series = table[name]
+    missing = int(series.isna().sum())
+    if missing:
+        raise _missing(name, missing)
+    if isinstance(series.dtype, np.dtype):
+        return series.to_numpy()
+    return series.to_numpy(dtype=getattr(series.dtype, "numpy_dtype", None))
+
+
+_READERS = {"pyarrow": _arrow, "polars": _polars, "pandas": _pandas}
+
+
+def column_array(table: Any, name: str) -> np.ndarray:
+    """Column ``name`` of ``table`` as a NumPy array (a view where the buffer allows)."""
+    reader = _READERS.get(type(table).__module__.split(".", 1)[0])
+    if reader is not None:
+        return reader(table, name)
+    try:
+        return np.asarray(table[name])
+    except (KeyError, IndexError, ValueError) as exc:
+        raise GraphValueError(f"table has no column {name!r}") from exc

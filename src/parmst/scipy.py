@@ -1,0 +1,137 @@
+"""A drop-in for ``scipy.sparse.csgraph.minimum_spanning_tree``, computed by parmst.
+
+Change one import and nothing else::
+
+    from parmst.scipy import minimum_spanning_tree   # was: from scipy.sparse.csgraph import ...
+
+It takes the same inputs (dense arrays, ``np.matrix``, masked arrays, every
+SciPy sparse matrix and array format, PyData Sparse arrays), validates them
+with SciPy's own routine (same conversions, same errors), and returns what
+SciPy returns: a ``csr_matrix`` for matrix input, a ``csr_array`` otherwise,
+shape ``(N, N)``, float64, holding the chosen entries at their stored
+positions. SciPy's semantics are kept exactly, quirks included:
+
+- every stored entry is an edge, so a symmetric matrix offers each edge twice
+  and the entry that comes first in ``(weight, position in CSR order)`` wins;
+- in a dense matrix, zeros (and values within 1e-8 of zero), infinities and
+  NaN are "no edge"; a sparse matrix's explicitly stored zero *is* an edge
+  that joins its components and is then left out of the result, as is the
+  zero SciPy writes over every entry it does not keep;
+- a stored NaN sorts after every number;
+- ``overwrite=True`` lets it reuse and overwrite the input's buffers as SciPy does.
+
+The tree is unique under ``(weight, position)``, which is exactly parmst's
+``(weight, edge_id)`` rule with edge ids in CSR order, so any parmst solver
+gives SciPy's answer. parmst's native API differs on purpose: there a stored
+zero is an ordinary edge of weight 0 that stays in the forest, and ties are
+always broken by the input's edge ids (``parmst.minimum_spanning_forest``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+try:
+    from scipy.sparse import csr_array, csr_matrix, spmatrix
+    from scipy.sparse._sputils import is_pydata_spmatrix, safely_cast_index_arrays
+    from scipy.sparse.csgraph._validation import validate_graph
+except ImportError as exc:  # pragma: no cover - exercised only without SciPy
+    raise ImportError("parmst.scipy needs SciPy: pip install 'parmst[interop]'") from exc
+
+__all__ = ["minimum_spanning_tree"]
+
+
+def minimum_spanning_tree(csgraph: Any, overwrite: bool = False, *, solver: str = "auto"):
+    """Return a minimum spanning tree of an undirected graph, as SciPy does.
+
+    Parameters
+    ----------
+    csgraph : array_like or sparse array or matrix, shape (N, N)
+        The graph; see the module documentation for how entries become edges.
+    overwrite : bool
+        Allow the input's buffers to be reused and overwritten.
+    solver : str
+        parmst solver to run (keyword only; ``"auto"`` picks one, see
+        ``parmst.available_solvers()``); the answer is the same for all.
+
+    Returns
+    -------
+    csr_array or csr_matrix, shape (N, N)
+        The forest's entries (a ``csr_matrix`` for ``np.matrix`` or
+        ``spmatrix`` input; a PyData Sparse array for PyData Sparse input).
+
+    Examples
+    --------
+    >>> from scipy.sparse import csr_array
+    >>> X = csr_array([[0, 8, 0, 3], [0, 0, 2, 5], [0, 0, 0, 6], [0, 0, 0, 0]])
+    >>> minimum_spanning_tree(X).toarray().astype(int)
+    array([[0, 0, 0, 3],
+           [0, 0, 2, 5],
+           [0, 0, 0, 0],
+           [0, 0, 0, 0]])
+    """
+    original = csgraph
+    csgraph = validate_graph(csgraph, True, np.float64, dense_output=False,
+                             copy_if_sparse=not overwrite)
+    n = csgraph.shape[0]
+    data = csgraph.data
+    indices, indptr = safely_cast_index_arrays(csgraph, np.intc, "csgraph")
+    chosen = _forest_entries(csgraph, data, indices, indptr, n, solver)
+    dropped = np.ones(len(data), dtype=bool)
+    dropped[chosen] = False
+    data[dropped] = 0
+    if isinstance(original, (np.matrix, spmatrix)):
+        tree = csr_matrix((data, indices, indptr), shape=(n, n))
+        tree.eliminate_zeros()
+        return tree
+    tree = csr_array((data, indices, indptr), shape=(n, n))
+    tree.eliminate_zeros()
+    if is_pydata_spmatrix(original):
+        cls = type(original)
+        try:
+            return cls.from_scipy_sparse(tree, fill_value=original.fill_value)
+        except TypeError:  # PyData Sparse before 0.15.4 has no fill_value keyword
+            return cls.from_scipy_sparse(tree)
+    return tree
+
+
+def _forest_entries(csgraph: Any, data: np.ndarray, indices: np.ndarray, indptr: np.ndarray,
+                    n: int, solver: str) -> np.ndarray:
+    """Positions of the entries SciPy keeps: the forest under ``(weight, position)``."""
+    from parmst.graph import Graph, index_dtype_for
+    from parmst.interop._csgraph import undominated_entries
+    from parmst.interop._solve import forest_edge_ids
+
+    nan = np.isnan(data)
+    has_nan = bool(nan.any())
+    if has_nan:
+        candidates = np.flatnonzero(~nan)
+    elif csgraph.has_canonical_format:
+        mirrors = csgraph.T.tocsr()  # SciPy's transpose: rows sorted, no duplicates
+        keep = undominated_entries(indptr, indices, data, mirrors.indptr, mirrors.indices,
+                                   mirrors.data)
+        candidates = np.flatnonzero(keep)
+    else:  # duplicates or unsorted rows: every entry goes to the solver
+        candidates = np.arange(len(data))
+    idx = index_dtype_for(n, len(candidates))
+    rows = np.repeat(np.arange(n, dtype=idx), np.diff(indptr))
+    graph = Graph(rows[candidates], indices[candidates].astype(idx, copy=False),
+                  data[candidates], n)
+    chosen = candidates[forest_edge_ids(graph, solver)]
+    if has_nan:
+        chosen = _join_with_nan(rows, indices, nan, chosen, n)
+    return chosen
+
+
+def _join_with_nan(rows: np.ndarray, indices: np.ndarray, nan: np.ndarray, chosen: np.ndarray,
+                   n: int) -> np.ndarray:
+    """SciPy sorts NaN after every number: NaN entries join what is left, in position order."""
+    from parmst.solvers.serial.kruskal import scan_in_order
+
+    order = np.concatenate([chosen, np.flatnonzero(nan)])
+    picked = np.empty(max(n - 1, 0), dtype=np.int64)
+    count = scan_in_order(order, rows, indices, np.arange(n), np.ones(n, dtype=np.int64),
+                          picked, 0)
+    return picked[:count]

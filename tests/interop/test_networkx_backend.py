@@ -1,0 +1,160 @@
+"""The ``parmst`` NetworkX backend gives exactly NetworkX's results.
+
+Random small graphs (ties, NaN, infinities, self-loops, multi-edges, mixed
+node labels) are solved by NetworkX's own code and by the backend; the
+yielded tuples must be equal element by element, with the very same
+attribute dict objects, and errors must match in type, message and timing.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+import networkx as nx
+import pytest
+from networkx.algorithms.tree import mst
+
+from parmst.interop.networkx_backend import MIN_EDGES, BackendInterface, NxSnapshot
+
+# None: no weight attribute (NetworkX then uses 1)
+WEIGHTS = [0.5, -0.0, 0.0, 1.5, 2.25, 1, 2, -1, float("inf"), float("-inf"), float("nan"), None]
+
+
+def _random_graph(seed: int) -> nx.Graph:
+    rng = random.Random(seed)
+    graph = nx.MultiGraph() if seed % 3 == 0 else nx.Graph()
+    n = rng.randint(0, 10)
+    labels = list(range(n)) if seed % 2 else [rng.choice([i, f"n{i}", (i, "x"), 7 * i + 50])
+                                               for i in range(n)]
+    rng.shuffle(labels)
+    graph.add_nodes_from(labels)
+    for _ in range(rng.randint(0, 3 * n) if n else 0):
+        w = rng.choice(WEIGHTS)
+        attrs = {} if w is None else {"weight": w}
+        graph.add_edge(rng.choice(labels), rng.choice(labels), color=rng.random(), **attrs)
+    return graph
+
+
+def _outcome(function, graph, **options):
+    out = []
+    try:
+        out.extend(function(graph, **options))
+    except (ValueError, nx.NetworkXNotImplemented) as exc:
+        return out, (type(exc), str(exc))
+    return out, None
+
+
+def _assert_same(ours, theirs):
+    assert ours[1] == theirs[1]
+    assert len(ours[0]) == len(theirs[0])
+    for a, b in zip(ours[0], theirs[0]):
+        assert a == b
+        assert all(x is y for x, y in zip(a, b) if isinstance(x, dict))
+
+
+@pytest.mark.parametrize("seed", range(60))
+@pytest.mark.parametrize("algorithm", ["kruskal", "prim", "boruvka"])
+def test_spanning_edges_equal_networkx(seed, algorithm):
+    graph = _random_graph(seed)
+    for minimum in (True, False):
+        theirs_fn = mst.minimum_spanning_edges if minimum else mst.maximum_spanning_edges
+        ours_fn = (BackendInterface.minimum_spanning_edges if minimum
+                   else BackendInterface.maximum_spanning_edges)
+        for ignore_nan in (False, True):
+            for keys, data in ((True, True), (False, False), (True, False), (False, True)):
+                options = {"algorithm": algorithm, "keys": keys, "data": data,
+                           "ignore_nan": ignore_nan}
+                theirs = _outcome(theirs_fn, graph, backend="networkx", **options)
+                try:
+                    ours = _outcome(ours_fn, graph, **options)
+                except nx.NetworkXNotImplemented as exc:  # raised at call time, as NetworkX does
+                    ours = [], (type(exc), str(exc))
+                _assert_same(ours, theirs)
+
+
+@pytest.mark.parametrize("seed", range(30))
+@pytest.mark.parametrize("algorithm", ["kruskal", "prim"])
+def test_trees_equal_networkx(seed, algorithm):
+    graph = _random_graph(seed)
+    graph.graph["name"] = "g"
+    for node in graph:
+        graph.nodes[node]["size"] = str(node)
+    for ours_fn, theirs_fn in ((BackendInterface.minimum_spanning_tree, mst.minimum_spanning_tree),
+                               (BackendInterface.maximum_spanning_tree, mst.maximum_spanning_tree)):
+        theirs = theirs_fn(graph, algorithm=algorithm, ignore_nan=True, backend="networkx")
+        ours = ours_fn(graph, algorithm=algorithm, ignore_nan=True)
+        assert type(ours) is type(theirs) and ours.graph == theirs.graph
+        assert list(ours.nodes(data=True)) == list(theirs.nodes(data=True))
+        assert list(ours.edges(data=True)) == list(theirs.edges(data=True))
+        assert ours._adj == theirs._adj
+
+
+def test_subclass_uses_public_methods():
+    class Roads(nx.Graph):
+        pass
+
+    graph = Roads([(0, 1, {"weight": 2}), (1, 2, {"weight": 1}), (0, 2, {"weight": 3})])
+    tree = BackendInterface.minimum_spanning_tree(graph)
+    assert type(tree) is Roads and sorted(tree.edges) == [(0, 1), (1, 2)]
+
+
+def test_snapshot_round_trips_and_maps_labels():
+    graph = nx.MultiGraph([("a", "b", {"weight": 1}), ("b", "c"), ("a", "b", {"weight": 0})])
+    graph.add_edge(10**30, "a")
+    snap = NxSnapshot(graph)
+    assert snap.num_vertices == 4 and snap.num_edges == 4
+    back = BackendInterface.convert_to_nx(snap)
+    assert nx.utils.edges_equal(back.edges(keys=True, data=True),
+                                graph.edges(keys=True, data=True))
+
+
+def test_can_run_and_should_run_give_reasons():
+    small = nx.path_graph(5)
+    assert BackendInterface.can_run("minimum_spanning_tree", (small,), {}) is True
+    assert "directed" in BackendInterface.can_run("minimum_spanning_tree", (nx.DiGraph(),), {})
+    assert "partition" in BackendInterface.can_run(
+        "kruskal_mst_edges", (small, True), {"partition": "p"})
+    assert "edges" in BackendInterface.should_run("minimum_spanning_tree", (small,), {})
+    assert BackendInterface.should_run(
+        "minimum_spanning_tree", (nx.path_graph(MIN_EDGES + 2),), {}) is True
+
+
+def test_unsupported_weights_raise_not_implemented():
+    graph = nx.Graph([(0, 1, {"weight": "heavy"})])
+    with pytest.raises(NotImplementedError, match="int and float"):
+        BackendInterface.minimum_spanning_tree(graph)
+
+
+def test_unknown_algorithm_is_networkx_error():
+    with pytest.raises(ValueError, match="random is not a valid choice for an algorithm."):
+        BackendInterface.minimum_spanning_edges(nx.Graph(), algorithm="random")
+
+
+DISPATCH = """
+import networkx as nx, warnings
+G = nx.gnm_random_graph(3000, 9000, seed=1)
+for u, v, d in G.edges(data=True):
+    d["weight"] = (u * 7 + v) % 13
+assert "parmst" in nx.utils.backends.backends
+expected = nx.minimum_spanning_tree(G, backend="networkx")
+ours = nx.minimum_spanning_tree(G, backend="parmst")
+assert list(ours.edges(data=True)) == list(expected.edges(data=True))
+assert list(nx.minimum_spanning_edges(G, algorithm="prim", backend="parmst")) == list(
+    nx.minimum_spanning_edges(G, algorithm="prim", backend="networkx"))
+try:
+    nx.minimum_spanning_tree(nx.DiGraph([(0, 1)]), backend="parmst")
+except NotImplementedError as exc:
+    assert "parmst" in str(exc)
+with nx.config.backend_priority(algos=["parmst"]):
+    auto = nx.maximum_spanning_tree(G)
+assert list(auto.edges(data=True)) == list(nx.maximum_spanning_tree(G, backend="networkx").edges(data=True))
+print("dispatched")
+"""
+
+
+def test_dispatch_through_networkx(backend_env):
+    run = subprocess.run([sys.executable, "-c", DISPATCH], env=backend_env, capture_output=True,
+                         text=True, timeout=600, check=False)
+    assert run.returncode == 0 and "dispatched" in run.stdout, run.stderr[-3000:]
