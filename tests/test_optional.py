@@ -71,7 +71,7 @@ def test_require_reports_a_package_that_fails_to_import(monkeypatch):
 
 def test_require_rejects_modules_outside_the_table():
     with pytest.raises(KeyError, match="not in parmst._optional.OPTIONAL"):
-        _optional.require("pandas", "a table")
+        _optional.require("tensorflow", "a tensor")
 
 
 def test_converters_without_their_packages(absent):
