@@ -128,6 +128,20 @@ def _networkx_solve(graph, algorithm: str) -> list:
     return list(nx.minimum_spanning_edges(graph, algorithm=algorithm, data=True))
 
 
+def _networkx_parmst_solve(graph, algorithm: str) -> list:
+    import networkx as nx
+
+    # parmst's NetworkX backend; it converts G once and NetworkX caches the conversion on G.
+    return list(nx.minimum_spanning_edges(graph, algorithm=algorithm, data=True,
+                                          backend="parmst"))
+
+
+def _parmst_scipy_solve(matrix):
+    from parmst.scipy import minimum_spanning_tree
+
+    return minimum_spanning_tree(matrix)
+
+
 def _networkx_weight(edges: list) -> int | float:
     return exact_sum(np.array([data["weight"] for _, _, data in edges]))
 
@@ -214,6 +228,15 @@ PEERS: dict[str, Peer] = {peer.name: peer for peer in (
            _networkx_graph, partial(_networkx_solve, algorithm=algorithm), _networkx_weight,
            default_max_edges=NETWORKX_DEFAULT_MAX_EDGES)
       for algorithm in ("kruskal", "prim", "boruvka")),
+    # parmst's own front doors (FRONT_DOORS), timed in the same loop as the originals they
+    # replace when named: --peers parmst,scipy,networkx-kruskal.
+    Peer("parmst-scipy", "scipy.sparse.csgraph",
+         "parmst.scipy.minimum_spanning_tree(csr) (parmst's SciPy drop-in)",
+         _scipy_matrix, _parmst_scipy_solve, _scipy_weight, needs_nonzero_weights=True),
+    Peer("parmst-networkx", "networkx",
+         "networkx.minimum_spanning_edges(G, backend='parmst') (parmst's NetworkX backend)",
+         _networkx_graph, partial(_networkx_parmst_solve, algorithm="kruskal"),
+         _networkx_weight),
     Peer("igraph", "igraph", "igraph.Graph.spanning_tree(weights, return_tree=False)",
          _igraph_graph, _igraph_solve, _igraph_weight),
     Peer("networkit", "networkit", "networkit.graph.KruskalMSF(G).run() (its weights are float64)",
@@ -224,15 +247,20 @@ PEERS: dict[str, Peer] = {peer.name: peer for peer in (
 )}
 
 
+FRONT_DOORS = ("parmst-scipy", "parmst-networkx")
+"""parmst behind another library's API: peers only when named, never by default."""
+
+
 def available_peers() -> list[str]:
-    """Names of the peers whose library is installed.
+    """Names of the other libraries' peers whose library is installed (the default peers).
 
     Examples
     --------
     >>> "scipy" in available_peers()
     True
     """
-    return [name for name, peer in PEERS.items() if peer.installed()]
+    return [name for name, peer in PEERS.items()
+            if peer.installed() and name not in FRONT_DOORS]
 
 
 def resolve_peers(names: list[str] | None) -> tuple[list[str], bool]:

@@ -21,6 +21,7 @@ suite              reproduces
 ``serial-medium``  serial solvers against SciPy (int32 weights; ``-float64`` too)
 ``phases``         Shou and He Figures 3-4: per-phase times of ``boruvka-edge/cpu``
 ``io``             read and write throughput of every file format
+``front-doors``    ``parmst.scipy`` and the NetworkX backend against SciPy and NetworkX
 ``prim-multi``     Sousa Figures 5.2-5.4: multiple-instance Prim on road-like graphs
 ``real-weights``   float64-weight graphs of 10 k to 10 M edges against SciPy, igraph
                    and NetworKit, the whole call timed
@@ -252,6 +253,8 @@ def _real_weights(sizes: tuple[str, ...]) -> tuple[BenchGraph, ...]:
 
 
 _REAL_WEIGHT_PEERS = ("scipy", "igraph", "networkit")
+# parmst's SciPy drop-in and NetworkX backend against the calls they replace.
+_FRONT_DOOR_PEERS = ("parmst", "scipy", "networkx-kruskal")
 
 # Sousa's Figures 5.2-5.4: the multiple-instance Prims against the best
 # serial solvers and the Borůvka-family cpu solvers, on road-like graphs.
@@ -314,6 +317,12 @@ SUITES: dict[str, Suite] = {suite.name: suite for suite in (
           _real_weights(("10k", "100k")),
           solvers=("kruskal/serial", "filter-kruskal/serial", "ecl/cpu"),
           peers=_REAL_WEIGHT_PEERS),
+    Suite("front-doors", "parmst's SciPy drop-in and NetworkX backend against SciPy and "
+          "NetworkX, float64 weights, 100 k and 1 M edges", _real_weights(("100k", "1M")),
+          solvers=("kruskal/serial",), peers=_FRONT_DOOR_PEERS),
+    Suite("front-doors-small", "the front doors against SciPy and NetworkX, 10 k and 100 k "
+          "edges", _real_weights(("10k", "100k")), solvers=("kruskal/serial",),
+          peers=_FRONT_DOOR_PEERS),
     Suite("prim-multi", "Sousa Figures 5.2-5.4: multiple-instance Prim on road-like graphs "
           "(2^20 and 2^22 vertices), 1-16 threads",
           (BenchGraph("road-2e20", "road:side=1024,seed=1"),
