@@ -81,8 +81,8 @@ def test_bench_without_any_optional_library_in_a_fresh_process(tmp_path):
     assert lines == [
         "peer scipy skipped: scipy is not installed (pip install 'parmst[peers]')",
         "peer igraph skipped: igraph is not installed (pip install 'parmst[peers]')",
-        "graph delaunay:n=20,seed=1 skipped: the delaunay generator needs SciPy's Qhull "
-        "binding: pip install 'parmst[interop]' (or scipy)",
+        "graph delaunay:n=20,seed=1 skipped: the delaunay generator (SciPy's Qhull binding) "
+        "needs scipy, which is not installed: pip install 'parmst[interop]'",
         PLOTS_LINE]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bench_custom.json",
                                                           "bench_custom.md"]
