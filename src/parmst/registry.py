@@ -109,7 +109,7 @@ class Solver:
         """``True`` if this solver can run here (on ``graph``, if given), else why not."""
         for module in self.requires:
             if importlib.util.find_spec(module) is None:
-                return f"{module} is not installed (pip install 'parmst[{self.backend}]')"
+                return _missing(module, self.backend)
         if self.probe is not None:
             ok = self.probe()
             if ok is not True:
@@ -122,6 +122,16 @@ class Solver:
         """Import and return the solve function."""
         module, function = self.entry.split(":")
         return getattr(importlib.import_module(module), function)
+
+
+def _missing(module: str, backend: str) -> str:
+    """Why a solver needing ``module`` cannot run: the package's own name and its pip extra."""
+    from parmst._optional import OPTIONAL
+
+    dep = next((d for d in OPTIONAL if d.module == module), None)
+    if dep is None:
+        return f"{module} is not installed (pip install 'parmst[{backend}]')"
+    return f"{dep.distribution} is not installed ({dep.hint})"
 
 
 _REGISTRY: dict[str, Solver] = {}
