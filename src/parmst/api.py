@@ -36,7 +36,14 @@ def as_graph(data: Any) -> Graph:
         f"got {type(data).__name__}; build one with parmst.Graph.from_edges")
 
 
-def _run(graph: Graph, solver: str, options: dict[str, Any]) -> Forest:
+def solve_edge_ids(graph: Graph, solver: str, options: dict[str, Any]
+                   ) -> tuple[registry.Solver, np.ndarray, Stats]:
+    """Select, check and run a solver on a NaN-free graph: the solver, its edge ids
+    (any order) and its stats, without assembling a :class:`Forest`.
+
+    The front doors (``parmst.scipy``, the NetworkX backend) use it directly,
+    since they return their callers' types and would throw the Forest away.
+    """
     chosen = registry.select(graph) if solver == "auto" else registry.get(solver)
     unknown = sorted(set(options) - set(chosen.options))
     if unknown:
@@ -48,6 +55,11 @@ def _run(graph: Graph, solver: str, options: dict[str, Any]) -> Forest:
         raise SolverUnavailable(f"solver {chosen.name!r} cannot run here: {ok}")
     stats = Stats()
     edge_ids = chosen.load()(graph, stats, **{**chosen.options, **options})
+    return chosen, np.asarray(edge_ids), stats
+
+
+def _run(graph: Graph, solver: str, options: dict[str, Any]) -> Forest:
+    chosen, edge_ids, stats = solve_edge_ids(graph, solver, options)
     return Forest.from_edge_ids(graph, edge_ids, solver=chosen.name, stats=stats)
 
 

@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from parmst import registry
-from parmst.errors import SolverUnavailable
+from parmst.api import solve_edge_ids
 from parmst.graph import Graph
-from parmst.stats import Stats
 
 
 def forest_edge_ids(graph: Graph, solver: str = "auto") -> np.ndarray:
@@ -25,8 +23,4 @@ def forest_edge_ids(graph: Graph, solver: str = "auto") -> np.ndarray:
     >>> sorted(forest_edge_ids(g).tolist())
     [0, 1]
     """
-    chosen = registry.select(graph) if solver == "auto" else registry.get(solver)
-    ok = chosen.can_run(graph)
-    if ok is not True:
-        raise SolverUnavailable(f"solver {chosen.name!r} cannot run here: {ok}")
-    return np.asarray(chosen.load()(graph, Stats(), **chosen.options))
+    return solve_edge_ids(graph, solver, {})[1]

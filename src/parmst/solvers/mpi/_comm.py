@@ -17,6 +17,7 @@ keep a distributed run from hanging:
 
 from __future__ import annotations
 
+import logging
 import resource
 import sys
 import time
@@ -30,6 +31,8 @@ from parmst.errors import ParmstError
 _SIGN64 = np.uint64(1 << 63)
 
 __all__ = ["Channel", "DistributedError", "abort", "peak_memory_bytes", "world"]
+
+log = logging.getLogger(__name__)
 
 
 class DistributedError(ParmstError):
@@ -60,9 +63,12 @@ def peak_memory_bytes() -> int:
 
 
 def abort(comm: Any, message: str, code: int = 2) -> None:
-    """Print ``message`` naming this rank and abort the whole job (no rank is left waiting)."""
-    print(f"parmst: error on rank {comm.Get_rank()} of {comm.Get_size()}: {message}",
-          file=sys.stderr, flush=True)
+    """Log ``message`` naming this rank and abort the whole job (no rank is left waiting).
+
+    Logging's stream handlers flush each record, so the line is out before
+    ``Abort`` ends the process.
+    """
+    log.error("error on rank %d of %d: %s", comm.Get_rank(), comm.Get_size(), message)
     comm.Abort(code)
 
 
