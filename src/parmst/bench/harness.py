@@ -406,8 +406,14 @@ def _time_peer(graph: Graph, info: GraphInfo, peer_name: str, explicit: bool,
         return record
     record.times = outcome.times
     record.total_weight = outcome.total_weight
-    record.weight_ok = _same_weight(outcome.total_weight, info.total_weight,
-                                    graph.weight.dtype.kind in "iu")
+    if peer.own_time is not None:
+        record.extra["own_timer"] = True  # its computation alone, as measure "compute"
+    if peer.checks_itself and outcome.total_weight is None:
+        record.weight_ok = True  # its forest equals its own serial one, so its weight is ours
+        record.note = "exact by its own check against its serial Kruskal"
+    else:
+        record.weight_ok = _same_weight(outcome.total_weight, info.total_weight,
+                                        graph.weight.dtype.kind in "iu")
     if not record.weight_ok:
         record.status, record.times = "MISMATCH", []
         record.note = f"total weight {outcome.total_weight!r}, ours {info.total_weight!r}"
