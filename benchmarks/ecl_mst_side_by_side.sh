@@ -17,6 +17,7 @@
 #   3. profiles both with Nsight Compute on two graphs (NCU_GRAPHS, default random-degree and
 #      delaunay), NCU_KERNELS kernels each (default 6), into $OUT/ncu.txt.
 # Extra arguments go to `parmst bench` (--solver, --repeat, --only, ...). Writes under $OUT.
+# STEPS (default "build bench ncu") and NCU_CODES (default "ecl-mst ecl/gpu") pick what runs.
 set -uo pipefail
 ECL_DIR=${1:?usage: ecl_mst_side_by_side.sh ECL_MST_DIR [parmst bench args...]}
 shift
@@ -27,14 +28,18 @@ export PARMST_CACHE=${PARMST_CACHE:-/tmp/parmst-graphs}
 PY=${PYTHON:-python3}
 LOG=$OUT/side_by_side.log
 
+STEPS=${STEPS:-build bench ncu}
+NCU_CODES=${NCU_CODES:-ecl-mst ecl/gpu}
 BUILD=$(mktemp -d /tmp/ecl-mst-build.XXXX)
-cp "$ECL_DIR"/source/ECL-MST_10.cu "$ECL_DIR"/source/ECLgraph.h "$BUILD"/ || exit 1
-for field in clockRate memoryClockRate; do
-    sed -i "s/deviceProp\.$field \* 0\.001/[]{int r; cudaDeviceGetAttribute(\&r, cudaDevAttr${field^}, Device); return r;}() * 0.001/" \
-        "$BUILD"/ECL-MST_10.cu
-done
-grep -q 'cudaDevAttrMemoryClockRate' "$BUILD"/ECL-MST_10.cu || { echo "patching ECL-MST failed"; exit 1; }
-nvcc -O3 -arch=sm_90 -o "$BUILD"/ecl-mst "$BUILD"/ECL-MST_10.cu 2>&1 | tee "$LOG" || exit 1
+if [[ $STEPS == *build* ]]; then
+    cp "$ECL_DIR"/source/ECL-MST_10.cu "$ECL_DIR"/source/ECLgraph.h "$BUILD"/ || exit 1
+    for field in clockRate memoryClockRate; do
+        sed -i "s/deviceProp\.$field \* 0\.001/[]{int r; cudaDeviceGetAttribute(\&r, cudaDevAttr${field^}, Device); return r;}() * 0.001/" \
+            "$BUILD"/ECL-MST_10.cu
+    done
+    grep -q 'cudaDevAttrMemoryClockRate' "$BUILD"/ECL-MST_10.cu || { echo "patching ECL-MST failed"; exit 1; }
+    nvcc -O3 -arch=sm_90 -o "$BUILD"/ecl-mst "$BUILD"/ECL-MST_10.cu 2>&1 | tee "$LOG" || exit 1
+fi
 export PARMST_ECL_MST=$BUILD/ecl-mst
 
 {
@@ -45,10 +50,13 @@ export PARMST_ECL_MST=$BUILD/ecl-mst
 } 2>&1 | tee -a "$LOG"
 
 status=0
-timeout "${BENCH_TIMEOUT:-1800}" $PY -m parmst bench --suite ecl-gpu --peers ecl-mst \
-    --baseline ecl-mst --budget 120 --out "$OUT" --no-progress \
-    --time-limit "$(( ${BENCH_TIMEOUT:-1800} * 2 / 3 ))" "$@" 2>&1 | tee -a "$LOG" | grep -v "^|"
-status=${PIPESTATUS[0]}
+if [[ $STEPS == *bench* ]]; then
+    timeout "${BENCH_TIMEOUT:-1800}" $PY -m parmst bench --suite ecl-gpu --peers ecl-mst \
+        --baseline ecl-mst --budget 120 --out "$OUT" --no-progress \
+        --time-limit "$(( ${BENCH_TIMEOUT:-1800} * 2 / 3 ))" "$@" 2>&1 | tee -a "$LOG" | grep -v "^|"
+    status=${PIPESTATUS[0]}
+fi
+[[ $STEPS == *ncu* ]] || exit $status
 
 # Nsight Compute: the first NCU_KERNELS launches of the round kernels, ECL-MST's and ours.
 NCU=(ncu --set basic --metrics lts__t_sector_hit_rate.pct,dram__bytes_read.sum,dram__bytes_write.sum
@@ -62,16 +70,21 @@ from parmst.bench.suites import default_cache_dir, get_suite, load_graph
 spec = next(g.spec for g in get_suite("ecl-gpu").graphs if g.name == sys.argv[1])
 io.write(load_graph(spec, default_cache_dir()), sys.argv[2], format="egr", progress=False)
 WRITE
-    echo "=== ncu ECL-MST $family" >> "$OUT/ncu.txt"
-    CUDA_MODULE_LOADING=EAGER timeout "${NCU_TIMEOUT:-120}" "${NCU[@]}" \
-        -k regex:'initWL|kernel[123]' "$PARMST_ECL_MST" "$egr" >> "$OUT/ncu.txt" 2>&1
-    echo "=== ncu ecl/gpu $family" >> "$OUT/ncu.txt"
-    timeout "${NCU_TIMEOUT:-120}" "${NCU[@]}" -k regex:'populate|relax|select|reset' \
-        $PY - "$egr" >> "$OUT/ncu.txt" 2>&1 <<'SOLVE'
+    if [[ $NCU_CODES == *ecl-mst* ]]; then
+        echo "=== ncu ECL-MST $family" >> "$OUT/ncu.txt"
+        CUDA_MODULE_LOADING=EAGER timeout "${NCU_TIMEOUT:-120}" "${NCU[@]}" \
+            -k regex:'initWL|kernel[123]' "$PARMST_ECL_MST" "$egr" >> "$OUT/ncu.txt" 2>&1
+    fi
+    if [[ $NCU_CODES == *ecl/gpu* ]]; then
+        echo "=== ncu ecl/gpu $family" >> "$OUT/ncu.txt"
+        timeout "${NCU_TIMEOUT:-120}" "${NCU[@]}" -k regex:'populate|relax|select|reset|all_rounds' \
+            $PY - "$egr" >> "$OUT/ncu.txt" 2>&1 <<'SOLVE'
 import sys
 import parmst
+import parmst.io
 parmst.minimum_spanning_forest(parmst.io.read(sys.argv[1], progress=False), "ecl/gpu")
 SOLVE
+    fi
     rm -f "$egr"
 done
 exit $status
