@@ -8,9 +8,10 @@ start-up) and ``scheme.runs`` times timed, the variants' runs interleaved
 round-robin so that load changes on a shared machine hit all of them alike;
 every run's edge ids must equal the reference's exactly, or the record
 becomes ``"MISMATCH"``, loses its times and makes the run fail. Peers (SciPy,
-NetworkX, igraph, cuGraph) run the same number of times in a worker process,
-within a time budget per run, and their total weight must equal the
-reference's. File formats are written and read back the same number of
+NetworkX, igraph, cuGraph, ECL-MST's binary) run the same number of times in a
+worker process, within a time budget per run, and their total weight must
+equal the reference's (ECL-MST, which prints no weight, must pass its own
+edge-for-edge check against its serial Kruskal instead). File formats are written and read back the same number of
 times; the file read back must hold exactly the graph's edges.
 
 A sweep is a solver option run once per value (``threads=1,2,4``) for every

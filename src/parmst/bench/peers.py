@@ -1,5 +1,9 @@
 """Other libraries' minimum spanning tree codes, timed by the same harness.
 
+A peer is a Python library, or a program such as ECL-MST's CUDA binary
+(``ecl-mst``, available when ``PARMST_ECL_MST`` names its executable), which
+gets the graph as a file and reports its own compute time and exact check.
+
 Each :class:`Peer` builds its library's graph object outside the timer
 (``prepare``), times only the spanning-tree call (``solve``) and reports the
 total weight of what it found (``weight_of``, also untimed), which the harness

@@ -214,7 +214,7 @@ def _reset(wl, counts, cur, min_edge):
 
 @cuda.jit(device=True)
 def _select_vertices(counts, cur, src, dst, parent, min_edge, in_forest, slot_mask):
-    """Fallin et al. Alg. 2 lines 24-37 from the sets' side: each set joins along its minimum.
+    """Fallin et al. Alg. 2 lines 27-37 from the sets' side: each set joins along its minimum.
 
     The records' select takes an edge when it is the minimum of either of its
     sets; a sweep over ``min_edge`` finds the same edges, one per set that
