@@ -1,9 +1,12 @@
 """Peers: name resolution, weight agreement, and the time budget that stops slow ones."""
 
+import sys
+
 import numpy as np
 import pytest
 
 import parmst
+import parmst.bench
 from parmst.bench.peers import PEERS, PeerRunner, available_peers, resolve_peers
 
 
@@ -28,10 +31,10 @@ def test_unknown_peer_is_rejected_with_the_list():
         resolve_peers(["matlab"])
 
 
-@pytest.mark.parametrize("name", [p for p in PEERS if p != "cugraph"])
+@pytest.mark.parametrize("name", [p for p in PEERS if p not in ("cugraph", "ecl-mst")])
 def test_peer_weight_matches_ours_with_multi_edges_and_loops(runner, name):
     if not PEERS[name].installed():
-        pytest.skip(f"{PEERS[name].module} is not installed")
+        pytest.skip(PEERS[name].missing())
     g = parmst.Graph.from_edges([0, 0, 1, 2, 2, 3, 4], [1, 1, 2, 0, 2, 4, 3],
                                 [5.0, 2.0, 3.0, 4.0, 1.0, 7.0, 6.0], num_vertices=6)
     out = runner.run(name, *_arrays(g), runs=2)
@@ -91,3 +94,46 @@ def test_cugraph_weight_counts_each_tree_edge_once_in_either_listing():
     weight_of = PEERS["cugraph"].weight_of
     assert weight_of(_FakeTree([0, 1], [1, 2], [2.0, 3.0])) == 5.0
     assert weight_of(_FakeTree([0, 1, 1, 2], [1, 0, 2, 1], [2.0, 2.0, 3.0, 3.0])) == 5.0
+
+
+# A stand-in for ECL-MST's binary: checks the .egr header it is given (n, 2m) and prints
+# ECL-MST's timer line and its own check's verdict.
+_FAKE_ECL_MST = """#!{python}
+import sys
+import numpy as np
+n, entries = np.fromfile(sys.argv[1], dtype="<i4", count=2)
+assert (n, entries) == (6, 14), (n, entries)
+print("ECL-MST v1.0")
+print("Dev+:  0.002500000 s")
+print("Host:  0.100000000 s")
+print("{verdict}")
+"""
+
+
+@pytest.mark.parametrize("verdict", ["all good", "ERROR: results differ!"])
+def test_ecl_mst_peer_reads_its_own_timer_and_check(tmp_path, monkeypatch, verdict):
+    program = tmp_path / "ecl-mst"
+    program.write_text(_FAKE_ECL_MST.format(python=sys.executable, verdict=verdict))
+    program.chmod(0o755)
+    monkeypatch.setenv("PARMST_ECL_MST", str(program))
+    assert PEERS["ecl-mst"].installed()
+    g = parmst.Graph.from_edges([0, 0, 1, 2, 2, 3, 4], [1, 1, 2, 0, 2, 4, 3],
+                                [5, 2, 3, 4, 1, 7, 6], num_vertices=6)
+    result = parmst.bench.run([g], ["kruskal/serial"], peers=["ecl-mst"], repeat=2,
+                              progress=False, measure="compute", baseline="ecl-mst")
+    record = result.find("graph0", "ecl-mst") if verdict == "all good" else None
+    if verdict == "all good":
+        assert record.times == [0.0025, 0.0025]  # its own timer, no warm-up run
+        assert record.weight_ok and not result.failed
+        ours = result.find("graph0", "kruskal/serial")
+        assert result.speedup(ours, "ecl-mst") == pytest.approx(0.0025 / ours.compute_time)
+    else:
+        mismatch = [r for r in result.records if r.solver == "ecl-mst"][0]
+        assert mismatch.status == "MISMATCH" and result.failed
+
+
+def test_ecl_mst_peer_without_its_program_says_how_to_get_it(monkeypatch):
+    monkeypatch.delenv("PARMST_ECL_MST", raising=False)
+    assert not PEERS["ecl-mst"].installed()
+    assert "PARMST_ECL_MST" in PEERS["ecl-mst"].missing()
+    assert "ecl-mst" not in available_peers()

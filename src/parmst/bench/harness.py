@@ -8,9 +8,10 @@ start-up) and ``scheme.runs`` times timed, the variants' runs interleaved
 round-robin so that load changes on a shared machine hit all of them alike;
 every run's edge ids must equal the reference's exactly, or the record
 becomes ``"MISMATCH"``, loses its times and makes the run fail. Peers (SciPy,
-NetworkX, igraph, cuGraph) run the same number of times in a worker process,
-within a time budget per run, and their total weight must equal the
-reference's. File formats are written and read back the same number of
+NetworkX, igraph, cuGraph, ECL-MST's binary) run the same number of times in a
+worker process, within a time budget per run, and their total weight must
+equal the reference's (ECL-MST, which prints no weight, must pass its own
+edge-for-edge check against its serial Kruskal instead). File formats are written and read back the same number of
 times; the file read back must hold exactly the graph's edges.
 
 A sweep is a solver option run once per value (``threads=1,2,4``) for every
@@ -406,8 +407,14 @@ def _time_peer(graph: Graph, info: GraphInfo, peer_name: str, explicit: bool,
         return record
     record.times = outcome.times
     record.total_weight = outcome.total_weight
-    record.weight_ok = _same_weight(outcome.total_weight, info.total_weight,
-                                    graph.weight.dtype.kind in "iu")
+    if peer.own_time is not None:
+        record.extra["own_timer"] = True  # its computation alone, as measure "compute"
+    if peer.checks_itself and outcome.total_weight is None:
+        record.weight_ok = True  # its forest equals its own serial one, so its weight is ours
+        record.note = "exact by its own check against its serial Kruskal"
+    else:
+        record.weight_ok = _same_weight(outcome.total_weight, info.total_weight,
+                                        graph.weight.dtype.kind in "iu")
     if not record.weight_ok:
         record.status, record.times = "MISMATCH", []
         record.note = f"total weight {outcome.total_weight!r}, ours {info.total_weight!r}"

@@ -1,5 +1,9 @@
 """Other libraries' minimum spanning tree codes, timed by the same harness.
 
+A peer is a Python library, or a program such as ECL-MST's CUDA binary
+(``ecl-mst``, available when ``PARMST_ECL_MST`` names its executable), which
+gets the graph as a file and reports its own compute time and exact check.
+
 Each :class:`Peer` builds its library's graph object outside the timer
 (``prepare``), times only the spanning-tree call (``solve``) and reports the
 total weight of what it found (``weight_of``, also untimed), which the harness
@@ -15,13 +19,18 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import logging
+import math
 import os
 import pickle
 import queue
+import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -70,6 +79,17 @@ class Peer:
         The parmst pip extra that installs the library (None: installed otherwise).
     install : str
         How to install it, for the hint when it is missing.
+    program_env : str, optional
+        The peer is a program, not a Python library: this environment variable
+        names its executable, and the peer is available only when it does.
+    own_time : callable, optional
+        ``own_time(result) -> seconds``: the time the peer measured itself
+        (ECL-MST's timer around its kernels), reported instead of the wall clock.
+    warm_up : bool
+        Run once untimed first (False for a program started afresh every run).
+    checks_itself : bool
+        ``weight_of`` returns None when the peer's own exact check passed (its
+        result equals its own serial MSF) and NaN when it failed.
     """
 
     name: str
@@ -82,9 +102,16 @@ class Peer:
     needs_nonzero_weights: bool = False
     extra: str | None = "peers"
     install: str = ""
+    program_env: str | None = None
+    own_time: Callable[[Any], float] | None = None
+    warm_up: bool = True
+    checks_itself: bool = False
 
     def installed(self) -> bool:
-        """Whether its library can be imported (without importing it)."""
+        """Whether its library can be imported (without importing it), or its program run."""
+        if self.program_env is not None:
+            path = os.environ.get(self.program_env, "")
+            return bool(path) and os.path.isfile(path) and os.access(path, os.X_OK)
         try:
             return importlib.util.find_spec(self.module) is not None
         except (ImportError, ValueError):  # a dotted name whose parent package is missing
@@ -98,6 +125,8 @@ class Peer:
         >>> PEERS["scipy"].missing()
         "scipy is not installed (pip install 'parmst[peers]')"
         """
+        if self.program_env is not None:
+            return f"{self.name}: set {self.program_env} to its executable ({self.install})"
         how = f"pip install 'parmst[{self.extra}]'" if self.extra else self.install
         return f"{self.module.split('.')[0]} is not installed ({how})"
 
@@ -220,6 +249,52 @@ def _scipy_weight(tree) -> int | float:
     return exact_sum(tree.data)
 
 
+ECL_MST_ENV = "PARMST_ECL_MST"
+
+
+class _ProgramInput:
+    """A graph written to a temporary file for a program peer; the file goes with the object."""
+
+    def __init__(self, suffix: str) -> None:
+        folder = tempfile.mkdtemp(prefix="parmst-peer-")
+        self.path = os.path.join(folder, f"graph{suffix}")
+        weakref.finalize(self, shutil.rmtree, folder, True)
+
+
+def _egr_file(src: np.ndarray, dst: np.ndarray, weight: np.ndarray, n: int) -> _ProgramInput:
+    from parmst import io
+    from parmst.graph import Graph
+
+    prepared = _ProgramInput(".egr")
+    io.write(Graph(src, dst, weight, n), prepared.path, format="egr", progress=False)
+    return prepared
+
+
+def _ecl_mst_solve(prepared: _ProgramInput) -> str:
+    # EAGER module loading keeps the kernels' loading out of ECL-MST's timer.
+    done = subprocess.run([os.environ[ECL_MST_ENV], prepared.path], capture_output=True,
+                          text=True, check=False,
+                          env={**os.environ, "CUDA_MODULE_LOADING": "EAGER"})
+    if done.returncode != 0:
+        raise RuntimeError(f"ECL-MST exited with {done.returncode}: "
+                           f"{(done.stdout + done.stderr)[-300:]}")
+    return done.stdout
+
+
+def _ecl_mst_time(output: str) -> float:
+    """ECL-MST's own timer (``Dev+`` with filtering, ``Dev-`` without): its GPU computation."""
+    found = re.search(r"^Dev[+-]:\s*([0-9.eE+-]+) s", output, re.MULTILINE)
+    if found is None:
+        raise RuntimeError(f"no 'Dev+:'/'Dev-:' time in ECL-MST's output: {output[-300:]!r}")
+    return float(found.group(1))
+
+
+def _ecl_mst_weight(output: str) -> float | None:
+    """None when ECL-MST's own check ("all good": its GPU forest equals its serial Kruskal
+    forest, edge for edge) passed, NaN when it did not."""
+    return None if "all good" in output else math.nan
+
+
 PEERS: dict[str, Peer] = {peer.name: peer for peer in (
     Peer("scipy", "scipy.sparse.csgraph", "scipy.sparse.csgraph.minimum_spanning_tree(csr)",
          _scipy_matrix, _scipy_solve, _scipy_weight, needs_nonzero_weights=True),
@@ -244,6 +319,12 @@ PEERS: dict[str, Peer] = {peer.name: peer for peer in (
     Peer("cugraph", "cugraph", "cugraph.minimum_spanning_tree(G) (GPU)",
          _cugraph_graph, _cugraph_solve, _cugraph_weight, extra=None,
          install="RAPIDS: pip install cugraph-cu12 --extra-index-url=https://pypi.nvidia.com"),
+    # The original ECL-MST CUDA code on the graph as an .egr file, timed by its own timer
+    # (compute-only, graph already on the device); built by benchmarks/ecl_mst_side_by_side.sh.
+    Peer("ecl-mst", "", "ECL-MST's CUDA binary on the graph's .egr file, its own timer",
+         _egr_file, _ecl_mst_solve, _ecl_mst_weight, extra=None,
+         install="benchmarks/ecl_mst_side_by_side.sh builds it from github.com/burtscher/ECL-MST",
+         program_env=ECL_MST_ENV, own_time=_ecl_mst_time, warm_up=False, checks_itself=True),
 )}
 
 
@@ -315,14 +396,17 @@ def _serve(jobs: BinaryIO, replies: BinaryIO) -> None:
         name, src, dst, weight, n, runs = job
         peer = PEERS[name]
         try:
-            importlib.import_module(peer.module)
+            if peer.module:
+                importlib.import_module(peer.module)
             start = time.perf_counter()
             prepared = peer.prepare(src, dst, weight, n)
             reply("prepared", time.perf_counter() - start)
-            for _ in range(runs + 1):
+            for _ in range(runs + peer.warm_up):
                 start = time.perf_counter()
                 result = peer.solve(prepared)
                 elapsed = time.perf_counter() - start
+                if peer.own_time is not None:
+                    elapsed = peer.own_time(result)
                 reply("run", elapsed, peer.weight_of(result))
                 del result
         except Exception as exc:  # noqa: BLE001 - reported to the parent, which decides
@@ -443,7 +527,8 @@ class PeerRunner:
             if self._process.poll() is not None:
                 self._stop()
             outcome.error = message[1]
-        outcome.times = outcome.times[1:]  # drop the warm-up run
+        if PEERS[name].warm_up:
+            outcome.times = outcome.times[1:]  # drop the warm-up run
         return outcome
 
 

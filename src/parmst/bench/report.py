@@ -214,13 +214,15 @@ class BenchResult:
     def speedup(self, record: Record, baseline: str) -> float | None:
         """``baseline``'s time over this record's time on the same graph.
 
-        Against a peer the whole solve counts whatever the measure: a peer's
-        input is never on a device already.
+        Against a peer the whole solve counts whatever the measure (a peer's
+        input is never on a device already), unless the peer timed its
+        computation alone (ECL-MST's own timer).
         """
         base = self.find(record.graph, baseline)
         if base is None or not record.ok:
             return None
-        mine = record.time if base.kind == "peer" else self.seconds(record)
+        whole = base.kind == "peer" and not base.extra.get("own_timer")
+        mine = record.time if whole else self.seconds(record)
         return self.seconds(base) / mine if mine and mine > 0 else None
 
     @property

@@ -214,7 +214,7 @@ def prepare_keys(weight: np.ndarray, mode: str = "auto") -> EdgeKeys:
 
 def filter_threshold(keys: np.ndarray, num_vertices: int, *, seed: int = 0,
                      samples: int = FILTER_SAMPLES, degree: int = FILTER_DEGREE,
-                     target: int = FILTER_TARGET) -> np.uint64:
+                     target: float = FILTER_TARGET) -> np.uint64:
     """Key below which an edge is "light" in ECL-MST's filtering, or :data:`NO_THRESHOLD`.
 
     Fallin et al. section 3.2: sample ``samples`` edge weights at random and take

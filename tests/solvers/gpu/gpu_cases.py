@@ -21,7 +21,8 @@ from parmst.solvers.gpu import _device
 SIMULATOR = _device.simulator_active()
 GPU_SOLVERS = [name for name in parmst.registry.solvers() if name.endswith("/gpu")]
 # Every ecl/gpu code path: edge-list and CSR (hybrid warp / thread) initialization,
-# with and without filtering, atomic guards, one or both directions.
+# with and without filtering, atomic guards, one or both directions, select by sweeping
+# the vertices (the default where keys pack) or by records, filter targets.
 ECL_VARIANTS = [
     {},
     {"init": "hybrid"},
@@ -31,6 +32,10 @@ ECL_VARIANTS = [
     {"launch": "per-round"},
     {"launch": "persistent", "filter": False},
     {"launch": "per-round", "init": "hybrid", "atomic_guards": False},
+    {"select": "records"},
+    {"launch": "per-round", "filter_target": 0.5},
+    {"launch": "persistent", "select": "records", "filter_target": 3},
+    {"launch": "per-round", "keys": "rank"},
 ]
 BLOCK = {"block_size": 32} if SIMULATOR else {}
 

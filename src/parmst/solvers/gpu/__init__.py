@@ -18,7 +18,7 @@ register(Solver(
     requires=_REQUIRES,
     options={"init": "edge", "filter": True, "atomic_guards": True, "both_directions": False,
              "block_size": DEFAULT_BLOCK_SIZE, "launch": "auto", "persistent_below": 1 << 22,
-             "seed": 0, "keys": "auto"},
+             "seed": 0, "keys": "auto", "select": "auto", "filter_target": 1.5},
     probe=probe,
     limit=graph_limit,
 ))

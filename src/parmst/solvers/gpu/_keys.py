@@ -92,11 +92,14 @@ def prepare_keys(weight: np.ndarray, method: str = "auto") -> SlotKeys:
     return SlotKeys(packed.keys, np.uint64((1 << packed.id_bits) - 1), None, "packed")
 
 
-def filter_threshold(keys: np.ndarray, num_vertices: int, seed: int) -> np.uint64 | None:
+def filter_threshold(keys: np.ndarray, num_vertices: int, seed: int,
+                     target: float = ecl_host.FILTER_TARGET) -> np.uint64 | None:
     """Fallin et al.'s sampled filter threshold, or ``None`` below average degree 4.
 
     Fallin et al. count degree over CSR entries (both directions), so "average
-    degree >= 4" is ``|E| >= 2 |V|`` for our undirected edge count.
+    degree >= 4" is ``|E| >= 2 |V|`` for our undirected edge count; ``target``
+    light edges per vertex (ECL-MST's 3|V| CSR entries are 1.5|V| edges).
     """
-    threshold = ecl_host.filter_threshold(keys, num_vertices, seed=seed, degree=2)
+    threshold = ecl_host.filter_threshold(keys, num_vertices, seed=seed, degree=2,
+                                          target=target)
     return None if threshold == ecl_host.NO_THRESHOLD else threshold

@@ -16,11 +16,18 @@ Optimizations of Fallin et al. section 3.2 / 5.3 and where they live:
 - implicit path compression and no explicit compression: :func:`_relax`;
 - one edge direction: the edge list holds each edge once; the CSR
   initialization keeps ``v < n`` (``both_directions=True`` turns it off);
-- filtering (20 samples, ~3|V| target, average degree >= 4): ``filter=True``;
+- filtering (20 samples, average degree >= 4): ``filter=True``, aiming at
+  ECL-MST's 3|V| light CSR entries, i.e. 1.5|V| edges (``filter_target``); the
+  light phase, first, needs no ``find`` (every vertex is still its own set);
 - hybrid initialization (thread per vertex of degree < 4, a warp per vertex
   of degree >= 4, ballot/shuffle): ``init="hybrid"``; ``init="thread"`` is
   the ablation, ``init="edge"`` populates edge-centrically from the edge list,
   which needs no CSR at all.
+
+Select (ours): while a round's worklist has at least one record per
+:data:`VERTEX_SELECT_RATIO` vertices, the sets join along their minima in one
+coalesced sweep over the vertices that also clears the minima, instead of
+ECL-MST's select and reset over every record (``select="auto"``).
 
 Launches (ours): numba-cuda spends ~150 µs of host time per round of three
 launches and a worklist-size copy, so small rounds run inside one persistent
@@ -57,6 +64,14 @@ WARP_MIN_DEGREE = 4  # Fallin et al. section 3.2: a whole warp for vertices of d
 _NEVER = 2**62
 _MAX_ROUNDS = 64  # Borůvka at least halves the trees that still have edges: <= 32 rounds
 LAUNCHES = ("auto", "persistent", "per-round")
+SELECTS = ("auto", "records")
+# select="auto": a round selects by sweeping the vertices (see _select_by_vertices) when
+# there are at most this many vertices per worklist record. Selecting and resetting by records
+# costs two 16-byte reads and four scattered 8-byte accesses per record (~160 bytes of traffic);
+# the sweep reads 8 bytes per vertex in order, plus a few scattered reads per set that joins.
+VERTEX_SELECT_RATIO = 8
+# Fallin et al.'s filter aims at 3|V| light CSR entries, i.e. 1.5|V| of our undirected edges.
+FILTER_TARGET = 1.5
 # launch="auto": per-round launches while a round has at least this many records (a full
 # grid hides memory latency better than the resident cooperative grid; measured on an H100,
 # benchmarks/results/gpu_bench.md), then the persistent kernel for the many small rounds.
@@ -87,9 +102,15 @@ def _populate_edges(src, dst, keys, threshold, heavy, both_directions, parent, w
         key = NO_EDGE
         if e < m:
             key = keys[e]
-            p = find(parent, np.int64(src[e]))
-            q = find(parent, np.int64(dst[e]))
-            keep = _in_phase(key, threshold, heavy) and p != q
+            if _in_phase(key, threshold, heavy):
+                # The light phase comes first, while every vertex is its own set: no find.
+                # Only edges of this phase pay the (random) parent reads.
+                p = np.int64(src[e])
+                q = np.int64(dst[e])
+                if heavy:
+                    p = find(parent, p)
+                    q = find(parent, q)
+                keep = p != q
         pos = reserve(counts, 0, keep)
         if keep:
             wl[0, pos, 0] = pack_pair(p, q)
@@ -191,8 +212,37 @@ def _reset(wl, counts, cur, min_edge):
     reset_items(wl, counts, cur, min_edge)
 
 
+@cuda.jit(device=True)
+def _select_vertices(counts, cur, src, dst, parent, min_edge, in_forest, slot_mask):
+    """Fallin et al. Alg. 2 lines 27-37 from the sets' side: each set joins along its minimum.
+
+    The records' select takes an edge when it is the minimum of either of its
+    sets; a sweep over ``min_edge`` finds the same edges, one per set that
+    recorded a minimum, and clears each minimum as it reads it (no other thread
+    reads it here), so the reset comes free. The slot of a packed key is the
+    edge id, whose endpoints ``src``/``dst`` give the two sets. Also empties
+    the drained list for reuse, as :func:`reset_items` does.
+    """
+    if cuda.grid(1) == 0:
+        counts[1 - cur] = 0
+    for v in range(cuda.grid(1), min_edge.shape[0], cuda.gridsize(1)):
+        key = min_edge[v]
+        if key != NO_EDGE:
+            min_edge[v] = NO_EDGE
+            e = key & slot_mask
+            join(parent, find(parent, np.int64(src[e])), find(parent, np.int64(dst[e])))
+            in_forest[e] = 1
+
+
 @cuda.jit
-def _all_rounds(wl, counts, cur, parent, min_edge, in_forest, slot_mask, guard, sizes):
+def _select_by_vertices(counts, cur, src, dst, parent, min_edge, in_forest, slot_mask):
+    """One launch of :func:`_select_vertices` (``launch="per-round"``)."""
+    _select_vertices(counts, cur, src, dst, parent, min_edge, in_forest, slot_mask)
+
+
+@cuda.jit
+def _all_rounds(wl, counts, cur, parent, min_edge, in_forest, slot_mask, guard, sizes,
+                src, dst, vertex_ratio):
     """Fallin et al. Alg. 2 lines 12-39 in one cooperative launch (``launch="persistent"``).
 
     Grid-wide barriers stand in for the kernel boundaries and for the host's
@@ -200,7 +250,8 @@ def _all_rounds(wl, counts, cur, parent, min_edge, in_forest, slot_mask, guard, 
     launches and a copy. It starts from the records in ``wl[cur]``.
     ``sizes[0]`` gets the round count, ``sizes[1:]`` the worklist size of each
     round. Every exit test reads values written before the last barrier, so the
-    whole grid leaves the loop together.
+    whole grid leaves the loop together. Rounds with at most ``vertex_ratio``
+    vertices per record select by sweeping the vertices (0: never).
     """
     grid = cuda.cg.this_grid()
     rounds = 0
@@ -213,9 +264,12 @@ def _all_rounds(wl, counts, cur, parent, min_edge, in_forest, slot_mask, guard, 
         if counts[1 - cur] == 0:
             break
         cur = 1 - cur
-        _select_items(wl, counts, cur, parent, min_edge, in_forest, slot_mask)
-        grid.sync()
-        reset_items(wl, counts, cur, min_edge)
+        if min_edge.shape[0] <= vertex_ratio * counts[cur]:
+            _select_vertices(counts, cur, src, dst, parent, min_edge, in_forest, slot_mask)
+        else:
+            _select_items(wl, counts, cur, parent, min_edge, in_forest, slot_mask)
+            grid.sync()
+            reset_items(wl, counts, cur, min_edge)
         grid.sync()
     if cuda.grid(1) == 0:
         sizes[0] = rounds
@@ -235,7 +289,13 @@ def _cooperative_blocks(args: tuple, block_size: int) -> int:
     return _resident_blocks(tuple(_all_rounds.typeof_pyval(a) for a in args), block_size)
 
 
-def _check_options(init: str, block_size: int, launch: str, persistent_below: int) -> None:
+def _check_options(init: str, block_size: int, launch: str, persistent_below: int,
+                   select: str = "auto", filter_target: float = FILTER_TARGET) -> None:
+    if select not in SELECTS:
+        raise ValueError(f"ecl/gpu: select must be one of {SELECTS}, got {select!r}")
+    if not (isinstance(filter_target, (int, float)) and 0 < filter_target < math.inf):
+        raise ValueError(f"ecl/gpu: filter_target must be a positive number, "
+                         f"got {filter_target!r}")
     if init not in INITS:
         raise ValueError(f"ecl/gpu: init must be one of {INITS}, got {init!r}")
     if launch not in LAUNCHES:
@@ -259,11 +319,14 @@ class _Run:
     """The device state of one solve: arrays, launch shape, and the round loop."""
 
     def __init__(self, graph, keys, init, both_directions, block_size, launch,
-                 persistent_below, stats):
+                 persistent_below, select, stats):
         n, m = graph.num_vertices, graph.num_edges
         # Rounds with at least this many records run per-round launches.
         self.persistent_below = {"auto": int(persistent_below), "persistent": math.inf,
                                  "per-round": 1}[launch]
+        # Selecting by vertices needs each slot's endpoints: the edge list and packed keys.
+        by_vertices = select == "auto" and init == "edge" and keys.order is None
+        self.vertex_ratio = VERTEX_SELECT_RATIO if by_vertices else 0
         self.block_size, self.max_blocks = _device.launch_limits(block_size)
         self.init = init
         self.both_directions = both_directions
@@ -312,8 +375,8 @@ class _Run:
         """Fallin et al. Alg. 2 lines 12-39 from ``wl[0]`` holding ``size`` records.
 
         Rounds with at least ``persistent_below`` records run as ECL-MST's
-        host loop (three launches and a worklist-size copy each); the rest run
-        in one cooperative launch.
+        host loop (three launches and a worklist-size copy each, two where the
+        round selects by vertices); the rest run in one cooperative launch.
         """
         cur = 0
         while size and size >= self.persistent_below:
@@ -324,6 +387,13 @@ class _Run:
             if not size:
                 return
             cur = 1 - cur
+            n = len(self.min_edge)
+            if n <= self.vertex_ratio * size:
+                src, dst = self.graph_arrays[:2]
+                _select_by_vertices[self._grid(n)](self.counts, cur, src, dst, self.parent,
+                                                   self.min_edge, self.in_forest,
+                                                   self.slot_mask)
+                continue
             _select[self._grid(size)](self.wl, self.counts, cur, self.parent, self.min_edge,
                                       self.in_forest, self.slot_mask)
             _reset[self._grid(size)](self.wl, self.counts, cur, self.min_edge)
@@ -332,8 +402,9 @@ class _Run:
 
     def _rounds_persistent(self, cur: int, guard: bool, stats: Stats) -> None:
         """The remaining rounds in one cooperative launch sized to the resident blocks."""
+        # Without vertex selection (ratio 0) the first two graph arrays only fill the slots.
         args = (self.wl, self.counts, cur, self.parent, self.min_edge, self.in_forest,
-                self.slot_mask, guard, self.sizes)
+                self.slot_mask, guard, self.sizes, *self.graph_arrays[:2], self.vertex_ratio)
         _all_rounds[_cooperative_blocks(args, self.block_size), self.block_size](*args)
         sizes = self.sizes.copy_to_host()
         stats.extra["persistent_rounds"] = stats.extra.get("persistent_rounds", 0) + int(sizes[0])
@@ -345,7 +416,8 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
           atomic_guards: bool = True, both_directions: bool = False,
           block_size: int = _device.DEFAULT_BLOCK_SIZE, launch: str = "auto",
           persistent_below: int = PERSISTENT_BELOW, seed: int = 0,
-          keys: str = "auto") -> np.ndarray:
+          keys: str = "auto", select: str = "auto",
+          filter_target: float = FILTER_TARGET) -> np.ndarray:
     """Edge ids of the minimum spanning forest by ECL-MST on the GPU.
 
     Parameters
@@ -384,6 +456,15 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
         Key method of :func:`parmst.solvers.gpu._keys.prepare_keys`: packed
         ``(weight, edge_id)`` keys where they fit (``"auto"``), or the edges'
         ranks in that order (``"rank"``, the route for weights that do not pack).
+    select : {"auto", "records"}
+        How a round picks the edges that join sets: ``"records"`` as ECL-MST
+        (every record checks whether it is the minimum of either set, then
+        every record clears its sets' minima); ``"auto"`` sweeps the vertices
+        instead while there are at most :data:`VERTEX_SELECT_RATIO` vertices
+        per record (edge-list initialization and packed keys only).
+    filter_target : float
+        Light edges aimed at, per vertex (default :data:`FILTER_TARGET`,
+        Fallin et al.'s 3|V| CSR entries).
 
     Examples
     --------
@@ -392,12 +473,13 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
     >>> parmst.minimum_spanning_forest(g, "ecl/gpu").edge_ids.tolist()  # doctest: +SKIP
     [1, 2, 3]
     """
-    _check_options(init, block_size, launch, persistent_below)
+    _check_options(init, block_size, launch, persistent_below, select, filter_target)
     with stats.init():
         keys = prepare_keys(graph.weight, keys)
-        threshold = filter_threshold(keys.keys, graph.num_vertices, seed) if filter else None
+        threshold = filter_threshold(keys.keys, graph.num_vertices, seed,
+                                     filter_target) if filter else None
         run = _Run(graph, keys, init, both_directions, block_size, launch, persistent_below,
-                   stats)
+                   select, stats)
     stats.extra.update(key_method=keys.method, init=init,
                        filter_threshold=None if threshold is None else int(threshold))
     phases = [(0, True)] if threshold is None else [(threshold, False), (threshold, True)]
