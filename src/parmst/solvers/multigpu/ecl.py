@@ -20,9 +20,9 @@ between GPUs directly (docs/multigpu.md says why, and what would change that).
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -100,9 +100,24 @@ def _local_forests(chosen: Plan, parts: list[_Part], options: dict
     if len(by_device) == 1:
         (device, mine), = by_device.items()
         return {device: _solve_on(device, mine, options)}
-    with ThreadPoolExecutor(max_workers=len(by_device)) as pool:
-        futures = {d: pool.submit(_solve_on, d, mine, options) for d, mine in by_device.items()}
-        return {d: future.result() for d, future in futures.items()}
+    results: dict[int, tuple[float, float] | BaseException] = {}
+
+    def work(device: int, mine: list[_Part]) -> None:
+        try:
+            results[device] = _solve_on(device, mine, options)
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread below
+            results[device] = exc
+
+    threads = [threading.Thread(target=work, args=item, name=f"ecl-multigpu-gpu{item[0]}")
+               for item in by_device.items()]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for outcome in results.values():
+        if isinstance(outcome, BaseException):
+            raise outcome
+    return results
 
 
 def _record(stats: Stats, chosen: Plan, split: str, parts: list[_Part], crossing: int,
