@@ -5,9 +5,10 @@ imported, and this pytest process may already hold the real CUDA target,
 so the simulator runs in a fresh interpreter: ``gpu_cases.py`` (every GPU
 solver option, rank keys included), ``multigpu_cases.py`` (``ecl/multigpu``
 with its parts on the one simulated device) and the shared conformance suite
-restricted to the ``gpu`` and ``multigpu`` solvers (``-k gpu`` takes both). Each run must skip exactly the tests
-listed here, for exactly the reasons listed: a new skip, or a skip for a new
-reason, fails until it is reviewed and written down.
+restricted to the ``gpu`` and ``multigpu`` solvers (``-k gpu`` takes both).
+Each run must skip exactly the tests listed here, for exactly the reasons
+listed: a new skip, or a skip for a new reason, fails until it is reviewed
+and written down.
 """
 
 from __future__ import annotations
