@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import parmst
+from conformance.cases import CASES, GENERATOR_SPECS  # tests/ is on sys.path (conftest)
 from parmst.solvers.gpu import _device
 
 SIMULATOR = _device.simulator_active()
@@ -62,10 +63,10 @@ def random_graph(seed: int, n: int, m: int, dtype: str) -> parmst.Graph:
                                    num_vertices=n)
 
 
-def assert_exact(graph: parmst.Graph, **options) -> parmst.Forest:
+def assert_exact(graph: parmst.Graph, label: str = "", **options) -> parmst.Forest:
     expected = parmst.minimum_spanning_forest(graph, "kruskal/serial").edge_ids
     forest = parmst.minimum_spanning_forest(graph, "ecl/multigpu", verify=True, **options)
-    np.testing.assert_array_equal(forest.edge_ids, expected, err_msg=str(options))
+    np.testing.assert_array_equal(forest.edge_ids, expected, err_msg=f"{label} {options}")
     return forest
 
 
@@ -101,6 +102,20 @@ def test_every_weight_dtype_and_key_route(dtype, keys):
        parts=st.integers(2, 4), split=st.sampled_from(["edges", "blocks", "bfs"]))
 def test_random_multigraphs(seed, n, m, parts, split):
     assert_exact(random_graph(seed, n, m, "float64"), devices=[0], parts=parts, split=split)
+
+
+@pytest.mark.skipif(SIMULATOR, reason="the conformance suite runs ecl/multigpu under the "
+                    "simulator itself (two parts by default there)")
+def test_conformance_catalogue_with_two_parts_on_one_device():
+    """The conformance suite's cases on a real GPU, where its default-option run of
+    ecl/multigpu skips unless the machine has two devices."""
+    for name, build in CASES.items():
+        assert_exact(build(), name, devices=[0], parts=2)
+    for name, spec in GENERATOR_SPECS.items():
+        graph = parmst.generate(spec)
+        for options in ({"devices": [0], "parts": 2}, {"devices": [0], "parts": 3,
+                                                       "split": "bfs"}):
+            assert_exact(graph, name, **options)
 
 
 def test_what_available_solvers_says_matches_the_devices_seen():

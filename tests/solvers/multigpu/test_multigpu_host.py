@@ -194,3 +194,19 @@ def test_an_empty_graph_and_more_parts_than_edges(cpu_standin):
                           parts=2).tolist() == []
     graph = parmst.Graph.from_edges([0, 1], [1, 2], [5, 5])
     assert sorted(multigpu.solve(graph, Stats(), parts=6).tolist()) == [0, 1]
+
+
+def test_an_error_on_one_device_reaches_the_caller(cpu_standin, monkeypatch):
+    from parmst.errors import SolverUnavailable
+    from parmst.solvers.multigpu import ecl as multigpu
+
+    kruskal_standin = multigpu.ecl.solve
+
+    def fails_on_device_one(graph, stats, keys):
+        if threading.current_thread().name.endswith("gpu1"):
+            raise SolverUnavailable("ecl/gpu needs 9.00 GiB of device memory")
+        return kruskal_standin(graph, stats, keys)
+
+    monkeypatch.setattr(multigpu.ecl, "solve", fails_on_device_one)
+    with pytest.raises(SolverUnavailable, match="9.00 GiB"):
+        multigpu.solve(parmst.generate("rmat:scale=6,seed=1"), Stats(), devices=[0, 1])
