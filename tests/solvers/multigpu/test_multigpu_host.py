@@ -85,6 +85,8 @@ def test_one_device_is_not_enough_without_parts(machine):
     assert registry.get("ecl/multigpu").can_run(None, {"parts": 2}) is True
     assert _devices.plan(None, 2) == _devices.Plan((0,), 2)
     machine(2)
+    assert registry.get("ecl/multigpu").can_run(None, {"devices": [1]}).startswith(
+        "devices=[1] names one device (cuda:1 Fake GPU)")
     assert registry.get("ecl/multigpu").can_run() is True
     assert _devices.plan() == _devices.Plan((0, 1), 2)
     assert _devices.plan([1], 3).device_of(2) == 1

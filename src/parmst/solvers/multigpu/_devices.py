@@ -93,9 +93,10 @@ def plan(devices: Sequence[int] | None = None, parts: int | None = None) -> Plan
             parts = _SIMULATED_PARTS
         elif len(ids) < 2:
             shown = ", ".join(names[d] for d in ids) or "none"
-            return (f"it sees {len(ids)} CUDA device{'s' if len(ids) != 1 else ''} "
-                    f"({shown}) and splits the edges over two or more; pass parts=2 (or "
-                    f"more) to run the parts one after another on one device")
+            what = (f"it sees {len(ids)} CUDA device{'s' if len(ids) != 1 else ''}"
+                    if devices is None else f"devices={list(devices)} names one device")
+            return (f"{what} ({shown}) and splits the edges over two or more; pass parts=2 "
+                    f"(or more) to run the parts one after another on one device")
         else:
             parts = len(ids)
     return Plan(ids, parts)
