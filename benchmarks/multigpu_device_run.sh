@@ -23,15 +23,15 @@ nvidia-smi topo -m >> "$OUT/env.txt" 2>&1
 $PY -c "import sys, numpy, numba, importlib.metadata as m; print(sys.version.split()[0], 'numpy', numpy.__version__, 'numba', numba.__version__, 'numba-cuda', m.version('numba-cuda'))" | tee -a "$OUT/env.txt"
 $PY -m parmst info 2>&1 | grep -E "^  (cuda|ecl/)" | tee -a "$OUT/env.txt"
 
-PARMST_REQUIRE_GPU=1 timeout "${TESTS_TIMEOUT:-420}" $PY -m pytest -q -rs -p no:cacheprovider \
+PARMST_REQUIRE_GPU=1 timeout "${TESTS_TIMEOUT:-300}" $PY -m pytest -q -rs -p no:cacheprovider \
     --junitxml="$OUT/multigpu_tests.xml" tests/solvers/gpu/multigpu_cases.py \
     tests/solvers/multigpu 2>&1 | tee "$OUT/multigpu_tests.log" | tail -15
 tests=${PIPESTATUS[0]}
 if [[ $tests == 0 ]]; then echo "MULTIGPU TESTS: PASS"; else echo "MULTIGPU TESTS: FAIL (pytest exit $tests)"; fi
 
 if [[ $# == 0 ]]; then set -- --suite multigpu-small --repeat 3; fi
-timeout "${BENCH_TIMEOUT:-240}" $PY -m parmst bench --out "$OUT" --no-progress \
-    --time-limit "$(( ${BENCH_TIMEOUT:-240} * 2 / 3 ))" "$@" > "$OUT/bench.log" 2>&1
+timeout "${BENCH_TIMEOUT:-200}" $PY -m parmst bench --out "$OUT" --no-progress \
+    --time-limit "$(( ${BENCH_TIMEOUT:-200} * 2 / 3 ))" "$@" > "$OUT/bench.log" 2>&1
 bench=$?
 if [[ $bench == 0 ]]; then echo "MULTIGPU BENCH: PASS"; else echo "MULTIGPU BENCH: FAIL (exit $bench; tail of bench.log below)"; tail -20 "$OUT/bench.log"; fi
 # The headline (compute-only M edges/s), the phases (the merge's share) and the times.
