@@ -4,9 +4,12 @@
 #   bash benchmarks/multigpu_device_run.sh [parmst bench args...]
 #
 # Default bench: `--suite multigpu-small --repeat 3` (ecl/gpu against ecl/multigpu[parts=2]:
-# on one GPU both parts run there, one after the other). On two GPUs (nvidia-h200-x2):
-#   BENCH_TIMEOUT=3000 bash benchmarks/multigpu_device_run.sh --suite multigpu \
-#       --solver ecl/gpu,ecl/multigpu
+# on one GPU both parts run there, one after the other). On two GPUs (nvidia-h200-x2), the
+# seven families in one call of at most 600 s:
+#   BENCH_TIMEOUT=420 TESTS_TIMEOUT=150 bash benchmarks/multigpu_device_run.sh --suite multigpu \
+#       --solver ecl/gpu,ecl/multigpu --repeat 5 --only grid2d,road,delaunay,seed000-sparse,seed000-dense,random-degree,rmat
+# The two ~2e9-edge graphs (--only rmat-2e26, --only random-degree-2e27) need more than one
+# such call each: generating them and the serial reference forest take minutes on the host.
 # Tests: tests/solvers/gpu/multigpu_cases.py with PARMST_REQUIRE_GPU=1 (a missing device
 # fails instead of skipping; the two-device cases skip on a one-GPU machine, naming why)
 # and the host tests of tests/solvers/multigpu. Prints "MULTIGPU TESTS: PASS" or "FAIL",
