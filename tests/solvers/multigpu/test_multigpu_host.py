@@ -169,6 +169,8 @@ def test_driver_gives_the_exact_forest(cpu_standin, spec, options):
     assert cpu_standin[-1][0] == devices[0]
     extra = stats.extra
     assert extra["parts"] == parts and extra["merge_edges"] >= len(expected)
+    used = list(dict.fromkeys(devices[p % len(devices)] for p in range(parts)))
+    assert stats.device == ", ".join(f"cuda:{d} Fake GPU" for d in devices if d in used)
     assert 0 <= extra["merge_share"] <= 1 and 0 <= extra["merge_compute_share"] <= 1
     assert set(stats.phases) == {"split", "local", "gather", "merge"}
     for d in set(devices[p % len(devices)] for p in range(parts)):

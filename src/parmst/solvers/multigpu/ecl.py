@@ -124,8 +124,9 @@ def _record(stats: Stats, chosen: Plan, split: str, parts: list[_Part], crossing
             per_device: dict[int, tuple[float, float]], merge: Stats, merge_edges: int) -> None:
     """Per-device local times, per-part sizes, the merge's size and share of the time."""
     names = visible_devices()
+    used = [d for d in chosen.devices if d in per_device]  # parts < devices leaves some idle
     extra = stats.extra
-    extra.update(devices=", ".join(names[d] for d in chosen.devices), parts=chosen.parts,
+    extra.update(devices=", ".join(names[d] for d in used), parts=chosen.parts,
                  split=split, merge_device=names[chosen.devices[0]], crossing_edges=crossing,
                  merge_edges=merge_edges, merge_compute_time=merge.compute_time,
                  key_method=merge.extra.get("key_method"))
