@@ -118,7 +118,13 @@ def probe(devices: Sequence[int] | None = None, parts: int | None = None) -> boo
 
 
 def describe_devices() -> str:
-    """One line for ``parmst info``: the CUDA devices ``ecl/multigpu`` would split over."""
+    """One line for ``parmst info``: the CUDA devices ``ecl/multigpu`` would split over.
+
+    Examples
+    --------
+    >>> describe_devices()  # doctest: +SKIP
+    '2 devices: cuda:0 NVIDIA H200, cuda:1 NVIDIA H200'
+    """
     ok = _device.probe()
     if ok is not True:
         return str(ok)
