@@ -60,6 +60,7 @@ def test_unavailable_solver_reason(monkeypatch):
     from parmst import registry
 
     solver = registry.get("prim-dense/serial")
-    monkeypatch.setattr(registry.Solver, "can_run", lambda self, graph=None: "no reason at all")
+    monkeypatch.setattr(registry.Solver, "can_run",
+                        lambda self, graph=None, options=None: "no reason at all")
     with pytest.raises(SolverUnavailable, match="no reason at all"):
         parmst.minimum_spanning_forest(triangle(), solver=solver.name)

@@ -30,3 +30,18 @@ def test_auto_prefers_dense_prim_on_dense_graphs():
     sparse = parmst.Graph.from_edges(np.arange(99), np.arange(1, 100), np.ones(99))
     solver, why = registry.explain(sparse)
     assert solver.name != "prim-dense/serial" and why
+
+
+def test_can_run_hands_the_probe_only_its_own_options():
+    given = []
+
+    def probe(parts=None):
+        given.append(parts)
+        return True if parts else "needs parts"
+
+    fake = registry.Solver(name="x/gpu", entry="nowhere:solve", paper="-", summary="-",
+                           options={"parts": None, "keys": "auto"}, probe=probe,
+                           probe_options=("parts",))
+    assert fake.can_run() == "needs parts"
+    assert fake.can_run(None, {"parts": 2, "keys": "rank"}) is True
+    assert given == [None, 2]

@@ -50,7 +50,7 @@ def solve_edge_ids(graph: Graph, solver: str, options: dict[str, Any]
         accepted = ", ".join(sorted(chosen.options)) or "none"
         raise UnknownOptionError(f"solver {chosen.name!r} got unknown option(s) {', '.join(unknown)}; "
                         f"it accepts: {accepted}")
-    ok = chosen.can_run(graph)
+    ok = chosen.can_run(graph, options)
     if ok is not True:
         raise SolverUnavailable(f"solver {chosen.name!r} cannot run here: {ok}")
     stats = Stats()

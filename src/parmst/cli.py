@@ -251,6 +251,10 @@ def device_report() -> list[tuple[str, str]]:
                      f"{numba.config.NUMBA_NUM_THREADS} threads"))]
     for dep in _optional.OPTIONAL:
         rows.append((dep.distribution, f"{_optional.status(dep.module)}; {dep.enables}"))
+    if importlib.util.find_spec("numba_cuda") is not None:
+        from parmst.solvers.multigpu import describe_devices
+
+        rows.append(("cuda", describe_devices()))
     if importlib.util.find_spec("mpi4py") is not None:
         from parmst.solvers.mpi import describe_mpi
 

@@ -40,7 +40,7 @@ __all__ = [
     "solvers",
 ]
 
-BACKENDS = ("serial", "cpu", "gpu", "opencl", "mpi")
+BACKENDS = ("serial", "cpu", "gpu", "multigpu", "opencl", "mpi")
 
 CITATIONS = {
     "shou-he": "Shou and He, Parallel Minimum Spanning Tree (15-418 final project report)",
@@ -80,6 +80,10 @@ class Solver:
         Accepted keyword options and their defaults; anything else is a TypeError.
     probe : callable, optional
         ``probe() -> True | str``: whether the hardware is there (GPU, MPI).
+    probe_options : tuple of str
+        Options that decide whether the hardware suffices (``ecl/multigpu``'s
+        ``devices`` and ``parts``): :meth:`can_run` passes those it is given
+        to ``probe`` as keywords.
     limit : callable, optional
         ``limit(graph) -> True | str``: whether this input fits the solver.
     exact : bool
@@ -93,7 +97,8 @@ class Solver:
     summary: str
     requires: tuple[str, ...] = ()
     options: dict[str, Any] = field(default_factory=dict)
-    probe: Callable[[], bool | str] | None = None
+    probe: Callable[..., bool | str] | None = None
+    probe_options: tuple[str, ...] = ()
     limit: Callable[[Graph], bool | str] | None = None
     exact: bool = True
 
@@ -105,13 +110,16 @@ class Solver:
     def backend(self) -> str:
         return self.name.split("/", 1)[1]
 
-    def can_run(self, graph: Graph | None = None) -> bool | str:
-        """``True`` if this solver can run here (on ``graph``, if given), else why not."""
+    def can_run(self, graph: Graph | None = None,
+                options: dict[str, Any] | None = None) -> bool | str:
+        """``True`` if this solver can run here (on ``graph``, with ``options``, if given),
+        else why not."""
         for module in self.requires:
             if importlib.util.find_spec(module) is None:
                 return _missing(module, self.backend)
         if self.probe is not None:
-            ok = self.probe()
+            given = {k: v for k, v in (options or {}).items() if k in self.probe_options}
+            ok = self.probe(**given)
             if ok is not True:
                 return ok
         if graph is not None and self.limit is not None:

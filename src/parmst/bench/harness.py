@@ -198,7 +198,7 @@ def _variants(specs: Sequence[str] | None, sweeps: Mapping[str, Sequence[Any]],
 
 
 def _skip_reason(variant: _Variant, graph: Graph) -> str | None:
-    ok = variant.solver.can_run(graph)
+    ok = variant.solver.can_run(graph, variant.options)
     if ok is not True:
         return ok
     n, m = graph.num_vertices, graph.num_edges

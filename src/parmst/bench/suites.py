@@ -16,6 +16,7 @@ suite              reproduces
 ``ecl-gpu``        Fallin et al. Figures 3-4 on a GPU: compute-only throughput of the
                    GPU solvers, with ECL-MST's own figures as a reference column
 ``ecl-ablation``   Fallin et al. Table 5: ``ecl/gpu`` with one optimization removed
+``multigpu``       ``ecl/gpu`` on one GPU against ``ecl/multigpu`` on all of them
 ``cpu-scaling``    Shou and He / Sousa scaling: multi-core solvers at 1..16 threads
 ``cpu-medium``     multi-core solvers against serial Kruskal and SciPy
 ``serial-medium``  serial solvers against SciPy (int32 weights; ``-float64`` too)
@@ -199,6 +200,20 @@ _ECL_ABLATION = ("ecl/gpu", "ecl/gpu[launch=persistent]", "ecl/gpu[launch=per-ro
                  "ecl/gpu[init=hybrid]", "ecl/gpu[init=thread]", "ecl/gpu[atomic_guards=false]",
                  "ecl/gpu[filter=false]", "ecl/gpu[both_directions=true]")
 
+# Issue 16: one GPU (ecl/gpu) against several (ecl/multigpu) on the ecl-gpu families, plus
+# RMAT and random-degree graphs of about 2 * 10^9 edges: ecl/gpu needs about 57 bytes of
+# device memory per edge at that size (64-bit endpoints, keys, two worklists), 108-122 GiB of
+# an H200's 141 GB, while each half of an ecl/multigpu split needs about half of that.
+# Host: about 45 GB per graph, plus the reference Kruskal's sort.
+_MULTIGPU_BIG = (
+    BenchGraph("rmat-2e26", "rmat:scale=26,edge_factor=32,seed=8", "rmat at 2^26 vertices"),
+    BenchGraph("random-degree-2e27", "random-degree:n=134217728,degree=16,seed=9",
+               "r16-2e27"),
+)
+_MULTIGPU_SOLVERS = ("ecl/gpu", "ecl/multigpu")
+# One part per device where there are two GPUs, two parts on the one device otherwise.
+_MULTIGPU_SMALL_SOLVERS = ("ecl/gpu", "ecl/multigpu[parts=2]")
+
 _CPU_SOLVERS = ("ecl/cpu", "boruvka-edge/cpu", "genboruvka/cpu", "filter-kruskal/cpu",
                 "prim-dense/cpu", "kruskal/serial")
 _SERIAL_SOLVERS = ("kruskal/serial", "filter-kruskal/serial", "prim/serial",
@@ -288,6 +303,13 @@ SUITES: dict[str, Suite] = {suite.name: suite for suite in (
     Suite("ecl-ablation-small", "Fallin et al. Table 5 on three small families",
           _ECL_GPU_SMALL, solvers=_ECL_ABLATION, peers=(), measure="compute",
           baseline="ecl/gpu"),
+    Suite("multigpu", "one GPU (ecl/gpu) against all of them (ecl/multigpu) on Fallin et "
+          "al.'s families and on graphs too large to sit comfortably in one GPU, compute-only "
+          "and end to end, with the merge's share (phases)", _ECL_GPU + _MULTIGPU_BIG,
+          solvers=_MULTIGPU_SOLVERS, peers=(), measure="compute", baseline="ecl/gpu"),
+    Suite("multigpu-small", "ecl/gpu against ecl/multigpu with two parts on three small "
+          "families", _ECL_GPU_SMALL, solvers=_MULTIGPU_SMALL_SOLVERS, peers=(),
+          measure="compute", baseline="ecl/gpu"),
     Suite("cpu-scaling", "Shou and He / Sousa thread scaling on large graphs (1-16 threads)",
           _families(("rmat", "random-degree", "seed000-sparse", "road", "delaunay", "grid2d"),
                     "large"),

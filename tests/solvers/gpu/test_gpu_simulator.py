@@ -3,10 +3,12 @@
 ``NUMBA_ENABLE_CUDASIM`` must be set before ``numba.cuda`` is first
 imported, and this pytest process may already hold the real CUDA target,
 so the simulator runs in a fresh interpreter: ``gpu_cases.py`` (every GPU
-solver option, rank keys included) and the shared conformance suite
-restricted to the ``gpu`` solvers. Each run must skip exactly the tests
-listed here, for exactly the reasons listed: a new skip, or a skip for a new
-reason, fails until it is reviewed and written down.
+solver option, rank keys included), ``multigpu_cases.py`` (``ecl/multigpu``
+with its parts on the one simulated device) and the shared conformance suite
+restricted to the ``gpu`` and ``multigpu`` solvers (``-k gpu`` takes both).
+Each run must skip exactly the tests listed here, for exactly the reasons
+listed: a new skip, or a skip for a new reason, fails until it is reviewed
+and written down.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ _TOO_DENSE = "prim-dense/gpu cannot run here: {} vertices: dense Prim is too slo
 CONFORMANCE_SKIPS = Counter({
     _TOO_BIG.format("boruvka-edge/gpu"): 1,
     _TOO_BIG.format("ecl/gpu"): 1,
+    _TOO_BIG.format("ecl/multigpu"): 1,
     _TOO_BIG.format("genboruvka/gpu"): 1,
     _TOO_BIG.format("prim-dense/gpu"): 1,
     _TOO_DENSE.format(60): 2,
@@ -47,6 +50,14 @@ CONFORMANCE_SKIPS = Counter({
 })
 # gpu_cases.py: the device-only tests (warp intrinsics do not exist in the simulator).
 GPU_CASES_SKIPS = Counter()
+# multigpu_cases.py: the simulator models one device, so the one-part-per-device cases
+# (3 option sets x 3 graphs) skip, and the conformance catalogue, which the conformance
+# suite runs there itself; every case with parts on one device runs.
+MULTIGPU_CASES_SKIPS = Counter({
+    "the CUDA simulator models one device": 9,
+    "the conformance suite runs ecl/multigpu under the simulator itself (two parts by "
+    "default there)": 1,
+})
 
 
 def run_under_simulator(report: Path, *pytest_args: str) -> tuple[Counter, Counter, str]:
@@ -74,6 +85,13 @@ def test_gpu_cases_pass_under_simulator(tmp_path):
                                                 str(HERE / "gpu_cases.py"))
     assert outcomes["passed"] > 0 and outcomes["failed"] == 0, tail
     assert skips == GPU_CASES_SKIPS, tail
+
+
+def test_multigpu_cases_pass_under_simulator(tmp_path):
+    outcomes, skips, tail = run_under_simulator(tmp_path / "multigpu.xml",
+                                                str(HERE / "multigpu_cases.py"))
+    assert outcomes["passed"] > 0 and outcomes["failed"] == 0, tail
+    assert skips == MULTIGPU_CASES_SKIPS, tail
 
 
 def test_conformance_suite_passes_for_gpu_solvers_under_simulator(tmp_path):

@@ -1,0 +1,143 @@
+"""Which GPUs ``ecl/multigpu`` sees, and which device each part of a split runs on.
+
+Nothing here imports ``numba.cuda`` before numba-cuda is known to be
+installed, so ``parmst.available_solvers()`` stays cheap and safe. numba-cuda's
+simulator models exactly one device (its ``select_device`` accepts only 0),
+so there the default is two parts on that device: the whole pipeline (two
+local forests, the merge) runs in CI.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from parmst.solvers.gpu import _device
+
+__all__ = ["Plan", "describe_devices", "on_device", "plan", "probe", "visible_devices"]
+
+_SIMULATED_PARTS = 2
+
+
+def visible_devices() -> list[str]:
+    """``"cuda:<id> <name>"`` of every CUDA device this process sees (the simulator's one).
+
+    Examples
+    --------
+    >>> isinstance(visible_devices(), list)  # doctest: +SKIP
+    True
+    """
+    if _device.simulator_active():
+        return ["cuda:0 cuda-simulator"]
+    from numba import cuda
+
+    names = []
+    for gpu in cuda.gpus:
+        name = gpu.name.decode() if isinstance(gpu.name, bytes) else str(gpu.name)
+        names.append(f"cuda:{gpu.id} {name}")
+    return names
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Where a solve runs: the devices, the number of parts, and part ``p``'s device.
+
+    Part ``p`` runs on ``devices[p % len(devices)]``; the merge on ``devices[0]``.
+    """
+
+    devices: tuple[int, ...]
+    parts: int
+
+    def device_of(self, part: int) -> int:
+        return self.devices[part % len(self.devices)]
+
+
+def _checked_ids(devices: Sequence[int], seen: int) -> tuple[int, ...] | str:
+    """``devices`` as a tuple of distinct visible ids; ValueError for a malformed list,
+    a reason string for an id this machine does not have."""
+    if isinstance(devices, (str, bytes)) or not isinstance(devices, Sequence) or not devices:
+        raise ValueError(f"ecl/multigpu: devices must be a non-empty list of device ids, "
+                         f"got {devices!r}")
+    ids = []
+    for d in devices:
+        if isinstance(d, bool) or not isinstance(d, int) or d < 0:
+            raise ValueError(f"ecl/multigpu: device ids are non-negative integers, got {d!r}")
+        if d in ids:
+            raise ValueError(f"ecl/multigpu: device {d} is listed twice in {list(devices)}")
+        ids.append(d)
+    missing = [d for d in ids if d >= seen]
+    if missing:
+        return (f"device {missing[0]} is not visible: this process sees {seen} CUDA "
+                f"device{'s' if seen != 1 else ''} (ids 0..{seen - 1})")
+    return tuple(ids)
+
+
+def plan(devices: Sequence[int] | None = None, parts: int | None = None) -> Plan | str:
+    """The :class:`Plan` for these options, or why this machine cannot run it.
+
+    ``devices=None`` means every visible device; ``parts=None`` one part per
+    device, which needs two devices or more (two parts on the simulator's
+    one). Malformed values raise ValueError.
+    """
+    if parts is not None and (isinstance(parts, bool) or not isinstance(parts, int)
+                              or parts < 2):
+        raise ValueError(f"ecl/multigpu: parts must be an integer of at least 2 (one part is "
+                         f"ecl/gpu itself), got {parts!r}")
+    names = visible_devices()
+    ids = tuple(range(len(names))) if devices is None else _checked_ids(devices, len(names))
+    if isinstance(ids, str):
+        return ids
+    if parts is None:
+        if _device.simulator_active():
+            parts = _SIMULATED_PARTS
+        elif len(ids) < 2:
+            shown = ", ".join(names[d] for d in ids) or "none"
+            what = (f"it sees {len(ids)} CUDA device{'s' if len(ids) != 1 else ''}"
+                    if devices is None else f"devices={list(devices)} names one device")
+            return (f"{what} ({shown}) and splits the edges over two or more; pass parts=2 "
+                    f"(or more) to run the parts one after another on one device")
+        else:
+            parts = len(ids)
+    return Plan(ids, parts)
+
+
+def probe(devices: Sequence[int] | None = None, parts: int | None = None) -> bool | str:
+    """``True`` if ``ecl/multigpu`` can run here with these options, else why not.
+
+    Examples
+    --------
+    >>> isinstance(probe(), (bool, str))
+    True
+    """
+    ok = _device.probe()
+    if ok is not True:
+        return ok
+    chosen = plan(devices, parts)
+    return chosen if isinstance(chosen, str) else True
+
+
+def describe_devices() -> str:
+    """One line for ``parmst info``: the CUDA devices ``ecl/multigpu`` would split over.
+
+    Examples
+    --------
+    >>> describe_devices()  # doctest: +SKIP
+    '2 devices: cuda:0 NVIDIA H200, cuda:1 NVIDIA H200'
+    """
+    ok = _device.probe()
+    if ok is not True:
+        return str(ok)
+    names = visible_devices()
+    if _device.simulator_active():
+        return f"1 simulated device; ecl/multigpu runs {_SIMULATED_PARTS} parts on it"
+    return f"{len(names)} device{'s' if len(names) != 1 else ''}: {', '.join(names)}"
+
+
+@contextmanager
+def on_device(device: int) -> Iterator[None]:
+    """Make ``device`` current on this thread for the block (numba-cuda's ``cuda.gpus``)."""
+    from numba import cuda
+
+    with cuda.gpus[device]:
+        yield

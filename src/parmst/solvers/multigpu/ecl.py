@@ -1,0 +1,220 @@
+"""ECL-MST over several GPUs of one host: the local-forest filter across devices.
+
+The minimum spanning forest of any subset of the edges keeps every global
+forest edge that lies in it (cycle property; Sousa section 4.3.2 builds
+partitioned Prim on this). So the edges are split into parts, each part's
+local forest is computed by ``ecl/gpu`` (Fallin et al., Algorithms 1-2) on
+its own device, one host thread per device so the devices work at once, and
+the survivors (the local forests, plus the crossing edges of a vertex split)
+are finished by ``ecl/gpu`` on the first device.
+
+Every part keeps its edges in global id order and the vertex ids of the
+whole graph, so ties break as in the whole graph and the answer is the
+exact minimum spanning forest, the same edge ids as every other solver.
+
+Transfers: ``ecl/gpu``'s entry takes a host graph and returns host edge ids,
+so each part goes from the host to its device and its local forest comes
+back, and the survivors go from the host to the merge device; no data moves
+between GPUs directly (docs/multigpu.md says why, and what would change that).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from parmst.errors import SolverUnavailable
+from parmst.graph import Graph
+from parmst.partition import METHODS, crossing_mask, partition
+from parmst.solvers.gpu import ecl
+from parmst.solvers.multigpu._devices import Plan, on_device, plan, visible_devices
+from parmst.stats import Stats
+
+SPLITS = ("edges", *METHODS)
+
+
+@dataclass
+class _Part:
+    """One part: its subgraph, how its ids map back, and what solving it gave."""
+
+    graph: Graph
+    ids: np.ndarray | int
+    forest: np.ndarray | None = None
+    stats: Stats | None = None
+
+    def global_ids(self, local: np.ndarray) -> np.ndarray:
+        """Ids in the whole graph of the part's edges ``local``."""
+        local = np.asarray(local, dtype=np.int64)
+        return local + self.ids if isinstance(self.ids, int) else self.ids[local]
+
+
+def _edge_range_parts(graph: Graph, parts: int) -> list[_Part]:
+    """Contiguous, equal ranges of edge ids: views of the edge arrays, nothing copied."""
+    bounds = np.arange(parts + 1, dtype=np.int64) * graph.num_edges // parts
+    return [_Part(Graph(graph.src[lo:hi], graph.dst[lo:hi], graph.weight[lo:hi],
+                        graph.num_vertices), int(lo))
+            for lo, hi in zip(bounds[:-1].tolist(), bounds[1:].tolist())]
+
+
+def _vertex_parts(graph: Graph, parts: int, method: str) -> tuple[list[_Part], np.ndarray]:
+    """Each vertex part's own edges, and the ids of the edges that cross parts.
+
+    One stable radix sort of the edges by part (crossing edges last) groups
+    them, each group in id order.
+    """
+    part = partition(graph, parts, method)
+    crossing = crossing_mask(graph, part)
+    label = np.where(crossing, parts, part[graph.src]).astype(np.int16 if parts < 2**15
+                                                              else np.int64)
+    order = np.argsort(label, kind="stable")
+    bounds = np.concatenate([[0], np.cumsum(np.bincount(label, minlength=parts + 1))])
+    shares = []
+    for p in range(parts):
+        ids = order[bounds[p]:bounds[p + 1]]
+        shares.append(_Part(Graph(graph.src[ids], graph.dst[ids], graph.weight[ids],
+                                  graph.num_vertices), ids))
+    return shares, order[bounds[parts]:]
+
+
+def _solve_on(device: int, parts: list[_Part], options: dict) -> tuple[float, float]:
+    """Solve ``parts`` one after another on ``device``: wall and kernel seconds."""
+    start = time.perf_counter()
+    with on_device(device):
+        for part in parts:
+            part.stats = Stats()
+            part.forest = ecl.solve(part.graph, part.stats, **options)
+    return time.perf_counter() - start, sum(p.stats.compute_time for p in parts)
+
+
+def _local_forests(chosen: Plan, parts: list[_Part], options: dict
+                   ) -> dict[int, tuple[float, float]]:
+    """Every part's local forest, one host thread per device: per device, wall and kernel
+    seconds. The threads release the GIL while their device works, so devices overlap."""
+    by_device: dict[int, list[_Part]] = {}
+    for p, part in enumerate(parts):
+        by_device.setdefault(chosen.device_of(p), []).append(part)
+    if len(by_device) == 1:
+        (device, mine), = by_device.items()
+        return {device: _solve_on(device, mine, options)}
+    results: dict[int, tuple[float, float] | BaseException] = {}
+
+    def work(device: int, mine: list[_Part]) -> None:
+        try:
+            results[device] = _solve_on(device, mine, options)
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread below
+            results[device] = exc
+
+    threads = [threading.Thread(target=work, args=item, name=f"ecl-multigpu-gpu{item[0]}")
+               for item in by_device.items()]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for outcome in results.values():
+        if isinstance(outcome, BaseException):
+            raise outcome
+    return results
+
+
+def _record(stats: Stats, chosen: Plan, split: str, parts: list[_Part], crossing: int,
+            per_device: dict[int, tuple[float, float]], merge: Stats, merge_edges: int) -> None:
+    """Per-device local times, per-part sizes, the merge's size and share of the time."""
+    names = visible_devices()
+    used = [d for d in chosen.devices if d in per_device]  # parts < devices leaves some idle
+    extra = stats.extra
+    extra.update(devices=", ".join(names[d] for d in used), parts=chosen.parts,
+                 split=split, merge_device=names[chosen.devices[0]], crossing_edges=crossing,
+                 merge_edges=merge_edges, merge_compute_time=merge.compute_time,
+                 key_method=merge.extra.get("key_method"))
+    for d, (wall, kernels) in per_device.items():
+        extra[f"local_time_gpu{d}"] = wall
+        extra[f"local_compute_time_gpu{d}"] = kernels
+    for p, part in enumerate(parts):
+        extra[f"part{p}_edges"] = part.graph.num_edges
+        extra[f"part{p}_survivors"] = len(part.forest)
+        extra[f"part{p}_rounds"] = part.stats.rounds or 0
+    memory = [p.stats.extra.get("device_memory_bytes", 0) for p in parts]
+    extra["device_memory_bytes"] = max(memory + [merge.extra.get("device_memory_bytes", 0)])
+    stats.device = extra["devices"]
+    stats.threads = None
+    stats.rounds, stats.worklist_sizes = merge.rounds, list(merge.worklist_sizes)
+    extra["end_to_end_time"] = stats.total_time + merge.extra.get("copy_back_time", 0.0)
+    merged = stats.phases["gather"] + stats.phases["merge"]
+    extra["merge_share"] = merged / extra["end_to_end_time"] if extra["end_to_end_time"] else 0.0
+    extra["merge_compute_share"] = (merge.compute_time / stats.compute_time
+                                    if stats.compute_time else 0.0)
+
+
+def solve(graph: Graph, stats: Stats, *, devices: Sequence[int] | None = None,
+          parts: int | None = None, split: str = "edges", keys: str = "auto") -> np.ndarray:
+    """Edge ids of the minimum spanning forest by ECL-MST on several GPUs.
+
+    Parameters
+    ----------
+    graph : Graph
+    stats : Stats
+        ``compute_time``: the slowest device's local-forest kernels plus the
+        merge's kernels (``ecl/gpu``'s own timer, data on the device);
+        ``init_time``: the rest of the wall-clock time (splitting, transfers,
+        gathering the survivors) except the final copy-back, which
+        ``extra["end_to_end_time"]`` adds. Phases: ``split``, ``local``,
+        ``gather``, ``merge``. ``extra`` holds ``local_time_gpu<d>`` and
+        ``local_compute_time_gpu<d>`` per device, sizes per part,
+        ``merge_edges``, ``merge_share`` (gather and merge over the end-to-end
+        time) and ``merge_compute_share`` (merge kernels over ``compute_time``).
+    devices : list of int, optional
+        CUDA device ids to use; all visible ones by default. The merge runs
+        on the first.
+    parts : int, optional
+        How many parts (at least 2); one per device by default. Part ``p``
+        runs on ``devices[p % len(devices)]``, so ``parts=2`` on one device
+        runs both parts there, one after the other.
+    split : {"edges", "blocks", "bfs", "metis"}
+        ``"edges"``: contiguous ranges of edge ids of equal size (no copy,
+        no partitioner). A vertex partition method of
+        :func:`parmst.partition`: each part gets the edges inside one vertex
+        part, and the crossing edges go straight to the merge.
+    keys : {"auto", "packed", "rank"}
+        ``ecl/gpu``'s key method, for the parts and the merge.
+
+    Examples
+    --------
+    >>> import parmst  # doctest: +SKIP
+    >>> g = parmst.Graph.from_edges([0, 1, 2, 0], [1, 2, 3, 3], [4, 1, 3, 2])  # doctest: +SKIP
+    >>> parmst.minimum_spanning_forest(g, "ecl/multigpu", parts=2).edge_ids.tolist()
+    ... # doctest: +SKIP
+    [1, 2, 3]
+    """
+    if split not in SPLITS:
+        raise ValueError(f"ecl/multigpu: split must be one of {SPLITS}, got {split!r}")
+    chosen = plan(devices, parts)
+    if isinstance(chosen, str):
+        raise SolverUnavailable(f"ecl/multigpu cannot run here: {chosen}")
+    options = {"keys": keys}
+    with stats.init():
+        with stats.phase("split"):
+            if split == "edges":
+                shares, crossing = _edge_range_parts(graph, chosen.parts), np.zeros(0, np.int64)
+            else:
+                shares, crossing = _vertex_parts(graph, chosen.parts, split)
+        with stats.phase("local"):
+            per_device = _local_forests(chosen, shares, options)
+        with stats.phase("gather"):
+            survivors = np.sort(np.concatenate(
+                [part.global_ids(part.forest) for part in shares] + [crossing]))
+            merged = Graph(graph.src[survivors], graph.dst[survivors], graph.weight[survivors],
+                           graph.num_vertices)
+        with stats.phase("merge"), on_device(chosen.devices[0]):
+            merge = Stats()
+            forest = survivors[ecl.solve(merged, merge, **options)]
+    # The devices ran their kernels at once: the local stage's computation is its slowest
+    # device's; the rest of the stage's wall time (splits, transfers) stays initialization.
+    kernels = max(k for _, k in per_device.values()) + merge.compute_time
+    stats.init_time -= kernels + merge.extra.get("copy_back_time", 0.0)
+    stats.compute_time += kernels
+    _record(stats, chosen, split, shares, len(crossing), per_device, merge, len(survivors))
+    return forest

@@ -1,0 +1,216 @@
+"""ecl/multigpu's host side: device plans, probe reasons, splits, and the whole driver.
+
+No GPU is needed: the driver tests replace ``ecl/gpu``'s solve with
+``kruskal/serial``'s and the device switch with a no-op, so the split, the
+id mapping, the merge, the statistics and the one-thread-per-device path
+(two fake devices) run on the CPU. The kernels themselves run under the
+simulator (``tests/solvers/gpu/multigpu_cases.py``) and on real GPUs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import threading
+
+import numpy as np
+import pytest
+
+import parmst
+from parmst import registry
+from parmst.stats import Stats
+
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("numba_cuda") is None,
+                                reason="numba-cuda is not installed (pip install 'parmst[gpu]')")
+
+
+@pytest.fixture
+def machine(monkeypatch):
+    """Pretend this process sees ``count`` real CUDA devices; returns a setter."""
+    from parmst.solvers.gpu import _device
+    from parmst.solvers.multigpu import _devices
+
+    def set_devices(count: int) -> None:
+        monkeypatch.setattr(_device, "probe", lambda: True)
+        monkeypatch.setattr(_device, "simulator_active", lambda: False)
+        monkeypatch.setattr(_devices, "visible_devices",
+                            lambda: [f"cuda:{d} Fake GPU" for d in range(count)])
+
+    return set_devices
+
+
+@pytest.fixture
+def cpu_standin(monkeypatch, machine):
+    """Run the driver on the CPU: kruskal/serial for ecl/gpu, no device switching; returns
+    the (device, thread name) pairs the parts ran on."""
+    from parmst.solvers.multigpu import ecl as multigpu
+    from parmst.solvers.serial import kruskal
+
+    seen = []
+    current = threading.local()
+
+    @contextlib.contextmanager
+    def on_device(device):
+        current.device = device
+        yield
+
+    def ecl_solve(graph, stats, keys):
+        assert keys in ("auto", "rank")
+        seen.append((current.device, threading.current_thread().name))
+        with stats.compute():
+            return kruskal.solve(graph, Stats())
+
+    monkeypatch.setattr(multigpu, "on_device", on_device)
+    monkeypatch.setattr(multigpu.ecl, "solve", ecl_solve)
+    monkeypatch.setattr(multigpu, "visible_devices",
+                        lambda: [f"cuda:{d} Fake GPU" for d in range(4)])
+    machine(4)
+    return seen
+
+
+def test_registered_as_the_multigpu_backend_with_device_options():
+    solver = registry.get("ecl/multigpu")
+    assert solver.backend == "multigpu" and solver.requires == ("numba_cuda",)
+    assert solver.probe_options == ("devices", "parts")
+    assert solver.options == {"devices": None, "parts": None, "split": "edges", "keys": "auto"}
+
+
+def test_one_device_is_not_enough_without_parts(machine):
+    from parmst.solvers.multigpu import _devices
+
+    machine(1)
+    reason = registry.get("ecl/multigpu").can_run()
+    assert "sees 1 CUDA device (cuda:0 Fake GPU)" in reason and "parts=2" in reason
+    assert parmst.available_solvers()["ecl/multigpu"] == reason
+    assert registry.get("ecl/multigpu").can_run(None, {"parts": 2}) is True
+    assert _devices.plan(None, 2) == _devices.Plan((0,), 2)
+    machine(2)
+    assert registry.get("ecl/multigpu").can_run(None, {"devices": [1]}).startswith(
+        "devices=[1] names one device (cuda:1 Fake GPU)")
+    assert registry.get("ecl/multigpu").can_run() is True
+    assert _devices.plan() == _devices.Plan((0, 1), 2)
+    assert _devices.plan([1], 3).device_of(2) == 1
+
+
+def test_no_device_at_all_is_a_reason(machine):
+    machine(0)
+    assert "sees 0 CUDA devices (none)" in registry.get("ecl/multigpu").can_run()
+
+
+def test_a_device_this_machine_lacks_is_a_reason(machine):
+    machine(2)
+    reason = registry.get("ecl/multigpu").can_run(None, {"devices": [0, 2]})
+    assert reason == "device 2 is not visible: this process sees 2 CUDA devices (ids 0..1)"
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"parts": 1}, "parts must be an integer of at least 2"),
+    ({"parts": True}, "parts must be"),
+    ({"devices": "01"}, "devices must be a non-empty list"),
+    ({"devices": []}, "devices must be a non-empty list"),
+    ({"devices": [0, 0]}, "device 0 is listed twice"),
+    ({"devices": [-1]}, "device ids are non-negative integers"),
+])
+def test_malformed_options_raise_one_value_error(machine, options, message):
+    machine(2)
+    graph = parmst.Graph.from_edges([0], [1], [1.0])
+    with pytest.raises(ValueError, match=message):
+        parmst.minimum_spanning_forest(graph, "ecl/multigpu", **options)
+
+
+def test_unknown_split_is_a_value_error(cpu_standin):
+    from parmst.solvers.multigpu import ecl as multigpu
+
+    with pytest.raises(ValueError, match="split must be one of"):
+        multigpu.solve(parmst.Graph.from_edges([0], [1], [1.0]), Stats(), split="rows")
+
+
+@pytest.mark.parametrize("parts", [2, 3, 7])
+@pytest.mark.parametrize("split", ["edges", "blocks", "bfs"])
+def test_shares_cover_every_edge_once_in_id_order(split, parts):
+    from parmst.solvers.multigpu import ecl as multigpu
+
+    graph = parmst.generate("rmat:scale=9,seed=2")
+    if split == "edges":
+        shares, crossing = multigpu._edge_range_parts(graph, parts), np.zeros(0, np.int64)
+    else:
+        shares, crossing = multigpu._vertex_parts(graph, parts, split)
+    assert len(shares) == parts
+    pieces = [share.global_ids(np.arange(share.graph.num_edges)) for share in shares]
+    for ids, share in zip(pieces, shares):
+        assert np.all(np.diff(ids) > 0)
+        np.testing.assert_array_equal(share.graph.src, graph.src[ids])
+        np.testing.assert_array_equal(share.graph.weight, graph.weight[ids])
+        assert share.graph.num_vertices == graph.num_vertices
+    assert np.all(np.diff(crossing) > 0)
+    np.testing.assert_array_equal(np.sort(np.concatenate(pieces + [crossing])),
+                                  np.arange(graph.num_edges))
+
+
+@pytest.mark.parametrize("spec", ["rmat:scale=10,seed=3", "grid2d:side=30,seed=1",
+                                  "seed000-sparse:size=small,seed=2", "road:side=25,seed=4"])
+@pytest.mark.parametrize("options", [{"parts": 2}, {"parts": 5, "split": "bfs"},
+                                     {"devices": [0, 1]}, {"devices": [2, 0, 1], "parts": 4},
+                                     {"devices": [1, 3], "split": "blocks", "keys": "rank"}],
+                         ids=str)
+def test_driver_gives_the_exact_forest(cpu_standin, spec, options):
+    from parmst.solvers.multigpu import ecl as multigpu
+
+    graph = parmst.generate(spec)
+    expected = parmst.minimum_spanning_forest(graph, "kruskal/serial").edge_ids
+    stats = Stats()
+    got = multigpu.solve(graph, stats, **options)
+    np.testing.assert_array_equal(np.sort(got), expected)
+    devices = options.get("devices", [0, 1, 2, 3])
+    parts = options.get("parts", len(devices))
+    # Each part ran on devices[p % len(devices)] (threads: in any order), then the merge.
+    assert sorted(d for d, _ in cpu_standin[:-1]) == sorted(devices[p % len(devices)]
+                                                            for p in range(parts))
+    assert cpu_standin[-1][0] == devices[0]
+    extra = stats.extra
+    assert extra["parts"] == parts and extra["merge_edges"] >= len(expected)
+    used = list(dict.fromkeys(devices[p % len(devices)] for p in range(parts)))
+    assert stats.device == ", ".join(f"cuda:{d} Fake GPU" for d in devices if d in used)
+    assert 0 <= extra["merge_share"] <= 1 and 0 <= extra["merge_compute_share"] <= 1
+    assert set(stats.phases) == {"split", "local", "gather", "merge"}
+    for d in set(devices[p % len(devices)] for p in range(parts)):
+        assert extra[f"local_time_gpu{d}"] >= extra[f"local_compute_time_gpu{d}"] >= 0
+    assert sum(extra[f"part{p}_edges"] for p in range(parts)) \
+        + extra["crossing_edges"] == graph.num_edges
+    assert extra["end_to_end_time"] == pytest.approx(stats.total_time, abs=1e-3)
+
+
+def test_devices_each_get_their_own_host_thread(cpu_standin):
+    from parmst.solvers.multigpu import ecl as multigpu
+
+    graph = parmst.generate("rmat:scale=8,seed=1")
+    multigpu.solve(graph, Stats(), devices=[0, 1], parts=4)
+    # (Thread names, not idents: an ident may be reused once a thread has ended.)
+    assert sorted(cpu_standin[:-1]) == [(0, "ecl-multigpu-gpu0")] * 2 \
+        + [(1, "ecl-multigpu-gpu1")] * 2
+    assert cpu_standin[-1] == (0, threading.current_thread().name)  # the merge, here
+
+
+def test_an_empty_graph_and_more_parts_than_edges(cpu_standin):
+    from parmst.solvers.multigpu import ecl as multigpu
+
+    assert multigpu.solve(parmst.Graph.from_edges([], [], [], num_vertices=3), Stats(),
+                          parts=2).tolist() == []
+    graph = parmst.Graph.from_edges([0, 1], [1, 2], [5, 5])
+    assert sorted(multigpu.solve(graph, Stats(), parts=6).tolist()) == [0, 1]
+
+
+def test_an_error_on_one_device_reaches_the_caller(cpu_standin, monkeypatch):
+    from parmst.errors import SolverUnavailable
+    from parmst.solvers.multigpu import ecl as multigpu
+
+    kruskal_standin = multigpu.ecl.solve
+
+    def fails_on_device_one(graph, stats, keys):
+        if threading.current_thread().name.endswith("gpu1"):
+            raise SolverUnavailable("ecl/gpu needs 9.00 GiB of device memory")
+        return kruskal_standin(graph, stats, keys)
+
+    monkeypatch.setattr(multigpu.ecl, "solve", fails_on_device_one)
+    with pytest.raises(SolverUnavailable, match="9.00 GiB"):
+        multigpu.solve(parmst.generate("rmat:scale=6,seed=1"), Stats(), devices=[0, 1])
