@@ -513,7 +513,8 @@ def _reference(graph: Graph, info: GraphInfo) -> np.ndarray:
 
 
 def _inputs(graphs: Iterable[str | Graph | BenchGraph] | None, suite: Suite | None,
-            only: Sequence[str] | None = None) -> list[BenchGraph | tuple[str, Graph]]:
+            only: Sequence[str] | None = None,
+            scans: bool = False) -> list[BenchGraph | tuple[str, Graph]]:
     items: list[BenchGraph | tuple[str, Graph]] = []
     if suite is not None:
         names = [g.name for g in suite.graphs]
@@ -532,9 +533,9 @@ def _inputs(graphs: Iterable[str | Graph | BenchGraph] | None, suite: Suite | No
         else:
             name = os.path.basename(item) if os.path.exists(item) else item
             items.append(BenchGraph(name, item))
-    if not items:
-        raise ValueError("nothing to benchmark: give graphs (files or generator specs) "
-                         "or a suite")
+    if not items and not scans:
+        raise ValueError("nothing to benchmark: give graphs (files or generator specs), "
+                         "scan sizes or a suite")
     return items
 
 
@@ -560,6 +561,7 @@ def run(graphs: Iterable[str | Graph | BenchGraph] | None = None,
         only: Sequence[str] | None = None, threads: Sequence[int] | None = None,
         measure: str | None = None,
         baseline: str | None = None, formats: Sequence[str] | None = None,
+        scans: Sequence[int] | None = None, opencl_device: Any = None,
         cache_dir: str | os.PathLike | None = None, cache: bool = True,
         budget: float = 30.0, time_limit: float | None = None, progress: bool = True,
         label: str | None = None, name: str | None = None, command: str | None = None,
@@ -601,6 +603,13 @@ def run(graphs: Iterable[str | Graph | BenchGraph] | None = None,
     formats : sequence of str, optional
         File formats (:data:`parmst.io.FORMATS`) whose write and read-back
         speed is timed on every graph.
+    scans : sequence of int, optional
+        Sizes in MiB of uint32 for Sun and Skadron's prefix-scan experiment
+        (:mod:`parmst.bench.scan`), run after the graphs.
+    opencl_device : int or str, optional
+        The OpenCL device of the scan experiment and of every solver that
+        takes ``device`` without fixing it in brackets (index or name, as
+        :func:`parmst.opencl.prefix_scan`'s ``device``).
     cache_dir : path, optional
         Where generated graphs are cached (default ``$PARMST_CACHE`` or
         ``~/.cache/parmst/graphs``).
@@ -653,15 +662,19 @@ def run(graphs: Iterable[str | Graph | BenchGraph] | None = None,
     base = KBEST if kbest else MEDIAN
     scheme = Scheme(base.kind, repeat or base.runs, min(base.k, repeat or base.runs),
                     base.tolerance)
-    items = _inputs(graphs, suite_info, only)
+    scans = [int(mb) for mb in _pick(scans, suite_info, "scans", ())]
+    if any(mb < 1 for mb in scans):
+        raise ValueError(f"scan sizes are whole MiB of at least 1, got {scans}")
+    items = _inputs(graphs, suite_info, only, scans=bool(scans))
     if cache:
         cache_dir = cache_dir if cache_dir is not None else default_cache_dir()
     else:
         cache_dir = None
     specs = _pick(solvers, suite_info, "solvers")
     threads = _pick(threads, suite_info, "threads")
-    variants, chosen, unavailable = _variants(specs, {"threads": threads or ()},
-                                              explicit=solvers is not None)
+    sweeps = {"threads": threads or (),
+              "device": () if opencl_device is None else (opencl_device,)}
+    variants, chosen, unavailable = _variants(specs, sweeps, explicit=solvers is not None)
     peers = _pick(peers, suite_info, "peers")
     peer_names, peers_explicit = resolve_peers(list(peers) if peers is not None else None)
     reference_figures = suite_info.reference if suite_info else None
@@ -674,9 +687,11 @@ def run(graphs: Iterable[str | Graph | BenchGraph] | None = None,
         "measure": measure, "baseline": _pick(baseline, suite_info, "baseline", REFERENCE),
         "reference": asdict(reference_figures) if reference_figures else None,
         "solvers": [s.name for s in chosen], "peers": peer_names, "formats": formats,
+        "scans": scans, "opencl_device": opencl_device,
         "unavailable": unavailable, "skipped_peers": _peer_records(peer_names, peers_explicit),
         "skipped_graphs": {}, "command": command})
-    total = len(items) * (len(variants) + len(peer_names) + len(formats)) * (scheme.runs + 1)
+    total = ((len(items) * (len(variants) + len(peer_names) + len(formats)) + len(scans))
+             * (scheme.runs + 1))
     started = time.perf_counter()
     with (PeerRunner(budget) as runner,
           tempfile.TemporaryDirectory(prefix="parmst-bench-io-") as folder,
@@ -714,5 +729,9 @@ def run(graphs: Iterable[str | Graph | BenchGraph] | None = None,
             del graph
             if after_graph is not None:
                 after_graph(result)
+        if scans:
+            from parmst.bench.scan import time_scans
+
+            result.records.extend(time_scans(scans, scheme, opencl_device, bar))
     result.machine["load_average_end"] = load_average()
     return result
