@@ -28,6 +28,8 @@ unique one.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from parmst.solvers.gpu._keys import prepare_keys
@@ -197,7 +199,8 @@ def solve(graph, stats: Stats, *, device=None) -> np.ndarray:
     graph : Graph
     stats : Stats
         ``init_time``: key preparation, transfer, and building the first CSR
-        on the device; ``compute_time``: the rounds; ``phases``: device time
+        on the device; ``compute_time``: the rounds, result on the device;
+        ``extra["copy_back_time"]``: reading the forest flags back; ``phases``: device time
         of each of Algorithm 4's four steps (OpenCL profiling), plus
         ``initialization``; ``worklist_sizes``: directed entries per round.
     device : int, str or pyopencl.Device, optional
@@ -225,7 +228,10 @@ def solve(graph, stats: Stats, *, device=None) -> np.ndarray:
             stats.worklist_sizes.append(entries)
             stats.rounds += 1
             n, entries = run.round(n, entries)
-        slots = run.forest_slots(m)
+        env.queue.finish()
+    start = time.perf_counter()
+    slots = run.forest_slots(m)
+    stats.extra["copy_back_time"] = time.perf_counter() - start
     stats.phases.update(timer.seconds())
     stats.device = env.name
     stats.threads = None
