@@ -11,7 +11,8 @@ becomes ``"MISMATCH"``, loses its times and makes the run fail. Peers (SciPy,
 NetworkX, igraph, cuGraph) run the same number of times in a worker process,
 within a time budget per run, and their total weight must equal the
 reference's. File formats are written and read back the same number of
-times; the file read back must hold exactly the graph's edges.
+times; the file read back must hold exactly the graph's edges. Scan sizes run
+Sun and Skadron's prefix-scan experiment after the graphs (:mod:`parmst.bench.scan`).
 
 A sweep is a solver option run once per value (``threads=1,2,4``) for every
 solver that takes it; adding a dimension (a launcher with a rank count, say)

@@ -1,5 +1,6 @@
-"""The prefix-scan experiment in the harness (Sun and Skadron Figures 5-8), on whatever
-OpenCL device pyopencl finds (PoCL in CI); skipped, with the reason, without one."""
+"""The harness's OpenCL parts: the prefix-scan experiment (Sun and Skadron Figures 5-8) and
+the device option, on whatever OpenCL device pyopencl finds (PoCL in CI); skipped, with the
+reason, without one."""
 
 from __future__ import annotations
 
@@ -57,3 +58,15 @@ def test_cli_takes_scan_sizes_and_a_device(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["bench", "--scan-mb", "0"])
     assert "scan sizes must be positive" in capsys.readouterr().err
+
+
+def test_opencl_device_reaches_the_solvers_that_take_it():
+    graph = parmst.Graph.from_edges([0, 1, 2, 0], [1, 2, 3, 3], [4, 1, 3, 2])
+    result = parmst.bench.run([graph], ["ecl/opencl", "kruskal/serial", "ecl/opencl[device=0]"],
+                              opencl_device="no-such-device", repeat=1, progress=False,
+                              peers=["none"])
+    by_label = {r.label: r for r in result.records}
+    assert by_label["kruskal/serial"].ok and "device" not in by_label["kruskal/serial"].options
+    named = by_label["ecl/opencl"]  # the sweep's device, which does not exist here
+    assert named.status == "error" and "no OpenCL device matches" in named.note
+    assert by_label["ecl/opencl[device=0]"].ok  # brackets win over the sweep
