@@ -3,8 +3,9 @@
 One call runs chosen solvers on chosen graphs (files, generator specs or the
 named suites of :mod:`parmst.bench.suites`), verifies every result against the
 ``kruskal/serial`` reference, times peers (SciPy, NetworkX, igraph, cuGraph)
-where installed, and returns a :class:`BenchResult` that writes Markdown, JSON
-and PNG reports. ``parmst bench`` is the same from the command line.
+where installed, runs Sun and Skadron's OpenCL prefix-scan experiment when given
+sizes (:mod:`parmst.bench.scan`), and returns a :class:`BenchResult` that writes
+Markdown, JSON and PNG reports. ``parmst bench`` is the same from the command line.
 
 Examples
 --------

@@ -37,6 +37,20 @@ def _thread_counts(text: str) -> list[int]:
     return counts
 
 
+def _sizes(text: str) -> list[int]:
+    try:
+        sizes = [int(part) for part in text.split(",") if part]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--scan-mb takes sizes like 1,16,512, got {text!r}")
+    if not sizes or min(sizes) < 1:
+        raise argparse.ArgumentTypeError(f"scan sizes must be positive, got {text!r}")
+    return sizes
+
+
+def _device(text: str) -> int | str:
+    return int(text) if text.isdigit() else text
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add ``parmst bench``'s options to ``parser``.
 
@@ -71,6 +85,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                            "graphs up to 20,000 edges)")
     what.add_argument("--threads", type=_thread_counts, metavar="LIST",
                       help="thread counts for solvers that take threads, e.g. 1,2,4")
+    what.add_argument("--scan-mb", type=_sizes, metavar="LIST",
+                      help="run Sun and Skadron's OpenCL prefix-scan experiment at these sizes "
+                           "(MiB of uint32), e.g. 1,16,512")
+    what.add_argument("--opencl-device", metavar="DEVICE",
+                      help="OpenCL device for the scan and for solvers that take device= "
+                           "(index in 'parmst info', or part of its name)")
     what.add_argument("--formats", metavar="LIST",
                       help="time writing and reading these file formats on every graph, "
                            "e.g. edgelist,npz, or 'all'")
@@ -141,7 +161,7 @@ def _listing() -> str:
 def _command_line(args: argparse.Namespace) -> str:
     words = ["parmst", "bench"]
     for option in ("suite", "only", "repeat", "budget", "name", "measure", "baseline",
-                   "formats", "time_limit"):
+                   "formats", "opencl_device", "time_limit"):
         value = getattr(args, option)
         if value is not None and not (option == "budget" and value == 30.0):
             words += [f"--{option.replace('_', '-')}", f"{value:g}"
@@ -151,6 +171,8 @@ def _command_line(args: argparse.Namespace) -> str:
             words += [f"--{option}", value]
     if args.threads:
         words += ["--threads", ",".join(map(str, args.threads))]
+    if args.scan_mb:
+        words += ["--scan-mb", ",".join(map(str, args.scan_mb))]
     if args.kbest:
         words.append("--kbest")
     return shlex.join(words)
@@ -175,8 +197,8 @@ def run(args: argparse.Namespace) -> int:
             return 2
         sys.stdout.write(report.format_compare(before, after, tuple(args.compare)))
         return 0
-    if not args.suite and not args.graph:
-        sys.stderr.write("parmst bench: give --suite NAME or --graph FILE|SPEC "
+    if not args.suite and not args.graph and not args.scan_mb:
+        sys.stderr.write("parmst bench: give --suite NAME, --graph FILE|SPEC or --scan-mb LIST "
                          "(--list shows the suites)\n")
         return 2
     formats = _split([args.formats]) if args.formats else None
@@ -194,7 +216,9 @@ def run(args: argparse.Namespace) -> int:
                        suite=args.suite, only=_split([args.only]) if args.only else None,
                        peers=_split(args.peers), repeat=args.repeat,
                        kbest=args.kbest, threads=args.threads, measure=args.measure,
-                       baseline=args.baseline, formats=formats, cache_dir=args.cache_dir,
+                       baseline=args.baseline, formats=formats, scans=args.scan_mb,
+                       opencl_device=None if args.opencl_device is None
+                       else _device(args.opencl_device), cache_dir=args.cache_dir,
                        cache=not args.no_cache, budget=args.budget, time_limit=args.time_limit,
                        progress=not args.no_progress, label=args.label, name=args.name,
                        command=_command_line(args), after_graph=checkpoint)

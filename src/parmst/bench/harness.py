@@ -11,8 +11,10 @@ becomes ``"MISMATCH"``, loses its times and makes the run fail. Peers (SciPy,
 NetworkX, igraph, cuGraph, ECL-MST's binary) run the same number of times in a
 worker process, within a time budget per run, and their total weight must
 equal the reference's (ECL-MST, which prints no weight, must pass its own
-edge-for-edge check against its serial Kruskal instead). File formats are written and read back the same number of
-times; the file read back must hold exactly the graph's edges.
+edge-for-edge check against its serial Kruskal instead). File formats are
+written and read back the same number of times; the file read back must hold
+exactly the graph's edges. Scan sizes run Sun and Skadron's prefix-scan
+experiment after the graphs (:mod:`parmst.bench.scan`).
 
 A sweep is a solver option run once per value (``threads=1,2,4``) for every
 solver that takes it; adding a dimension (a launcher with a rank count, say)
@@ -520,7 +522,8 @@ def _reference(graph: Graph, info: GraphInfo) -> np.ndarray:
 
 
 def _inputs(graphs: Iterable[str | Graph | BenchGraph] | None, suite: Suite | None,
-            only: Sequence[str] | None = None) -> list[BenchGraph | tuple[str, Graph]]:
+            only: Sequence[str] | None = None,
+            scans: bool = False) -> list[BenchGraph | tuple[str, Graph]]:
     items: list[BenchGraph | tuple[str, Graph]] = []
     if suite is not None:
         names = [g.name for g in suite.graphs]
@@ -539,9 +542,9 @@ def _inputs(graphs: Iterable[str | Graph | BenchGraph] | None, suite: Suite | No
         else:
             name = os.path.basename(item) if os.path.exists(item) else item
             items.append(BenchGraph(name, item))
-    if not items:
-        raise ValueError("nothing to benchmark: give graphs (files or generator specs) "
-                         "or a suite")
+    if not items and not scans:
+        raise ValueError("nothing to benchmark: give graphs (files or generator specs), "
+                         "scan sizes or a suite")
     return items
 
 
@@ -567,6 +570,7 @@ def run(graphs: Iterable[str | Graph | BenchGraph] | None = None,
         only: Sequence[str] | None = None, threads: Sequence[int] | None = None,
         measure: str | None = None,
         baseline: str | None = None, formats: Sequence[str] | None = None,
+        scans: Sequence[int] | None = None, opencl_device: Any = None,
         cache_dir: str | os.PathLike | None = None, cache: bool = True,
         budget: float = 30.0, time_limit: float | None = None, progress: bool = True,
         label: str | None = None, name: str | None = None, command: str | None = None,
@@ -608,6 +612,13 @@ def run(graphs: Iterable[str | Graph | BenchGraph] | None = None,
     formats : sequence of str, optional
         File formats (:data:`parmst.io.FORMATS`) whose write and read-back
         speed is timed on every graph.
+    scans : sequence of int, optional
+        Sizes in MiB of uint32 for Sun and Skadron's prefix-scan experiment
+        (:mod:`parmst.bench.scan`), run after the graphs.
+    opencl_device : int or str, optional
+        The OpenCL device of the scan experiment and of every solver that
+        takes ``device`` without fixing it in brackets (index or name, as
+        :func:`parmst.opencl.prefix_scan`'s ``device``).
     cache_dir : path, optional
         Where generated graphs are cached (default ``$PARMST_CACHE`` or
         ``~/.cache/parmst/graphs``).
@@ -660,15 +671,19 @@ def run(graphs: Iterable[str | Graph | BenchGraph] | None = None,
     base = KBEST if kbest else MEDIAN
     scheme = Scheme(base.kind, repeat or base.runs, min(base.k, repeat or base.runs),
                     base.tolerance)
-    items = _inputs(graphs, suite_info, only)
+    scans = [int(mb) for mb in _pick(scans, suite_info, "scans", ())]
+    if any(mb < 1 for mb in scans):
+        raise ValueError(f"scan sizes are whole MiB of at least 1, got {scans}")
+    items = _inputs(graphs, suite_info, only, scans=bool(scans))
     if cache:
         cache_dir = cache_dir if cache_dir is not None else default_cache_dir()
     else:
         cache_dir = None
     specs = _pick(solvers, suite_info, "solvers")
     threads = _pick(threads, suite_info, "threads")
-    variants, chosen, unavailable = _variants(specs, {"threads": threads or ()},
-                                              explicit=solvers is not None)
+    sweeps = {"threads": threads or (),
+              "device": () if opencl_device is None else (opencl_device,)}
+    variants, chosen, unavailable = _variants(specs, sweeps, explicit=solvers is not None)
     peers = _pick(peers, suite_info, "peers")
     peer_names, peers_explicit = resolve_peers(list(peers) if peers is not None else None)
     reference_figures = suite_info.reference if suite_info else None
@@ -681,9 +696,11 @@ def run(graphs: Iterable[str | Graph | BenchGraph] | None = None,
         "measure": measure, "baseline": _pick(baseline, suite_info, "baseline", REFERENCE),
         "reference": asdict(reference_figures) if reference_figures else None,
         "solvers": [s.name for s in chosen], "peers": peer_names, "formats": formats,
+        "scans": scans, "opencl_device": opencl_device,
         "unavailable": unavailable, "skipped_peers": _peer_records(peer_names, peers_explicit),
         "skipped_graphs": {}, "command": command})
-    total = len(items) * (len(variants) + len(peer_names) + len(formats)) * (scheme.runs + 1)
+    total = ((len(items) * (len(variants) + len(peer_names) + len(formats)) + len(scans))
+             * (scheme.runs + 1))
     started = time.perf_counter()
     with (PeerRunner(budget) as runner,
           tempfile.TemporaryDirectory(prefix="parmst-bench-io-") as folder,
@@ -721,5 +738,9 @@ def run(graphs: Iterable[str | Graph | BenchGraph] | None = None,
             del graph
             if after_graph is not None:
                 after_graph(result)
+        if scans:
+            from parmst.bench.scan import time_scans
+
+            result.records.extend(time_scans(scans, scheme, opencl_device, bar))
     result.machine["load_average_end"] = load_average()
     return result

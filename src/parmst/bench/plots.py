@@ -5,7 +5,9 @@
 - speedup against thread count for solvers run with several ``threads``,
   as Shou and He's and Sousa's scaling plots (``bench_<name>_scaling.png``);
 - time against graph size for size series such as ``prim-dense``, as
-  Pugliese's chart (``bench_<name>_size.png``).
+  Pugliese's chart (``bench_<name>_size.png``);
+- kernel time against input size for the prefix-scan experiment, as Sun and
+  Skadron's Figures 5-6 (``bench_<name>_scan.png``).
 
 Figures are drawn on :class:`matplotlib.figure.Figure` objects with the Agg
 canvas, so plotting never changes the pyplot backend of the caller.
@@ -24,7 +26,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from parmst.bench.report import BenchResult
 
-__all__ = ["plot_all", "plot_scaling", "plot_size", "plot_throughput", "unavailable"]
+__all__ = ["plot_all", "plot_scaling", "plot_scan", "plot_size", "plot_throughput",
+           "unavailable"]
 
 _DPI = 120
 
@@ -200,10 +203,43 @@ def plot_size(result: BenchResult, path: Path) -> Path:
     return path
 
 
+def plot_scan(result: BenchResult, path: Path) -> Path | None:
+    """Time against input size for each scan method (log-log), or None without scan records."""
+    series: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    for r in result.records:
+        if r.kind == "scan" and r.ok:
+            series[r.solver].append((r.extra["megabytes"], 1e3 * r.time))
+            if "total_time" in r.extra and r.solver == "reduce-then-scan":
+                series["reduce-then-scan, with copies"].append(
+                    (r.extra["megabytes"], 1e3 * r.extra["total_time"]))
+    if not series:
+        return None
+    fig = _figure(7.0, 4.8)
+    ax = fig.add_subplot()
+    for (label, points), colour in zip(sorted(series.items()), _colours(len(series))):
+        points.sort()
+        ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=label,
+                color=colour)
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    _plain_numbers(ax.yaxis)
+    ax.set_xlabel("input (MiB of uint32)")
+    ax.set_ylabel("time (ms, log scale)")
+    ax.grid(which="major", alpha=0.4)
+    ax.legend(fontsize=8)
+    ax.set_title(f"{result.config.get('name', '')}: exclusive prefix sum (lower is better)\n"
+                 f"{_subtitle(result)}", fontsize=9)
+    fig.savefig(path)
+    return path
+
+
 def plot_all(result: BenchResult, directory: Path, stem: str) -> list[Path]:
     """Every plot that applies to ``result``, written as ``<stem>*.png`` in ``directory``."""
     directory.mkdir(parents=True, exist_ok=True)
-    written = [plot_throughput(result, directory / f"{stem}.png")]
+    written = [plot_throughput(result, directory / f"{stem}.png")] if result.graphs else []
+    scan = plot_scan(result, directory / f"{stem}_scan.png")
+    if scan is not None:
+        written.append(scan)
     scaling = plot_scaling(result, directory / f"{stem}_scaling.png")
     if scaling is not None:
         written.append(scaling)

@@ -13,8 +13,9 @@ The JSON schema (``"schema": "parmst-bench/1"``)::
                   compute_time, cpu_time, converged, phases, rounds, worklist_sizes, device,
                   threads_used, total_weight, weight_ok, extra}]}
 
-``kind`` is ``"parmst"`` (a solver), ``"peer"`` (another library) or
-``"io"`` (writing or reading one file format). ``status`` is ``"ok"``,
+``kind`` is ``"parmst"`` (a solver), ``"peer"`` (another library),
+``"io"`` (writing or reading one file format) or ``"scan"`` (one method of
+the prefix-scan experiment, :mod:`parmst.bench.scan`; ``graph`` names the size). ``status`` is ``"ok"``,
 ``"MISMATCH"`` (a solver's edge ids differ from the reference, a peer's total
 weight from ours, or a file read back from the graph written), ``"error"`` or
 ``"skipped"``; only ``"ok"`` records carry times.
@@ -295,6 +296,8 @@ class BenchResult:
                   "warm-up (s)", "status"]
         rows = []
         for r in self.records:
+            if r.kind == "scan":  # in scan_table
+                continue
             threads = r.threads_used if r.threads_used is not None else r.threads
             status = r.status if r.converged else "ok, not converged †"
             rows.append([r.graph, f"{r.solver}[{r.variant}]" if r.variant else r.solver,
@@ -385,6 +388,45 @@ class BenchResult:
         return _table(["graph", "format", "file MB", "write M edges/s", "read M edges/s",
                        "read M edges/s (CPU)"], rows, "llrrrr")
 
+    def scan_table(self) -> list[str]:
+        """Sun and Skadron Figures 5-8: per size, each scan method's kernel and total time."""
+        found = {(r.graph, r.solver): r for r in self.records if r.kind == "scan"}
+        sizes = list(dict.fromkeys(r.graph for r in self.records if r.kind == "scan"))
+        rows = []
+        for size in sizes:
+            scan, multi, cpu, copy = (found.get((size, m)) for m in
+                                      ("reduce-then-scan", "multi-pass scan", "numpy cumsum",
+                                       "device copy"))
+            if scan is None:
+                continue
+            if not scan.ok:
+                rows.append([size, f"{scan.status}: {scan.note}"] + [""] * 10)
+                continue
+            nbytes = 8 * scan.extra["elements"]  # one read and one write per element
+            total = scan.extra.get("total_time")
+            rate = nbytes / scan.time / 1e9
+            copy_rate = nbytes / copy.time / 1e9 if copy is not None and copy.ok else None
+
+            def ms(seconds: float | None) -> str:
+                return "" if seconds is None else f"{1e3 * seconds:.3g}"
+
+            multi_ok = multi is not None and multi.ok
+            rows.append([
+                size, ms(scan.time), ms(total), f"{rate:.4g}",
+                "" if copy_rate is None else f"{100 * rate / copy_rate:.0f} %",
+                "" if copy_rate is None else f"{copy_rate:.4g}",
+                ms(multi.time) if multi_ok else (multi.status if multi else ""),
+                ms(multi.extra.get("total_time")) if multi_ok else "",
+                ms(cpu.time) if cpu is not None and cpu.ok else "",
+                _fmt_ratio(cpu.time / scan.time) if cpu is not None and cpu.ok else "",
+                _fmt_ratio(cpu.time / total) if cpu is not None and cpu.ok and total else "",
+                _fmt_ratio(multi.time / scan.time) if multi_ok else ""])
+        if not rows:
+            return []
+        return _table(["input", "kernel ms", "total ms", "GB/s", "of copy", "copy GB/s",
+                       "multi-pass kernel ms", "multi-pass total ms", "NumPy ms",
+                       "kernel vs NumPy", "total vs NumPy", "kernel vs multi-pass"], rows)
+
     def graph_table(self) -> list[str]:
         rows = [[g.name, f"`{g.source}`", g.stands_for, f"{g.num_vertices:,}",
                  f"{g.num_edges:,}", g.weight_dtype,
@@ -425,6 +467,8 @@ class BenchResult:
         if "io" in kinds:
             what += "; writing or reading one file"
             checks.append("every file read back holds the edges written")
+        if "scan" in kinds:
+            checks.append("every OpenCL scan equals NumPy's cumsum")
         return (f"Throughput in millions of input edges per second ({what}; {scheme}, after "
                 f"a warm-up run; higher is better). {'; '.join(checks)}.")
 
@@ -438,13 +482,18 @@ class BenchResult:
         lines += [f"Machine: {describe_machine(self.machine)}", ""]
         if config.get("command"):
             lines += [f"Command: `{config['command']}`", ""]
-        lines += [self._method(), ""]
+        if self.graphs:
+            lines += [self._method(), ""]
+        else:
+            lines += [f"{config.get('scheme_text', '')}, after a warm-up run; every OpenCL "
+                      f"scan equals NumPy's cumsum.", ""]
         if self.reference:
             lines += [f"`{self.reference['name']}`: {self.reference['source']}.", ""]
         if any(not r.converged for r in self.records):
             lines += [("† k-best did not converge: the fastest runs spread more than the "
                        "tolerance."), ""]
-        lines += self.headline_table()
+        if self.graphs:
+            lines += self.headline_table()
         sections = [("Speedups", "Geometric means over the graphs each solver ran on.",
                      self.summary_table()),
                     ("Thread scaling", "Milliseconds (speedup over the fewest threads), "
@@ -453,11 +502,24 @@ class BenchResult:
                      self.phase_tables()),
                     ("File formats", "Write, then read back from the page cache (parsing, "
                      "not the disk); CPU: this process's CPU time, steadier on a loaded "
-                     "machine.", self.io_table())]
+                     "machine.", self.io_table()),
+                    ("Prefix scan", "Exclusive sum of uint32 (Sun and Skadron Figures 5-8), "
+                     "medians. Kernel: device time of the launches (OpenCL profiling); "
+                     "total: with the copies to and from the device; GB/s counts 8 bytes "
+                     "per element (a read and a write), as the device copy's.",
+                     self.scan_table())]
         for heading, words, table in sections:
             if table:
                 lines += ["", f"## {heading}", "", words] + ([""] if table[0] else []) + table
-        lines += [
+        if self.graphs:
+            lines += self._times_section()
+        notes = self.notes()
+        if notes:
+            lines += ["", "## Notes", ""] + notes
+        return "\n".join(lines) + "\n"
+
+    def _times_section(self) -> list[str]:
+        lines = [
             "", "## Times", "",
             ("`time` is the wall-clock time of one solve: for parmst solvers initialization "
              "(building views) plus computation, both also shown; for peers the library call "
@@ -465,11 +527,7 @@ class BenchResult:
              "`CPU` is this process's CPU time over all its threads. "
              "`warm-up` is the untimed first solve (JIT compilation or loading from "
              "Numba's cache)."), ""]
-        lines += self.detail_table() + ["", "## Graphs", ""] + self.graph_table()
-        notes = self.notes()
-        if notes:
-            lines += ["", "## Notes", ""] + notes
-        return "\n".join(lines) + "\n"
+        return lines + self.detail_table() + ["", "## Graphs", ""] + self.graph_table()
 
     # ------------------------------------------------------------------ JSON
     def to_dict(self) -> dict[str, Any]:

@@ -26,6 +26,12 @@ suite              reproduces
 ``prim-multi``     Sousa Figures 5.2-5.4: multiple-instance Prim on road-like graphs
 ``real-weights``   float64-weight graphs of 10 k to 10 M edges against SciPy, igraph
                    and NetworKit, the whole call timed
+``opencl-scan``    Sun and Skadron Figures 5-8: the OpenCL prefix scan, 1 MB to 512 MB,
+                   against NumPy, a naive multi-pass scan and the device's copy
+``opencl-mst``     the OpenCL solvers against ``ecl/gpu`` on Fallin et al.'s GPU
+                   families, compute-only
+``opencl-boruvka`` Sun and Skadron Figures 12-14: segmented-scan Borůvka against
+                   sequential Borůvka on dense and sparse graphs of 16 M to 128 M edges
 =================  ==============================================================
 
 Besides its graphs, a suite may fix the experiment's other settings (which
@@ -112,6 +118,9 @@ class Suite:
         Published figures printed as a column beside ours.
     formats : tuple of str
         File formats whose write and read speed is timed on every graph.
+    scans : tuple of int
+        Sizes (MiB of uint32) of the OpenCL prefix-scan experiment
+        (:mod:`parmst.bench.scan`), run besides any graphs.
     """
 
     name: str
@@ -126,6 +135,7 @@ class Suite:
     baseline: str | None = None
     reference: Reference | None = None
     formats: tuple[str, ...] = ()
+    scans: tuple[int, ...] = ()
     specs: tuple[str, ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -276,6 +286,23 @@ _FRONT_DOOR_PEERS = ("parmst", "scipy", "networkx-kruskal")
 _PRIM_MULTI_SOLVERS = ("prim-union/cpu", "prim-multi/cpu", "prim-bmv/cpu", "ecl/cpu",
                        "genboruvka/cpu", "kruskal/serial", "prim/serial")
 
+# Sun and Skadron section 4: dense graphs (density about 0.9) and sparse ones (|E| = 1.5 |V|,
+# connected) with the same edge counts, up to 128 M edges; Shou and He's generators.
+def _sun_skadron(edge_counts: tuple[int, ...]) -> tuple[BenchGraph, ...]:
+    graphs = []
+    for m in edge_counts:
+        dense_n = round((2 * m / 0.9) ** 0.5)
+        size = f"{m / 2**20:g}M"
+        graphs += [BenchGraph(f"dense-{size}", f"seed000-dense:n={dense_n},m={m},seed=5",
+                              f"dense graph, {size} edges"),
+                   BenchGraph(f"sparse-{size}", f"seed000-sparse:n={2 * m // 3},m={m},seed=4",
+                              f"sparse graph, {size} edges")]
+    return tuple(graphs)
+
+
+_OPENCL_SOLVERS = ("ecl/opencl", "segscan-boruvka/opencl")
+_SCAN_SIZES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
+
 SUITES: dict[str, Suite] = {suite.name: suite for suite in (
     Suite("seed000", "Shou and He section 4.1 (its eight test files)",
           _seed000(tuple(f"{kind}/{size}" for kind in ("sparse", "dense")
@@ -359,6 +386,24 @@ SUITES: dict[str, Suite] = {suite.name: suite for suite in (
           _phases("medium"), solvers=_PHASE_SOLVERS, peers=()),
     Suite("phases-small", "Shou and He Figures 3-4: boruvka-edge/cpu per phase, small graphs",
           _phases("small"), solvers=_PHASE_SOLVERS, peers=()),
+    Suite("opencl-scan", "Sun and Skadron Figures 5-8: exclusive prefix sum of 1 MB to 512 MB "
+          "of uint32", (), solvers=(), peers=(), scans=_SCAN_SIZES),
+    Suite("opencl-scan-small", "Sun and Skadron Figures 5-8 at 1 MB to 64 MB", (), solvers=(),
+          peers=(), scans=(1, 4, 16, 64)),
+    Suite("opencl-mst", "the OpenCL solvers against ecl/gpu on Fallin et al.'s GPU families, "
+          "compute-only", _ECL_GPU, solvers=("ecl/gpu",) + _OPENCL_SOLVERS, peers=(),
+          measure="compute", baseline="ecl/gpu", reference=ECL_MST_H100),
+    Suite("opencl-mst-small", "the OpenCL solvers against ecl/cpu on three small families, "
+          "compute-only", _ECL_GPU_SMALL, solvers=("ecl/cpu",) + _OPENCL_SOLVERS, peers=(),
+          measure="compute", baseline="ecl/cpu"),
+    Suite("opencl-boruvka", "Sun and Skadron Figures 12-14: segmented-scan Borůvka against "
+          "sequential Borůvka, dense and sparse graphs of 16 M to 128 M edges",
+          _sun_skadron((2**24, 2**25, 2**26, 2**27)),
+          solvers=("segscan-boruvka/opencl", "boruvka/serial"), peers=(),
+          baseline="boruvka/serial"),
+    Suite("opencl-boruvka-small", "Sun and Skadron Figures 12-14 at 256 k and 1 M edges",
+          _sun_skadron((2**18, 2**20)), solvers=("segscan-boruvka/opencl", "boruvka/serial"),
+          peers=(), baseline="boruvka/serial"),
     Suite("io", "read and write speed of every format, 15 M edges", _IO, solvers=(),
           peers=(), formats=_IO_FORMATS),
     Suite("io-small", "read and write speed of every format, 1.5 M edges", _IO_SMALL,

@@ -10,6 +10,8 @@ within the reassociation bound.
 
 from __future__ import annotations
 
+import os
+
 import numba
 import numpy as np
 import pytest
@@ -20,6 +22,9 @@ from parmst.errors import ParmstError
 from parmst.opencl import opencl_devices, prefix_scan
 from parmst.solvers.opencl import _runtime, _scan
 
+HUGE = 2**28
+"""Sun and Skadron's largest scan: 2^28 elements (1 GiB of uint32, 2 GiB of int64)."""
+REQUIRE_GPU = os.environ.get("PARMST_REQUIRE_OPENCL_GPU") == "1"
 DTYPES = [np.int32, np.uint32, np.int64, np.uint64, np.float32, np.float64]
 OPS = ["add", "min", "max"]
 UFUNCS = {"add": np.add, "min": np.minimum, "max": np.maximum}
@@ -224,5 +229,40 @@ def test_random_scans_match_numpy(dtype, op, exclusive, n, density, seed):
     rng = np.random.default_rng(seed)
     values = _values(rng, dtype, n)
     heads = rng.random(n) < density if density else None
+    got = prefix_scan(values, op=op, exclusive=exclusive, segment_heads=heads)
+    np.testing.assert_array_equal(got, reference(values, op, exclusive, heads))
+
+
+def _huge_scans_run_here() -> bool | str:
+    """True on an OpenCL GPU with room for a 2^28-element int64 scan, else why not."""
+    env = _runtime.env()
+    if not env.device.type & 4:  # CL_DEVICE_TYPE_GPU
+        return (f"2^28-element scans run on an OpenCL GPU only ({env.name} is not one; on "
+                f"PoCL they would take minutes); benchmarks/opencl_device_run.sh runs them")
+    need = 3 * 8 * HUGE
+    if int(env.device.global_mem_size) < need:
+        return f"{env.name} has less than the {need:,} bytes a 2^28-element int64 scan needs"
+    return True
+
+
+@pytest.fixture(scope="module")
+def huge_device():
+    ready = _huge_scans_run_here()
+    if ready is not True:
+        if REQUIRE_GPU:
+            pytest.fail(f"PARMST_REQUIRE_OPENCL_GPU=1 but {ready}")
+        pytest.skip(f"{ready} (PARMST_REQUIRE_OPENCL_GPU=1 makes this a failure)")
+
+
+@pytest.mark.parametrize(("dtype", "op", "exclusive", "segmented"), [
+    (np.uint32, "add", True, False),
+    (np.int64, "add", False, False),
+    (np.int64, "min", False, True),
+], ids=["uint32-add", "int64-add", "int64-segmented-min"])
+def test_huge_scan_matches_numpy(huge_device, dtype, op, exclusive, segmented):
+    """Sun and Skadron's largest size, 2^28 elements, exact against the sequential scan."""
+    rng = np.random.default_rng(28)
+    values = _values(rng, dtype, HUGE)
+    heads = rng.random(HUGE, np.float32) < 1e-4 if segmented else None
     got = prefix_scan(values, op=op, exclusive=exclusive, segment_heads=heads)
     np.testing.assert_array_equal(got, reference(values, op, exclusive, heads))

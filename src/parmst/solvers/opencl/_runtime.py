@@ -18,7 +18,8 @@ from typing import Any
 
 from parmst.errors import ParmstError, SolverUnavailable
 
-__all__ = ["DeviceMemoryError", "Env", "OpenCLBuildError", "env", "list_devices", "probe"]
+__all__ = ["DeviceMemoryError", "Env", "OpenCLBuildError", "env", "filled", "list_devices", "probe",
+           "to_device"]
 
 logger = logging.getLogger(__name__)
 
@@ -243,6 +244,40 @@ def probe(need_int64_atomics: bool = False):
         return True
 
     return check
+
+
+def to_device(env: Env, array: Any) -> Any:
+    """A device buffer holding a copy of ``array``, transferred before this returns.
+
+    ``COPY_HOST_PTR`` is not enough: drivers may defer a buffer's allocation and
+    its host copy to the first kernel that uses it (NVIDIA's OpenCL does), which
+    would move the transfer into a solve's timed rounds. An explicit write
+    places both where the caller calls this (its initialization).
+    """
+    cl = _cl()
+    import numpy as np
+
+    array = np.ascontiguousarray(array)
+    buffer = cl.Buffer(env.context, cl.mem_flags.READ_WRITE, max(array.nbytes, 1))
+    if array.nbytes:
+        cl.enqueue_copy(env.queue, buffer, array)
+    return buffer
+
+
+def filled(env: Env, count: int, dtype: Any, value: Any = 0) -> Any:
+    """A device buffer of ``count`` values of ``dtype`` (at least one), all ``value``.
+
+    The fill is enqueued now, so the device memory is taken now (see
+    :func:`to_device`), not in the first timed kernel that touches the buffer.
+    """
+    cl = _cl()
+    import numpy as np
+
+    dtype = np.dtype(dtype)
+    nbytes = max(count, 1) * dtype.itemsize
+    buffer = cl.Buffer(env.context, cl.mem_flags.READ_WRITE, nbytes)
+    cl.enqueue_fill_buffer(env.queue, buffer, np.full(1, value, dtype), 0, nbytes)
+    return buffer
 
 
 _ROUND = 256

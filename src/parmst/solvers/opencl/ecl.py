@@ -67,22 +67,17 @@ class _Run:
         self.timer = PhaseTimer()
         n, m = graph.num_vertices, graph.num_edges
         self.m = m
-        ctx = env.context
-        rw = cl.mem_flags.READ_WRITE
-        copy = cl.mem_flags.READ_ONLY | cl.mem_flags.COPY_HOST_PTR
-        self.edges = tuple(cl.Buffer(ctx, copy, hostbuf=np.ascontiguousarray(a))
-                           for a in (graph.src.astype(np.uint32), graph.dst.astype(np.uint32),
-                                     keys.keys)) if m else None
-        self.parent = cl.Buffer(ctx, rw | cl.mem_flags.COPY_HOST_PTR,
-                                hostbuf=np.arange(max(n, 1), dtype=np.uint32))
-        self.min_edge = cl.Buffer(ctx, rw, 8 * max(n, 1))
-        cl.enqueue_fill_buffer(self.q, self.min_edge, np.array([MAX_KEY]), 0, 8 * max(n, 1))
-        self.in_forest = cl.Buffer(ctx, rw, max(m, 1))
-        cl.enqueue_fill_buffer(self.q, self.in_forest, np.zeros(1, np.uint8), 0, max(m, 1))
-        self.wl = [cl.Buffer(ctx, rw, 16 * max(m, 1)) for _ in range(2)]
-        self.counts = cl.Buffer(ctx, rw, 8)
+        # Every buffer is written or filled here, so that the device holds it before the
+        # timed rounds (drivers may allocate and copy at a buffer's first use).
+        self.edges = tuple(_runtime.to_device(env, a) for a in (
+            graph.src.astype(np.uint32), graph.dst.astype(np.uint32), keys.keys)) if m else None
+        self.parent = _runtime.to_device(env, np.arange(max(n, 1), dtype=np.uint32))
+        self.min_edge = _runtime.filled(env, n, np.uint64, MAX_KEY)
+        self.in_forest = _runtime.filled(env, m, np.uint8)
+        self.wl = [_runtime.filled(env, 2 * m, np.uint64) for _ in range(2)]
+        self.counts = _runtime.filled(env, 2, np.uint32)
         self._sizes = np.zeros(_MAX_ROUNDS, np.uint32)
-        self.sizes = cl.Buffer(ctx, rw | cl.mem_flags.COPY_HOST_PTR, hostbuf=self._sizes)
+        self.sizes = _runtime.filled(env, _MAX_ROUNDS, np.uint32)
         self.round = 0
         self.slot_mask = np.uint64(keys.slot_mask)
         self._count = np.empty(2, np.uint32)

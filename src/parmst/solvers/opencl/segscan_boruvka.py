@@ -28,6 +28,8 @@ unique one.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from parmst.solvers.gpu._keys import prepare_keys
@@ -64,11 +66,9 @@ class _Buffers:
     """Device arrays of one solve (entries double-buffered for the contraction)."""
 
     def __init__(self, env, n: int, m: int):
-        import pyopencl as cl
-
-        def alloc(count: int, dtype) -> cl.Buffer:
-            return cl.Buffer(env.context, cl.mem_flags.READ_WRITE,
-                             max(1, count) * np.dtype(dtype).itemsize)
+        def alloc(count: int, dtype):
+            # Filled now, so that the device memory is taken before the timed rounds.
+            return _runtime.filled(env, count, dtype)
 
         entries = 2 * m
         self.entry_sets = [tuple(alloc(entries, t) for t in (np.uint32, np.uint32, np.uint64))
@@ -111,16 +111,11 @@ class _Run:
 
     def load(self, graph, keys) -> int:
         """Copy the edge list, expand it to both directions, and build the first CSR."""
-        import pyopencl as cl
-
         m = graph.num_edges
-        self._zero(self.b.in_forest, m, np.uint8)
         if m == 0:
             return 0
-        flags = cl.mem_flags.READ_ONLY | cl.mem_flags.COPY_HOST_PTR
-        src, dst, key = (cl.Buffer(self.env.context, flags, hostbuf=np.ascontiguousarray(a))
-                         for a in (graph.src.astype(np.uint32), graph.dst.astype(np.uint32),
-                                   keys.keys))
+        src, dst, key = (_runtime.to_device(self.env, a) for a in (
+            graph.src.astype(np.uint32), graph.dst.astype(np.uint32), keys.keys))
         k, b = self.k, self.b
         esrc, eadj, ekey = b.entry_sets[0]
         launch(k.expand_edges, self.q, 2 * m, src, dst, key, np.uint64(m), esrc, eadj, ekey)
@@ -204,7 +199,8 @@ def solve(graph, stats: Stats, *, device=None) -> np.ndarray:
     graph : Graph
     stats : Stats
         ``init_time``: key preparation, transfer, and building the first CSR
-        on the device; ``compute_time``: the rounds; ``phases``: device time
+        on the device; ``compute_time``: the rounds, result on the device;
+        ``extra["copy_back_time"]``: reading the forest flags back; ``phases``: device time
         of each of Algorithm 4's four steps (OpenCL profiling), plus
         ``initialization``; ``worklist_sizes``: directed entries per round.
     device : int, str or pyopencl.Device, optional
@@ -232,7 +228,10 @@ def solve(graph, stats: Stats, *, device=None) -> np.ndarray:
             stats.worklist_sizes.append(entries)
             stats.rounds += 1
             n, entries = run.round(n, entries)
-        slots = run.forest_slots(m)
+        env.queue.finish()
+    start = time.perf_counter()
+    slots = run.forest_slots(m)
+    stats.extra["copy_back_time"] = time.perf_counter() - start
     stats.phases.update(timer.seconds())
     stats.device = env.name
     stats.threads = None
