@@ -1,10 +1,13 @@
 """Peers: name resolution, weight agreement, and the time budget that stops slow ones."""
 
+import sys
+
 import numpy as np
 import pytest
 
 import parmst
-from parmst.bench.peers import PEERS, PeerRunner, available_peers, resolve_peers
+import parmst.bench
+from parmst.bench.peers import PBBS_PROGRAM, PEERS, PeerRunner, available_peers, resolve_peers
 
 
 @pytest.fixture(scope="module")
@@ -28,10 +31,10 @@ def test_unknown_peer_is_rejected_with_the_list():
         resolve_peers(["matlab"])
 
 
-@pytest.mark.parametrize("name", [p for p in PEERS if p != "cugraph"])
+@pytest.mark.parametrize("name", [p for p in PEERS if p not in ("cugraph", "pbbs")])
 def test_peer_weight_matches_ours_with_multi_edges_and_loops(runner, name):
     if not PEERS[name].installed():
-        pytest.skip(f"{PEERS[name].module} is not installed")
+        pytest.skip(PEERS[name].missing())
     g = parmst.Graph.from_edges([0, 0, 1, 2, 2, 3, 4], [1, 1, 2, 0, 2, 4, 3],
                                 [5.0, 2.0, 3.0, 4.0, 1.0, 7.0, 6.0], num_vertices=6)
     out = runner.run(name, *_arrays(g), runs=2)
@@ -91,3 +94,85 @@ def test_cugraph_weight_counts_each_tree_edge_once_in_either_listing():
     weight_of = PEERS["cugraph"].weight_of
     assert weight_of(_FakeTree([0, 1], [1, 2], [2.0, 3.0])) == 5.0
     assert weight_of(_FakeTree([0, 1, 1, 2], [1, 0, 2, 1], [2.0, 2.0, 3.0, 3.0])) == 5.0
+
+
+# A stand-in for PBBS's MST binary: the same command line, output file and timer lines.
+# Kruskal over the (weight, edge id) order, as PBBS breaks ties; WRONG=1 drops an edge.
+_FAKE_PBBS = '''import os, sys
+import numpy as np
+rounds, out, path = int(sys.argv[2]), sys.argv[4], sys.argv[5]
+words = open(path).read().split()
+assert words[0] == "WeightedEdgeArray"
+u, v, w = (np.array(words[1 + k::3], dtype=float) for k in range(3))
+parent = list(range(int(max(u.max(), v.max())) + 1))
+def find(x):
+    while parent[x] != x:
+        x = parent[x]
+    return x
+forest = []
+for i in np.lexsort((np.arange(len(w)), w)):
+    a, b = find(int(u[i])), find(int(v[i]))
+    if a != b:
+        parent[a] = b
+        forest.append(int(i))
+if os.environ.get("WRONG"):
+    forest.pop()
+for _ in range(rounds):
+    print("mst: sort prefix: 0.0001")
+    print("Parlay time: 0.0125")
+with open(out, "w") as f:
+    f.write("sequenceInt\\n" + "".join(f"{i}\\n" for i in sorted(forest)))
+'''
+
+
+@pytest.fixture
+def fake_pbbs(tmp_path, monkeypatch):
+    program = tmp_path / "MST"
+    program.write_text(f"#!{sys.executable}\n{_FAKE_PBBS}")
+    program.chmod(0o755)
+    monkeypatch.setenv(PBBS_PROGRAM, str(program))
+    return program
+
+
+def test_pbbs_peer_needs_its_program(monkeypatch, tmp_path):
+    monkeypatch.delenv(PBBS_PROGRAM, raising=False)
+    assert not PEERS["pbbs"].installed()
+    assert PEERS["pbbs"].missing().startswith(f"{PBBS_PROGRAM} names no executable file "
+                                              "(build benchmarks/minSpanningForest/")
+    monkeypatch.setenv(PBBS_PROGRAM, str(tmp_path))  # a folder, not a program
+    assert not PEERS["pbbs"].installed()
+    assert "pbbs" not in available_peers()
+
+
+def test_pbbs_peer_reports_its_own_timer_and_forest_weight(fake_pbbs):
+    g = parmst.generate("rmat:scale=6,seed=3")
+    with PeerRunner(budget=60) as runner:
+        out = runner.run("pbbs", *_arrays(g), runs=3)
+    assert out.error is None and out.skipped is None
+    assert out.times == [0.0125] * 3  # its own timer's lines, the warm-up call left out
+    assert out.total_weight == parmst.minimum_spanning_forest(g).total_weight
+
+
+def test_pbbs_in_the_harness_wrong_forest_and_rounded_weights(fake_pbbs, monkeypatch):
+    g = parmst.generate("grid2d:side=5,seed=2")
+    result = parmst.bench.run([g], ["kruskal/serial"], peers=["pbbs"], repeat=2,
+                              baseline="pbbs", progress=False)
+    peer = result.find("graph0", "pbbs")
+    assert peer is not None and peer.time == 0.0125 and not result.failed
+    assert result.speedup(result.find("graph0", "kruskal/serial"), "pbbs") > 0
+    monkeypatch.setenv("WRONG", "1")
+    result = parmst.bench.run([g], ["kruskal/serial"], peers=["pbbs"], repeat=1,
+                              progress=False)
+    assert result.records[-1].status == "MISMATCH" and result.failed
+    wide = parmst.Graph.from_edges([0, 1], [1, 2], [0.1, 0.2])  # not float32 numbers
+    record = parmst.bench.run([wide], ["kruskal/serial"], peers=["pbbs"], repeat=1,
+                              progress=False).records[-1]
+    assert record.status == "skipped" and "float32" in record.note
+
+
+@pytest.mark.skipif(not PEERS["pbbs"].installed(),
+                    reason=f"the real PBBS binary is used only where {PBBS_PROGRAM} names it")
+def test_real_pbbs_returns_our_forest(runner):
+    g = parmst.generate("rmat:scale=10,seed=5")
+    out = runner.run("pbbs", *_arrays(g), runs=1)
+    assert out.error is None and out.total_weight == parmst.minimum_spanning_forest(g).total_weight

@@ -394,6 +394,11 @@ def _time_peer(graph: Graph, info: GraphInfo, peer_name: str, explicit: bool,
             f"{peer.default_max_edges:,} (ask for it with --peers to try within the budget)")
     elif peer.needs_nonzero_weights and graph.num_edges and not graph.weight.all():
         record.status, record.note = "skipped", "the graph has weight-0 edges, which it drops"
+    elif peer.weights_as is not None and not np.array_equal(
+            graph.weight.astype(peer.weights_as).astype(graph.weight.dtype), graph.weight):
+        record.status, record.note = "skipped", (
+            f"it reads weights as {peer.weights_as}, which would round some of this graph's "
+            f"{graph.weight.dtype.name} weights")
     if record.status == "skipped":
         bar.update(scheme.runs + 1)
         return record

@@ -8,6 +8,12 @@ compares with parmst's forest.
 Peers run in a worker process (:class:`PeerRunner`), so that a peer that is
 too slow for a graph is stopped when it exceeds its time budget per run and
 skipped with a note, never left hanging and never holding up the benchmark.
+
+A peer may also be a program that times itself: PBBS's parallel filter-Kruskal
+(``pbbs``), built by the user from the public pbbsbench sources and named by
+the ``PARMST_PBBS_MST`` environment variable. Its own timer's figures are the
+times reported, as its authors publish them: the algorithm on the edge array
+in memory, reading the file not included.
 """
 
 from __future__ import annotations
@@ -18,8 +24,10 @@ import logging
 import os
 import pickle
 import queue
+import re
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -34,7 +42,7 @@ from parmst.forest import exact_sum
 if TYPE_CHECKING:
     from typing import Self  # Python 3.11+; annotations here are never evaluated
 
-__all__ = ["PEERS", "Peer", "PeerOutcome", "PeerRunner", "available_peers", "resolve_peers",
+__all__ = ["PBBS_PROGRAM", "PEERS", "Peer", "PeerOutcome", "PeerRunner", "available_peers", "resolve_peers",
            "worker_main"]
 
 log = logging.getLogger(__name__)
@@ -42,6 +50,9 @@ log = logging.getLogger(__name__)
 # NetworkX runs pure-Python loops: 30-90 µs per edge per run on a 2-core VM
 # (Borůvka the slowest), so by default it is timed only on graphs up to this size.
 NETWORKX_DEFAULT_MAX_EDGES = 20_000
+
+PBBS_PROGRAM = "PARMST_PBBS_MST"
+"""Environment variable naming the built PBBS ``MST`` binary (parallelFilterKruskal)."""
 
 
 @dataclass(frozen=True)
@@ -52,8 +63,8 @@ class Peer:
     ----------
     name : str
         ``"scipy"``, ``"networkx-kruskal"``, ...
-    module : str
-        What must be importable for it to run.
+    module : str, optional
+        What must be importable for it to run (None for a program).
     summary : str
         The call that is timed.
     prepare : callable
@@ -70,10 +81,19 @@ class Peer:
         The parmst pip extra that installs the library (None: installed otherwise).
     install : str
         How to install it, for the hint when it is missing.
+    program_env : str, optional
+        For a program rather than a library: the environment variable holding
+        its path; it is installed when that names an executable file.
+    times_itself : bool
+        ``solve(prepared, calls)`` runs the program once for ``calls`` calls and
+        returns ``(seconds per call by its own timer, result)``.
+    weights_as : str, optional
+        The dtype it reads weights as; graphs whose weights change when cast
+        to it are skipped (their forest could differ from ours).
     """
 
     name: str
-    module: str
+    module: str | None
     summary: str
     prepare: Callable[[np.ndarray, np.ndarray, np.ndarray, int], Any]
     solve: Callable[[Any], Any]
@@ -82,9 +102,15 @@ class Peer:
     needs_nonzero_weights: bool = False
     extra: str | None = "peers"
     install: str = ""
+    program_env: str | None = None
+    times_itself: bool = False
+    weights_as: str | None = None
 
     def installed(self) -> bool:
-        """Whether its library can be imported (without importing it)."""
+        """Whether its library can be imported (without importing it), or its program run."""
+        if self.program_env is not None:
+            path = os.environ.get(self.program_env, "")
+            return os.path.isfile(path) and os.access(path, os.X_OK)
         try:
             return importlib.util.find_spec(self.module) is not None
         except (ImportError, ValueError):  # a dotted name whose parent package is missing
@@ -98,6 +124,8 @@ class Peer:
         >>> PEERS["scipy"].missing()
         "scipy is not installed (pip install 'parmst[peers]')"
         """
+        if self.program_env is not None:
+            return f"{self.program_env} names no executable file ({self.install})"
         how = f"pip install 'parmst[{self.extra}]'" if self.extra else self.install
         return f"{self.module.split('.')[0]} is not installed ({how})"
 
@@ -220,6 +248,58 @@ def _scipy_weight(tree) -> int | float:
     return exact_sum(tree.data)
 
 
+@dataclass
+class _PbbsInput:
+    """A graph written as a PBBS ``WeightedEdgeArray`` file, and its weights by edge id."""
+
+    folder: tempfile.TemporaryDirectory
+    weight: np.ndarray
+
+    @property
+    def path(self) -> str:
+        return os.path.join(self.folder.name, "graph.wea")
+
+
+# The line PBBS's time_loop prints after each timed call ("Parlay time: 0.1234").
+_PBBS_TIME = re.compile(rb"^Parlay time: ([0-9.]+)$", re.MULTILINE)
+
+
+def _pbbs_input(src: np.ndarray, dst: np.ndarray, weight: np.ndarray, n: int) -> _PbbsInput:
+    from parmst.graph import Graph
+    from parmst.io import pbbs
+
+    prepared = _PbbsInput(tempfile.TemporaryDirectory(prefix="parmst-pbbs-"), weight)
+    pbbs.write(Graph(src, dst, weight, n), prepared.path, progress=False)
+    return prepared
+
+
+def _pbbs_solve(prepared: _PbbsInput, calls: int
+                ) -> tuple[list[float], tuple[np.ndarray, np.ndarray]]:
+    """Run PBBS's ``MST -r calls`` once: its own timer's seconds per call, and its edge ids
+    with the graph's weights."""
+    out = os.path.join(prepared.folder.name, "forest.txt")
+    done = subprocess.run([os.environ[PBBS_PROGRAM], "-r", str(calls), "-o", out, prepared.path],
+                          capture_output=True, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"{os.environ[PBBS_PROGRAM]} exited with status {done.returncode}: "
+                           f"{done.stderr.decode(errors='replace').strip()[-300:]}")
+    times = [float(seconds) for seconds in _PBBS_TIME.findall(done.stdout)]
+    if len(times) != calls:
+        raise RuntimeError(f"expected {calls} 'Parlay time' lines from PBBS, found {len(times)}")
+    # Its output: the header word "sequenceInt", then one edge id per line.
+    with open(out, "rb") as f:
+        header = f.readline().strip()
+        ids = np.loadtxt(f, dtype=np.int64, ndmin=1)
+    if header != b"sequenceInt":
+        raise RuntimeError(f"PBBS's output {out} starts with {header!r}, not 'sequenceInt'")
+    return times, (ids, prepared.weight)
+
+
+def _pbbs_weight(result: tuple[np.ndarray, np.ndarray]) -> int | float:
+    ids, weight = result
+    return exact_sum(weight[ids])
+
+
 PEERS: dict[str, Peer] = {peer.name: peer for peer in (
     Peer("scipy", "scipy.sparse.csgraph", "scipy.sparse.csgraph.minimum_spanning_tree(csr)",
          _scipy_matrix, _scipy_solve, _scipy_weight, needs_nonzero_weights=True),
@@ -241,6 +321,11 @@ PEERS: dict[str, Peer] = {peer.name: peer for peer in (
          _igraph_graph, _igraph_solve, _igraph_weight),
     Peer("networkit", "networkit", "networkit.graph.KruskalMSF(G).run() (its weights are float64)",
          _networkit_graph, _networkit_solve, _networkit_weight),
+    Peer("pbbs", None, "PBBS parallelFilterKruskal: MST -r N -o out graph.wea (its own "
+         "timer; threads from PARLAY_NUM_THREADS)", _pbbs_input, _pbbs_solve, _pbbs_weight,
+         extra=None, program_env=PBBS_PROGRAM, times_itself=True, weights_as="float32",
+         install="build benchmarks/minSpanningForest/parallelFilterKruskal of "
+                 "github.com/cmuparlay/pbbsbench with make and name its MST binary"),
     Peer("cugraph", "cugraph", "cugraph.minimum_spanning_tree(G) (GPU)",
          _cugraph_graph, _cugraph_solve, _cugraph_weight, extra=None,
          install="RAPIDS: pip install cugraph-cu12 --extra-index-url=https://pypi.nvidia.com"),
@@ -315,16 +400,24 @@ def _serve(jobs: BinaryIO, replies: BinaryIO) -> None:
         name, src, dst, weight, n, runs = job
         peer = PEERS[name]
         try:
-            importlib.import_module(peer.module)
+            if peer.module is not None:
+                importlib.import_module(peer.module)
             start = time.perf_counter()
             prepared = peer.prepare(src, dst, weight, n)
             reply("prepared", time.perf_counter() - start)
-            for _ in range(runs + 1):
-                start = time.perf_counter()
-                result = peer.solve(prepared)
-                elapsed = time.perf_counter() - start
-                reply("run", elapsed, peer.weight_of(result))
-                del result
+            if peer.times_itself:  # one program run makes the warm-up call and the timed ones
+                times, result = peer.solve(prepared, runs + 1)
+                total = peer.weight_of(result)
+                for elapsed in times:
+                    reply("run", elapsed, total)
+            else:
+                for _ in range(runs + 1):
+                    start = time.perf_counter()
+                    result = peer.solve(prepared)
+                    elapsed = time.perf_counter() - start
+                    reply("run", elapsed, peer.weight_of(result))
+                    del result
+            del prepared  # a program's input file goes now, not at the next job
         except Exception as exc:  # noqa: BLE001 - reported to the parent, which decides
             reply("error", f"{type(exc).__name__}: {exc}")
         else:
