@@ -213,8 +213,8 @@ def prepare_keys(weight: np.ndarray, mode: str = "auto") -> EdgeKeys:
 
 
 def filter_threshold(keys: np.ndarray, num_vertices: int, *, seed: int = 0,
-                     samples: int = FILTER_SAMPLES, degree: int = FILTER_DEGREE,
-                     target: int = FILTER_TARGET) -> np.uint64:
+                     samples: int = FILTER_SAMPLES, degree: float = FILTER_DEGREE,
+                     target: float = FILTER_TARGET) -> np.uint64:
     """Key below which an edge is "light" in ECL-MST's filtering, or :data:`NO_THRESHOLD`.
 
     Fallin et al. section 3.2: sample ``samples`` edge weights at random and take
@@ -232,8 +232,10 @@ def filter_threshold(keys: np.ndarray, num_vertices: int, *, seed: int = 0,
     num_vertices : int
     seed : int
         Seed of the sampling generator, so runs are reproducible.
-    samples, degree, target : int
-        Sample size; no filtering when ``|E| < degree * |V|``; ``c``.
+    samples : int
+        Sample size.
+    degree, target : float
+        No filtering when ``|E| < degree * |V|``; ``c``.
 
     Returns
     -------

@@ -29,6 +29,9 @@ OPTION_VARIANTS = [
     ("ecl/cpu", {"kernel2": "items"}),
     ("ecl/cpu", {"kernel2": "items", "keys": "two-pass"}),
     ("ecl/cpu", {"kernel2": "sets"}),
+    # The paper's GPU filtering settings, and a light part too small to join much.
+    ("ecl/cpu", {"filter_target": 3.0, "filter_degree": 2.0}),
+    ("ecl/cpu", {"filter_target": 0.25, "filter_degree": 0.0, "kernel2": "items"}),
     ("boruvka-edge/cpu", {"keys": "two-pass"}),
     ("boruvka-edge/cpu", {"path_compression": False}),
     ("filter-kruskal/cpu", {"keys": "two-pass", "base_case": 8}),
@@ -134,6 +137,21 @@ def test_ecl_worklist_shrinks_every_round():
         .stats.worklist_sizes
     assert sizes[0] == int(np.sum(graph.src != graph.dst))
     assert all(b <= a for a, b in itertools.pairwise(sizes))
+
+
+def test_ecl_filters_sparse_graphs_from_its_cpu_degree():
+    graph = _random_graph(7, n=2000, m=3000, dtype=np.int32, spread=10**6)
+    extra = parmst.minimum_spanning_forest(graph, solver="ecl/cpu").stats.extra
+    assert extra["filtered"]  # |E| = 1.5 |V|: filtered on CPU, not by the paper's GPU rule
+    paper = parmst.minimum_spanning_forest(graph, solver="ecl/cpu", filter_degree=2.0)
+    assert not paper.stats.extra["filtered"]
+
+
+@pytest.mark.parametrize("options", [{"filter_target": 0.0}, {"filter_degree": -1.0}])
+def test_ecl_rejects_bad_filter_options(options):
+    graph = _random_graph(8, n=10, m=20, dtype=np.int32)
+    with pytest.raises(ValueError, match="filter_"):
+        parmst.minimum_spanning_forest(graph, solver="ecl/cpu", **options)
 
 
 @pytest.mark.parametrize("threads", [0, 10_000])

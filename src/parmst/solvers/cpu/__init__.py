@@ -9,7 +9,8 @@ register(Solver(
     paper=CITATIONS["ecl-mst"] + ", Algorithms 1-2 and section 3.2",
     summary="edge-centric worklist Borůvka: packed (weight, id) atomic min, implicit path "
             "compression, sampled filtering",
-    options={"threads": None, "filtering": True, "keys": "auto", "kernel2": "auto"},
+    options={"threads": None, "filtering": True, "keys": "auto", "kernel2": "auto",
+             "filter_target": 1.0, "filter_degree": 1.25},
 ))
 register(Solver(
     name="boruvka-edge/cpu",
