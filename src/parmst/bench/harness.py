@@ -588,8 +588,8 @@ def run(graphs: Iterable[str | Graph | BenchGraph] | None = None,
         Run only these of the suite's graphs (by name).
     peers : sequence of str, optional
         ``scipy``, ``networkx`` (or ``networkx-kruskal`` etc.), ``igraph``,
-        ``networkit``, ``cugraph``, ``pbbs``; ``["none"]`` for none. Default: the suite's, else those
-        installed, NetworkX only on graphs up to 20,000 edges.
+        ``networkit``, ``cugraph``, ``pbbs``; ``["none"]`` for none. Default:
+        the suite's, else those installed, NetworkX only on graphs up to 20,000 edges.
     repeat : int, optional
         Timed runs after the warm-up; default 9 (5 with ``kbest``).
     kbest : bool

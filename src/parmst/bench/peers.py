@@ -42,8 +42,8 @@ from parmst.forest import exact_sum
 if TYPE_CHECKING:
     from typing import Self  # Python 3.11+; annotations here are never evaluated
 
-__all__ = ["PBBS_PROGRAM", "PEERS", "Peer", "PeerOutcome", "PeerRunner", "available_peers", "resolve_peers",
-           "worker_main"]
+__all__ = ["PBBS_PROGRAM", "PEERS", "Peer", "PeerOutcome", "PeerRunner", "available_peers",
+           "resolve_peers", "worker_main"]
 
 log = logging.getLogger(__name__)
 
