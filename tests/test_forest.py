@@ -48,3 +48,28 @@ def test_float_total_is_the_exact_sum_rounded_once_even_past_fsums_overflow():
         assert exact_sum(w) == expected
     big = np.array([1e308, 1e308, -1e308])  # math.fsum raises OverflowError here
     assert exact_sum(big) == 1e308
+
+
+def test_float_total_of_many_values_of_every_magnitude():
+    rng = np.random.default_rng(5)
+    w = rng.normal(size=200_000) * 10.0 ** rng.integers(-300, 300, 200_000)
+    assert exact_sum(w) == math.fsum(w.tolist())
+    subnormal = np.full(1000, 5e-324)
+    assert exact_sum(subnormal) == 1000 * 5e-324
+
+
+def test_digit_carry_keeps_the_value():
+    # The carry that runs every 2**30 terms (too many for a test to sum): any digits,
+    # negative ones too, keep their value and end within 32 bits below the top.
+    from parmst.forest import _DIGIT_BITS, _carry
+
+    rng = np.random.default_rng(6)
+    digits = rng.integers(-2**62, 2**62, 68)
+
+    def value(d):
+        return sum(int(x) << (_DIGIT_BITS * i) for i, x in enumerate(d.tolist()))
+
+    before = value(digits)
+    _carry(digits)
+    assert value(digits) == before
+    assert ((digits[:-1] >= 0) & (digits[:-1] < 2**32)).all()

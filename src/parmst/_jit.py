@@ -18,10 +18,11 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 from numba.core import event
 
-__all__ = ["compile_seconds", "on_slow_compilation"]
+__all__ = ["compile_seconds", "compiled_here", "on_slow_compilation"]
 
 _KIND = "numba:compiler_lock"
 
@@ -103,3 +104,34 @@ def on_slow_compilation(callback: Callable[[], None], after: float = 1.0) -> Non
     cache is being filled, instead of appearing to hang.
     """
     _CLOCK._watchers.append(_SlowCompileWatcher(callback, after, _CLOCK.total))
+
+
+def compiled_here(kernel: Any) -> bool:
+    """Whether ``kernel`` (a ``cache=True`` Numba function) is compiled for this CPU, in this
+    process or in Numba's on-disk cache, so that calling it costs no compilation.
+
+    Reads the cache's index through Numba's internals (``_cache``); where that
+    cannot be read (other Numba versions, ``NUMBA_DISABLE_JIT``), it answers
+    True, so callers behave as if the cache were warm.
+
+    Examples
+    --------
+    >>> import numba
+    >>> double = numba.njit(lambda x: 2 * x)
+    >>> compiled_here(double)  # never called, and no on-disk cache
+    False
+    >>> double(1), compiled_here(double)
+    (2, True)
+    """
+    if getattr(kernel, "overloads", None):
+        return True
+    try:
+        from numba.core.caching import NullCache
+
+        if isinstance(kernel._cache, NullCache):
+            return False  # no on-disk cache (cache=False) and not compiled in this process
+        index = kernel._cache._cache_file._load_index()
+        machine = kernel.targetctx.codegen().magic_tuple()
+    except Exception:  # noqa: BLE001 - any change in Numba's internals: assume warm
+        return True
+    return any(key[1] == machine for key in index)

@@ -156,6 +156,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.output:
         _check_output(Path(args.output), args.output_format, labels)
     solve = parmst.maximum_spanning_forest if args.maximum else parmst.minimum_spanning_forest
+    if args.solver == "auto":
+        _, why = registry.explain(graph)
+        if why == _cold_start_why():
+            print(f"parmst: solver kruskal/serial: {why}", file=sys.stderr)
     try:
         forest = solve(graph, solver=args.solver, ignore_nan=args.ignore_nan,
                        verify=args.verify, **options)
@@ -378,6 +382,15 @@ def build_parser() -> argparse.ArgumentParser:
         bench_cli.add_arguments(bench)
         bench.set_defaults(handler=bench_cli.run)
     return parser
+
+
+def _cold_start_why() -> str | None:
+    """The "auto" reason given when a parallel solver is passed over for its cold kernels."""
+    try:
+        from parmst.solvers.cpu import COLD_START_WHY
+    except ImportError:  # numba missing: the cpu backend does not load
+        return None
+    return COLD_START_WHY
 
 
 def _announce_compilation() -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import os
-from fractions import Fraction
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -20,58 +19,63 @@ if TYPE_CHECKING:
 __all__ = ["Forest", "exact_sum"]
 
 
-@numba.njit(cache=True)
-def _correctly_rounded_sum(values):
-    """The float sum of ``values`` rounded once, as ``math.fsum`` computes it.
+# The exact sum of doubles as a fixed-point integer in units of 2**-1074 (the smallest
+# subnormal), held in 32-bit digits: every finite double is a 53-bit integer times
+# 2**(exponent - 1075), which lands in three neighbouring digits.
+_DIGIT_BITS = 32
+_DIGITS = 68  # 2**-1074 .. 2**1024 spans 2098 bits, plus room for the carries
+_CARRY_EVERY = 1 << 30  # digit-sized additions an int64 digit holds before it must carry
 
-    Shewchuk's exact summation with non-overlapping partials (the algorithm
-    behind ``math.fsum``, whose final half-even step is kept), compiled so no
-    Python list of the weights is built. Returns ``(sum, overflowed)``:
-    non-finite inputs give what plain summation gives (inf or nan); a partial
-    that overflows although every input is finite sets ``overflowed``, and
-    the caller must sum another way.
+
+@numba.njit(cache=True)
+def _carry(digits):
+    """Move each digit's excess above 32 bits into the next digit (value unchanged)."""
+    for i in range(_DIGITS - 1):
+        excess = digits[i] >> _DIGIT_BITS  # arithmetic shift: negative digits borrow
+        digits[i] -= excess << _DIGIT_BITS
+        digits[i + 1] += excess
+
+
+@numba.njit(cache=True)
+def _fixed_point_digits(values):
+    """The exact sum of finite ``values`` as base-2**32 digits in units of 2**-1074.
+
+    Returns ``(digits, finite)``; ``finite`` is False (and the digits
+    meaningless) when some value is infinite or NaN. Each value costs a few
+    integer operations and three additions, against a loop over all partials
+    for the partial-sums method of ``math.fsum``; the rounding happens once,
+    on the Python side.
     """
-    partials = np.empty(64, dtype=np.float64)  # doubles need at most ~40 non-overlapping partials
-    count = 0
-    for value in values:
-        if not np.isfinite(value):
-            return values.sum(), False
-        x = value
-        kept = 0
-        for j in range(count):
-            y = partials[j]
-            if abs(x) < abs(y):
-                x, y = y, x
-            high = x + y
-            low = y - (high - x)
-            if low != 0.0:
-                partials[kept] = low
-                kept += 1
-            x = high
-        if not np.isfinite(x):
-            return x, True
-        partials[kept] = x
-        count = kept + 1
-    if count == 0:
-        return 0.0, False
-    count -= 1
-    high = partials[count]
-    low = 0.0
-    while count > 0:
-        x = high
-        count -= 1
-        y = partials[count]
-        high = x + y
-        low = y - (high - x)
-        if low != 0.0:
-            break
-    if count > 0 and ((low < 0.0 and partials[count - 1] < 0.0)
-                      or (low > 0.0 and partials[count - 1] > 0.0)):
-        y = low * 2.0
-        x = high + y
-        if y == x - high:
-            high = x
-    return high, False
+    digits = np.zeros(_DIGITS, dtype=np.int64)
+    bits = values.view(np.uint64)
+    mask = np.uint64((1 << _DIGIT_BITS) - 1)
+    for i in range(len(bits)):
+        b = bits[i]
+        exponent = np.int64((b >> np.uint64(52)) & np.uint64(0x7FF))
+        if exponent == 0x7FF:
+            return digits, False
+        mantissa = b & np.uint64((1 << 52) - 1)
+        if exponent == 0:
+            exponent = 1  # subnormal: no hidden bit, same scale as the smallest normal
+        else:
+            mantissa |= np.uint64(1 << 52)
+        at = exponent - 1  # bit position of the mantissa's lowest bit, in units of 2**-1074
+        digit = at >> 5
+        shift = np.uint64(at & 31)
+        low = (mantissa << shift) & mask
+        rest = mantissa >> (np.uint64(_DIGIT_BITS) - shift)
+        parts = (np.int64(low), np.int64(rest & mask), np.int64(rest >> np.uint64(_DIGIT_BITS)))
+        if b >> np.uint64(63):
+            digits[digit] -= parts[0]
+            digits[digit + 1] -= parts[1]
+            digits[digit + 2] -= parts[2]
+        else:
+            digits[digit] += parts[0]
+            digits[digit + 1] += parts[1]
+            digits[digit + 2] += parts[2]
+        if (i + 1) % _CARRY_EVERY == 0:
+            _carry(digits)
+    return digits, True
 
 
 def exact_sum(weights: np.ndarray) -> int | float:
@@ -97,14 +101,14 @@ def exact_sum(weights: np.ndarray) -> int | float:
         if bound * len(w) < 2**63:
             return int(w.sum(dtype=np.int64))
         return sum(w.tolist())
-    with np.errstate(invalid="ignore", over="ignore"):
-        total, overflowed = _correctly_rounded_sum(w.astype(np.float64, copy=False))
-    if not overflowed:
-        return float(total)
-    # Huge weights of both signs: sum exactly as fractions, round once.
-    exact = sum(map(Fraction, w.tolist()))
+    w = w.astype(np.float64, copy=False).ravel()
+    digits, finite = _fixed_point_digits(np.ascontiguousarray(w))
+    if not finite:  # inf, -inf or nan, as plain summation gives them
+        with np.errstate(invalid="ignore", over="ignore"):
+            return float(w.sum())
+    exact = sum(int(d) << (_DIGIT_BITS * i) for i, d in enumerate(digits.tolist()) if d)
     try:
-        return float(exact)
+        return exact / (1 << 1074)  # int / int is correctly rounded (half to even)
     except OverflowError:
         return math.inf if exact > 0 else -math.inf
 

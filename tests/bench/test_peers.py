@@ -7,7 +7,8 @@ import pytest
 
 import parmst
 import parmst.bench
-from parmst.bench.peers import PEERS, PeerRunner, available_peers, resolve_peers
+from parmst.bench.peers import (ECL_MST_PROGRAM, PBBS_PROGRAM, PEERS, PeerRunner, available_peers,
+                                resolve_peers)
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +32,7 @@ def test_unknown_peer_is_rejected_with_the_list():
         resolve_peers(["matlab"])
 
 
-@pytest.mark.parametrize("name", [p for p in PEERS if p not in ("cugraph", "ecl-mst")])
+@pytest.mark.parametrize("name", [p for p in PEERS if p not in ("cugraph", "ecl-mst", "pbbs")])
 def test_peer_weight_matches_ours_with_multi_edges_and_loops(runner, name):
     if not PEERS[name].installed():
         pytest.skip(PEERS[name].missing())
@@ -115,7 +116,7 @@ def test_ecl_mst_peer_reads_its_own_timer_and_check(tmp_path, monkeypatch, verdi
     program = tmp_path / "ecl-mst"
     program.write_text(_FAKE_ECL_MST.format(python=sys.executable, verdict=verdict))
     program.chmod(0o755)
-    monkeypatch.setenv("PARMST_ECL_MST", str(program))
+    monkeypatch.setenv(ECL_MST_PROGRAM, str(program))
     assert PEERS["ecl-mst"].installed()
     g = parmst.Graph.from_edges([0, 0, 1, 2, 2, 3, 4], [1, 1, 2, 0, 2, 4, 3],
                                 [5, 2, 3, 4, 1, 7, 6], num_vertices=6)
@@ -123,7 +124,7 @@ def test_ecl_mst_peer_reads_its_own_timer_and_check(tmp_path, monkeypatch, verdi
                               progress=False, measure="compute", baseline="ecl-mst")
     record = result.find("graph0", "ecl-mst") if verdict == "all good" else None
     if verdict == "all good":
-        assert record.times == [0.0025, 0.0025]  # its own timer, no warm-up run
+        assert record.times == [0.0025, 0.0025]  # its own timer, the warm-up run dropped
         assert record.weight_ok and not result.failed
         ours = result.find("graph0", "kruskal/serial")
         assert result.speedup(ours, "ecl-mst") == pytest.approx(0.0025 / ours.compute_time)
@@ -133,7 +134,89 @@ def test_ecl_mst_peer_reads_its_own_timer_and_check(tmp_path, monkeypatch, verdi
 
 
 def test_ecl_mst_peer_without_its_program_says_how_to_get_it(monkeypatch):
-    monkeypatch.delenv("PARMST_ECL_MST", raising=False)
+    monkeypatch.delenv(ECL_MST_PROGRAM, raising=False)
     assert not PEERS["ecl-mst"].installed()
     assert "PARMST_ECL_MST" in PEERS["ecl-mst"].missing()
     assert "ecl-mst" not in available_peers()
+
+
+# A stand-in for PBBS's MST binary: the same command line, output file and timer lines.
+# Kruskal over the (weight, edge id) order, as PBBS breaks ties; WRONG=1 drops an edge.
+_FAKE_PBBS = '''import os, sys
+import numpy as np
+rounds, out, path = int(sys.argv[2]), sys.argv[4], sys.argv[5]
+words = open(path).read().split()
+assert words[0] == "WeightedEdgeArray"
+u, v, w = (np.array(words[1 + k::3], dtype=float) for k in range(3))
+parent = list(range(int(max(u.max(), v.max())) + 1))
+def find(x):
+    while parent[x] != x:
+        x = parent[x]
+    return x
+forest = []
+for i in np.lexsort((np.arange(len(w)), w)):
+    a, b = find(int(u[i])), find(int(v[i]))
+    if a != b:
+        parent[a] = b
+        forest.append(int(i))
+if os.environ.get("WRONG"):
+    forest.pop()
+for _ in range(rounds):
+    print("mst: sort prefix: 0.0001")
+    print("Parlay time: 0.0125")
+with open(out, "w") as f:
+    f.write("sequenceInt\\n" + "".join(f"{i}\\n" for i in sorted(forest)))
+'''
+
+
+@pytest.fixture
+def fake_pbbs(tmp_path, monkeypatch):
+    program = tmp_path / "MST"
+    program.write_text(f"#!{sys.executable}\n{_FAKE_PBBS}")
+    program.chmod(0o755)
+    monkeypatch.setenv(PBBS_PROGRAM, str(program))
+    return program
+
+
+def test_pbbs_peer_needs_its_program(monkeypatch, tmp_path):
+    monkeypatch.delenv(PBBS_PROGRAM, raising=False)
+    assert not PEERS["pbbs"].installed()
+    assert PEERS["pbbs"].missing().startswith(f"{PBBS_PROGRAM} names no executable file "
+                                              "(build benchmarks/minSpanningForest/")
+    monkeypatch.setenv(PBBS_PROGRAM, str(tmp_path))  # a folder, not a program
+    assert not PEERS["pbbs"].installed()
+    assert "pbbs" not in available_peers()
+
+
+def test_pbbs_peer_reports_its_own_timer_and_forest_weight(fake_pbbs):
+    g = parmst.generate("rmat:scale=6,seed=3")
+    with PeerRunner(budget=60) as runner:
+        out = runner.run("pbbs", *_arrays(g), runs=3)
+    assert out.error is None and out.skipped is None
+    assert out.times == [0.0125] * 3  # its own timer's lines, the warm-up call left out
+    assert out.total_weight == parmst.minimum_spanning_forest(g).total_weight
+
+
+def test_pbbs_in_the_harness_wrong_forest_and_rounded_weights(fake_pbbs, monkeypatch):
+    g = parmst.generate("grid2d:side=5,seed=2")
+    result = parmst.bench.run([g], ["kruskal/serial"], peers=["pbbs"], repeat=2,
+                              baseline="pbbs", progress=False)
+    peer = result.find("graph0", "pbbs")
+    assert peer is not None and peer.time == 0.0125 and not result.failed
+    assert result.speedup(result.find("graph0", "kruskal/serial"), "pbbs") > 0
+    monkeypatch.setenv("WRONG", "1")
+    result = parmst.bench.run([g], ["kruskal/serial"], peers=["pbbs"], repeat=1,
+                              progress=False)
+    assert result.records[-1].status == "MISMATCH" and result.failed
+    wide = parmst.Graph.from_edges([0, 1], [1, 2], [0.1, 0.2])  # not float32 numbers
+    record = parmst.bench.run([wide], ["kruskal/serial"], peers=["pbbs"], repeat=1,
+                              progress=False).records[-1]
+    assert record.status == "skipped" and "float32" in record.note
+
+
+@pytest.mark.skipif(not PEERS["pbbs"].installed(),
+                    reason=f"the real PBBS binary is used only where {PBBS_PROGRAM} names it")
+def test_real_pbbs_returns_our_forest(runner):
+    g = parmst.generate("rmat:scale=10,seed=5")
+    out = runner.run("pbbs", *_arrays(g), runs=1)
+    assert out.error is None and out.total_weight == parmst.minimum_spanning_forest(g).total_weight

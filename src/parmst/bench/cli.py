@@ -81,8 +81,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                            "can run here)")
     what.add_argument("--peers", action="append", metavar="NAME",
                       help="scipy, networkx (or networkx-kruskal|prim|boruvka), igraph, "
-                           "cugraph, or none (default: those installed; NetworkX only on "
-                           "graphs up to 20,000 edges)")
+                           "networkit, cugraph, pbbs (PBBS's MST binary, named by "
+                           "$PARMST_PBBS_MST), or none (default: those installed; NetworkX "
+                           "only on graphs up to 20,000 edges)")
     what.add_argument("--threads", type=_thread_counts, metavar="LIST",
                       help="thread counts for solvers that take threads, e.g. 1,2,4")
     what.add_argument("--scan-mb", type=_sizes, metavar="LIST",

@@ -397,6 +397,11 @@ def _time_peer(graph: Graph, info: GraphInfo, peer_name: str, explicit: bool,
             f"{peer.default_max_edges:,} (ask for it with --peers to try within the budget)")
     elif peer.needs_nonzero_weights and graph.num_edges and not graph.weight.all():
         record.status, record.note = "skipped", "the graph has weight-0 edges, which it drops"
+    elif peer.weights_as is not None and not np.array_equal(
+            graph.weight.astype(peer.weights_as).astype(graph.weight.dtype), graph.weight):
+        record.status, record.note = "skipped", (
+            f"it reads weights as {peer.weights_as}, which would round some of this graph's "
+            f"{graph.weight.dtype.name} weights")
     if record.status == "skipped":
         bar.update(scheme.runs + 1)
         return record
@@ -409,8 +414,8 @@ def _time_peer(graph: Graph, info: GraphInfo, peer_name: str, explicit: bool,
         return record
     record.times = outcome.times
     record.total_weight = outcome.total_weight
-    if peer.own_time is not None:
-        record.extra["own_timer"] = True  # its computation alone, as measure "compute"
+    if peer.times_compute_only:
+        record.extra["own_timer"] = True  # its computation alone: compared with our compute
     if peer.checks_itself and outcome.total_weight is None:
         record.weight_ok = True  # its forest equals its own serial one, so its weight is ours
         record.note = "exact by its own check against its serial Kruskal"
@@ -594,8 +599,8 @@ def run(graphs: Iterable[str | Graph | BenchGraph] | None = None,
         Run only these of the suite's graphs (by name).
     peers : sequence of str, optional
         ``scipy``, ``networkx`` (or ``networkx-kruskal`` etc.), ``igraph``,
-        ``cugraph``; ``["none"]`` for none. Default: the suite's, else those
-        installed, NetworkX only on graphs up to 20,000 edges.
+        ``networkit``, ``cugraph``, ``pbbs``; ``["none"]`` for none. Default:
+        the suite's, else those installed, NetworkX only on graphs up to 20,000 edges.
     repeat : int, optional
         Timed runs after the warm-up; default 9 (5 with ``kbest``).
     kbest : bool

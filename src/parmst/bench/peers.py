@@ -1,9 +1,5 @@
 """Other libraries' minimum spanning tree codes, timed by the same harness.
 
-A peer is a Python library, or a program such as ECL-MST's CUDA binary
-(``ecl-mst``, available when ``PARMST_ECL_MST`` names its executable), which
-gets the graph as a file and reports its own compute time and exact check.
-
 Each :class:`Peer` builds its library's graph object outside the timer
 (``prepare``), times only the spanning-tree call (``solve``) and reports the
 total weight of what it found (``weight_of``, also untimed), which the harness
@@ -12,6 +8,14 @@ compares with parmst's forest.
 Peers run in a worker process (:class:`PeerRunner`), so that a peer that is
 too slow for a graph is stopped when it exceeds its time budget per run and
 skipped with a note, never left hanging and never holding up the benchmark.
+
+A peer may also be a program that gets the graph as a file and times itself,
+built by the user from public sources and named by an environment variable:
+PBBS's parallel filter-Kruskal (``pbbs``, ``PARMST_PBBS_MST``), whose timer
+covers the algorithm on the edge array in memory (compared with parmst's whole
+call), and ECL-MST's CUDA binary (``ecl-mst``, ``PARMST_ECL_MST``), whose timer
+covers its GPU computation alone (compared with parmst's compute time) and
+which checks its own forest edge for edge against its serial Kruskal.
 """
 
 from __future__ import annotations
@@ -24,13 +28,11 @@ import os
 import pickle
 import queue
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -43,14 +45,17 @@ from parmst.forest import exact_sum
 if TYPE_CHECKING:
     from typing import Self  # Python 3.11+; annotations here are never evaluated
 
-__all__ = ["PEERS", "Peer", "PeerOutcome", "PeerRunner", "available_peers", "resolve_peers",
-           "worker_main"]
+__all__ = ["ECL_MST_PROGRAM", "PBBS_PROGRAM", "PEERS", "Peer", "PeerOutcome", "PeerRunner", "available_peers",
+           "resolve_peers", "worker_main"]
 
 log = logging.getLogger(__name__)
 
 # NetworkX runs pure-Python loops: 30-90 µs per edge per run on a 2-core VM
 # (Borůvka the slowest), so by default it is timed only on graphs up to this size.
 NETWORKX_DEFAULT_MAX_EDGES = 20_000
+
+PBBS_PROGRAM = "PARMST_PBBS_MST"
+"""Environment variable naming the built PBBS ``MST`` binary (parallelFilterKruskal)."""
 
 
 @dataclass(frozen=True)
@@ -61,8 +66,8 @@ class Peer:
     ----------
     name : str
         ``"scipy"``, ``"networkx-kruskal"``, ...
-    module : str
-        What must be importable for it to run.
+    module : str, optional
+        What must be importable for it to run (None for a program).
     summary : str
         The call that is timed.
     prepare : callable
@@ -80,20 +85,24 @@ class Peer:
     install : str
         How to install it, for the hint when it is missing.
     program_env : str, optional
-        The peer is a program, not a Python library: this environment variable
-        names its executable, and the peer is available only when it does.
-    own_time : callable, optional
-        ``own_time(result) -> seconds``: the time the peer measured itself
-        (ECL-MST's timer around its kernels), reported instead of the wall clock.
-    warm_up : bool
-        Run once untimed first (False for a program started afresh every run).
+        For a program rather than a library: the environment variable holding
+        its path; it is installed when that names an executable file.
+    times_itself : bool
+        ``solve(prepared, calls)`` makes ``calls`` calls (the first the warm-up)
+        and returns ``(seconds per call by its own timer, result)``.
+    times_compute_only : bool
+        Its own timer covers the computation alone, graph already on the
+        device, so speedups against it use parmst's compute time, not the call.
     checks_itself : bool
         ``weight_of`` returns None when the peer's own exact check passed (its
-        result equals its own serial MSF) and NaN when it failed.
+        forest equals its own serial one, edge for edge) and NaN when it failed.
+    weights_as : str, optional
+        The dtype it reads weights as; graphs whose weights change when cast
+        to it are skipped (their forest could differ from ours).
     """
 
     name: str
-    module: str
+    module: str | None
     summary: str
     prepare: Callable[[np.ndarray, np.ndarray, np.ndarray, int], Any]
     solve: Callable[[Any], Any]
@@ -103,15 +112,16 @@ class Peer:
     extra: str | None = "peers"
     install: str = ""
     program_env: str | None = None
-    own_time: Callable[[Any], float] | None = None
-    warm_up: bool = True
+    times_itself: bool = False
+    times_compute_only: bool = False
     checks_itself: bool = False
+    weights_as: str | None = None
 
     def installed(self) -> bool:
         """Whether its library can be imported (without importing it), or its program run."""
         if self.program_env is not None:
             path = os.environ.get(self.program_env, "")
-            return bool(path) and os.path.isfile(path) and os.access(path, os.X_OK)
+            return os.path.isfile(path) and os.access(path, os.X_OK)
         try:
             return importlib.util.find_spec(self.module) is not None
         except (ImportError, ValueError):  # a dotted name whose parent package is missing
@@ -126,7 +136,7 @@ class Peer:
         "scipy is not installed (pip install 'parmst[peers]')"
         """
         if self.program_env is not None:
-            return f"{self.name}: set {self.program_env} to its executable ({self.install})"
+            return f"{self.program_env} names no executable file ({self.install})"
         how = f"pip install 'parmst[{self.extra}]'" if self.extra else self.install
         return f"{self.module.split('.')[0]} is not installed ({how})"
 
@@ -249,50 +259,97 @@ def _scipy_weight(tree) -> int | float:
     return exact_sum(tree.data)
 
 
-ECL_MST_ENV = "PARMST_ECL_MST"
+@dataclass
+class _PbbsInput:
+    """A graph written as a PBBS ``WeightedEdgeArray`` file, and its weights by edge id."""
+
+    folder: tempfile.TemporaryDirectory
+    weight: np.ndarray
+
+    @property
+    def path(self) -> str:
+        return os.path.join(self.folder.name, "graph.wea")
 
 
-class _ProgramInput:
-    """A graph written to a temporary file for a program peer; the file goes with the object."""
-
-    def __init__(self, suffix: str) -> None:
-        folder = tempfile.mkdtemp(prefix="parmst-peer-")
-        self.path = os.path.join(folder, f"graph{suffix}")
-        weakref.finalize(self, shutil.rmtree, folder, True)
+# The line PBBS's time_loop prints after each timed call ("Parlay time: 0.1234").
+_PBBS_TIME = re.compile(rb"^Parlay time: ([0-9.]+)$", re.MULTILINE)
 
 
-def _egr_file(src: np.ndarray, dst: np.ndarray, weight: np.ndarray, n: int) -> _ProgramInput:
-    from parmst import io
+def _pbbs_input(src: np.ndarray, dst: np.ndarray, weight: np.ndarray, n: int) -> _PbbsInput:
     from parmst.graph import Graph
+    from parmst.io import pbbs
 
-    prepared = _ProgramInput(".egr")
-    io.write(Graph(src, dst, weight, n), prepared.path, format="egr", progress=False)
+    prepared = _PbbsInput(tempfile.TemporaryDirectory(prefix="parmst-pbbs-"), weight)
+    pbbs.write(Graph(src, dst, weight, n), prepared.path, progress=False)
     return prepared
 
 
-def _ecl_mst_solve(prepared: _ProgramInput) -> str:
-    # EAGER module loading keeps the kernels' loading out of ECL-MST's timer.
-    done = subprocess.run([os.environ[ECL_MST_ENV], prepared.path], capture_output=True,
-                          text=True, check=False,
-                          env={**os.environ, "CUDA_MODULE_LOADING": "EAGER"})
+def _pbbs_solve(prepared: _PbbsInput, calls: int
+                ) -> tuple[list[float], tuple[np.ndarray, np.ndarray]]:
+    """Run PBBS's ``MST -r calls`` once: its own timer's seconds per call, and its edge ids
+    with the graph's weights."""
+    out = os.path.join(prepared.folder.name, "forest.txt")
+    done = subprocess.run([os.environ[PBBS_PROGRAM], "-r", str(calls), "-o", out, prepared.path],
+                          capture_output=True, check=False)
     if done.returncode != 0:
-        raise RuntimeError(f"ECL-MST exited with {done.returncode}: "
-                           f"{(done.stdout + done.stderr)[-300:]}")
-    return done.stdout
+        raise RuntimeError(f"{os.environ[PBBS_PROGRAM]} exited with status {done.returncode}: "
+                           f"{done.stderr.decode(errors='replace').strip()[-300:]}")
+    times = [float(seconds) for seconds in _PBBS_TIME.findall(done.stdout)]
+    if len(times) != calls:
+        raise RuntimeError(f"expected {calls} 'Parlay time' lines from PBBS, found {len(times)}")
+    # Its output: the header word "sequenceInt", then one edge id per line.
+    with open(out, "rb") as f:
+        header = f.readline().strip()
+        ids = np.loadtxt(f, dtype=np.int64, ndmin=1)
+    if header != b"sequenceInt":
+        raise RuntimeError(f"PBBS's output {out} starts with {header!r}, not 'sequenceInt'")
+    return times, (ids, prepared.weight)
 
 
-def _ecl_mst_time(output: str) -> float:
-    """ECL-MST's own timer (``Dev+`` with filtering, ``Dev-`` without): its GPU computation."""
-    found = re.search(r"^Dev[+-]:\s*([0-9.eE+-]+) s", output, re.MULTILINE)
-    if found is None:
-        raise RuntimeError(f"no 'Dev+:'/'Dev-:' time in ECL-MST's output: {output[-300:]!r}")
-    return float(found.group(1))
+def _pbbs_weight(result: tuple[np.ndarray, np.ndarray]) -> int | float:
+    ids, weight = result
+    return exact_sum(weight[ids])
 
 
-def _ecl_mst_weight(output: str) -> float | None:
-    """None when ECL-MST's own check ("all good": its GPU forest equals its serial Kruskal
-    forest, edge for edge) passed, NaN when it did not."""
-    return None if "all good" in output else math.nan
+ECL_MST_PROGRAM = "PARMST_ECL_MST"
+"""Environment variable naming the built ECL-MST binary (benchmarks/ecl_mst_side_by_side.sh)."""
+
+# ECL-MST's timer line: "Dev+" with filtering, "Dev-" without; its GPU computation alone.
+_ECL_MST_TIME = re.compile(r"^Dev[+-]:\s*([0-9.eE+-]+) s", re.MULTILINE)
+
+
+def _egr_input(src: np.ndarray, dst: np.ndarray, weight: np.ndarray, n: int
+               ) -> tempfile.TemporaryDirectory:
+    from parmst import io
+    from parmst.graph import Graph
+
+    folder = tempfile.TemporaryDirectory(prefix="parmst-ecl-mst-")
+    io.write(Graph(src, dst, weight, n), os.path.join(folder.name, "graph.egr"), format="egr",
+             progress=False)
+    return folder
+
+
+def _ecl_mst_solve(folder: tempfile.TemporaryDirectory, calls: int) -> tuple[list[float], bool]:
+    """Run ECL-MST ``calls`` times (a process each): its own timer's seconds, and whether
+    every run's own check ("all good") passed."""
+    times, all_good = [], True
+    for _ in range(calls):
+        # EAGER module loading keeps the kernels' loading out of ECL-MST's timer.
+        done = subprocess.run([os.environ[ECL_MST_PROGRAM], os.path.join(folder.name, "graph.egr")],
+                              capture_output=True, text=True, check=False,
+                              env={**os.environ, "CUDA_MODULE_LOADING": "EAGER"})
+        output = done.stdout + done.stderr
+        found = _ECL_MST_TIME.search(done.stdout)
+        if done.returncode != 0 or found is None:
+            raise RuntimeError(f"ECL-MST exited with {done.returncode} and no 'Dev+:'/'Dev-:' "
+                               f"time: {output[-300:]!r}")
+        times.append(float(found.group(1)))
+        all_good = all_good and "all good" in done.stdout
+    return times, all_good
+
+
+def _ecl_mst_weight(all_good: bool) -> float | None:
+    return None if all_good else math.nan
 
 
 PEERS: dict[str, Peer] = {peer.name: peer for peer in (
@@ -316,15 +373,19 @@ PEERS: dict[str, Peer] = {peer.name: peer for peer in (
          _igraph_graph, _igraph_solve, _igraph_weight),
     Peer("networkit", "networkit", "networkit.graph.KruskalMSF(G).run() (its weights are float64)",
          _networkit_graph, _networkit_solve, _networkit_weight),
+    Peer("pbbs", None, "PBBS parallelFilterKruskal: MST -r N -o out graph.wea (its own "
+         "timer; threads from PARLAY_NUM_THREADS)", _pbbs_input, _pbbs_solve, _pbbs_weight,
+         extra=None, program_env=PBBS_PROGRAM, times_itself=True, weights_as="float32",
+         install="build benchmarks/minSpanningForest/parallelFilterKruskal of "
+                 "github.com/cmuparlay/pbbsbench with make and name its MST binary"),
+    Peer("ecl-mst", None, "ECL-MST's CUDA binary on the graph's .egr file (its own timer, "
+         "compute only; exact by its own check)", _egr_input, _ecl_mst_solve, _ecl_mst_weight,
+         extra=None, program_env=ECL_MST_PROGRAM, times_itself=True, times_compute_only=True,
+         checks_itself=True,
+         install="benchmarks/ecl_mst_side_by_side.sh builds it from github.com/burtscher/ECL-MST"),
     Peer("cugraph", "cugraph", "cugraph.minimum_spanning_tree(G) (GPU)",
          _cugraph_graph, _cugraph_solve, _cugraph_weight, extra=None,
          install="RAPIDS: pip install cugraph-cu12 --extra-index-url=https://pypi.nvidia.com"),
-    # The original ECL-MST CUDA code on the graph as an .egr file, timed by its own timer
-    # (compute-only, graph already on the device); built by benchmarks/ecl_mst_side_by_side.sh.
-    Peer("ecl-mst", "", "ECL-MST's CUDA binary on the graph's .egr file, its own timer",
-         _egr_file, _ecl_mst_solve, _ecl_mst_weight, extra=None,
-         install="benchmarks/ecl_mst_side_by_side.sh builds it from github.com/burtscher/ECL-MST",
-         program_env=ECL_MST_ENV, own_time=_ecl_mst_time, warm_up=False, checks_itself=True),
 )}
 
 
@@ -396,19 +457,24 @@ def _serve(jobs: BinaryIO, replies: BinaryIO) -> None:
         name, src, dst, weight, n, runs = job
         peer = PEERS[name]
         try:
-            if peer.module:
+            if peer.module is not None:
                 importlib.import_module(peer.module)
             start = time.perf_counter()
             prepared = peer.prepare(src, dst, weight, n)
             reply("prepared", time.perf_counter() - start)
-            for _ in range(runs + peer.warm_up):
-                start = time.perf_counter()
-                result = peer.solve(prepared)
-                elapsed = time.perf_counter() - start
-                if peer.own_time is not None:
-                    elapsed = peer.own_time(result)
-                reply("run", elapsed, peer.weight_of(result))
-                del result
+            if peer.times_itself:  # one program run makes the warm-up call and the timed ones
+                times, result = peer.solve(prepared, runs + 1)
+                total = peer.weight_of(result)
+                for elapsed in times:
+                    reply("run", elapsed, total)
+            else:
+                for _ in range(runs + 1):
+                    start = time.perf_counter()
+                    result = peer.solve(prepared)
+                    elapsed = time.perf_counter() - start
+                    reply("run", elapsed, peer.weight_of(result))
+                    del result
+            del prepared  # a program's input file goes now, not at the next job
         except Exception as exc:  # noqa: BLE001 - reported to the parent, which decides
             reply("error", f"{type(exc).__name__}: {exc}")
         else:
@@ -527,8 +593,7 @@ class PeerRunner:
             if self._process.poll() is not None:
                 self._stop()
             outcome.error = message[1]
-        if PEERS[name].warm_up:
-            outcome.times = outcome.times[1:]  # drop the warm-up run
+        outcome.times = outcome.times[1:]  # drop the warm-up run
         return outcome
 
 

@@ -32,6 +32,9 @@ suite              reproduces
                    families, compute-only
 ``opencl-boruvka`` Sun and Skadron Figures 12-14: segmented-scan Borůvka against
                    sequential Borůvka on dense and sparse graphs of 16 M to 128 M edges
+``cpu-vs-pbbs``    the multi-core solvers against PBBS's parallel filter-Kruskal (a
+                   program the user builds; see :mod:`parmst.bench.peers`) on Fallin
+                   et al.'s families, the whole call timed
 =================  ==============================================================
 
 Besides its graphs, a suite may fix the experiment's other settings (which
@@ -281,6 +284,9 @@ _REAL_WEIGHT_PEERS = ("scipy", "igraph", "networkit")
 # parmst's SciPy drop-in and NetworkX backend against the calls they replace.
 _FRONT_DOOR_PEERS = ("parmst", "scipy", "networkx-kruskal")
 
+# The multi-core solvers that can stand beside PBBS's parallel filter-Kruskal.
+_PBBS_RIVALS = ("ecl/cpu", "filter-kruskal/cpu", "boruvka-edge/cpu")
+
 # Sousa's Figures 5.2-5.4: the multiple-instance Prims against the best
 # serial solvers and the Borůvka-family cpu solvers, on road-like graphs.
 _PRIM_MULTI_SOLVERS = ("prim-union/cpu", "prim-multi/cpu", "prim-bmv/cpu", "ecl/cpu",
@@ -382,6 +388,12 @@ SUITES: dict[str, Suite] = {suite.name: suite for suite in (
           (BenchGraph("road-2e18", "road:side=512,seed=1"),
            BenchGraph("road-2e20", "road:side=1024,seed=1")),
           solvers=_PRIM_MULTI_SOLVERS, peers=(), threads=(1, 2)),
+    Suite("cpu-vs-pbbs", "the multi-core solvers against PBBS's parallel filter-Kruskal on "
+          "Fallin et al.'s families (integer weights, which PBBS's float weights hold exactly)",
+          _ECL_GPU, solvers=_PBBS_RIVALS, peers=("pbbs",), baseline="pbbs"),
+    Suite("cpu-vs-pbbs-small", "the multi-core solvers against PBBS's parallel "
+          "filter-Kruskal on three small families", _ECL_GPU_SMALL, solvers=_PBBS_RIVALS,
+          peers=("pbbs",), baseline="pbbs"),
     Suite("phases", "Shou and He Figures 3-4: boruvka-edge/cpu per phase, medium graphs",
           _phases("medium"), solvers=_PHASE_SOLVERS, peers=()),
     Suite("phases-small", "Shou and He Figures 3-4: boruvka-edge/cpu per phase, small graphs",

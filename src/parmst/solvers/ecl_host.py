@@ -213,7 +213,7 @@ def prepare_keys(weight: np.ndarray, mode: str = "auto") -> EdgeKeys:
 
 
 def filter_threshold(keys: np.ndarray, num_vertices: int, *, seed: int = 0,
-                     samples: int = FILTER_SAMPLES, degree: int = FILTER_DEGREE,
+                     samples: int = FILTER_SAMPLES, degree: float = FILTER_DEGREE,
                      target: float = FILTER_TARGET) -> np.uint64:
     """Key below which an edge is "light" in ECL-MST's filtering, or :data:`NO_THRESHOLD`.
 
@@ -232,8 +232,12 @@ def filter_threshold(keys: np.ndarray, num_vertices: int, *, seed: int = 0,
     num_vertices : int
     seed : int
         Seed of the sampling generator, so runs are reproducible.
-    samples, degree, target : int
-        Sample size; no filtering when ``|E| < degree * |V|``; ``c``.
+    samples : int
+        Sample size.
+    degree : float
+        No filtering when ``|E| < degree * |V|``.
+    target : float
+        The light set aims at the ``target * |V|`` lightest edges.
 
     Returns
     -------

@@ -29,6 +29,9 @@ OPTION_VARIANTS = [
     ("ecl/cpu", {"kernel2": "items"}),
     ("ecl/cpu", {"kernel2": "items", "keys": "two-pass"}),
     ("ecl/cpu", {"kernel2": "sets"}),
+    # The paper's GPU filtering settings, and a light part too small to join much.
+    ("ecl/cpu", {"filter_target": 3.0, "filter_degree": 2.0}),
+    ("ecl/cpu", {"filter_target": 0.25, "filter_degree": 0.0, "kernel2": "items"}),
     ("boruvka-edge/cpu", {"keys": "two-pass"}),
     ("boruvka-edge/cpu", {"path_compression": False}),
     ("filter-kruskal/cpu", {"keys": "two-pass", "base_case": 8}),
@@ -134,6 +137,21 @@ def test_ecl_worklist_shrinks_every_round():
         .stats.worklist_sizes
     assert sizes[0] == int(np.sum(graph.src != graph.dst))
     assert all(b <= a for a, b in itertools.pairwise(sizes))
+
+
+def test_ecl_filters_sparse_graphs_from_its_cpu_degree():
+    graph = _random_graph(7, n=2000, m=3000, dtype=np.int32, spread=10**6)
+    extra = parmst.minimum_spanning_forest(graph, solver="ecl/cpu").stats.extra
+    assert extra["filtered"]  # |E| = 1.5 |V|: filtered on CPU, not by the paper's GPU rule
+    paper = parmst.minimum_spanning_forest(graph, solver="ecl/cpu", filter_degree=2.0)
+    assert not paper.stats.extra["filtered"]
+
+
+@pytest.mark.parametrize("options", [{"filter_target": 0.0}, {"filter_degree": -1.0}])
+def test_ecl_rejects_bad_filter_options(options):
+    graph = _random_graph(8, n=10, m=20, dtype=np.int32)
+    with pytest.raises(ValueError, match="filter_"):
+        parmst.minimum_spanning_forest(graph, solver="ecl/cpu", **options)
 
 
 @pytest.mark.parametrize("threads", [0, 10_000])
@@ -242,3 +260,40 @@ def test_ecl_cpu_rejects_an_unknown_kernel2_mode():
     with pytest.raises(ValueError, match="kernel2 must be one of"):
         parmst.minimum_spanning_forest(_random_graph(3, 10, 20, np.int32), solver="ecl/cpu",
                                        kernel2="edges")
+
+
+@pytest.mark.parametrize(("compiled", "m", "ecl"), [
+    (True, 1_500_000, True), (False, 1_500_000, False), (False, 60_000_000, True),
+], ids=["warm", "cold-small", "cold-huge"])
+def test_auto_passes_over_cold_ecl_kernels_below_the_cold_start_size(monkeypatch, compiled, m,
+                                                                     ecl):
+    from parmst import registry
+    from parmst.solvers import cpu
+
+    monkeypatch.setattr(cpu, "_ecl_compiled", lambda: compiled)
+    shape = _Shape(10_000_000, m)
+    names = [rule[0] for rule in registry.AUTO_RULES]
+    cold = next(rule for rule in registry.AUTO_RULES if rule[2] == cpu.COLD_START_WHY)
+    # The cold-start rule (serial Kruskal) comes right after ecl/cpu's and catches the rest.
+    assert cold[0] == "kruskal/serial" and names.index("ecl/cpu") < registry.AUTO_RULES.index(cold)
+    assert cpu._parallel_pays_now(shape, 16) is ecl
+    assert cold[1](shape, 16)
+
+
+def test_cold_start_rule_reads_numbas_cache_index(tmp_path):
+    # A fresh cache directory: ecl/cpu's kernels are not compiled there, serial Kruskal's
+    # are after one call; "auto" on a 600 k-edge graph follows.
+    script = (
+        "import parmst\n"
+        "from parmst.solvers.cpu import _ecl_compiled\n"
+        "g = parmst.generate('random-degree:n=150000,seed=1')\n"
+        "print(_ecl_compiled(), parmst.registry.explain(g)[0].name)\n"
+        "parmst.minimum_spanning_forest(g, solver='ecl/cpu', threads=1)\n"
+        "print(_ecl_compiled())\n")
+    import os
+    import subprocess
+
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         env=env, check=True, timeout=600).stdout.split()
+    assert out == ["False", "kruskal/serial", "True"]

@@ -9,7 +9,8 @@ register(Solver(
     paper=CITATIONS["ecl-mst"] + ", Algorithms 1-2 and section 3.2",
     summary="edge-centric worklist Borůvka: packed (weight, id) atomic min, implicit path "
             "compression, sampled filtering",
-    options={"threads": None, "filtering": True, "keys": "auto", "kernel2": "auto"},
+    options={"threads": None, "filtering": True, "keys": "auto", "kernel2": "auto",
+             "filter_target": 1.0, "filter_degree": 1.25},
 ))
 register(Solver(
     name="boruvka-edge/cpu",
@@ -71,13 +72,43 @@ register(Solver(
 ))
 
 
+COLD_START_EDGES = 50_000_000
+"""Below this many edges "auto" leaves ecl/cpu out while its kernels are not compiled yet."""
+
+COLD_START_WHY = ("ecl/cpu's kernels are not compiled yet, which takes longer than serial "
+                  "Kruskal's whole run on this graph; 'parmst warmup --backend cpu' compiles "
+                  "them once, and later calls use all cores")
+
+
 def _parallel_pays(graph, cores: int) -> bool:
     """docs/solver-selection.md: where ecl/cpu measured faster than serial Kruskal."""
     return cores >= 2 and graph.num_edges >= 500_000 \
         and 8 * graph.num_edges < graph.num_vertices ** 2
 
 
-add_auto_rule("ecl/cpu", _parallel_pays,
+def _ecl_compiled() -> bool:
+    from parmst._jit import compiled_here
+    from parmst.solvers.cpu import ecl
+
+    # Its main kernel stands for all of them: they are compiled by the same first call.
+    return compiled_here(ecl._kernel1)
+
+
+def _parallel_pays_now(graph, cores: int) -> bool:
+    """Where ecl/cpu pays, once its kernels are compiled or the graph outweighs compiling them.
+
+    In a fresh environment compiling ecl/cpu's kernels took 8-10 s on the
+    2-core VM against about 1 s for serial Kruskal's, which sorts and scans
+    3.8 M edges in 0.6 s there: below ``COLD_START_EDGES`` Kruskal's whole
+    call ends before ecl/cpu's compilation would (docs/solver-selection.md).
+    """
+    return _parallel_pays(graph, cores) \
+        and (graph.num_edges >= COLD_START_EDGES or _ecl_compiled())
+
+
+add_auto_rule("ecl/cpu", _parallel_pays_now,
               "sparse graph of 500 k edges or more on 2+ cores: ecl/cpu measured 1.3-4.6x "
               "serial Kruskal on 2 quiet cores and 1.4-3.1x on 16 (docs/solver-selection.md)",
+              before="prim-dense/serial")
+add_auto_rule("kruskal/serial", _parallel_pays, COLD_START_WHY,
               before="prim-dense/serial")

@@ -78,12 +78,17 @@ def clear_touched_minima(src, dst, count, min_key, min_id, two_pass):
     """Fallin et al. Alg. 2 lines 34-37 per item: unset the records of the ``count`` items' sets.
 
     Only sets that some item offered to hold a record, so this clears them
-    all at the cost of the items, not of the vertices.
+    all at the cost of the items, not of the vertices. Each record is read
+    before it is written: late rounds have most items in a few large sets,
+    and unconditional stores from every thread to those sets' cache lines
+    would serialize the threads on them (the first store clears; the rest
+    only read).
     """
     for i in numba.prange(count):
         for v in (src[i], dst[i]):
-            min_key[v] = UNSET_KEY
-            if two_pass:
+            if min_key[v] != UNSET_KEY:
+                min_key[v] = UNSET_KEY
+            if two_pass and min_id[v] != UNSET_ID:
                 min_id[v] = UNSET_ID
 
 

@@ -18,10 +18,20 @@ round (Alg. 2 lines 12-38):
 * kernel 3 (lines 34-37): clear the records, of every vertex or, after an
   item-driven kernel 2, of the sets the round's items touched.
 
-Filtering (section 3.2): when the average degree is at least 4, edges
-lighter than a sampled threshold (:func:`parmst.solvers.ecl_host.filter_threshold`)
-run first; heavy edges whose endpoints are then already joined are
-filtered out before the second run.
+Filtering (section 3.2): edges lighter than a sampled threshold
+(:func:`parmst.solvers.ecl_host.filter_threshold`) run first; heavy edges
+whose endpoints are then already joined are filtered out before the second
+run. The paper's GPU settings (20 sampled weights, the ``3 |V|``-th lightest
+edge, average degree at least 4) processed 1.4-4.5 worklist items per edge
+over all rounds on random-degree and R-MAT graphs. CPU threads' time follows
+the items, so we sample :data:`CPU_FILTER_SAMPLES` keys (with 20, the light
+part's size varies so much that the items per edge ranged up to 4x those of
+the 1,024-sample estimate: 5.9 against 1.4 on random-degree) and aim at the
+``|V|``-th lightest edge (``filter_target=1``: the light edges then already
+join most vertices, so far fewer heavy ones survive the filter), from
+``|E| >= 1.25 |V|`` (``filter_degree``) on: 0.56-1.4 items per edge on those
+graphs, and 2.3 instead of 4.3 on Shou and He's sparse graphs
+(``|E| = 1.5 |V|``).
 
 Disjoint sets are a plain parent array: a root links under the smaller
 root with one compare-and-swap (as ECL-MST's code does); ``find`` halves
@@ -52,6 +62,9 @@ from parmst.solvers.cpu._common import (
 )
 from parmst.solvers.ecl_host import NO_THRESHOLD, filter_threshold, prepare_keys
 from parmst.stats import Stats
+
+CPU_FILTER_SAMPLES = 1024
+"""Keys sampled for the filtering threshold (Fallin et al.'s GPU code samples 20)."""
 
 
 @numba.njit(cache=True)
@@ -217,7 +230,8 @@ def _fill(work: Worklist, graph, keys, threshold, heavy, parent) -> None:
 
 
 def solve(graph, stats: Stats, threads: int | None = None, filtering: bool = True,
-          keys: str = "auto", kernel2: str = "auto") -> np.ndarray:
+          keys: str = "auto", kernel2: str = "auto", filter_target: float = 1.0,
+          filter_degree: float = 1.25) -> np.ndarray:
     """Edge ids of the minimum spanning forest by ECL-MST on CPU threads.
 
     Parameters
@@ -227,7 +241,11 @@ def solve(graph, stats: Stats, threads: int | None = None, filtering: bool = Tru
     threads : int, optional
         Numba threads; all cores when None.
     filtering : bool
-        Fallin et al.'s single filtering step (used only at average degree >= 4).
+        Fallin et al.'s single filtering step.
+    filter_target : float
+        ``c``: the light edges are about the ``c |V|`` lightest (the paper's GPU code: 3).
+    filter_degree : float
+        Filter only when ``|E| >= filter_degree * |V|`` (the paper's GPU code: 2).
     keys : {"auto", "packed", "two-pass"}
         Key mode of :func:`parmst.solvers.ecl_host.prepare_keys`.
     kernel2 : {"auto", "sets", "items"}
@@ -244,11 +262,15 @@ def solve(graph, stats: Stats, threads: int | None = None, filtering: bool = Tru
     """
     if kernel2 not in KERNEL2_MODES:
         raise ValueError(f"kernel2 must be one of {KERNEL2_MODES}, got {kernel2!r}")
+    if not filter_target > 0 or not filter_degree >= 0:
+        raise ValueError(f"filter_target must be positive and filter_degree at least 0, got "
+                         f"{filter_target!r} and {filter_degree!r}")
     with using_threads(threads, stats):
         with stats.init():
             prepared = prepare_keys(graph.weight, keys)
-            threshold = filter_threshold(prepared.keys, graph.num_vertices) \
-                if filtering else NO_THRESHOLD
+            threshold = filter_threshold(prepared.keys, graph.num_vertices,
+                                         samples=CPU_FILTER_SAMPLES, degree=filter_degree,
+                                         target=filter_target) if filtering else NO_THRESHOLD
             two_pass = not prepared.packed
             parent = singleton_parents(graph.num_vertices, graph.index_dtype)
             min_key, min_id = new_minima(graph.num_vertices, two_pass)
