@@ -157,6 +157,18 @@ class Channel:
         self._count(start, 1 if self.size > 1 else 0, 8)
         return 0 if result is None else int(result)
 
+    def exscan_ints(self, values: np.ndarray) -> np.ndarray:
+        """Element-wise sums of int64 ``values`` over the ranks before this one (0 on rank 0)."""
+        start = time.perf_counter()
+        values = np.ascontiguousarray(values, dtype=np.int64)
+        out = np.zeros_like(values)
+        if self.size > 1:
+            self.comm.Exscan(values, out, op=self.MPI.SUM)
+            if self.rank == 0:  # MPI leaves rank 0's result undefined
+                out[:] = 0
+        self._count(start, 1 if self.size > 1 else 0, values.nbytes if self.size > 1 else 0)
+        return out
+
     def allgather_int(self, value: int) -> np.ndarray:
         """``value`` of every rank, in rank order."""
         start = time.perf_counter()
