@@ -64,6 +64,16 @@ register(Solver(
     probe=mpi_available,
 ))
 register(Solver(
+    name="ghs/mpi",
+    entry="parmst.solvers.mpi.solve:ghs",
+    paper=CITATIONS["ghs"] + ", as " + CITATIONS["shou-he"] + " adapt it (section 3.4, "
+          "optimizations 2 and 3)",
+    summary="Gallager-Humblet-Spira message passing, each rank simulating its vertices: local "
+            "delivery, batched Isend/Iprobe, counting termination; slow, for comparison",
+    requires=("mpi4py",),
+    probe=mpi_available,
+))
+register(Solver(
     name="genboruvka/mpi",
     entry="parmst.solvers.mpi.solve:genboruvka",
     paper=CITATIONS["sousa"] + ", section 4.4 and Figure 5.7 (GenBoruvka, MPI x threads)",

@@ -407,6 +407,10 @@ def solve_distributed(dg: DistributedGraph, solver: str, *, local_solver: str = 
     channel.agree(error)
     if solver == "boruvka-allreduce/mpi":
         _, mine = _boruvka_allreduce(dg, stats)
+    elif solver == "ghs/mpi":
+        from parmst.solvers.mpi.ghs import ghs_forest
+
+        _, mine = _held_chosen(dg, ghs_forest(dg, stats))
     elif solver == "genboruvka/mpi":
         from parmst.solvers.mpi.genboruvka import genboruvka_rounds
 

@@ -77,6 +77,19 @@ def genboruvka(graph, stats: Stats, threads: int | None = None) -> np.ndarray:
     return _solve(graph, stats, "genboruvka/mpi", threads=threads)
 
 
+def ghs(graph, stats: Stats) -> np.ndarray:
+    """Edge ids of the minimum spanning forest by Gallager-Humblet-Spira message passing.
+
+    Examples
+    --------
+    >>> import parmst
+    >>> g = parmst.Graph.from_edges([0, 1, 2], [1, 2, 0], [1, 1, 1])
+    >>> ghs(g, parmst.Stats()).tolist()  # doctest: +SKIP
+    [0, 1]
+    """
+    return _solve(graph, stats, "ghs/mpi")
+
+
 def solve_graph(dg, solver: str = "auto", *, ignore_nan: bool = False, verify: bool = False,
                 **options):
     """``parmst.minimum_spanning_forest`` for a :class:`~parmst.distributed.DistributedGraph`.
