@@ -1,0 +1,73 @@
+"""One rank-count launch of the ``ranks`` sweep, run under mpiexec by :mod:`parmst.bench.mpi`.
+
+Arguments: GRAPH_FILE REFERENCE_IDS(.npy) SOLVER RUNS OPTIONS_JSON. Every
+rank reads its part of the file (timed: the build), then the solver runs
+once untimed (compilation, Numba cache loads) and RUNS times timed between
+barriers. Rank 0 prints one JSON line: times, whether every run's edge ids
+equal the reference's, the last run's per-rank figures, and every rank's
+resident memory at the start and at its peak.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+import numpy as np
+
+
+def _resident_bytes() -> int:
+    """This process's resident memory now (Linux /proc; 0 where unknown)."""
+    try:
+        with open("/proc/self/statm") as f:
+            import os
+
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def main() -> None:
+    from mpi4py import MPI
+
+    import parmst
+    from parmst.distributed import DistributedGraph
+    from parmst.solvers.mpi._comm import peak_memory_bytes
+
+    path, reference, solver, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+    options = json.loads(sys.argv[5])
+    comm = MPI.COMM_WORLD
+    start_memory = _resident_bytes()
+    times, builds, computes, phases, exact, forest = [], [], [], [], True, None
+    expected = np.load(reference) if comm.rank == 0 else None
+    for attempt in range(runs + 1):
+        comm.Barrier()
+        start = time.perf_counter()
+        dg = DistributedGraph.read(path, comm)
+        built = time.perf_counter()
+        forest = parmst.minimum_spanning_forest(dg, solver=solver, **options)
+        comm.Barrier()
+        end = time.perf_counter()
+        del dg
+        if comm.rank == 0:
+            exact = exact and bool(np.array_equal(forest.edge_ids, expected))
+        if attempt:  # the first run compiles or loads Numba's cache
+            times.append(end - start)
+            builds.append(built - start)
+            computes.append(end - built)
+            phases.append(dict(forest.stats.phases))
+    memory = comm.gather((start_memory, peak_memory_bytes()), root=0)
+    if comm.rank == 0:
+        print(json.dumps({
+            "times": times, "init_times": builds, "compute_times": computes, "phases": phases,
+            "exact": exact, "rounds": forest.stats.rounds, "per_rank": forest.stats.extra["ranks"],
+            "start_memory_bytes": [m[0] for m in memory],
+            "peak_memory_bytes": [m[1] for m in memory],
+            "components_after_filter": forest.stats.extra.get("components_after_filter"),
+            "mpi": MPI.Get_library_version().replace("\x00", "").splitlines()[0].strip()}),
+              flush=True)
+
+
+if __name__ == "__main__":
+    main()
