@@ -60,7 +60,7 @@ register(Solver(
     summary="local forest of each rank's own edges, safe local contraction, then "
             "all-reduce Borůvka on the contracted cut graph",
     requires=("mpi4py",),
-    options={"local_solver": "auto", "threads": None},
+    options={"local_solver": "auto", "threads": None, "rounds": "auto"},
     probe=mpi_available,
 ))
 register(Solver(

@@ -123,10 +123,31 @@ def _contract(channel: Any, rows: _Rows, colour: np.ndarray) -> _Rows:
     return _Rows(channel, first, len(roots), local_src, target, rk, re)
 
 
+def rows_of_contracted(channel: Any, first: int, count: int, cu: np.ndarray, cv: np.ndarray,
+                       keys: np.ndarray, ids: np.ndarray) -> _Rows:
+    """Rows of a graph whose super-vertices ``first .. first+count-1`` are this rank's.
+
+    Every edge ``(cu, cv)`` is given once, by the owner of ``cu``; its mirror
+    entry goes to the owner of ``cv`` with one ``Alltoallv``.
+    """
+    starts = np.concatenate(([0], np.cumsum(channel.allgather_int(count))))
+    to = np.searchsorted(starts, cv, side="right") - 1
+    order = np.argsort(to, kind="stable")
+    counts = np.bincount(to, minlength=channel.size).astype(np.int64)
+    (ms, md, mk, me), _ = channel.alltoallv([cv[order], cu[order], keys[order], ids[order]],
+                                            counts)
+    return _Rows(channel, first, count, np.concatenate([cu, ms]) - first,
+                 np.concatenate([cv, md]), np.concatenate([keys, mk]),
+                 np.concatenate([ids, me]))
+
+
 def genboruvka_rounds(dg: DistributedGraph, stats: Stats, threads: int | None) -> np.ndarray:
     """Edge ids of the forest chosen by this rank's super-vertices, over all rounds."""
-    channel = dg.channel
-    rows = _first_rows(dg)
+    return rounds(dg.channel, _first_rows(dg), stats, threads)
+
+
+def rounds(channel: Any, rows: _Rows, stats: Stats, threads: int | None) -> np.ndarray:
+    """Steps 1-4 until no super-vertex has an edge; the edge ids chosen by this rank's."""
     chosen_parts = []
     with using_threads(threads, stats) as count:
         while rows.starts[-1] > 0:
@@ -146,5 +167,5 @@ def genboruvka_rounds(dg: DistributedGraph, stats: Stats, threads: int | None) -
             rows = _contract(channel, rows, colour)
             stats.phases["contract"] = stats.phases.get("contract", 0.0) + \
                 time.perf_counter() - t0
-    stats.rounds = len(chosen_parts)
+    stats.rounds = (stats.rounds or 0) + len(chosen_parts)
     return np.concatenate(chosen_parts) if chosen_parts else np.zeros(0, dtype=np.int64)
