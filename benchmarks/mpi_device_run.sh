@@ -38,7 +38,7 @@ part() {  # NAME SECONDS bench-args...: one `parmst bench` run, its log and resu
 }
 
 part mpi_filter "${T_FILTER:-160}" --suite "$SUITE" --only "$ONLY" --ranks "$RANKS" \
-    --solver 'kruskal/serial,ecl/cpu,filter-boruvka/mpi[local_solver=ecl/cpu,threads=1]'
+    --solver 'kruskal/serial,ecl/cpu,filter-boruvka/mpi[threads=1]'
 part mpi_ghs "${T_GHS:-40}" --graph "${GHS_GRAPH:-road:side=256,seed=1}" --ranks "$RANKS" \
     --solver 'kruskal/serial,ghs/mpi'
 part mpi_others "${T_OTHERS:-60}" --suite "$SUITE" --only "$ONLY" --ranks "$RANKS" \

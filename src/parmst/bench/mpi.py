@@ -24,7 +24,7 @@ import numpy as np
 from parmst.bench.report import Record
 from parmst.graph import Graph
 
-__all__ = ["mpi_skip_reason", "time_ranks"]
+__all__ = ["mpi_skip_reason", "report_lines", "time_ranks"]
 
 
 def mpi_skip_reason() -> str | None:
@@ -93,6 +93,16 @@ def _fill(record: Record, report: dict[str, Any]) -> list[dict[str, float]]:
     return report["phases"]
 
 
+def report_lines(stdout: str) -> list[str]:
+    """The worker's JSON lines, without what the launcher put before them on the line.
+
+    Open MPI was seen to prefix a rank's forwarded output with a terminal
+    reset sequence (``ESC[0m``) on the device machine.
+    """
+    marker = '{"times"'
+    return [line[line.index(marker):] for line in stdout.splitlines() if marker in line]
+
+
 def time_ranks(record: Record, solver: str, solver_options: dict[str, Any],
                options: dict[str, Any], files: tuple[Path, Path], runs: int,
                timeout: float) -> list[dict[str, float]]:
@@ -121,7 +131,7 @@ def time_ranks(record: Record, solver: str, solver_options: dict[str, Any],
         record.status = "skipped"
         record.note = f"over the time budget: {runs + 1} runs took more than {timeout:.0f} s"
         return []
-    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    lines = report_lines(done.stdout)
     if done.returncode or not lines:
         record.status = "error"
         tail = (done.stderr or done.stdout).strip().splitlines()[-3:]

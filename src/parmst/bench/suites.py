@@ -270,7 +270,7 @@ _PRIM_MULTI_SOLVERS = ("prim-union/cpu", "prim-multi/cpu", "prim-bmv/cpu", "ecl/
 # thread each (pure MPI, as the paper scales) against serial Kruskal and ecl/cpu on every
 # core of the same machine. GHS is left out of the large graphs (it would take hours
 # there); name it with --solver to add it.
-_MPI_SOLVERS = ("kruskal/serial", "ecl/cpu", "filter-boruvka/mpi[local_solver=ecl/cpu,threads=1]",
+_MPI_SOLVERS = ("kruskal/serial", "ecl/cpu", "filter-boruvka/mpi[threads=1]",
                 "boruvka-allreduce/mpi", "genboruvka/mpi[threads=1]")
 _MPI_SMALL_SOLVERS = (*_MPI_SOLVERS, "ghs/mpi")
 

@@ -276,6 +276,9 @@ def _local_forest(dg: DistributedGraph, local_mask: np.ndarray, local_solver: st
     idx = index_dtype_for(n_local, len(positions))
     graph = Graph(lsrc.astype(idx), ldst.astype(idx), dg.weight[positions], n_local)
     options = {}
+    one_thread = (threads if threads is not None else numba.get_num_threads()) == 1
+    if local_solver == "auto" and one_thread:
+        local_solver = "kruskal/serial"  # on one thread it beats ecl/cpu about 2x (docs/mpi.md)
     if threads is not None and local_solver != "auto" and \
             "threads" in registry.get(local_solver).options:
         options["threads"] = threads
