@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import sys
 
 import pytest
 
@@ -48,7 +49,8 @@ def test_mpi_scaling_small_runs_tiny_under_mpiexec(tmp_path):
         [(r.label, r.status, r.note) for r in ranked]
     for r in ranked:
         assert r.threads_used == 1 or r.solver == "filter-boruvka/mpi"
-        assert r.extra["peak_memory_max_bytes"] > r.extra["peak_growth_max_bytes"] > 0
+        assert r.extra["peak_memory_max_bytes"] > r.extra["peak_growth_max_bytes"] >= 0
+        assert r.extra["peak_of_timed_runs"] or sys.platform != "linux"  # window: timed runs
         assert r.extra["comm_time_max_s"] >= 0 and r.compute_time > 0
     markdown = result.to_markdown()
     assert "## MPI ranks" in markdown and "ghs/mpi 2 ranks" in markdown
@@ -59,8 +61,9 @@ def test_mpi_scaling_small_runs_tiny_under_mpiexec(tmp_path):
 
 
 def test_worker_reports_are_found_behind_a_terminal_reset():
-    """Open MPI on the device prefixed forwarded output with ESC[0m; the line is still read."""
+    """Open MPI on the device put ESC[0m before and inside long lines; the report is still read."""
     from parmst.bench.mpi import report_lines
 
-    out = 'noise\n\x1b[0m{"times": [1.0]}\n{"times": [2.0]}\n{"other": 1}\n'
-    assert report_lines(out) == ['{"times": [1.0]}', '{"times": [2.0]}']
+    out = ('noise\n\x1b[0m{"times": [1.0], "per\x1b[0m\x1b[0m_rank": 2}\n{"times": [2.0]}\n'
+           '{"other": 1}\n')
+    assert report_lines(out) == ['{"times": [1.0], "per_rank": 2}', '{"times": [2.0]}']

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -87,20 +88,25 @@ def _fill(record: Record, report: dict[str, Any]) -> list[dict[str, float]]:
         "held_bytes_max": max(r["held_bytes"] for r in per_rank),
         "peak_memory_max_bytes": max(report["peak_memory_bytes"]),
         "peak_growth_max_bytes": max(growth),
+        "peak_of_timed_runs": bool(report.get("peak_of_timed_runs", False)),
         "mpi_library": report["mpi"]})
     if report.get("components_after_filter") is not None:
         record.extra["components_after_filter"] = report["components_after_filter"]
     return report["phases"]
 
 
-def report_lines(stdout: str) -> list[str]:
-    """The worker's JSON lines, without what the launcher put before them on the line.
+_TERMINAL_CODES = re.compile(r"\x1b\[[0-9;]*m")
 
-    Open MPI was seen to prefix a rank's forwarded output with a terminal
-    reset sequence (``ESC[0m``) on the device machine.
+
+def report_lines(stdout: str) -> list[str]:
+    """The worker's JSON lines, without the terminal codes the launcher put into them.
+
+    On the device machine Open MPI 4.1.6 put terminal reset sequences
+    (``ESC[0m``) before and inside long forwarded lines.
     """
     marker = '{"times"'
-    return [line[line.index(marker):] for line in stdout.splitlines() if marker in line]
+    lines = _TERMINAL_CODES.sub("", stdout).splitlines()
+    return [line[line.index(marker):].rstrip() for line in lines if marker in line]
 
 
 def time_ranks(record: Record, solver: str, solver_options: dict[str, Any],
@@ -137,7 +143,7 @@ def time_ranks(record: Record, solver: str, solver_options: dict[str, Any],
         tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
         record.note = f"mpiexec exited with status {done.returncode}: {' / '.join(tail)}"
         return []
-    report = json.loads(lines[-1])
+    report, _ = json.JSONDecoder().raw_decode(lines[-1])
     if not report["exact"]:
         record.status = "MISMATCH"
         record.note = "edge ids differ from the reference on some run"

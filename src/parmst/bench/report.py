@@ -495,8 +495,9 @@ class BenchResult:
                      "self-speedup and the ratios divide by the solve time (the others' "
                      "whole solve of the graph in memory against it); self-speedup is over "
                      "the same solver on 1 rank; `peak` is the largest "
-                     "rank's peak resident memory, `peak growth` that peak less the rank's "
-                     "memory after starting (interpreter and libraries).", self.rank_table()),
+                     "rank's peak resident memory during the timed runs (on Linux; its whole "
+                     "life elsewhere), `peak growth` that peak less the rank's memory before "
+                     "them (interpreter, libraries, compiled kernels).", self.rank_table()),
                     ("Phases", "Per phase, summed over rounds (share of the phases' total).",
                      self.phase_tables()),
                     ("File formats", "Write, then read back from the page cache (parsing, "
