@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # One call on the device's 16-core host (issue 10; the GPU is not used): the mpi solvers
 # at 1-16 ranks through `parmst bench`, each part bounded by its own timeout so that a
-# slow part costs only itself. Results (bench_<name>.md/.json/.png, logs) go to $OUT.
+# slow part costs only itself. Results (bench_<name>.md/.json/.png, logs; tables saved
+# after every mpiexec launch) are packed after each part into $OUT/mpi_results.tgz, one
+# file, as the device tool returns few files.
 #
 #   bash benchmarks/mpi_device_run.sh
 #
@@ -12,7 +14,8 @@
 #   GHS_GRAPH [road:side=256,seed=1]  T_FILTER [160]  T_GHS [40]  T_OTHERS [60]
 set -uo pipefail
 OUT=${OUT:-/tmp/mpi_out}
-mkdir -p "$OUT"
+WORK=${WORK:-/tmp/mpi_work}
+mkdir -p "$OUT" "$WORK"
 export PYTHONPATH=src PYTHONUNBUFFERED=1 PARMST_CACHE=${PARMST_CACHE:-/tmp/parmst_graphs}
 PY=${PYTHON:-python3}
 SUITE=${SUITE:-mpi-scaling}
@@ -24,17 +27,18 @@ LABEL=${LABEL:-"device host: $(nproc) CPU cores, GPU unused; $(mpiexec --version
     mpiexec --version 2>&1 | head -1
     $PY -c "import sys, numpy, numba, mpi4py; print(sys.version.split()[0], 'numpy', numpy.__version__, 'numba', numba.__version__, 'mpi4py', mpi4py.__version__)"
     uptime
-} 2>&1 | tee "$OUT/env.txt"
+} 2>&1 | tee "$WORK/env.txt"
 
 part() {  # NAME SECONDS bench-args...: one `parmst bench` run, its log and results in $OUT
     local name=$1 limit=$2
     shift 2
     echo "== $name (at most ${limit} s) $(date -u +%T)"
-    timeout "$limit" $PY -m parmst bench --no-progress --peers none --repeat "${REPEAT:-1}" \
-        --label "$LABEL" --name "$name" --out "$OUT" "$@" > "$OUT/$name.log" 2>&1
+    timeout "$limit" $PY -m parmst bench --peers none --repeat "${REPEAT:-1}" \
+        --label "$LABEL" --name "$name" --out "$WORK" "$@" > "$WORK/$name.log" 2>&1
     echo "   status $? $(date -u +%T); load $(cut -d' ' -f1-3 /proc/loadavg)"
-    awk '/^## MPI ranks/{f=1; next} /^## /{f=0} f && /^[|]/' "$OUT/$name.log"
-    tail -3 "$OUT/$name.log"
+    awk '/^## MPI ranks/{f=1; next} /^## /{f=0} f && /^[|]/' "$WORK/bench_$name.md" 2>/dev/null
+    tail -c 600 "$WORK/$name.log" | tr '\r' '\n' | tail -3
+    tar -czf "$OUT/mpi_results.tgz" -C "$WORK" .
 }
 
 part mpi_filter "${T_FILTER:-160}" --suite "$SUITE" --only "$ONLY" --ranks "$RANKS" \

@@ -39,9 +39,13 @@ def test_mpi_scaling_small_runs_tiny_under_mpiexec(tmp_path):
     reason = mpi_skip_reason()
     if reason is not None:
         pytest.skip(reason)
+    saved = []  # the records each checkpoint would save: after every launch, then the graph
     result = parmst.bench.run(suite="mpi-scaling-small", only=["road-2e12"],
                               solvers=["kruskal/serial", "filter-boruvka/mpi", "ghs/mpi"],
-                              repeat=1, progress=False, cache_dir=tmp_path)
+                              repeat=1, progress=False, cache_dir=tmp_path,
+                              after_graph=lambda partial: saved.append(
+                                  sum(r.ranks is not None and r.ok for r in partial.records)))
+    assert saved == [1, 2, 3, 4, 4]
     ranked = [r for r in result.records if r.ranks is not None]
     assert [(r.solver, r.ranks) for r in ranked] == [
         ("filter-boruvka/mpi", 1), ("filter-boruvka/mpi", 2), ("ghs/mpi", 1), ("ghs/mpi", 2)]

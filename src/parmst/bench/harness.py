@@ -30,7 +30,7 @@ import os
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -354,13 +354,15 @@ def _one_run(graph: Graph, timing: _Timing, reference: np.ndarray, run: int, run
 
 
 def _time_solvers(graph: Graph, name: str, variants: list[_Variant], reference: np.ndarray,
-                  scheme: Scheme, bar, folder: Path, budget: float) -> list[Record]:
+                  scheme: Scheme, bar, folder: Path, budget: float,
+                  after_launch: Callable[[list[Record]], None] | None = None) -> list[Record]:
     """Time every variant on ``graph``, interleaving their runs round-robin.
 
     Interleaving (all warm-ups, then run 1 of every solver, then run 2, ...)
     spreads a change in machine load over all solvers alike, so their ratios
     stay fair on a shared machine. Variants of the ranks sweep run last, one
-    mpiexec launch each, within ``budget`` seconds per run.
+    mpiexec launch each, within ``budget`` seconds per run; ``after_launch``
+    gets this graph's records after each launch (to save them as they come).
     """
     records, timings, launches = [], [], []
     for variant in variants:
@@ -401,6 +403,8 @@ def _time_solvers(graph: Graph, name: str, variants: list[_Variant], reference: 
             else:
                 record.clear_times()
             bar.update(scheme.runs + 1)
+            if after_launch is not None:
+                after_launch(records)
     return records
 
 
@@ -655,7 +659,8 @@ def run(graphs: Iterable[str | Graph | BenchGraph] | None = None,
     command : str, optional
         The command line, recorded in the report.
     after_graph : callable, optional
-        Called with the result so far after each graph (to save it as it grows).
+        Called with the result so far after each graph, and after each mpiexec
+        launch of the ranks sweep (to save it as it grows).
 
     Returns
     -------
@@ -739,8 +744,11 @@ def run(graphs: Iterable[str | Graph | BenchGraph] | None = None,
             result.graphs.append(info)
             if variants or peer_names:
                 reference = _reference(graph, info)
+                partial = None if after_graph is None else (
+                    lambda records: after_graph(replace(result, records=result.records
+                                                        + records)))
                 result.records.extend(_time_solvers(graph, name_, variants, reference, scheme,
-                                                    bar, Path(folder), budget))
+                                                    bar, Path(folder), budget, partial))
             for peer_name in peer_names:
                 result.records.append(_time_peer(graph, info, peer_name, peers_explicit,
                                                  runner, scheme, bar))
