@@ -233,3 +233,11 @@ def test_compressed_npz_is_sliced_through_the_archive_member(tmp_path, size):
     path = tmp_path / "g.npz"
     io.write(g, path, compressed=True)
     _assert_tiles(path, g, size)
+
+
+@given(keys=st.lists(st.integers(0, 6), max_size=60))
+def test_group_order_is_a_stable_argsort_of_small_keys(keys):
+    from parmst.solvers.mpi._comm import group_order
+
+    keys = np.array(keys, dtype=np.int64)
+    assert group_order(keys, 7).tolist() == np.argsort(keys, kind="stable").tolist()

@@ -34,6 +34,7 @@ import numpy as np
 
 from parmst.distributed import DistributedGraph
 from parmst.order import weight_keys
+from parmst.solvers.mpi._comm import group_order
 from parmst.solvers.cpu._common import using_threads
 from parmst.solvers.cpu.genboruvka import _edge_balanced_blocks, _min_edge
 from parmst.stats import Stats
@@ -45,7 +46,7 @@ class _Rows:
     def __init__(self, channel: Any, first: int, count: int, src: np.ndarray, adj: np.ndarray,
                  key: np.ndarray, eid: np.ndarray) -> None:
         """Build the CSR from entries whose ``src`` is a local index (any order)."""
-        order = np.argsort(src, kind="stable")
+        order = group_order(src, count)
         self.adj, self.key, self.eid = adj[order], key[order], eid[order]
         self.indptr = np.zeros(count + 1, dtype=np.int64)
         np.cumsum(np.bincount(src, minlength=count), out=self.indptr[1:])
@@ -109,18 +110,20 @@ def _contract(channel: Any, rows: _Rows, colour: np.ndarray) -> _Rows:
     (dst_colour,) = rows.fetch(channel, rows.adj, colour)
     cross = src_colour != dst_colour
     to = rows.owner(src_colour[cross])
-    order = np.argsort(to, kind="stable")
+    order = group_order(to, channel.size)
     counts = np.bincount(to, minlength=channel.size).astype(np.int64)
     (rs, rd, rk, re), _ = channel.alltoallv(
         [src_colour[cross][order], dst_colour[cross][order], rows.key[cross][order],
          rows.eid[cross][order]], counts)
-    roots = np.unique(rs)  # this rank's roots with crossing entries: the next super-vertices
-    first = channel.exscan_int(len(roots))
-    new_id = np.full(rows.count, -1, dtype=np.int64)
-    new_id[roots - rows.first] = first + np.arange(len(roots))
+    # This rank's roots with crossing entries are the next super-vertices, numbered in order.
+    is_root = np.zeros(rows.count, dtype=np.bool_)
+    is_root[rs - rows.first] = True
+    count = int(np.count_nonzero(is_root))
+    first = channel.exscan_int(count)
+    local_of = np.cumsum(is_root) - 1
+    new_id = np.where(is_root, first + local_of, -1)
     (target,) = rows.fetch(channel, rd, new_id)
-    local_src = np.searchsorted(roots, rs)
-    return _Rows(channel, first, len(roots), local_src, target, rk, re)
+    return _Rows(channel, first, count, local_of[rs - rows.first], target, rk, re)
 
 
 def rows_of_contracted(channel: Any, first: int, count: int, cu: np.ndarray, cv: np.ndarray,
@@ -132,7 +135,7 @@ def rows_of_contracted(channel: Any, first: int, count: int, cu: np.ndarray, cv:
     """
     starts = np.concatenate(([0], np.cumsum(channel.allgather_int(count))))
     to = np.searchsorted(starts, cv, side="right") - 1
-    order = np.argsort(to, kind="stable")
+    order = group_order(to, channel.size)
     counts = np.bincount(to, minlength=channel.size).astype(np.int64)
     (ms, md, mk, me), _ = channel.alltoallv([cv[order], cu[order], keys[order], ids[order]],
                                             counts)
