@@ -7,13 +7,18 @@ spanning forest, are those of the same graph on one machine.
 
 How it is built (collective: every rank calls the same constructor):
 
-1. Every rank reads only its own part of the input. A text file (edge list,
-   SNAP, DIMACS ``.gr``) is cut into ``p`` byte ranges at line boundaries
-   (a range starts after the first line break at or after ``r * size / p``),
-   so every line belongs to exactly one rank; a binary ``.npz`` archive is cut
-   into ``p`` equal slices of its arrays, read through the archive member
-   without loading the rest. Line numbers and edge ids come from an exclusive
-   prefix sum of the ranks' line and row counts.
+1. Every rank reads only its own part of the input, with the format's own
+   parser from :mod:`parmst.io`. A text file (edge list, SNAP, DIMACS
+   ``.gr``, Matrix Market ``.mtx``) is cut into ``p`` byte ranges at line
+   boundaries (a range starts after the first line break at or after
+   ``r * size / p``), so every line belongs to exactly one rank; a PBBS file
+   the same way, each rank taking the rows whose first word lies in its
+   range (an exclusive prefix sum of word counts says where rows start); an
+   ECL ``.egr`` file into whole CSR rows of near-equal entry counts, its
+   mirror checksums summed over the ranks; a binary ``.npz`` archive into
+   ``p`` equal slices of its arrays, read through the archive member without
+   loading the rest. Line numbers and edge ids come from an exclusive prefix
+   sum of the ranks' line and row counts.
 2. Vertices are owned by ranks: ``ownership="block"`` gives rank ``r`` the
    ids ``r*b .. (r+1)*b - 1`` with ``b = ceil(n / p)`` (the last ranks may own
    none), ``"cyclic"`` gives it the ids ``v`` with ``v % p == r``.
