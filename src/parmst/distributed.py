@@ -7,13 +7,18 @@ spanning forest, are those of the same graph on one machine.
 
 How it is built (collective: every rank calls the same constructor):
 
-1. Every rank reads only its own part of the input. A text file (edge list,
-   SNAP, DIMACS ``.gr``) is cut into ``p`` byte ranges at line boundaries
-   (a range starts after the first line break at or after ``r * size / p``),
-   so every line belongs to exactly one rank; a binary ``.npz`` archive is cut
-   into ``p`` equal slices of its arrays, read through the archive member
-   without loading the rest. Line numbers and edge ids come from an exclusive
-   prefix sum of the ranks' line and row counts.
+1. Every rank reads only its own part of the input, with the format's own
+   parser from :mod:`parmst.io`. A text file (edge list, SNAP, DIMACS
+   ``.gr``, Matrix Market ``.mtx``) is cut into ``p`` byte ranges at line
+   boundaries (a range starts after the first line break at or after
+   ``r * size / p``), so every line belongs to exactly one rank; a PBBS file
+   the same way, each rank taking the rows whose first word lies in its
+   range (an exclusive prefix sum of word counts says where rows start); an
+   ECL ``.egr`` file into whole CSR rows of near-equal entry counts, its
+   mirror checksums summed over the ranks; a binary ``.npz`` archive into
+   ``p`` equal slices of its arrays, read through the archive member without
+   loading the rest. Line numbers and edge ids come from an exclusive prefix
+   sum of the ranks' line and row counts.
 2. Vertices are owned by ranks: ``ownership="block"`` gives rank ``r`` the
    ids ``r*b .. (r+1)*b - 1`` with ``b = ceil(n / p)`` (the last ranks may own
    none), ``"cyclic"`` gives it the ids ``v`` with ``v % p == r``.
@@ -54,11 +59,13 @@ import numpy as np
 
 from parmst.errors import GraphFormatError, GraphValueError
 from parmst.graph import WEIGHT_DTYPES, Graph, index_dtype_for
+from parmst.io._numbers import _is_space
 
 __all__ = ["OWNERSHIPS", "DistributedGraph", "Ownership", "byte_range", "read_part"]
 
 OWNERSHIPS = ("block", "cyclic")
-TEXT_FORMATS = ("edgelist", "snap", "dimacs")
+TEXT_FORMATS = ("edgelist", "snap", "dimacs", "mtx")
+FORMATS = (*TEXT_FORMATS, "pbbs", "egr", "npz")
 NEWLINE = 10
 
 
@@ -272,14 +279,15 @@ class DistributedGraph:
         ----------
         path : str or PathLike
             An uncompressed edge list (``.txt``...), SNAP (``.snap``), DIMACS
-            (``.gr``) or NumPy (``.npz``) file.
+            (``.gr``), Matrix Market (``.mtx``), PBBS (``.pbbs``), ECL
+            binary CSR (``.egr``) or NumPy (``.npz``) file.
         comm : mpi4py communicator, optional
         format : str, optional
             Format name if the extension does not tell.
         ownership : {"block", "cyclic"}
         **options
             ``num_vertices``, ``weight_dtype``, ``header`` (edge lists),
-            ``allow_nan``; see :func:`read_part`.
+            ``general`` (Matrix Market), ``allow_nan``; see :func:`read_part`.
 
         Raises
         ------
@@ -296,7 +304,7 @@ class DistributedGraph:
         try:
             _check_ownership(ownership)
             part = read_part(path, channel.rank, channel.size, format=format,
-                             line_offset=_LineOffset(channel), **options)
+                             before=_Before(channel), **options)
         except _Collective as exc:
             raise exc.error from None
         except (GraphFormatError, GraphValueError, ValueError, TypeError, OSError) as exc:
@@ -307,17 +315,20 @@ class DistributedGraph:
             num_vertices = part.num_vertices
             top = channel.allreduce_int(part.max_id, "max")
             total = channel.allreduce_int(len(part.src), "sum")
+            counted = channel.allreduce_int(part.counted, "sum")
             if num_vertices is None:
                 num_vertices = top + 1
             elif top >= num_vertices:
                 raise GraphFormatError(part.path, f"vertex id {top} needs more than "
                                                   f"num_vertices={num_vertices} vertices")
-            if part.expected_edges is not None and total != part.expected_edges:
-                raise GraphFormatError(part.path, part.count_message(total),
+            if part.expected_edges is not None and counted != part.expected_edges:
+                raise GraphFormatError(part.path, part.count_message(counted),
                                        line=part.count_line)
         except GraphFormatError as exc:
             error = exc
         channel.agree(error)
+        if part.balance is not None:
+            _check_mirrors(channel, part)
         weight = _agree_weight_dtype(channel, part.weight, part.weight_dtype)
         first = channel.exscan_int(len(part.src))
         return _route(channel, part.src, part.dst, weight, first, num_vertices, total, ownership,
@@ -352,6 +363,21 @@ def _check_tiling(channel: Any, firsts: np.ndarray, counts: np.ndarray,
                 f"but the ranks before it in id order end at {int(expected[bad[0]])}")
     if error is not None and channel.rank != 0:
         error = None  # every rank sees the same figures; rank 0 speaks for them
+    channel.agree(error)
+
+
+def _check_mirrors(channel: Any, part: Part) -> None:
+    """An ``.egr`` file's entries must pair up over the whole file: the ranks' balances sum to 0."""
+    from parmst.io import egr
+    from parmst.io._files import read_bytes
+
+    balances = channel.allgatherv(part.balance).reshape(-1, 2)
+    with np.errstate(over="ignore"):  # wrapping sums, as the one-process reader's
+        total = balances.sum(axis=0, dtype=np.uint64)
+    error = None
+    if total.any() and channel.rank == 0:  # error path: rank 0 finds the first bad entry
+        data = read_bytes(part.path)
+        error = egr.unmirrored_error(part.path, data, *egr.layout(part.path, data))
     channel.agree(error)
 
 
@@ -436,12 +462,23 @@ class Part:
     expected_edges: int | None = None
     count_line: int | None = None
     count_what: str = "edges"
+    rows_read: int | None = None  # rows parsed, where some were then dropped (.mtx general=)
+    balance: np.ndarray | None = None  # .egr: mirror checksums to sum over the parts
 
     @property
     def max_id(self) -> int:
         return max(int(self.src.max()), int(self.dst.max())) if len(self.src) else -1
 
+    @property
+    def counted(self) -> int:
+        """Rows this part holds as the header counts them."""
+        return len(self.src) if self.rows_read is None else self.rows_read
+
     def count_message(self, found: int) -> str:
+        if self.count_what == "entries":
+            from parmst.io.mtx import count_message
+
+            return count_message(self.expected_edges, found)
         return (f"the header announces m={self.expected_edges} {self.count_what} but the file "
                 f"has {found} {self.count_what} lines")
 
@@ -453,17 +490,27 @@ class _Collective(Exception):
         self.error = error
 
 
-class _LineOffset:
-    """Line number of a rank's first byte: an exclusive prefix sum of the ranks' line counts."""
+class _Before:
+    """Sums over the ranks before this one of per-rank counts (lines, tokens): one Exscan."""
 
     def __init__(self, channel: Any) -> None:
         self.channel = channel
 
-    def __call__(self, lines_in_my_range: int) -> int:
+    def __call__(self, mine: tuple[int, ...], of_rank: Any) -> tuple[int, ...]:
         try:
-            return self.channel.exscan_int(lines_in_my_range)
+            return tuple(self.channel.exscan_ints(np.array(mine, dtype=np.int64)).tolist())
         except Exception as exc:  # pragma: no cover - MPI failure
             raise _Collective(exc) from exc
+
+
+def _simulated_before(rank: int):
+    """The ``before`` of one process reading one part (tests): counts the parts before it."""
+    def before(mine: tuple[int, ...], of_rank: Any) -> tuple[int, ...]:
+        sums = [0] * len(mine)
+        for r in range(rank):
+            sums = [a + b for a, b in zip(sums, of_rank(r), strict=True)]
+        return tuple(sums)
+    return before
 
 
 @numba.njit(cache=True)
@@ -473,6 +520,45 @@ def _count_newlines(buf, lo, hi):
         if buf[k] == NEWLINE:
             count += 1
     return count
+
+
+@numba.njit(cache=True)
+def _is_blank(c):
+    return c == NEWLINE or _is_space(c)
+
+
+@numba.njit(cache=True)
+def _count_token_starts(buf, lo, hi):
+    """Words (PBBS tokens) starting in ``buf[lo:hi]``; ``lo`` follows a space or line break."""
+    count = 0
+    for k in range(lo, hi):
+        if not _is_blank(buf[k]) and (k == 0 or _is_blank(buf[k - 1])):
+            count += 1
+    return count
+
+
+@numba.njit(cache=True)
+def _token_span(buf, lo, skip, take):
+    """Start of the word ``skip`` from ``lo`` and the end of word ``skip + take - 1``.
+
+    May read past the part's range to finish its last row; stops at the end
+    of the buffer (the row parser then reports an incomplete row).
+    """
+    pos, seen, start = lo, 0, len(buf)
+    n = len(buf)
+    while pos < n:
+        while pos < n and _is_blank(buf[pos]):
+            pos += 1
+        if pos >= n:
+            break
+        if seen == skip:
+            start = pos
+        while pos < n and not _is_blank(buf[pos]):
+            pos += 1
+        seen += 1
+        if seen == skip + take:
+            return start, pos
+    return min(start, n), n
 
 
 @numba.njit(cache=True)
@@ -506,23 +592,31 @@ def byte_range(data: np.ndarray, start: int, rank: int, size: int) -> tuple[int,
 
 
 def read_part(path: str | os.PathLike, rank: int, size: int, format: str | None = None, *,
-              line_offset: Any = None, num_vertices: int | None = None,
+              before: Any = None, num_vertices: int | None = None,
               weight_dtype: str | None = None, header: bool | None = None,
-              allow_nan: bool = False) -> Part:
+              general: str | None = None, allow_nan: bool = False) -> Part:
     """Parse rank ``rank``'s part of a graph file (of ``size`` parts), reading nothing else.
 
-    ``line_offset(lines)`` must return the number of lines in the ranks
-    before this one (an exclusive prefix sum; one process simulating ranks
-    can pass its own); it only serves error messages' line numbers.
-    Options as in :func:`parmst.io.read`; gzip files, ``symmetric="dedupe"``
-    and ``relabel`` need the whole file and are not offered here.
+    Text files are cut into byte ranges at line starts (PBBS files, whose
+    line breaks do not matter, at word boundaries: a rank takes the rows
+    whose first word lies in its range); ``.egr`` files into whole CSR rows of
+    near-equal entry counts (edge ids follow CSR order, so the parts in rank
+    order are the file's edges in order); ``.npz`` files into equal slices.
+
+    ``before(mine, of_rank)`` must return, for the tuple of counts ``mine``
+    of this part (lines, words), the sums over the parts before it (an
+    exclusive prefix sum; ``of_rank(r)`` gives part ``r``'s counts to one
+    process that simulates the ranks, the default). Options as in
+    :func:`parmst.io.read`; gzip files, ``symmetric="dedupe"``,
+    ``general="dedupe"`` and ``relabel`` need the whole file and are not
+    offered here.
 
     Examples
     --------
     >>> import os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "g.txt")
     >>> _ = open(path, "w").write("0 1 5\\n1 2 7\\n2 3 1\\n")
-    >>> [read_part(path, r, 2, line_offset=lambda n: 0).src.tolist() for r in range(2)]
+    >>> [read_part(path, r, 2).src.tolist() for r in range(2)]
     [[0, 1], [2]]
     """
     from parmst import io
@@ -534,49 +628,79 @@ def read_part(path: str | os.PathLike, rank: int, size: int, format: str | None 
     if is_gzip(path):
         raise GraphFormatError(path, "distributed reading needs an uncompressed file "
                                      "(each rank seeks to its own byte range); gunzip it first")
-    if line_offset is None:
-        line_offset = _count_lines_before(path, rank, size, fmt.name)
+    if before is None:
+        before = _simulated_before(rank)
+    _check_options(fmt.name, num_vertices, weight_dtype, header, general)
     if fmt.name in TEXT_FORMATS:
-        return _read_text_part(path, fmt.name, rank, size, line_offset, num_vertices,
-                               weight_dtype, header, allow_nan)
+        return _read_text_part(path, fmt.name, rank, size, before, num_vertices,
+                               weight_dtype, header, general or "keep", allow_nan)
+    if fmt.name == "pbbs":
+        return _read_pbbs_part(path, rank, size, before, num_vertices, weight_dtype, allow_nan)
+    if fmt.name == "egr":
+        return _read_egr_part(path, rank, size)
     if fmt.name == "npz":
-        if weight_dtype is not None or header is not None:
-            raise TypeError("npz files store their dtypes and have no header; "
-                            "weight_dtype= and header= do not apply")
         return _read_npz_part(path, rank, size, num_vertices, allow_nan)
-    raise GraphFormatError(path, f"distributed reading supports {', '.join(TEXT_FORMATS)} and "
-                                 f"npz files, not {fmt.name}; convert it with 'parmst convert'")
+    raise GraphFormatError(path, f"distributed reading supports {', '.join(FORMATS)} files, "
+                                 f"not {fmt.name}; convert it with 'parmst convert'")
 
 
-def _count_lines_before(path: str, rank: int, size: int, name: str):
-    """A line_offset for one process reading one part (tests): counts the lines before it."""
-    def offset(lines: int) -> int:
-        from parmst.io._files import read_bytes
-
-        data = read_bytes(path)
-        start = _text_start(path, name, data)[0] if name in TEXT_FORMATS else 0
-        lo, _ = byte_range(data, start, rank, size)
-        return int(_count_newlines(data, start, lo))
-    return offset
+# Options each format takes in read_part (as its one-process reader does).
+_OPTIONS = {"edgelist": {"num_vertices", "weight_dtype", "header"},
+            "snap": {"num_vertices", "weight_dtype", "header"},
+            "dimacs": {"weight_dtype"}, "mtx": {"weight_dtype", "general"},
+            "pbbs": {"num_vertices", "weight_dtype"}, "egr": set(),
+            "npz": {"num_vertices"}}
 
 
-def _text_start(path: str, name: str, data: np.ndarray, header: bool | None = None):
+def _check_options(name: str, num_vertices: int | None, weight_dtype: str | None,
+                   header: bool | None, general: str | None) -> None:
+    given = {k for k, v in (("num_vertices", num_vertices), ("weight_dtype", weight_dtype),
+                            ("header", header), ("general", general)) if v is not None}
+    extra = sorted(given - _OPTIONS.get(name, given))
+    if extra:
+        raise TypeError(f"{', '.join(extra)}= does not apply to {name} files (they take "
+                        f"{', '.join(sorted(_OPTIONS[name])) or 'no options'})")
+    if general is not None:
+        from parmst.io._common import check_choice
+        from parmst.io.mtx import GENERAL_CHOICES
+
+        check_choice("general", general, GENERAL_CHOICES)
+        if general == "dedupe":
+            raise ValueError("general='dedupe' pairs entries across the whole file; distributed "
+                             "reading offers keep, upper and lower")
+
+
+def _range_counts(data: np.ndarray, start: int, size: int, words: bool = False):
+    """``of_rank`` for text files: the lines (and words) in each rank's byte range."""
+    def of_rank(r: int) -> tuple[int, ...]:
+        lo, hi = byte_range(data, start, r, size)
+        lines = int(_count_newlines(data, lo, hi))
+        return (lines, int(_count_token_starts(data, lo, hi))) if words else (lines,)
+    return of_rank
+
+
+def _text_start(path: str, name: str, data: np.ndarray, header: bool | None = None,
+                weight_dtype: str | None = None, allow_nan: bool = False):
     """Where edge lines start, their first line number, and the format's head information."""
-    from parmst.io import dimacs, edgelist
+    from parmst.io import dimacs, edgelist, mtx
     from parmst.io._rows import TextFile
 
     text = TextFile(path, data)
     if name == "dimacs":
         n, m, pos, p_line, metadata = dimacs._problem_line(text)
         return pos, p_line + 1, (n, m, p_line, metadata)
+    if name == "mtx":
+        spec, dtype, n, nnz, pos, size_line, symmetry = mtx.entry_spec(text, weight_dtype,
+                                                                       allow_nan)
+        return pos, size_line + 1, (spec, dtype, n, nnz, size_line, symmetry)
     comments = "#" if name == "snap" else edgelist.COMMENTS
     layout = edgelist._layout(text, header, comments)
     return layout.pos, layout.line, (layout, comments)
 
 
-def _read_text_part(path: str, name: str, rank: int, size: int, line_offset: Any,
+def _read_text_part(path: str, name: str, rank: int, size: int, before: Any,
                     num_vertices: int | None, weight_dtype: str | None, header: bool | None,
-                    allow_nan: bool) -> Part:
+                    general: str, allow_nan: bool) -> Part:
     from parmst.io._common import (
         check_vertex_count,
         finish_weights,
@@ -588,23 +712,23 @@ def _read_text_part(path: str, name: str, rank: int, size: int, line_offset: Any
 
     check_vertex_count(num_vertices)
     data = read_bytes(path)  # a memory map: only this rank's range is ever touched
-    start, first_line, head = _text_start(path, name, data, header)
+    start, first_line, head = _text_start(path, name, data, header, weight_dtype, allow_nan)
     lo, hi = byte_range(data, start, rank, size)
-    line = first_line + line_offset(int(_count_newlines(data, lo, hi)))
+    lines = int(_count_newlines(data, lo, hi))
+    line = first_line + before((lines,), _range_counts(data, start, size))[0]
     text = TextFile(path, data[lo:hi])
-    expected, count_line, what = None, None, "edges"
+    expected, count_line, what, rows_read = None, None, "edges", None
     if name == "dimacs":
         n, m, p_line, metadata = head
-        if num_vertices is not None:
-            raise TypeError("DIMACS files give n in their problem line; num_vertices= does not apply")
-        if header is not None:
-            raise TypeError("header= applies to edge lists only")
         dtype = resolve_weight_dtype(path, weight_dtype, metadata)
         weight_range, integers = weight_limits(dtype)
         spec = RowSpec(("u", "v", "w"), prefix="a", comments=b"c", id_range=(1, n),
                        id_hint=f" (ids are 1-based; the problem line on line {p_line} says n={n})",
                        weight_range=weight_range, integer_weights=integers, allow_nan=allow_nan)
         num_vertices, expected, count_line, what = n, m, p_line, "arc"
+    elif name == "mtx":
+        spec, dtype, num_vertices, expected, count_line, symmetry = head
+        what = "entries"
     else:
         from parmst.io.edgelist import _vertex_count
 
@@ -622,13 +746,62 @@ def _read_text_part(path: str, name: str, rank: int, size: int, line_offset: Any
         if layout.header is not None:
             expected, count_line = layout.header[1], layout.header[2]
     rows = parse_rows(text, 0, line, spec, progress=False)
+    if name == "mtx" and symmetry == "general":
+        from parmst.io.mtx import select_general
+
+        rows_read = len(rows.src)  # the size line counts entries before the choice
+        rows = select_general(rows, general)
     src, dst = rows.src, rows.dst
-    if name == "dimacs":
+    if name in ("dimacs", "mtx"):
         src, dst = src - 1, dst - 1
     weight = finish_weights(rows, dtype)
     if weight is None:
         weight = np.ones(len(src), dtype=np.int32)
-    return Part(path, src, dst, weight, dtype, num_vertices, expected, count_line, what)
+    return Part(path, src, dst, weight, dtype, num_vertices, expected, count_line, what,
+                rows_read)
+
+
+def _read_pbbs_part(path: str, rank: int, size: int, before: Any, num_vertices: int | None,
+                    weight_dtype: str | None, allow_nan: bool) -> Part:
+    """Rows whose first word lies in this rank's byte range (PBBS ignores line breaks)."""
+    from parmst.io import pbbs
+    from parmst.io._common import check_vertex_count, finish_weights
+    from parmst.io._files import read_bytes
+    from parmst.io._rows import TextFile, parse_rows
+
+    check_vertex_count(num_vertices)
+    data = read_bytes(path)
+    spec, dtype, start, first_line = pbbs.row_spec(TextFile(path, data), num_vertices,
+                                                   weight_dtype, allow_nan)
+    lo, hi = byte_range(data, start, rank, size)
+    mine = (int(_count_newlines(data, lo, hi)), int(_count_token_starts(data, lo, hi)))
+    lines_before, words_before = before(mine, _range_counts(data, start, size, words=True))
+    width = len(spec.columns)
+    skip = -words_before % width  # the words that finish the previous rank's last row
+    rows_here = max(0, -(-(words_before + mine[1]) // width) - -(-words_before // width))
+    if rows_here:
+        first, last = (int(x) for x in _token_span(data, lo, skip, rows_here * width))
+    else:
+        first = last = lo
+    line = first_line + lines_before + int(_count_newlines(data, lo, first))
+    rows = parse_rows(TextFile(path, data[first:last]), 0, line, spec, progress=False)
+    weight = finish_weights(rows, dtype)
+    if weight is None:
+        weight = np.ones(len(rows.src), dtype=np.int32)
+    return Part(path, rows.src, rows.dst, weight, dtype, num_vertices)
+
+
+def _read_egr_part(path: str, rank: int, size: int) -> Part:
+    """Whole CSR rows of near-equal entry counts; the mirror check sums over the parts."""
+    from parmst.io import egr
+    from parmst.io._files import read_bytes
+
+    data = read_bytes(path)
+    n, e, weighted = egr.layout(path, data)
+    bounds = egr.row_bounds(data, n, e, size)
+    rows = egr.read_rows(path, data, n, e, weighted, int(bounds[rank]), int(bounds[rank + 1]))
+    return Part(path, rows.src, rows.dst, rows.weight, np.dtype(np.int32), n,
+                balance=rows.balance)
 
 
 def _npz_member(archive: zipfile.ZipFile, path: str, name: str):

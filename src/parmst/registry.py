@@ -54,6 +54,8 @@ CITATIONS = {
     "filter-kruskal": "Filter-Kruskal (Osipov, Sanders, Singler, ALENEX 2009)",
     "sanders-schimek": "Sanders and Schimek, Engineering Massively Parallel MST Algorithms "
                        "(IPDPS 2023)",
+    "ghs": "Gallager, Humblet and Spira, A Distributed Algorithm for Minimum-Weight Spanning "
+           "Trees (TOPLAS 1983)",
 }
 """Each paper a solver implements, as its ``paper`` field starts (docs/papers.md: full
 citations, what each contributes, which solvers implement it)."""

@@ -27,13 +27,13 @@ def _split(values: list[str] | None) -> list[str] | None:
     return [part for value in values for part in value.split(",") if part]
 
 
-def _thread_counts(text: str) -> list[int]:
+def _counts(text: str, what: str) -> list[int]:
     try:
         counts = [int(part) for part in text.split(",") if part]
     except ValueError:
-        raise argparse.ArgumentTypeError(f"--threads takes counts like 1,2,4, got {text!r}")
+        raise argparse.ArgumentTypeError(f"--{what} takes counts like 1,2,4, got {text!r}")
     if not counts or min(counts) < 1:
-        raise argparse.ArgumentTypeError(f"thread counts must be positive, got {text!r}")
+        raise argparse.ArgumentTypeError(f"{what[:-1]} counts must be positive, got {text!r}")
     return counts
 
 
@@ -49,6 +49,14 @@ def _sizes(text: str) -> list[int]:
 
 def _device(text: str) -> int | str:
     return int(text) if text.isdigit() else text
+
+
+def _thread_counts(text: str) -> list[int]:
+    return _counts(text, "threads")
+
+
+def _rank_counts(text: str) -> list[int]:
+    return _counts(text, "ranks")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -92,6 +100,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     what.add_argument("--opencl-device", metavar="DEVICE",
                       help="OpenCL device for the scan and for solvers that take device= "
                            "(index in 'parmst info', or part of its name)")
+    what.add_argument("--ranks", type=_rank_counts, metavar="LIST",
+                      help="MPI rank counts for the mpi solvers, e.g. 1,2,4 (one mpiexec "
+                           "launch per solver and count)")
     what.add_argument("--formats", metavar="LIST",
                       help="time writing and reading these file formats on every graph, "
                            "e.g. edgelist,npz, or 'all'")
@@ -144,7 +155,8 @@ def _listing() -> str:
         lines.append(f"  {suite.name:18s} {suite.paper}")
         settings = [f"{what} {', '.join(map(str, value)) or 'none'}" for what, value in
                     (("solvers", suite.solvers), ("peers", suite.peers),
-                     ("threads", suite.threads), ("formats", suite.formats or None))
+                     ("threads", suite.threads), ("ranks", suite.ranks),
+                     ("formats", suite.formats or None))
                     if value is not None]
         if suite.measure != "time":
             settings.append(f"measure {suite.measure}")
@@ -170,10 +182,10 @@ def _command_line(args: argparse.Namespace) -> str:
     for option in ("graph", "solver", "peers"):
         for value in getattr(args, option) or ():
             words += [f"--{option}", value]
-    if args.threads:
-        words += ["--threads", ",".join(map(str, args.threads))]
-    if args.scan_mb:
-        words += ["--scan-mb", ",".join(map(str, args.scan_mb))]
+    for option in ("threads", "ranks", "scan_mb"):
+        values = getattr(args, option)
+        if values:
+            words += [f"--{option.replace('_', '-')}", ",".join(map(str, values))]
     if args.kbest:
         words.append("--kbest")
     return shlex.join(words)
@@ -216,9 +228,9 @@ def run(args: argparse.Namespace) -> int:
         result = bench(args.graph, split_specs(args.solver) if args.solver else None,
                        suite=args.suite, only=_split([args.only]) if args.only else None,
                        peers=_split(args.peers), repeat=args.repeat,
-                       kbest=args.kbest, threads=args.threads, measure=args.measure,
-                       baseline=args.baseline, formats=formats, scans=args.scan_mb,
-                       opencl_device=None if args.opencl_device is None
+                       kbest=args.kbest, threads=args.threads, ranks=args.ranks,
+                       measure=args.measure, baseline=args.baseline, formats=formats,
+                       scans=args.scan_mb, opencl_device=None if args.opencl_device is None
                        else _device(args.opencl_device), cache_dir=args.cache_dir,
                        cache=not args.no_cache, budget=args.budget, time_limit=args.time_limit,
                        progress=not args.no_progress, label=args.label, name=args.name,

@@ -17,9 +17,9 @@ exactly the graph's edges. Scan sizes run Sun and Skadron's prefix-scan
 experiment after the graphs (:mod:`parmst.bench.scan`).
 
 A sweep is a solver option run once per value (``threads=1,2,4``) for every
-solver that takes it; adding a dimension (a launcher with a rank count, say)
-means adding its values to ``sweeps`` and, where it is no solver option, a
-way to run a variant under it in :func:`_timed_solve`.
+solver that takes it. The ``ranks`` sweep runs each mpi solver under
+``mpiexec`` once per rank count (:mod:`parmst.bench.mpi`), after the
+interleaved runs.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ import os
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +69,7 @@ class _Variant:
     options: dict[str, Any]
     variant: str
     explicit: bool
+    ranks: int | None = None  # an mpi solver under mpiexec with this many ranks
 
     @property
     def threads(self) -> int | None:
@@ -173,11 +174,14 @@ def choose_solvers(patterns: Sequence[str] | None = None
 
 
 def _variants(specs: Sequence[str] | None, sweeps: Mapping[str, Sequence[Any]],
-              explicit: bool) -> tuple[list[_Variant], list[registry.Solver], dict[str, str]]:
+              explicit: bool, ranks: Sequence[int] = ()
+              ) -> tuple[list[_Variant], list[registry.Solver], dict[str, str]]:
     """Solver variants to time: each spec's solvers with its options, times each sweep value.
 
     A sweep (``{"threads": [1, 2, 4]}``) applies to the solvers that take
-    that option and whose spec does not fix it.
+    that option and whose spec does not fix it; the ``ranks`` sweep applies
+    to the mpi solvers, instead of the sweeps (their threads per rank follow
+    from the rank count, :mod:`parmst.bench.mpi`).
     """
     parsed = [parse_solver_spec(spec) for spec in specs] if specs is not None else None
     solvers, unavailable = choose_solvers(None if parsed is None else [p for p, _, _ in parsed])
@@ -190,6 +194,9 @@ def _variants(specs: Sequence[str] | None, sweeps: Mapping[str, Sequence[Any]],
                 raise UnknownOptionError(
                     f"solver {solver.name} has no option {', '.join(map(repr, unknown))}; "
                     f"its options: {', '.join(solver.options) or 'none'}")
+            if ranks and solver.backend == "mpi":
+                out.extend(_Variant(solver, options, text, explicit, r) for r in ranks)
+                continue
             swept = [(name, values) for name, values in sweeps.items()
                      if values and name in solver.options and name not in options]
             for combination in itertools.product(*(values for _, values in swept)):
@@ -203,6 +210,10 @@ def _skip_reason(variant: _Variant, graph: Graph) -> str | None:
     ok = variant.solver.can_run(graph, variant.options)
     if ok is not True:
         return ok
+    if variant.ranks is not None:
+        from parmst.bench.mpi import mpi_skip_reason
+
+        return mpi_skip_reason()
     n, m = graph.num_vertices, graph.num_edges
     if (not variant.explicit and variant.solver.algorithm.startswith("prim-dense")
             and n > _DENSE_ALWAYS_OK and n * n > _DENSE_BLOWUP * max(m, 1)):
@@ -346,22 +357,29 @@ def _one_run(graph: Graph, timing: _Timing, reference: np.ndarray, run: int, run
 
 
 def _time_solvers(graph: Graph, name: str, variants: list[_Variant], reference: np.ndarray,
-                  scheme: Scheme, bar) -> list[Record]:
+                  scheme: Scheme, bar, folder: Path, budget: float,
+                  after_launch: Callable[[list[Record]], None] | None = None) -> list[Record]:
     """Time every variant on ``graph``, interleaving their runs round-robin.
 
     Interleaving (all warm-ups, then run 1 of every solver, then run 2, ...)
     spreads a change in machine load over all solvers alike, so their ratios
-    stay fair on a shared machine.
+    stay fair on a shared machine. Variants of the ranks sweep run last, one
+    mpiexec launch each, within ``budget`` seconds per run; ``after_launch``
+    gets this graph's records after each launch (to save them as they come).
     """
-    records, timings = [], []
+    records, timings, launches = [], [], []
     for variant in variants:
-        record = Record(graph=name, solver=variant.solver.name, threads=variant.threads,
-                        options=variant.options, variant=variant.variant)
+        record = Record(graph=name, solver=variant.solver.name,
+                        threads=None if variant.ranks else variant.threads,
+                        options=variant.options, variant=variant.variant, ranks=variant.ranks)
         records.append(record)
         reason = _skip_reason(variant, graph)
         if reason is not None:
             record.status, record.note = "skipped", reason
             bar.update(scheme.runs + 1)
+            continue
+        if variant.ranks is not None:
+            launches.append((record, variant))
             continue
         timings.append(_Timing(record, variant.solver.load(),
                                {**variant.solver.options, **variant.options},
@@ -374,6 +392,22 @@ def _time_solvers(graph: Graph, name: str, variants: list[_Variant], reference: 
     for timing in timings:
         if timing.record.status == "ok":
             _finish(timing.record, scheme, timing.phases)
+    if launches:
+        from parmst.bench.mpi import graph_file, time_ranks
+
+        files = graph_file(graph, name, reference, folder)
+        for record, variant in launches:
+            bar.set_postfix_str(f"{name} {record.label}", refresh=False)
+            phases = time_ranks(record, variant.solver.name, variant.solver.options,
+                                variant.options, files, scheme.runs,
+                                timeout=60 + budget * (scheme.runs + 1))
+            if record.status == "ok":
+                _finish(record, scheme, phases)
+            else:
+                record.clear_times()
+            bar.update(scheme.runs + 1)
+            if after_launch is not None:
+                after_launch(records)
     return records
 
 
@@ -573,7 +607,7 @@ def run(graphs: Iterable[str | Graph | BenchGraph] | None = None,
         solvers: Sequence[str] | None = None, *, suite: str | None = None,
         peers: Sequence[str] | None = None, repeat: int | None = None, kbest: bool = False,
         only: Sequence[str] | None = None, threads: Sequence[int] | None = None,
-        measure: str | None = None,
+        ranks: Sequence[int] | None = None, measure: str | None = None,
         baseline: str | None = None, formats: Sequence[str] | None = None,
         scans: Sequence[int] | None = None, opencl_device: Any = None,
         cache_dir: str | os.PathLike | None = None, cache: bool = True,
@@ -608,6 +642,10 @@ def run(graphs: Iterable[str | Graph | BenchGraph] | None = None,
         instead of the median.
     threads : sequence of int, optional
         Run solvers that take ``threads`` once per count (a scaling sweep).
+    ranks : sequence of int, optional
+        Run the mpi solvers under ``mpiexec`` once per rank count, one launch
+        each (:mod:`parmst.bench.mpi`); ``budget`` seconds per run bound a
+        launch.
     measure : {"time", "compute"}, optional
         What throughput and speedups divide by: the whole solve
         (initialization and computation; the default) or the computation
@@ -630,8 +668,8 @@ def run(graphs: Iterable[str | Graph | BenchGraph] | None = None,
     cache : bool
         False to generate graphs afresh and cache nothing.
     budget : float
-        Seconds a peer may take per run (and to build its graph) before it is
-        stopped and skipped with a note.
+        Seconds a peer (or an mpi launch) may take per run (and to build its
+        graph) before it is stopped and skipped with a note.
     time_limit : float, optional
         Seconds after which no further graph is started (the rest are listed
         as not run), so a run under a wall-clock limit keeps what it measured.
@@ -644,7 +682,8 @@ def run(graphs: Iterable[str | Graph | BenchGraph] | None = None,
     command : str, optional
         The command line, recorded in the report.
     after_graph : callable, optional
-        Called with the result so far after each graph (to save it as it grows).
+        Called with the result so far after each graph, and after each mpiexec
+        launch of the ranks sweep (to save it as it grows).
 
     Returns
     -------
@@ -686,9 +725,11 @@ def run(graphs: Iterable[str | Graph | BenchGraph] | None = None,
         cache_dir = None
     specs = _pick(solvers, suite_info, "solvers")
     threads = _pick(threads, suite_info, "threads")
+    ranks = _pick(ranks, suite_info, "ranks")
     sweeps = {"threads": threads or (),
               "device": () if opencl_device is None else (opencl_device,)}
-    variants, chosen, unavailable = _variants(specs, sweeps, explicit=solvers is not None)
+    variants, chosen, unavailable = _variants(specs, sweeps, explicit=solvers is not None,
+                                              ranks=ranks or ())
     peers = _pick(peers, suite_info, "peers")
     peer_names, peers_explicit = resolve_peers(list(peers) if peers is not None else None)
     reference_figures = suite_info.reference if suite_info else None
@@ -698,6 +739,7 @@ def run(graphs: Iterable[str | Graph | BenchGraph] | None = None,
         "size_series": bool(suite_info and suite_info.size_series),
         "scheme": asdict(scheme), "scheme_text": scheme.describe(),
         "threads": list(threads) if threads else None, "budget": budget,
+        "ranks": list(ranks) if ranks else None,
         "measure": measure, "baseline": _pick(baseline, suite_info, "baseline", REFERENCE),
         "reference": asdict(reference_figures) if reference_figures else None,
         "solvers": [s.name for s in chosen], "peers": peer_names, "formats": formats,
@@ -732,8 +774,11 @@ def run(graphs: Iterable[str | Graph | BenchGraph] | None = None,
             result.graphs.append(info)
             if variants or peer_names:
                 reference = _reference(graph, info)
+                partial = None if after_graph is None else (
+                    lambda records: after_graph(replace(result, records=result.records
+                                                        + records)))
                 result.records.extend(_time_solvers(graph, name_, variants, reference, scheme,
-                                                    bar))
+                                                    bar, Path(folder), budget, partial))
             for peer_name in peer_names:
                 result.records.append(_time_peer(graph, info, peer_name, peers_explicit,
                                                  runner, scheme, bar))

@@ -137,19 +137,22 @@ def plot_throughput(result: BenchResult, path: Path) -> Path:
     return path
 
 
-def _sweeps(result: BenchResult) -> dict[str, dict[str, dict[int, float]]]:
-    """solver -> graph -> {threads: time} for solvers timed at several thread counts."""
+def _sweeps(result: BenchResult, by: str) -> dict[str, dict[str, dict[int, float]]]:
+    """solver -> graph -> {count: time} for solvers timed at several ``by`` (threads, ranks)."""
     sweeps: dict[str, dict[str, dict[int, float]]] = defaultdict(lambda: defaultdict(dict))
     for record in result.records:
-        if record.ok and record.threads is not None:
-            sweeps[record.solver][record.graph][record.threads] = record.time
+        count = getattr(record, by)
+        if record.ok and count is not None:  # ranks: the solve, without the parallel read
+            sweeps[record.solver][record.graph][count] = (record.compute_time if by == "ranks"
+                                                          else record.time)
     return {solver: graphs for solver, graphs in sweeps.items()
             if any(len(times) > 1 for times in graphs.values())}
 
 
-def plot_scaling(result: BenchResult, path: Path) -> Path | None:
-    """Speedup over the solver's own fewest-thread run, one panel per solver."""
-    sweeps = _sweeps(result)
+def plot_scaling(result: BenchResult, path: Path, by: str = "threads") -> Path | None:
+    """Speedup over the solver's own run with the fewest ``by`` (threads or ranks), one panel
+    per solver."""
+    sweeps = _sweeps(result, by)
     if not sweeps:
         return None
     columns = min(len(sweeps), 3)
@@ -165,13 +168,13 @@ def plot_scaling(result: BenchResult, path: Path) -> Path | None:
                     marker="o", color=colour, label=graph)
         ax.plot([fewest, most], [1, most / fewest], linestyle="--", color="grey", label="ideal")
         ax.set_title(solver, fontsize=9)
-        ax.set_xlabel("threads")
-        ax.set_ylabel(f"speedup over {fewest} thread{'s' if fewest > 1 else ''}")
+        ax.set_xlabel(by)
+        ax.set_ylabel(f"speedup over {fewest} {by if fewest > 1 else by[:-1]}")
         ax.grid(alpha=0.4)
         ax.legend(fontsize=7)
     for ax in axes[len(sweeps):]:
         ax.set_visible(False)
-    fig.suptitle(f"{result.config.get('name', '')}: speedup vs threads\n{_subtitle(result)}",
+    fig.suptitle(f"{result.config.get('name', '')}: speedup vs {by}\n{_subtitle(result)}",
                  fontsize=9)
     fig.savefig(path)
     return path
@@ -240,9 +243,10 @@ def plot_all(result: BenchResult, directory: Path, stem: str) -> list[Path]:
     scan = plot_scan(result, directory / f"{stem}_scan.png")
     if scan is not None:
         written.append(scan)
-    scaling = plot_scaling(result, directory / f"{stem}_scaling.png")
-    if scaling is not None:
-        written.append(scaling)
+    for by, suffix in (("threads", "scaling"), ("ranks", "ranks")):
+        scaling = plot_scaling(result, directory / f"{stem}_{suffix}.png", by)
+        if scaling is not None:
+            written.append(scaling)
     if result.config.get("size_series"):
         written.append(plot_size(result, directory / f"{stem}_size.png"))
     return written

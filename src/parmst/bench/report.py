@@ -8,7 +8,7 @@ The JSON schema (``"schema": "parmst-bench/1"``)::
                 formats, skipped_peers, skipped_graphs},
      "graphs": [{name, source, stands_for, num_vertices, num_edges, weight_dtype,
                  num_components, total_weight, verified, verify_message}],
-     "records": [{graph, solver, kind, threads, options, variant, status, note, warmup_time,
+     "records": [{graph, solver, kind, threads, options, variant, status, ranks, note, warmup_time,
                   times, init_times, compute_times, cpu_times, time, init_time,
                   compute_time, cpu_time, converged, phases, rounds, worklist_sizes, device,
                   threads_used, total_weight, weight_ok, extra}]}
@@ -82,6 +82,7 @@ class Record:
     options: dict[str, Any] = field(default_factory=dict)
     variant: str = ""
     status: str = "ok"
+    ranks: int | None = None  # MPI ranks (the ranks sweep), for mpi solvers
     note: str = ""
     warmup_time: float | None = None
     times: list[float] = field(default_factory=list)
@@ -104,8 +105,11 @@ class Record:
 
     @property
     def label(self) -> str:
-        """The column name: ``"ecl/cpu"``, ``"ecl/cpu x2"`` (2 threads), ``"ecl/gpu[filter=false]"``."""
+        """The column name: ``"ecl/cpu"``, ``"ecl/cpu x2"`` (2 threads), ``"ecl/gpu[filter=false]"``,
+        ``"ghs/mpi 4 ranks"``."""
         name = f"{self.solver}[{self.variant}]" if self.variant else self.solver
+        if self.ranks is not None:
+            name = f"{name} {self.ranks} rank{'s' if self.ranks > 1 else ''}"
         return name if self.threads is None else f"{name} x{self.threads}"
 
     @property
@@ -300,8 +304,10 @@ class BenchResult:
                 continue
             threads = r.threads_used if r.threads_used is not None else r.threads
             status = r.status if r.converged else "ok, not converged †"
-            rows.append([r.graph, f"{r.solver}[{r.variant}]" if r.variant else r.solver,
-                         "" if threads is None else str(threads),
+            name = f"{r.solver}[{r.variant}]" if r.variant else r.solver
+            if r.ranks is not None:
+                name += f" {r.ranks} rank{'s' if r.ranks > 1 else ''}"
+            rows.append([r.graph, name, "" if threads is None else str(threads),
                          _fmt_time(r.time), _fmt_time(r.init_time), _fmt_time(r.compute_time),
                          _fmt_time(r.cpu_time), _fmt_rate(self.throughput(r)),
                          _fmt_ratio(self.speedup(r, baseline) if r.kind != "io" else None),
@@ -346,6 +352,42 @@ class BenchResult:
             rows.append([graph, name] + cells + [compute])
         return _table(["graph", "solver"] + [f"{t} thr" for t in counts]
                       + ["compute-only, most vs fewest"], rows, "ll" + "r" * (len(counts) + 1))
+
+    def rank_table(self) -> list[str]:
+        """Per graph, mpi solver and rank count: read and solve, local work against
+        communication (the slowest rank's), self-speedup, ratios to the serial baseline and
+        to ecl/cpu, resident memory per rank (largest rank), exactness."""
+        rows = []
+        for r in self.records:
+            if r.ranks is None or r.kind != "parmst":
+                continue
+            name = f"{r.solver}[{r.variant}]" if r.variant else r.solver
+            one = next((o for o in self.records if o.ok and o.solver == r.solver
+                        and o.variant == r.variant and o.graph == r.graph and o.ranks == 1),
+                       None)
+            base, ecl = self.find(r.graph, self.baseline), self.find(r.graph, "ecl/cpu")
+            x = r.extra
+            mib = (lambda key: f"{x[key] / 2**20:,.0f}" if key in x else "")  # noqa: E731
+
+            def over(other: Record | None, seconds: float | None) -> str:
+                solve = r.compute_time if r.ok else None
+                return _fmt_ratio(seconds / solve if other and seconds and solve else None)
+
+            rows.append([r.graph, name, str(r.ranks), "" if r.threads_used is None
+                         else str(r.threads_used), _fmt_time(r.time), _fmt_time(r.init_time),
+                         _fmt_time(r.compute_time), _fmt_time(x.get("local_time_max_s")),
+                         _fmt_time(x.get("comm_time_max_s")),
+                         over(one, one.compute_time if one else None),
+                         over(base, self.seconds(base) if base else None),
+                         over(ecl, self.seconds(ecl) if ecl else None),
+                         mib("peak_memory_max_bytes"), mib("peak_growth_max_bytes"),
+                         {"ok": "yes", "MISMATCH": "**NO**"}.get(r.status, r.status)])
+        if not rows:
+            return []
+        return _table(["graph", "solver", "ranks", "threads/rank", "time (s)", "read+route (s)",
+                       "solve (s)", "local (s)", "comm (s)", "self-speedup",
+                       f"vs {self.baseline}", "vs ecl/cpu", "peak MiB/rank",
+                       "peak growth MiB/rank", "exact"], rows, "llrr" + "r" * 10 + "l")
 
     def phase_tables(self) -> list[str]:
         """Per solver: milliseconds per phase (summed over rounds) and its share of the phases."""
@@ -498,6 +540,15 @@ class BenchResult:
                      self.summary_table()),
                     ("Thread scaling", "Milliseconds (speedup over the fewest threads), "
                      "whole solve; last column: computation only.", self.scaling_table()),
+                    ("MPI ranks", "One mpiexec launch per solver and rank count; each run "
+                     "reads the file in parallel (read+route) and solves; `local` and `comm` "
+                     "are the slowest rank's solve time outside and inside MPI calls; "
+                     "self-speedup and the ratios divide by the solve time (the others' "
+                     "whole solve of the graph in memory against it); self-speedup is over "
+                     "the same solver on 1 rank; `peak` is the largest "
+                     "rank's peak resident memory during the timed runs (on Linux; its whole "
+                     "life elsewhere), `peak growth` that peak less the rank's memory before "
+                     "them (interpreter, libraries, compiled kernels).", self.rank_table()),
                     ("Phases", "Per phase, summed over rounds (share of the phases' total).",
                      self.phase_tables()),
                     ("File formats", "Write, then read back from the page cache (parsing, "

@@ -35,6 +35,8 @@ suite              reproduces
 ``cpu-vs-pbbs``    the multi-core solvers against PBBS's parallel filter-Kruskal (a
                    program the user builds; see :mod:`parmst.bench.peers`) on Fallin
                    et al.'s families, the whole call timed
+``mpi-scaling``    Shou and He section 4.5: the mpi solvers at 1..16 MPI ranks against
+                   serial Kruskal and ecl/cpu on all cores
 =================  ==============================================================
 
 Besides its graphs, a suite may fix the experiment's other settings (which
@@ -112,6 +114,8 @@ class Suite:
         when the command names none; ``None``: the harness's defaults.
     threads : tuple of int, optional
         A thread-count sweep for solvers that take ``threads``.
+    ranks : tuple of int, optional
+        An MPI rank-count sweep for the mpi solvers (one mpiexec launch each).
     measure : str
         ``"time"`` (whole solve) or ``"compute"`` (computation only) for
         throughput and speedups.
@@ -134,6 +138,7 @@ class Suite:
     solvers: tuple[str, ...] | None = None
     peers: tuple[str, ...] | None = None
     threads: tuple[int, ...] | None = None
+    ranks: tuple[int, ...] | None = None
     measure: str = "time"
     baseline: str | None = None
     reference: Reference | None = None
@@ -309,6 +314,14 @@ def _sun_skadron(edge_counts: tuple[int, ...]) -> tuple[BenchGraph, ...]:
 _OPENCL_SOLVERS = ("ecl/opencl", "segscan-boruvka/opencl")
 _SCAN_SIZES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
 
+# Shou and He section 4.5 (MPI self-speedup): the mpi solvers at 1..16 ranks of one
+# thread each (pure MPI, as the paper scales) against serial Kruskal and ecl/cpu on every
+# core of the same machine. GHS is left out of the large graphs (it would take hours
+# there); name it with --solver to add it.
+_MPI_SOLVERS = ("kruskal/serial", "ecl/cpu", "filter-boruvka/mpi[threads=1]",
+                "boruvka-allreduce/mpi", "genboruvka/mpi[threads=1]")
+_MPI_SMALL_SOLVERS = (*_MPI_SOLVERS, "ghs/mpi")
+
 SUITES: dict[str, Suite] = {suite.name: suite for suite in (
     Suite("seed000", "Shou and He section 4.1 (its eight test files)",
           _seed000(tuple(f"{kind}/{size}" for kind in ("sparse", "dense")
@@ -394,6 +407,17 @@ SUITES: dict[str, Suite] = {suite.name: suite for suite in (
     Suite("cpu-vs-pbbs-small", "the multi-core solvers against PBBS's parallel "
           "filter-Kruskal on three small families", _ECL_GPU_SMALL, solvers=_PBBS_RIVALS,
           peers=("pbbs",), baseline="pbbs"),
+    Suite("mpi-scaling", "Shou and He section 4.5: MPI self-speedup of the mpi solvers, "
+          "1-16 ranks, against serial Kruskal and ecl/cpu on every core",
+          (BenchGraph("sparse/large", "seed000-sparse:size=large,seed=1", "sparse/large.txt"),
+           BenchGraph("dense/large", "seed000-dense:size=large,seed=1", "dense/large.txt"),
+           BenchGraph("rmat22", "rmat:scale=22,edge_factor=16,seed=1", "rmat22.sym"),
+           BenchGraph("road-2e22", "road:side=2048,seed=1", "USA-road-d.USA")),
+          solvers=_MPI_SOLVERS, peers=(), ranks=(1, 2, 4, 8, 16)),
+    Suite("mpi-scaling-small", "Shou and He section 4.5 on two small graphs, 1-2 ranks",
+          (BenchGraph("road-2e12", "road:side=64,seed=1"),
+           BenchGraph("sparse/small", "seed000-sparse:size=small,seed=1", "sparse/small.txt")),
+          solvers=_MPI_SMALL_SOLVERS, peers=(), ranks=(1, 2)),
     Suite("phases", "Shou and He Figures 3-4: boruvka-edge/cpu per phase, medium graphs",
           _phases("medium"), solvers=_PHASE_SOLVERS, peers=()),
     Suite("phases-small", "Shou and He Figures 3-4: boruvka-edge/cpu per phase, small graphs",

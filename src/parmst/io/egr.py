@@ -50,6 +50,7 @@ Example
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 
 import numba
 import numpy as np
@@ -74,17 +75,21 @@ def _mix(x):
 
 
 @numba.njit(cache=True)
-def _mirror_checksums(nindex, nlist, eweight):
+def _mirror_checksums(nindex, nlist, eweight, row0):
     """Counts and wrapping sums of hash(min, max, w) over entries with u < v and with u > v.
 
-    Equal on both sides when every entry has its mirror (the multisets agree).
-    Also returns the number of self-loop entries.
+    ``nindex`` holds rows ``row0 ..`` (``nindex[0]`` is the first entry of
+    ``nlist``). Over the whole file both sides are equal when every entry has
+    its mirror (the multisets agree). Also returns the number of self-loop
+    entries.
     """
     forward = np.zeros(2, dtype=np.uint64)
     backward = np.zeros(2, dtype=np.uint64)
     loops = 0
-    for u in range(len(nindex) - 1):
-        for k in range(nindex[u], nindex[u + 1]):
+    base = nindex[0]
+    for i in range(len(nindex) - 1):
+        u = row0 + i
+        for k in range(nindex[i] - base, nindex[i + 1] - base):
             v = nlist[k]
             if v == u:
                 loops += 1
@@ -99,11 +104,13 @@ def _mirror_checksums(nindex, nlist, eweight):
 
 
 @numba.njit(cache=True)
-def _gather_edges(nindex, nlist, eweight, keep_loop, src, dst, weight):
+def _gather_edges(nindex, nlist, eweight, keep_loop, row0, src, dst, weight):
     """One edge per entry with u < v, and per loop entry flagged in ``keep_loop``, in CSR order."""
     m = 0
-    for u in range(len(nindex) - 1):
-        for k in range(nindex[u], nindex[u + 1]):
+    base = nindex[0]
+    for i in range(len(nindex) - 1):
+        u = row0 + i
+        for k in range(nindex[i] - base, nindex[i + 1] - base):
             v = nlist[k]
             if u < v or (u == v and keep_loop[k]):
                 src[m] = u
@@ -113,7 +120,7 @@ def _gather_edges(nindex, nlist, eweight, keep_loop, src, dst, weight):
     return m
 
 
-def _layout(path: str, data: np.ndarray) -> tuple[int, int, bool]:
+def layout(path: str, data: np.ndarray) -> tuple[int, int, bool]:
     """Check the header and the file size; returns (n, E, weighted)."""
     size = len(data)
     if size < _HEADER_BYTES:
@@ -138,25 +145,35 @@ def _layout(path: str, data: np.ndarray) -> tuple[int, int, bool]:
     return n, e, size == weighted
 
 
-def _check_csr(path: str, n: int, e: int, nindex: np.ndarray, nlist: np.ndarray) -> None:
-    nindex_at = _HEADER_BYTES
-    nlist_at = nindex_at + 4 * (n + 1)
-    if nindex[0] != 0:
+def _check_nindex(path: str, n: int, e: int, nindex: np.ndarray, row0: int) -> None:
+    """Check ``nindex[row0 : row0 + len(nindex)]`` (the whole array when ``row0 = 0`` and it has n+1)."""
+    nindex_at = _HEADER_BYTES + 4 * row0
+    if row0 == 0 and nindex[0] != 0:
         raise GraphFormatError(path, f"nindex[0] must be 0, found {nindex[0]}", offset=nindex_at)
     drops = np.flatnonzero(nindex[1:] < nindex[:-1])
     if len(drops):
-        v = int(drops[0]) + 1
-        raise GraphFormatError(path, f"nindex must not decrease, found nindex[{v}]={nindex[v]} "
-                                     f"< nindex[{v - 1}]={nindex[v - 1]}",
-                               offset=nindex_at + 4 * v)
-    if nindex[n] != e:
-        raise GraphFormatError(path, f"nindex[n] must equal E={e}, found {nindex[n]}",
-                               offset=nindex_at + 4 * n)
+        i = int(drops[0]) + 1
+        v = row0 + i
+        raise GraphFormatError(path, f"nindex must not decrease, found nindex[{v}]={nindex[i]} "
+                                     f"< nindex[{v - 1}]={nindex[i - 1]}",
+                               offset=nindex_at + 4 * i)
+    last = row0 + len(nindex) - 1
+    if last == n and nindex[-1] != e:
+        raise GraphFormatError(path, f"nindex[n] must equal E={e}, found {nindex[-1]}",
+                               offset=nindex_at + 4 * (len(nindex) - 1))
+    outside = np.flatnonzero((nindex < 0) | (nindex > e))  # a part's slice, before the ends'
+    if len(outside):                                       # checks on other ranks
+        i = int(outside[0])
+        raise GraphFormatError(path, f"nindex[{row0 + i}]={nindex[i]} is outside 0..E={e}",
+                               offset=nindex_at + 4 * i)
+
+
+def _check_nlist(path: str, n: int, nlist: np.ndarray, entry0: int) -> None:
     bad = np.flatnonzero((nlist < 0) | (nlist >= n))
     if len(bad):
-        k = int(bad[0])
-        raise GraphFormatError(path, f"nlist[{k}]={nlist[k]} is not a vertex id 0..{n - 1}",
-                               offset=nlist_at + 4 * k)
+        k = entry0 + int(bad[0])
+        raise GraphFormatError(path, f"nlist[{k}]={nlist[k - entry0]} is not a vertex id "
+                                     f"0..{n - 1}", offset=_HEADER_BYTES + 4 * (n + 1) + 4 * k)
 
 
 def _unmirrored(path: str, n: int, rows: np.ndarray, nlist: np.ndarray,
@@ -170,6 +187,72 @@ def _unmirrored(path: str, n: int, rows: np.ndarray, nlist: np.ndarray,
                                   f"entry (row {v}, neighbour {u}, weight {w}); egr stores both "
                                   "directions of every edge",
                             offset=_HEADER_BYTES + 4 * (n + 1) + 4 * k)
+
+
+def row_bounds(data: np.ndarray, n: int, e: int, parts: int) -> np.ndarray:
+    """Rows ``bounds[r] .. bounds[r+1]-1`` of part ``r``: near-equal entry counts, whole rows.
+
+    Binary searches in the memory-mapped ``nindex`` touch a few pages only.
+    The bounds never decrease, even where ``nindex`` is broken (each part
+    then checks its own slice).
+    """
+    nindex = data[_HEADER_BYTES:_HEADER_BYTES + 4 * (n + 1)].view(_INT32)
+    targets = np.array([e * r // parts for r in range(parts + 1)], dtype=np.int64)
+    bounds = np.clip(np.searchsorted(nindex, targets, side="left"), 0, n)
+    bounds[0], bounds[-1] = 0, n
+    return np.maximum.accumulate(bounds)
+
+
+@dataclass
+class CsrRows:
+    """Edges of CSR rows ``first_row .. last_row-1``, and the mirror balance of their entries.
+
+    ``balance`` is (forward - backward) of :func:`_mirror_checksums`, wrapping:
+    the parts of a file sum to zero exactly when every entry has its mirror.
+    """
+
+    src: np.ndarray
+    dst: np.ndarray
+    weight: np.ndarray
+    balance: np.ndarray
+
+
+def read_rows(path: str, data: np.ndarray, n: int, e: int, weighted: bool, first_row: int,
+              last_row: int, progress: bool | None = False) -> CsrRows:
+    """Parse rows ``first_row .. last_row-1`` of a checked layout, reading only their bytes."""
+    body = data[_HEADER_BYTES:].view(_INT32)
+    with progress_bar(len(data), f"reading {path}", progress) as bar:
+        nindex = copy_out(body[first_row:last_row + 1], np.int32, bar)
+        _check_nindex(path, n, e, nindex, first_row)
+        k0, k1 = int(nindex[0]), int(nindex[-1])
+        nlist = copy_out(body[n + 1 + k0:n + 1 + k1], np.int32, bar)
+        eweight = (copy_out(body[n + 1 + e + k0:n + 1 + e + k1], np.int32, bar) if weighted
+                   else np.ones(k1 - k0, dtype=np.int32))
+    _check_nlist(path, n, nlist, k0)
+    with np.errstate(over="ignore"):  # the hash wraps on purpose (warns only without JIT)
+        forward, backward, num_loops = _mirror_checksums(nindex, nlist, eweight, first_row)
+        balance = forward - backward
+    keep_loop = np.zeros(len(nlist), dtype=np.bool_)
+    if num_loops:  # a loop's entries all sit in its own row, so a part pairs them alone
+        rows = np.repeat(np.arange(first_row, last_row, dtype=np.int32), np.diff(nindex))
+        loops = np.flatnonzero(nlist == rows)
+        second, _ = mirror_pairs(rows[loops], nlist[loops], eweight[loops])
+        keep_loop[loops[~second]] = True
+    m = int(forward[0]) + int(keep_loop.sum())
+    src, dst, weight = (np.empty(m, dtype=np.int32) for _ in range(3))
+    _gather_edges(nindex, nlist, eweight, keep_loop, first_row, src, dst, weight)
+    return CsrRows(src, dst, weight, balance)
+
+
+def unmirrored_error(path: str, data: np.ndarray, n: int, e: int,
+                     weighted: bool) -> GraphFormatError:
+    """The exact error of a file whose entries do not pair up (reads the whole file; error path)."""
+    body = data[_HEADER_BYTES:].view(_INT32)
+    nindex = np.asarray(body[:n + 1])
+    nlist = np.asarray(body[n + 1:n + 1 + e])
+    eweight = np.asarray(body[n + 1 + e:]) if weighted else np.ones(e, dtype=np.int32)
+    rows = np.repeat(np.arange(n, dtype=np.int32), np.diff(nindex))
+    return _unmirrored(path, n, rows, nlist, eweight)
 
 
 def read(path: str | os.PathLike, *, progress: bool | None = None) -> Graph:
@@ -188,30 +271,11 @@ def read(path: str | os.PathLike, *, progress: bool | None = None) -> Graph:
     """
     path = os.fspath(path)
     data = read_bytes(path, progress)
-    n, e, weighted = _layout(path, data)
-    body = data[_HEADER_BYTES:].view(_INT32)
-    with progress_bar(len(data), f"reading {path}", progress) as bar:
-        nindex = copy_out(body[:n + 1], np.int32, bar)
-        nlist = copy_out(body[n + 1:n + 1 + e], np.int32, bar)
-        eweight = (copy_out(body[n + 1 + e:], np.int32, bar) if weighted
-                   else np.ones(e, dtype=np.int32))
-    _check_csr(path, n, e, nindex, nlist)
-    with np.errstate(over="ignore"):  # the hash wraps on purpose (warns only without JIT)
-        forward, backward, num_loops = _mirror_checksums(nindex, nlist, eweight)
-    rows = None
-    if not np.array_equal(forward, backward) or num_loops:
-        rows = np.repeat(np.arange(n, dtype=np.int32), np.diff(nindex))
-    if not np.array_equal(forward, backward):
-        raise _unmirrored(path, n, rows, nlist, eweight)
-    keep_loop = np.zeros(e, dtype=np.bool_)
-    if num_loops:
-        loops = np.flatnonzero(nlist == rows)
-        second, _ = mirror_pairs(rows[loops], nlist[loops], eweight[loops])
-        keep_loop[loops[~second]] = True
-    m = int(forward[0]) + int(keep_loop.sum())
-    src, dst, weight = (np.empty(m, dtype=np.int32) for _ in range(3))
-    _gather_edges(nindex, nlist, eweight, keep_loop, src, dst, weight)
-    return Graph(src, dst, weight, n)
+    n, e, weighted = layout(path, data)
+    rows = read_rows(path, data, n, e, weighted, 0, n, progress)
+    if rows.balance.any():
+        raise unmirrored_error(path, data, n, e, weighted)
+    return Graph(rows.src, rows.dst, rows.weight, n)
 
 
 def _check_writable(path: str, graph: Graph) -> None:

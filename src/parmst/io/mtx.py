@@ -114,7 +114,36 @@ def _size_line(text: TextFile, pos: int) -> tuple[int, int, int, int, Metadata]:
     return rows, nnz, next_pos, line, metadata
 
 
-def _select_general(rows: Rows, general: str) -> Rows:
+def entry_spec(text: TextFile, weight_dtype: str | None, allow_nan: bool
+               ) -> tuple[RowSpec, np.dtype | None, int, int, int, int, str]:
+    """Read the banner and size line; returns the entries' row spec and where they start.
+
+    Returns ``(spec, dtype, n, nnz, pos, size_line, symmetry)``: entries start
+    at byte ``pos``, on the line after ``size_line``. Shared by :func:`read`
+    and the partitioned reader of :mod:`parmst.distributed`.
+    """
+    field, symmetry, pos = _banner(text)
+    n, nnz, pos, size_line, metadata = _size_line(text, pos)
+    check_declared_vertices(text.path, n, f"{n} rows in the size line", line=size_line)
+    dtype = resolve_weight_dtype(text.path, weight_dtype, metadata)
+    if dtype is None:
+        dtype = FIELDS[field]
+    weight_range, integer_weights = weight_limits(dtype)
+    columns = ("i", "j") if field == "pattern" else ("i", "j", "value")
+    spec = RowSpec(columns, comments=b"%", id_range=(1, n),
+                   id_hint=f" (indices are 1-based; the size line on line {size_line} "
+                           f"says {n} rows)",
+                   weight_range=weight_range, integer_weights=integer_weights,
+                   allow_nan=allow_nan)
+    return spec, dtype, n, nnz, pos, size_line, symmetry
+
+
+def count_message(nnz: int, found: int) -> str:
+    """The error for an entry count that differs from the size line's."""
+    return f"the size line announces {nnz} entries but the file has {found}"
+
+
+def select_general(rows: Rows, general: str) -> Rows:
     """Apply the ``general=`` choice to the entries of a general matrix."""
     if general in ("keep", "dedupe"):
         return drop_mirrors(rows, general)
@@ -138,25 +167,12 @@ def read(path: str | os.PathLike, *, general: str = "keep", weight_dtype: str | 
     """
     check_choice("general", general, GENERAL_CHOICES)
     text = TextFile(os.fspath(path), read_bytes(path, progress))
-    field, symmetry, pos = _banner(text)
-    n, nnz, pos, size_line, metadata = _size_line(text, pos)
-    check_declared_vertices(text.path, n, f"{n} rows in the size line", line=size_line)
-    dtype = resolve_weight_dtype(text.path, weight_dtype, metadata)
-    if dtype is None:
-        dtype = FIELDS[field]
-    weight_range, integer_weights = weight_limits(dtype)
-    columns = ("i", "j") if field == "pattern" else ("i", "j", "value")
-    spec = RowSpec(columns, comments=b"%", id_range=(1, n),
-                   id_hint=f" (indices are 1-based; the size line on line {size_line} "
-                           f"says {n} rows)",
-                   weight_range=weight_range, integer_weights=integer_weights,
-                   allow_nan=allow_nan)
+    spec, dtype, n, nnz, pos, size_line, symmetry = entry_spec(text, weight_dtype, allow_nan)
     rows = parse_rows(text, pos, size_line + 1, spec, progress)
     if len(rows.src) != nnz:
-        raise text.error(f"the size line announces {nnz} entries but the file has "
-                         f"{len(rows.src)}", size_line)
+        raise text.error(count_message(nnz, len(rows.src)), size_line)
     if symmetry == "general":
-        rows = _select_general(rows, general)
+        rows = select_general(rows, general)
     rows.src -= 1  # 1-based ids; the arrays are the parser's own
     rows.dst -= 1
     return graph_from_rows(text.path, rows.src, rows.dst, finish_weights(rows, dtype), n)

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import os
 
+import numpy as np
+
 from parmst.graph import Graph
 from parmst.io._common import (
     Metadata,
@@ -59,6 +61,18 @@ def read(path: str | os.PathLike, *, num_vertices: int | None = None,
     """
     check_vertex_count(num_vertices)
     text = TextFile(os.fspath(path), read_bytes(path, progress))
+    spec, dtype, end, line = row_spec(text, num_vertices, weight_dtype, allow_nan)
+    rows = parse_rows(text, end, line, spec, progress)
+    return graph_from_rows(text.path, rows.src, rows.dst, finish_weights(rows, dtype), num_vertices)
+
+
+def row_spec(text: TextFile, num_vertices: int | None, weight_dtype: str | None,
+             allow_nan: bool) -> tuple[RowSpec, np.dtype | None, int, int]:
+    """Check the header word; returns the rows' spec, weight dtype, and where the rows start.
+
+    Returns ``(spec, dtype, end of the header word, its line)``. Shared by
+    :func:`read` and the partitioned reader of :mod:`parmst.distributed`.
+    """
     if num_vertices is not None:
         check_declared_vertices(text.path, num_vertices,
                                 f"num_vertices={num_vertices} from the num_vertices option")
@@ -75,8 +89,7 @@ def read(path: str | os.PathLike, *, num_vertices: int | None = None,
     spec = RowSpec(HEADERS[word], by_line=False, id_range=(0, last), id_hint=hint,
                    weight_range=weight_range, integer_weights=integer_weights,
                    allow_nan=allow_nan, ids_count=num_vertices is None)
-    rows = parse_rows(text, end, line, spec, progress)
-    return graph_from_rows(text.path, rows.src, rows.dst, finish_weights(rows, dtype), num_vertices)
+    return spec, dtype, end, line
 
 
 def write(graph: Graph, path: str | os.PathLike, *, progress: bool | None = None) -> None:

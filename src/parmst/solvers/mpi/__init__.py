@@ -60,7 +60,17 @@ register(Solver(
     summary="local forest of each rank's own edges, safe local contraction, then "
             "all-reduce Borůvka on the contracted cut graph",
     requires=("mpi4py",),
-    options={"local_solver": "auto", "threads": None},
+    options={"local_solver": "auto", "threads": None, "rounds": "auto"},
+    probe=mpi_available,
+))
+register(Solver(
+    name="ghs/mpi",
+    entry="parmst.solvers.mpi.solve:ghs",
+    paper=CITATIONS["ghs"] + ", as " + CITATIONS["shou-he"] + " adapt it (section 3.4, "
+          "optimizations 2 and 3)",
+    summary="Gallager-Humblet-Spira message passing, each rank simulating its vertices: local "
+            "delivery, batched Isend/Iprobe, counting termination; slow, for comparison",
+    requires=("mpi4py",),
     probe=mpi_available,
 ))
 register(Solver(

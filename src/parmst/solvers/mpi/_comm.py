@@ -24,13 +24,14 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+import numba
 import numpy as np
 
 from parmst.errors import ParmstError
 
 _SIGN64 = np.uint64(1 << 63)
 
-__all__ = ["Channel", "DistributedError", "abort", "peak_memory_bytes", "world"]
+__all__ = ["Channel", "DistributedError", "abort", "group_order", "peak_memory_bytes", "world"]
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +48,36 @@ class DistributedError(ParmstError):
     def __init__(self, message: str, rank: int) -> None:
         self.rank = rank
         super().__init__(message)
+
+
+@numba.njit(cache=True)
+def _counting_order(keys, bins, order):
+    """Stable counting sort: positions of ``keys`` (each in ``0..bins-1``) grouped by key."""
+    start = np.zeros(bins + 1, dtype=np.int64)
+    for k in keys:
+        start[k + 1] += 1
+    for b in range(bins):
+        start[b + 1] += start[b]
+    for i in range(len(keys)):
+        k = keys[i]
+        order[start[k]] = i
+        start[k] += 1
+
+
+def group_order(keys: np.ndarray, bins: int) -> np.ndarray:
+    """``np.argsort(keys, kind="stable")`` for small non-negative integer keys, in linear time.
+
+    Ranks (``bins = p``) and local indices are such keys; a sort of them
+    dominated the distributed rounds' local time.
+
+    Examples
+    --------
+    >>> group_order(np.array([2, 0, 2, 1, 0]), 3).tolist()
+    [1, 4, 3, 0, 2]
+    """
+    order = np.empty(len(keys), dtype=np.int64)
+    _counting_order(np.asarray(keys, dtype=np.int64), int(bins), order)
+    return order
 
 
 def world() -> Any:
@@ -157,6 +188,18 @@ class Channel:
         self._count(start, 1 if self.size > 1 else 0, 8)
         return 0 if result is None else int(result)
 
+    def exscan_ints(self, values: np.ndarray) -> np.ndarray:
+        """Element-wise sums of int64 ``values`` over the ranks before this one (0 on rank 0)."""
+        start = time.perf_counter()
+        values = np.ascontiguousarray(values, dtype=np.int64)
+        out = np.zeros_like(values)
+        if self.size > 1:
+            self.comm.Exscan(values, out, op=self.MPI.SUM)
+            if self.rank == 0:  # MPI leaves rank 0's result undefined
+                out[:] = 0
+        self._count(start, 1 if self.size > 1 else 0, values.nbytes if self.size > 1 else 0)
+        return out
+
     def allgather_int(self, value: int) -> np.ndarray:
         """``value`` of every rank, in rank order."""
         start = time.perf_counter()
@@ -202,7 +245,7 @@ class Channel:
         owns (its ids are ``first .. first + len(values[k]) - 1``). One request
         and one reply Alltoallv, however many arrays.
         """
-        order = np.argsort(owner, kind="stable")
+        order = group_order(owner, self.size)
         counts = np.bincount(owner, minlength=self.size).astype(np.int64)
         (asked,), asked_counts = self.alltoallv([np.asarray(ids, dtype=np.int64)[order]], counts)
         local = asked - first

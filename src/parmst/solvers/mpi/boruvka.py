@@ -276,6 +276,9 @@ def _local_forest(dg: DistributedGraph, local_mask: np.ndarray, local_solver: st
     idx = index_dtype_for(n_local, len(positions))
     graph = Graph(lsrc.astype(idx), ldst.astype(idx), dg.weight[positions], n_local)
     options = {}
+    one_thread = (threads if threads is not None else numba.get_num_threads()) == 1
+    if local_solver == "auto" and one_thread:
+        local_solver = "kruskal/serial"  # on one thread it beats ecl/cpu about 2x (docs/mpi.md)
     if threads is not None and local_solver != "auto" and \
             "threads" in registry.get(local_solver).options:
         options["threads"] = threads
@@ -294,12 +297,14 @@ def _remote_labels(channel: Any, dg: DistributedGraph, vertices: np.ndarray,
 
 
 def filter_contract(dg: DistributedGraph, stats: Stats, local_solver: str,
-                    threads: int | None) -> tuple[np.ndarray, tuple, int, int]:
+                    threads: int | None) -> tuple[np.ndarray, tuple, int, int, tuple[int, int]]:
     """Steps 1-3 of filter-boruvka: local forest, safe contraction, contracted graph.
 
     Returns the ids of the edges contracted here (global forest edges held
-    here); the contracted graph's edges held here ``(cu, cv, keys, ids)``;
-    the number of its components (global); the width of the keys in bits.
+    here); the contracted graph's edges held here ``(cu, cv, keys, ids)``,
+    each once, ``cu`` a component of this rank; the number of its components
+    (global); the width of the keys in bits; and this rank's components as
+    ``(first label, count)`` (labels are block-owned).
     """
     channel = dg.channel
     own = dg.ownership
@@ -348,7 +353,8 @@ def filter_contract(dg: DistributedGraph, stats: Stats, local_solver: str,
     stats.extra["components_after_filter"] = total
 
     return (dg.edge_ids[cand[contracted]],
-            (cu, cv, keys[held], dg.edge_ids[held].astype(np.int64)), total, key_bits)
+            (cu, cv, keys[held], dg.edge_ids[held].astype(np.int64)), total, key_bits,
+            (offset, k_here))
 
 
 # ---------------------------------------------------------------------------- drivers
@@ -362,14 +368,33 @@ def _boruvka_allreduce(dg: DistributedGraph, stats: Stats) -> tuple[np.ndarray, 
     return _held_chosen(dg, chosen)
 
 
+# Above this many components left after the filter, filter-boruvka's rounds="auto"
+# contracts them with GenBoruvka's distributed rounds (O(k/p) per rank) instead of
+# all-reduce rounds (O(k) replicated per rank, with O(k) words reduced each round).
+ALLREDUCE_MAX_COMPONENTS = 1 << 16
+ROUNDS = ("auto", "allreduce", "genboruvka")
+
+
 def _filter_boruvka(dg: DistributedGraph, stats: Stats, local_solver: str,
-                    threads: int | None) -> tuple[np.ndarray, np.ndarray]:
-    contracted, (cu, cv, keys, ids), total, key_bits = filter_contract(dg, stats, local_solver,
-                                                                       threads)
-    chosen = allreduce_rounds(dg.channel, cu, cv, keys, ids, total, key_bits, dg.num_edges,
-                              stats)
+                    threads: int | None, rounds: str) -> np.ndarray:
+    """This rank's share of the forest: its contracted edges and its round choices."""
+    from parmst.solvers.mpi import genboruvka
+
+    channel = dg.channel
+    contracted, (cu, cv, keys, ids), total, key_bits, (first, k_here) = filter_contract(
+        dg, stats, local_solver, threads)
+    if rounds == "auto":
+        rounds = "allreduce" if total <= ALLREDUCE_MAX_COMPONENTS else "genboruvka"
+    stats.extra["rounds_by"] = rounds
+    if rounds == "allreduce":
+        chosen = allreduce_rounds(channel, cu, cv, keys, ids, total, key_bits, dg.num_edges,
+                                  stats)
+        _, mine = _held_chosen(dg, chosen)
+        return np.concatenate([contracted, mine])
+    rows = genboruvka.rows_of_contracted(channel, first, k_here, cu, cv, keys, ids)
+    chosen = channel.allgatherv(genboruvka.rounds(channel, rows, stats, threads))
     _, mine = _held_chosen(dg, chosen)
-    return chosen, np.concatenate([contracted, mine])
+    return np.concatenate([contracted, mine])
 
 
 def _held_chosen(dg: DistributedGraph, chosen: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -380,7 +405,7 @@ def _held_chosen(dg: DistributedGraph, chosen: np.ndarray) -> tuple[np.ndarray, 
 
 
 def solve_distributed(dg: DistributedGraph, solver: str, *, local_solver: str = "auto",
-                      threads: int | None = None) -> Forest:
+                      threads: int | None = None, rounds: str = "auto") -> Forest:
     """Run an mpi solver on every rank; the complete Forest on rank 0.
 
     On rank 0 the result is the whole minimum spanning forest. On every other
@@ -400,6 +425,8 @@ def solve_distributed(dg: DistributedGraph, solver: str, *, local_solver: str = 
     start = time.perf_counter()
     error = None
     try:
+        if rounds not in ROUNDS:
+            raise ValueError(f"rounds must be one of {', '.join(ROUNDS)}, got {rounds!r}")
         if dg.weight.dtype.kind == "f" and len(dg.weight) and np.isnan(dg.weight).any():
             raise ValueError("a NaN weight: the mpi solvers reject NaN (drop those edges first)")
     except ValueError as exc:
@@ -407,12 +434,16 @@ def solve_distributed(dg: DistributedGraph, solver: str, *, local_solver: str = 
     channel.agree(error)
     if solver == "boruvka-allreduce/mpi":
         _, mine = _boruvka_allreduce(dg, stats)
+    elif solver == "ghs/mpi":
+        from parmst.solvers.mpi.ghs import ghs_forest
+
+        _, mine = _held_chosen(dg, ghs_forest(dg, stats))
     elif solver == "genboruvka/mpi":
         from parmst.solvers.mpi.genboruvka import genboruvka_rounds
 
         _, mine = _held_chosen(dg, channel.allgatherv(genboruvka_rounds(dg, stats, threads)))
     else:
-        _, mine = _filter_boruvka(dg, stats, local_solver, threads)
+        mine = _filter_boruvka(dg, stats, local_solver, threads, rounds)
     stats.compute_time = time.perf_counter() - start
     counters = {k: v - before[k] for k, v in channel.counters().items()}
     comm_time = counters["comm_time_s"]

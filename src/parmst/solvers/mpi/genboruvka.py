@@ -34,6 +34,7 @@ import numpy as np
 
 from parmst.distributed import DistributedGraph
 from parmst.order import weight_keys
+from parmst.solvers.mpi._comm import group_order
 from parmst.solvers.cpu._common import using_threads
 from parmst.solvers.cpu.genboruvka import _edge_balanced_blocks, _min_edge
 from parmst.stats import Stats
@@ -45,7 +46,7 @@ class _Rows:
     def __init__(self, channel: Any, first: int, count: int, src: np.ndarray, adj: np.ndarray,
                  key: np.ndarray, eid: np.ndarray) -> None:
         """Build the CSR from entries whose ``src`` is a local index (any order)."""
-        order = np.argsort(src, kind="stable")
+        order = group_order(src, count)
         self.adj, self.key, self.eid = adj[order], key[order], eid[order]
         self.indptr = np.zeros(count + 1, dtype=np.int64)
         np.cumsum(np.bincount(src, minlength=count), out=self.indptr[1:])
@@ -109,24 +110,47 @@ def _contract(channel: Any, rows: _Rows, colour: np.ndarray) -> _Rows:
     (dst_colour,) = rows.fetch(channel, rows.adj, colour)
     cross = src_colour != dst_colour
     to = rows.owner(src_colour[cross])
-    order = np.argsort(to, kind="stable")
+    order = group_order(to, channel.size)
     counts = np.bincount(to, minlength=channel.size).astype(np.int64)
     (rs, rd, rk, re), _ = channel.alltoallv(
         [src_colour[cross][order], dst_colour[cross][order], rows.key[cross][order],
          rows.eid[cross][order]], counts)
-    roots = np.unique(rs)  # this rank's roots with crossing entries: the next super-vertices
-    first = channel.exscan_int(len(roots))
-    new_id = np.full(rows.count, -1, dtype=np.int64)
-    new_id[roots - rows.first] = first + np.arange(len(roots))
+    # This rank's roots with crossing entries are the next super-vertices, numbered in order.
+    is_root = np.zeros(rows.count, dtype=np.bool_)
+    is_root[rs - rows.first] = True
+    count = int(np.count_nonzero(is_root))
+    first = channel.exscan_int(count)
+    local_of = np.cumsum(is_root) - 1
+    new_id = np.where(is_root, first + local_of, -1)
     (target,) = rows.fetch(channel, rd, new_id)
-    local_src = np.searchsorted(roots, rs)
-    return _Rows(channel, first, len(roots), local_src, target, rk, re)
+    return _Rows(channel, first, count, local_of[rs - rows.first], target, rk, re)
+
+
+def rows_of_contracted(channel: Any, first: int, count: int, cu: np.ndarray, cv: np.ndarray,
+                       keys: np.ndarray, ids: np.ndarray) -> _Rows:
+    """Rows of a graph whose super-vertices ``first .. first+count-1`` are this rank's.
+
+    Every edge ``(cu, cv)`` is given once, by the owner of ``cu``; its mirror
+    entry goes to the owner of ``cv`` with one ``Alltoallv``.
+    """
+    starts = np.concatenate(([0], np.cumsum(channel.allgather_int(count))))
+    to = np.searchsorted(starts, cv, side="right") - 1
+    order = group_order(to, channel.size)
+    counts = np.bincount(to, minlength=channel.size).astype(np.int64)
+    (ms, md, mk, me), _ = channel.alltoallv([cv[order], cu[order], keys[order], ids[order]],
+                                            counts)
+    return _Rows(channel, first, count, np.concatenate([cu, ms]) - first,
+                 np.concatenate([cv, md]), np.concatenate([keys, mk]),
+                 np.concatenate([ids, me]))
 
 
 def genboruvka_rounds(dg: DistributedGraph, stats: Stats, threads: int | None) -> np.ndarray:
     """Edge ids of the forest chosen by this rank's super-vertices, over all rounds."""
-    channel = dg.channel
-    rows = _first_rows(dg)
+    return rounds(dg.channel, _first_rows(dg), stats, threads)
+
+
+def rounds(channel: Any, rows: _Rows, stats: Stats, threads: int | None) -> np.ndarray:
+    """Steps 1-4 until no super-vertex has an edge; the edge ids chosen by this rank's."""
     chosen_parts = []
     with using_threads(threads, stats) as count:
         while rows.starts[-1] > 0:
@@ -146,5 +170,5 @@ def genboruvka_rounds(dg: DistributedGraph, stats: Stats, threads: int | None) -
             rows = _contract(channel, rows, colour)
             stats.phases["contract"] = stats.phases.get("contract", 0.0) + \
                 time.perf_counter() - t0
-    stats.rounds = len(chosen_parts)
+    stats.rounds = (stats.rounds or 0) + len(chosen_parts)
     return np.concatenate(chosen_parts) if chosen_parts else np.zeros(0, dtype=np.int64)

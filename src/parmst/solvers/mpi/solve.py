@@ -45,11 +45,15 @@ def boruvka_allreduce(graph, stats: Stats) -> np.ndarray:
 
 
 def filter_boruvka(graph, stats: Stats, local_solver: str = "auto",
-                   threads: int | None = None) -> np.ndarray:
+                   threads: int | None = None, rounds: str = "auto") -> np.ndarray:
     """Edge ids of the minimum spanning forest by filter-first distributed Borůvka.
 
     ``local_solver`` solves each rank's own edges (any registered one-process
-    solver); ``threads`` is passed to it when it takes threads.
+    solver); ``threads`` is passed to it when it takes threads (and to the
+    GenBoruvka rounds). ``rounds`` contracts what crosses ranks by
+    ``"allreduce"`` rounds (replicated per-component arrays),
+    ``"genboruvka"`` rounds (distributed), or ``"auto"``: all-reduce up to
+    65,536 components left after the filter.
 
     Examples
     --------
@@ -59,7 +63,7 @@ def filter_boruvka(graph, stats: Stats, local_solver: str = "auto",
     [0, 1]
     """
     return _solve(graph, stats, "filter-boruvka/mpi", local_solver=local_solver,
-                  threads=threads)
+                  threads=threads, rounds=rounds)
 
 
 def genboruvka(graph, stats: Stats, threads: int | None = None) -> np.ndarray:
@@ -75,6 +79,19 @@ def genboruvka(graph, stats: Stats, threads: int | None = None) -> np.ndarray:
     [0, 1]
     """
     return _solve(graph, stats, "genboruvka/mpi", threads=threads)
+
+
+def ghs(graph, stats: Stats) -> np.ndarray:
+    """Edge ids of the minimum spanning forest by Gallager-Humblet-Spira message passing.
+
+    Examples
+    --------
+    >>> import parmst
+    >>> g = parmst.Graph.from_edges([0, 1, 2], [1, 2, 0], [1, 1, 1])
+    >>> ghs(g, parmst.Stats()).tolist()  # doctest: +SKIP
+    [0, 1]
+    """
+    return _solve(graph, stats, "ghs/mpi")
 
 
 def solve_graph(dg, solver: str = "auto", *, ignore_nan: bool = False, verify: bool = False,
