@@ -253,8 +253,10 @@ def _real_weights(sizes: tuple[str, ...]) -> tuple[BenchGraph, ...]:
 
 
 _REAL_WEIGHT_PEERS = ("scipy", "igraph", "networkit")
-# parmst's SciPy drop-in and NetworkX backend against the calls they replace.
-_FRONT_DOOR_PEERS = ("parmst", "scipy", "networkx-kruskal")
+# parmst's SciPy drop-in and NetworkX backend (edges and tree, NetworkX's conversion
+# cache on and off) against the calls they replace, and the time NetworkX takes just to
+# hand out its edges.
+_FRONT_DOOR_PEERS = ("parmst", "scipy", "networkx-kruskal", "networkx-read-edges")
 
 # Sousa's Figures 5.2-5.4: the multiple-instance Prims against the best
 # serial solvers and the Borůvka-family cpu solvers, on road-like graphs.
