@@ -107,7 +107,7 @@ class NxSnapshot:
             self.src = self.row[self.edge_half]
             self.dst = self.nbr[self.edge_half]
             self.edge_dicts = list(compress(self._half_dicts(), mask.tolist()))
-        self._lists: dict[str, list] = {}
+        self._derived: dict[str, Any] = {}
         self._weights: dict[tuple[Any, bool], np.ndarray] = {}
 
     def _keydicts(self) -> Iterator:
@@ -122,20 +122,29 @@ class NxSnapshot:
     @property
     def dicts(self) -> list:
         """Attribute dict of every half-edge (built on first use: Prim, Borůvka, messages)."""
-        if "dicts" not in self._lists:
+        if "dicts" not in self._derived:
             with _gc_paused():
-                self._lists["dicts"] = list(self._half_dicts())
-        return self._lists["dicts"]
+                self._derived["dicts"] = list(self._half_dicts())
+        return self._derived["dicts"]
+
+    @property
+    def edge_of_half(self) -> np.ndarray:
+        """Edge index of every half-edge that ``G.edges`` yields, -1 for the others (cached)."""
+        if "edge_of_half" not in self._derived:
+            where = np.full(len(self.nbr), -1, dtype=np.int64)
+            where[self.edge_half] = np.arange(len(self.edge_half))
+            self._derived["edge_of_half"] = where
+        return self._derived["edge_of_half"]
 
     @property
     def keys(self) -> list | None:
         """Multigraph key of every half-edge (``None`` for a simple graph)."""
         if not self.multigraph:
             return None
-        if "keys" not in self._lists:
+        if "keys" not in self._derived:
             with _gc_paused():
-                self._lists["keys"] = list(chain.from_iterable(self._keydicts()))
-        return self._lists["keys"]
+                self._derived["keys"] = list(chain.from_iterable(self._keydicts()))
+        return self._derived["keys"]
 
     def _positions(self, labels: Callable[[], Iterator], count: int) -> np.ndarray:
         """Positions (in node order) of the ``count`` node labels ``labels()`` yields.
@@ -392,9 +401,8 @@ def _tuples(snap: NxSnapshot, halves: np.ndarray, keys: bool, data: bool) -> lis
 
 def _dicts_of(snap: NxSnapshot, halves: np.ndarray) -> Iterator:
     """Attribute dicts of ``halves``, from the edges' list when all are edges (Kruskal)."""
-    where = np.searchsorted(snap.edge_half, halves)
-    if len(halves) and (where.max() >= len(snap.edge_half)
-                        or not np.array_equal(snap.edge_half[where], halves)):
+    where = snap.edge_of_half[halves]
+    if len(halves) and where.min() < 0:
         return map(snap.dicts.__getitem__, halves.tolist())
     return map(snap.edge_dicts.__getitem__, where.tolist())
 
