@@ -73,21 +73,28 @@ def minimum_spanning_tree(csgraph: Any, overwrite: bool = False, *, solver: str 
            [0, 0, 0, 0]])
     """
     original = csgraph
+    # Without overwrite nothing is written into the input, so it need not be copied.
     csgraph = validate_graph(csgraph, True, np.float64, dense_output=False,
-                             copy_if_sparse=not overwrite)
+                             copy_if_sparse=False)
     n = csgraph.shape[0]
     data = csgraph.data
     indices, indptr = safely_cast_index_arrays(csgraph, np.intc, "csgraph")
-    chosen = _forest_entries(csgraph, data, indices, indptr, n, solver)
-    dropped = np.ones(len(data), dtype=bool)
-    dropped[chosen] = False
-    data[dropped] = 0
-    if isinstance(original, (np.matrix, spmatrix)):
-        tree = csr_matrix((data, indices, indptr), shape=(n, n))
+    chosen = _forest_entries(data, indices, indptr, n, solver)
+    if overwrite:
+        # SciPy zeroes the input's entries outside the tree and eliminates zeros in its
+        # buffers; overwrite=True leaves the input exactly as SciPy's would be left.
+        data[np.setdiff1d(np.arange(len(data)), chosen)] = 0
+        tree = csr_array((data, indices, indptr), shape=(n, n))
         tree.eliminate_zeros()
-        return tree
-    tree = csr_array((data, indices, indptr), shape=(n, n))
-    tree.eliminate_zeros()
+        tree_arrays = (tree.data, tree.indices, tree.indptr)
+    else:
+        from parmst.interop._csgraph import kept_entries
+
+        out_indptr, out_indices, out_data = kept_entries(indptr, indices, data, chosen)
+        tree_arrays = (out_data, out_indices, out_indptr)
+    if isinstance(original, (np.matrix, spmatrix)):
+        return csr_matrix(tree_arrays, shape=(n, n))
+    tree = csr_array(tree_arrays, shape=(n, n))
     if is_pydata_spmatrix(original):
         cls = type(original)
         try:
@@ -97,30 +104,26 @@ def minimum_spanning_tree(csgraph: Any, overwrite: bool = False, *, solver: str 
     return tree
 
 
-def _forest_entries(csgraph: Any, data: np.ndarray, indices: np.ndarray, indptr: np.ndarray,
-                    n: int, solver: str) -> np.ndarray:
+def _forest_entries(data: np.ndarray, indices: np.ndarray, indptr: np.ndarray, n: int,
+                    solver: str) -> np.ndarray:
     """Positions of the entries SciPy keeps: the forest under ``(weight, position)``."""
     from parmst.graph import Graph, index_dtype_for
-    from parmst.interop._csgraph import undominated_entries
+    from parmst.interop._csgraph import candidate_edges, canonical_without_nan
     from parmst.interop._solve import forest_edge_ids
 
+    idx = index_dtype_for(n, len(data))
+    if canonical_without_nan(indptr, indices, data):
+        src, dst, weight, candidates, count = candidate_edges(indptr, indices, data, idx)
+        graph = Graph(src[:count], dst[:count], weight[:count], n)
+        return candidates[:count][forest_edge_ids(graph, solver)]
+    # Duplicates, unsorted rows or NaN: every entry but NaN goes to the solver.
     nan = np.isnan(data)
-    has_nan = bool(nan.any())
-    if has_nan:
-        candidates = np.flatnonzero(~nan)
-    elif csgraph.has_canonical_format:
-        mirrors = csgraph.T.tocsr()  # SciPy's transpose: rows sorted, no duplicates
-        keep = undominated_entries(indptr, indices, data, mirrors.indptr, mirrors.indices,
-                                   mirrors.data)
-        candidates = np.flatnonzero(keep)
-    else:  # duplicates or unsorted rows: every entry goes to the solver
-        candidates = np.arange(len(data))
-    idx = index_dtype_for(n, len(candidates))
+    candidates = np.flatnonzero(~nan)
     rows = np.repeat(np.arange(n, dtype=idx), np.diff(indptr))
     graph = Graph(rows[candidates], indices[candidates].astype(idx, copy=False),
                   data[candidates], n)
     chosen = candidates[forest_edge_ids(graph, solver)]
-    if has_nan:
+    if nan.any():
         chosen = _join_with_nan(rows, indices, nan, chosen, n)
     return chosen
 

@@ -32,7 +32,8 @@ def test_unknown_peer_is_rejected_with_the_list():
         resolve_peers(["matlab"])
 
 
-@pytest.mark.parametrize("name", [p for p in PEERS if p not in ("cugraph", "ecl-mst", "pbbs")])
+@pytest.mark.parametrize("name", [p for p in PEERS if p not in ("cugraph", "ecl-mst", "pbbs")
+                                  and PEERS[p].finds_tree])
 def test_peer_weight_matches_ours_with_multi_edges_and_loops(runner, name):
     if not PEERS[name].installed():
         pytest.skip(PEERS[name].missing())
@@ -42,6 +43,20 @@ def test_peer_weight_matches_ours_with_multi_edges_and_loops(runner, name):
     assert out.error is None and out.skipped is None
     assert len(out.times) == 2
     assert out.total_weight == parmst.minimum_spanning_forest(g).total_weight == 11.0
+
+
+def test_reference_timing_without_a_tree_reports_times_and_no_weight(runner):
+    pytest.importorskip("networkx")
+    g = parmst.generate("grid2d:side=5,seed=1")
+    out = runner.run("networkx-read-edges", *_arrays(g), runs=2)
+    assert out.error is None and len(out.times) == 2 and out.total_weight is None
+
+
+def test_a_prefix_names_every_peer_it_starts():
+    names, _ = resolve_peers(["parmst"])
+    assert names == [p for p in PEERS if p.startswith("parmst-")]
+    assert {"parmst-scipy", "parmst-networkx-uncached", "parmst-networkx-tree"} <= set(names)
+    assert all(PEERS[p].compares_with in PEERS for p in names)
 
 
 def test_peer_error_is_reported_not_raised(runner):

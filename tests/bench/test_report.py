@@ -142,3 +142,22 @@ def test_old_results_without_the_new_fields_still_load(tmp_path):
     path = tmp_path / "old.json"
     path.write_text(json.dumps(data))
     assert load(path).records[1].label == "ecl/cpu x2"
+
+
+def test_front_door_table_divides_the_replaced_call_by_the_front_door():
+    result = _result()
+    result.records += [
+        Record("g1", "parmst-scipy", kind="peer", times=[0.01], time=0.01, total_weight=30.0,
+               weight_ok=True),
+        Record("g2", "parmst-scipy", kind="peer", times=[0.05], time=0.05, total_weight=1.5,
+               weight_ok=True),
+        Record("g2", "scipy", kind="peer", times=[0.1], time=0.1, total_weight=1.5,
+               weight_ok=True),
+    ]
+    result.records = [r for r in result.records if not (r.graph == "g2" and r.status == "skipped")]
+    text = result.to_markdown()
+    assert "## Front doors" in text
+    assert "| graph | edges | parmst-scipy vs scipy |" in text
+    assert "| g1 | 24 | 4.00x |" in text and "| g2 | 100 | 2.00x |" in text
+    assert "| geometric mean |  | 2.83x |" in text and "| lowest |  | 2.00x |" in text
+    assert "## Front doors" not in _result().to_markdown()  # no front door, no table

@@ -6,7 +6,7 @@ import importlib
 import pytest
 
 MODULES = ["parmst.interop.networkx_backend", "parmst.interop.tables", "parmst.interop._solve",
-           "parmst.interop.bench", "parmst.scipy", "parmst.io.parquet"]
+           "parmst.scipy", "parmst.io.parquet"]
 
 
 @pytest.mark.parametrize("name", MODULES)

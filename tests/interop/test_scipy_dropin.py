@@ -87,3 +87,21 @@ def test_every_solver_gives_scipys_tree():
     expected = scipy_mst(a)
     for solver in ("kruskal/serial", "prim/serial", "boruvka/serial", "ecl/cpu"):
         _same(minimum_spanning_tree(a, solver=solver), expected)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_mirror_entries_and_ties_without_nan(seed):
+    """Canonical NaN-free input takes the mirror-pruning path: ties between an entry and its
+    mirror, one-sided entries, stored zeros and diagonal entries, symmetric or not."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 30))
+    weights = rng.choice([0.0, 1.0, 2.0, 3.0, -1.0], size=(n, n))
+    present = rng.random((n, n)) < 0.3
+    if seed % 2:
+        weights, present = np.triu(weights) + np.triu(weights, 1).T, present | present.T
+    r, c = np.nonzero(present)
+    matrix = sp.csr_array((weights[r, c], (r, c)), shape=(n, n))
+    assert matrix.has_canonical_format and not np.isnan(matrix.data).any()
+    before = matrix.copy()
+    _same(minimum_spanning_tree(matrix), scipy_mst(matrix.copy()))
+    np.testing.assert_array_equal(matrix.data, before.data)  # overwrite=False writes nothing

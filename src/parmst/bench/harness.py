@@ -447,20 +447,21 @@ def _time_peer(graph: Graph, info: GraphInfo, peer_name: str, explicit: bool,
         record.note = outcome.skipped or outcome.error
         return record
     record.times = outcome.times
-    record.total_weight = outcome.total_weight
     if peer.times_compute_only:
         record.extra["own_timer"] = True  # its computation alone: compared with our compute
-    if peer.checks_itself and outcome.total_weight is None:
-        record.weight_ok = True  # its forest equals its own serial one, so its weight is ours
-        record.note = "exact by its own check against its serial Kruskal"
-    else:
-        record.weight_ok = _same_weight(outcome.total_weight, info.total_weight,
-                                        graph.weight.dtype.kind in "iu")
-    if not record.weight_ok:
-        record.status, record.times = "MISMATCH", []
-        record.note = f"total weight {outcome.total_weight!r}, ours {info.total_weight!r}"
-        log.error("MISMATCH: peer %s on %s: %s", peer_name, info.name, record.note)
-        return record
+    if peer.finds_tree:  # a reference timing without a tree (reading the input) is not compared
+        record.total_weight = outcome.total_weight
+        if peer.checks_itself and outcome.total_weight is None:
+            record.weight_ok = True  # its forest equals its own serial one, so its weight is ours
+            record.note = "exact by its own check against its serial Kruskal"
+        else:
+            record.weight_ok = _same_weight(outcome.total_weight, info.total_weight,
+                                            graph.weight.dtype.kind in "iu")
+        if not record.weight_ok:
+            record.status, record.times = "MISMATCH", []
+            record.note = f"total weight {outcome.total_weight!r}, ours {info.total_weight!r}"
+            log.error("MISMATCH: peer %s on %s: %s", peer_name, info.name, record.note)
+            return record
     _finish(record, scheme, [])
     record.init_time = outcome.prepare_time  # building its graph object, not in `time`
     return record

@@ -80,6 +80,11 @@ class Peer:
         Graphs with more edges are left out unless the peer is asked for by name.
     needs_nonzero_weights : bool
         The library treats weight-0 entries as missing edges (SciPy).
+    finds_tree : bool
+        False for a reference timing that computes no tree (its weight is not compared).
+    compares_with : str, optional
+        For parmst's front doors, the peer whose call it replaces (the report's
+        "Front doors" table divides that peer's time by this one's).
     extra : str, optional
         The parmst pip extra that installs the library (None: installed otherwise).
     install : str
@@ -109,6 +114,8 @@ class Peer:
     weight_of: Callable[[Any], int | float]
     default_max_edges: int | None = None
     needs_nonzero_weights: bool = False
+    finds_tree: bool = True
+    compares_with: str | None = None
     extra: str | None = "peers"
     install: str = ""
     program_env: str | None = None
@@ -167,12 +174,34 @@ def _networkx_solve(graph, algorithm: str) -> list:
     return list(nx.minimum_spanning_edges(graph, algorithm=algorithm, data=True))
 
 
-def _networkx_parmst_solve(graph, algorithm: str) -> list:
+def _networkx_tree(graph):
     import networkx as nx
 
-    # parmst's NetworkX backend; it converts G once and NetworkX caches the conversion on G.
-    return list(nx.minimum_spanning_edges(graph, algorithm=algorithm, data=True,
-                                          backend="parmst"))
+    return nx.minimum_spanning_tree(graph, algorithm="kruskal")
+
+
+def _networkx_parmst_solve(graph, cached: bool, tree: bool):
+    """parmst's NetworkX backend: the edges or the tree, conversion cached on G or redone.
+
+    With ``cached`` NetworkX keeps the converted graph on ``G`` after the
+    untimed warm-up run, as for any repeated call on an unchanged graph;
+    without it every timed call converts ``G`` again.
+    """
+    import networkx as nx
+
+    with nx.config(cache_converted_graphs=cached):
+        if tree:
+            return nx.minimum_spanning_tree(graph, algorithm="kruskal", backend="parmst")
+        return list(nx.minimum_spanning_edges(graph, algorithm="kruskal", data=True,
+                                              backend="parmst"))
+
+
+def _networkx_read_edges(graph) -> int:
+    # What any backend must at least do with a NetworkX graph: read every edge and its data.
+    count = 0
+    for _ in graph.edges(data=True):
+        count += 1
+    return count
 
 
 def _parmst_scipy_solve(matrix):
@@ -181,7 +210,9 @@ def _parmst_scipy_solve(matrix):
     return minimum_spanning_tree(matrix)
 
 
-def _networkx_weight(edges: list) -> int | float:
+def _networkx_weight(edges) -> int | float:
+    if not isinstance(edges, list):  # a tree graph
+        edges = edges.edges(data=True)
     return exact_sum(np.array([data["weight"] for _, _, data in edges]))
 
 
@@ -364,11 +395,27 @@ PEERS: dict[str, Peer] = {peer.name: peer for peer in (
     # replace when named: --peers parmst,scipy,networkx-kruskal.
     Peer("parmst-scipy", "scipy.sparse.csgraph",
          "parmst.scipy.minimum_spanning_tree(csr) (parmst's SciPy drop-in)",
-         _scipy_matrix, _parmst_scipy_solve, _scipy_weight, needs_nonzero_weights=True),
-    Peer("parmst-networkx", "networkx",
-         "networkx.minimum_spanning_edges(G, backend='parmst') (parmst's NetworkX backend)",
-         _networkx_graph, partial(_networkx_parmst_solve, algorithm="kruskal"),
-         _networkx_weight),
+         _scipy_matrix, _parmst_scipy_solve, _scipy_weight, needs_nonzero_weights=True,
+         compares_with="scipy"),
+    *(Peer(f"parmst-networkx{suffix}", "networkx",
+           f"networkx.{call}(G, backend='parmst') (parmst's NetworkX backend, {how})",
+           _networkx_graph, partial(_networkx_parmst_solve, cached=cached, tree=tree),
+           _networkx_weight,
+           compares_with="networkx-kruskal-tree" if tree else "networkx-kruskal")
+      for suffix, call, how, cached, tree in (
+          ("", "minimum_spanning_edges", "conversion cached on G", True, False),
+          ("-uncached", "minimum_spanning_edges", "G converted in every call", False, False),
+          ("-tree", "minimum_spanning_tree", "G converted in every call", False, True),
+          ("-tree-cached", "minimum_spanning_tree", "conversion cached on G", True, True))),
+    Peer("networkx-kruskal-tree", "networkx", "networkx.minimum_spanning_tree(G)",
+         _networkx_graph, _networkx_tree, _networkx_weight,
+         default_max_edges=NETWORKX_DEFAULT_MAX_EDGES),
+    Peer("networkx-read-edges", "networkx",
+         "for _ in G.edges(data=True): reading every edge, the least any backend must do "
+         "(no tree: its weight is not compared)",
+         _networkx_graph, _networkx_read_edges, lambda count: None,
+         default_max_edges=NETWORKX_DEFAULT_MAX_EDGES, finds_tree=False,
+         compares_with="networkx-kruskal"),
     Peer("igraph", "igraph", "igraph.Graph.spanning_tree(weights, return_tree=False)",
          _igraph_graph, _igraph_solve, _igraph_weight),
     Peer("networkit", "networkit", "networkit.graph.KruskalMSF(G).run() (its weights are float64)",
@@ -389,8 +436,10 @@ PEERS: dict[str, Peer] = {peer.name: peer for peer in (
 )}
 
 
-FRONT_DOORS = ("parmst-scipy", "parmst-networkx")
-"""parmst behind another library's API: peers only when named, never by default."""
+FRONT_DOORS = ("parmst-scipy", "parmst-networkx", "parmst-networkx-uncached", "parmst-networkx-tree",
+               "parmst-networkx-tree-cached", "networkx-read-edges")
+"""parmst behind another library's API (and the edge-reading floor beside them): peers
+only when named, never by default."""
 
 
 def available_peers() -> list[str]:
@@ -406,15 +455,18 @@ def available_peers() -> list[str]:
 
 
 def resolve_peers(names: list[str] | None) -> tuple[list[str], bool]:
-    """Expand peer names (``"networkx"`` means its three algorithms; ``"none"``, none).
+    """Expand peer names: a name also names every peer it prefixes (``"networkx"``: all
+    NetworkX's; ``"parmst"``: the front doors); ``"none"`` names none.
 
     Returns the peer names and whether they were asked for explicitly (an
     explicitly named peer runs on graphs of any size, within its budget).
 
     Examples
     --------
-    >>> resolve_peers(["networkx"])
-    (['networkx-kruskal', 'networkx-prim', 'networkx-boruvka'], True)
+    >>> resolve_peers(["networkx"])[0][:3]
+    ['networkx-kruskal', 'networkx-prim', 'networkx-boruvka']
+    >>> resolve_peers(["parmst-networkx-tree"])
+    (['parmst-networkx-tree', 'parmst-networkx-tree-cached'], True)
     >>> resolve_peers(["none"])
     ([], True)
     """
@@ -427,7 +479,7 @@ def resolve_peers(names: list[str] | None) -> tuple[list[str], bool]:
         matches = [p for p in PEERS if p == name or p.startswith(name + "-")]
         if not matches:
             raise ValueError(f"unknown peer {name!r}; peers: {', '.join(PEERS)} "
-                             "(networkx means all three of its algorithms)")
+                             "(a name also names every peer it prefixes: networkx, parmst)")
         chosen.extend(m for m in matches if m not in chosen)
     return chosen, True
 

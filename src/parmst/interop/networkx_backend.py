@@ -30,9 +30,10 @@ converting costs more than NetworkX's own loop.
 from __future__ import annotations
 
 import gc
+from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from itertools import chain, compress
+from itertools import chain, compress, repeat
 from operator import methodcaller
 from typing import Any
 
@@ -106,7 +107,7 @@ class NxSnapshot:
             self.src = self.row[self.edge_half]
             self.dst = self.nbr[self.edge_half]
             self.edge_dicts = list(compress(self._half_dicts(), mask.tolist()))
-        self._lists: dict[str, list] = {}
+        self._derived: dict[str, Any] = {}
         self._weights: dict[tuple[Any, bool], np.ndarray] = {}
 
     def _keydicts(self) -> Iterator:
@@ -121,20 +122,29 @@ class NxSnapshot:
     @property
     def dicts(self) -> list:
         """Attribute dict of every half-edge (built on first use: Prim, Borůvka, messages)."""
-        if "dicts" not in self._lists:
+        if "dicts" not in self._derived:
             with _gc_paused():
-                self._lists["dicts"] = list(self._half_dicts())
-        return self._lists["dicts"]
+                self._derived["dicts"] = list(self._half_dicts())
+        return self._derived["dicts"]
+
+    @property
+    def edge_of_half(self) -> np.ndarray:
+        """Edge index of every half-edge that ``G.edges`` yields, -1 for the others (cached)."""
+        if "edge_of_half" not in self._derived:
+            where = np.full(len(self.nbr), -1, dtype=np.int64)
+            where[self.edge_half] = np.arange(len(self.edge_half))
+            self._derived["edge_of_half"] = where
+        return self._derived["edge_of_half"]
 
     @property
     def keys(self) -> list | None:
         """Multigraph key of every half-edge (``None`` for a simple graph)."""
         if not self.multigraph:
             return None
-        if "keys" not in self._lists:
+        if "keys" not in self._derived:
             with _gc_paused():
-                self._lists["keys"] = list(chain.from_iterable(self._keydicts()))
-        return self._lists["keys"]
+                self._derived["keys"] = list(chain.from_iterable(self._keydicts()))
+        return self._derived["keys"]
 
     def _positions(self, labels: Callable[[], Iterator], count: int) -> np.ndarray:
         """Positions (in node order) of the ``count`` node labels ``labels()`` yields.
@@ -391,9 +401,8 @@ def _tuples(snap: NxSnapshot, halves: np.ndarray, keys: bool, data: bool) -> lis
 
 def _dicts_of(snap: NxSnapshot, halves: np.ndarray) -> Iterator:
     """Attribute dicts of ``halves``, from the edges' list when all are edges (Kruskal)."""
-    where = np.searchsorted(snap.edge_half, halves)
-    if len(halves) and (where.max() >= len(snap.edge_half)
-                        or not np.array_equal(snap.edge_half[where], halves)):
+    where = snap.edge_of_half[halves]
+    if len(halves) and where.min() < 0:
         return map(snap.dicts.__getitem__, halves.tolist())
     return map(snap.edge_dicts.__getitem__, where.tolist())
 
@@ -431,9 +440,9 @@ def _tree(snap: NxSnapshot, algorithm: str, minimum: bool, weight: Any,
 
     NetworkX adds the edges one by one and raises at a NaN edge, discarding
     the tree; raising before building gives the same outcome. For exactly
-    ``nx.Graph`` and ``nx.MultiGraph`` each node's adjacency dict is built in
-    one piece, holding its tree edges in the order ``add_edges_from`` would
-    insert them (yield order); subclasses go through their own methods.
+    ``nx.Graph`` and ``nx.MultiGraph`` the dicts are filled directly, in the
+    order ``add_edges_from`` would fill them; subclasses go through their own
+    methods.
     """
     halves, error = _solve(snap, algorithm, minimum, weight, ignore_nan)
     if error is not None:
@@ -442,8 +451,9 @@ def _tree(snap: NxSnapshot, algorithm: str, minimum: bool, weight: Any,
     T.graph.update(snap.graph)
     with _gc_paused():
         if snap.graph_class is nx.Graph or snap.graph_class is nx.MultiGraph:
-            T._node.update((u, dict(d)) for u, d in snap.node_data.items())
-            T._adj.update((u, {}) for u in snap.node_data)
+            n = len(snap.node_data)
+            T._node.update(zip(snap.node_data, map(dict, snap.node_data.values())))
+            T._adj.update(zip(snap.node_data, map(dict, repeat((), n))))
             _fill_adjacency(T._adj, snap, halves)
         else:
             T.add_nodes_from(snap.node_data.items())
@@ -452,26 +462,23 @@ def _tree(snap: NxSnapshot, algorithm: str, minimum: bool, weight: Any,
 
 
 def _fill_adjacency(adj: dict, snap: NxSnapshot, halves: np.ndarray) -> None:
-    """Each tree node's neighbour dict, entries in the order its edges were yielded."""
+    """Insert the tree edges into ``adj`` in yield order, both directions, as ``add_edges_from``.
+
+    Entry ``2k`` is edge ``k`` seen from its row, ``2k+1`` from its neighbour;
+    one ``map`` over the interleaved entries does every insertion in C.
+    """
     copies = list(map(dict, _dicts_of(snap, halves)))
     if snap.multigraph:
         copies = [{k: d} for k, d in zip(map(snap.keys.__getitem__, halves.tolist()), copies)]
-    # Entry 2k is edge k seen from its row, 2k+1 from its neighbour.
-    owner = np.empty(2 * len(halves), dtype=np.int64)
-    owner[0::2] = snap.row[halves]
-    owner[1::2] = snap.nbr[halves]
-    other = np.empty_like(owner)
-    other[0::2] = owner[1::2]
-    other[1::2] = owner[0::2]
-    order = np.argsort(owner, kind="stable")
-    owner, other = owner[order], other[order]
-    values = list(map(copies.__getitem__, (order >> 1).tolist()))
-    nodes = snap.nodes
-    starts = np.flatnonzero(np.diff(owner, prepend=-1)).tolist()
-    ends = starts[1:] + [len(owner)]
-    neighbours = list(map(nodes.__getitem__, other.tolist()))
-    for node, a, b in zip(map(nodes.__getitem__, owner[starts].tolist()), starts, ends):
-        adj[node] = dict(zip(neighbours[a:b], values[a:b]))
+    ends = np.empty(2 * len(halves), dtype=np.int64)
+    ends[0::2] = snap.row[halves]
+    ends[1::2] = snap.nbr[halves]
+    owners = list(map(snap.nodes.__getitem__, ends.tolist()))
+    others = owners[:]
+    others[0::2], others[1::2] = owners[1::2], owners[0::2]
+    values = copies + copies
+    values[0::2] = values[1::2] = copies
+    deque(map(dict.__setitem__, map(adj.__getitem__, owners), others, values), maxlen=0)
 
 
 class BackendInterface:

