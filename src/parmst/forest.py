@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 import os
 from fractions import Fraction
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numba
@@ -125,7 +124,6 @@ def _ascending(ids: np.ndarray, num_edges: int) -> np.ndarray:
     return ascending if len(ascending) == len(ids) else np.sort(ids)
 
 
-@dataclass(frozen=True, eq=False)
 class Forest:
     """A minimum spanning forest of a :class:`~parmst.Graph`.
 
@@ -133,6 +131,12 @@ class Forest:
     ----------
     edge_ids : ndarray of int64
         Ids (positions in the graph's edge list) of the forest's edges, sorted.
+    edge_ids_device : device array of int64
+        The same ids in GPU memory, as the graph's own array kind (CuPy array,
+        PyTorch tensor, else a numba-cuda device array). A GPU solve of a graph
+        built from GPU arrays leaves them there, and ``edge_ids``, ``src``,
+        ``dst``, ``weight`` and ``total_weight`` are copied to the host only
+        when read; for host graphs this is a copy made when first read.
     src, dst, weight : ndarray
         The endpoints and weight of each forest edge, parallel to ``edge_ids``.
     num_vertices : int
@@ -154,23 +158,46 @@ class Forest:
     ([0, 1], 2, 1)
     """
 
-    edge_ids: np.ndarray
-    src: np.ndarray
-    dst: np.ndarray
-    weight: np.ndarray
-    num_vertices: int
-    num_components: int
-    total_weight: int | float
-    solver: str = ""
-    stats: Stats = field(default_factory=Stats)
+    __slots__ = ("_device_ids", "_graph", "_host", "_kind", "_total", "num_components",
+                 "num_vertices", "solver", "stats")
+
+    def __init__(self, edge_ids: np.ndarray, src: np.ndarray, dst: np.ndarray,
+                 weight: np.ndarray, num_vertices: int, num_components: int,
+                 total_weight: int | float, solver: str = "", stats: Stats | None = None) -> None:
+        self._set(_host=(edge_ids, src, dst, weight), _total=total_weight, _graph=None,
+                  _device_ids=None, _kind="numba", num_vertices=num_vertices, num_components=num_components,
+                  solver=solver, stats=stats if stats is not None else Stats())
+
+    def _set(self, **values: Any) -> None:
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("Forest is immutable")
+
+    def __repr__(self) -> str:
+        return (f"Forest(solver={self.solver!r}, num_edges={self.num_edges}, "
+                f"num_vertices={self.num_vertices}, num_components={self.num_components})")
 
     @classmethod
     def from_edge_ids(cls, graph: Graph, edge_ids: Any, solver: str = "",
                       stats: Stats | None = None) -> Forest:
-        """Assemble a forest from the chosen edge ids of ``graph`` (any order)."""
+        """Assemble a forest from the chosen edge ids of ``graph`` (any order).
+
+        Ids in GPU memory (a numba-cuda device array, ascending, from a GPU
+        solve of a device graph) stay there until read.
+        """
+        if not isinstance(edge_ids, np.ndarray) and hasattr(edge_ids, "copy_to_host"):
+            forest = cls.__new__(cls)
+            forest._set(_host=None, _total=None, _graph=graph, _device_ids=edge_ids,
+                        _kind=graph.to_device().kind,
+                        num_vertices=graph.num_vertices,
+                        num_components=graph.num_vertices - edge_ids.shape[0], solver=solver,
+                        stats=stats if stats is not None else Stats())
+            return forest
         ids = _ascending(np.asarray(edge_ids, dtype=np.int64), graph.num_edges)
         weight = graph.weight[ids]
-        return cls(
+        forest = cls(
             edge_ids=ids,
             src=graph.src[ids],
             dst=graph.dst[ids],
@@ -179,8 +206,63 @@ class Forest:
             num_components=graph.num_vertices - len(ids),
             total_weight=exact_sum(weight),
             solver=solver,
-            stats=stats if stats is not None else Stats(),
+            stats=stats,
         )
+        if graph.is_on_device:
+            forest._set(_kind=graph.to_device().kind)
+        return forest
+
+    def _arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Host ``(edge_ids, src, dst, weight)``; a device forest gathers them on the device
+        and copies them back once."""
+        if self._host is None:
+            from parmst.solvers.gpu._arrays import gather
+
+            ids = self._device_ids
+            edges = self._graph.to_device()
+            self._set(_host=(ids.copy_to_host(),) + tuple(
+                gather(a, ids).copy_to_host() for a in (edges.src, edges.dst, edges.weight)))
+        return self._host
+
+    @property
+    def edge_ids(self) -> np.ndarray:
+        return self._arrays()[0]
+
+    @property
+    def src(self) -> np.ndarray:
+        return self._arrays()[1]
+
+    @property
+    def dst(self) -> np.ndarray:
+        return self._arrays()[2]
+
+    @property
+    def weight(self) -> np.ndarray:
+        return self._arrays()[3]
+
+    @property
+    def total_weight(self) -> int | float:
+        if self._total is None:
+            self._set(_total=exact_sum(self.weight))
+        return self._total
+
+    @property
+    def edge_ids_device(self) -> Any:
+        """The sorted edge ids in GPU memory, as the graph's array kind (see the class doc).
+
+        Examples
+        --------
+        >>> import cupy, parmst  # doctest: +SKIP
+        >>> g = parmst.Graph.from_edges(cupy.array([0, 1, 0]), cupy.array([1, 2, 2]),
+        ...                             cupy.array([1.0, 2.0, 3.0]))  # doctest: +SKIP
+        >>> parmst.minimum_spanning_forest(g, "ecl/gpu").edge_ids_device  # doctest: +SKIP
+        array([0, 1])
+        """
+        from parmst.solvers.gpu import _device
+
+        if self._device_ids is None:
+            self._set(_device_ids=_device.to_device(self.edge_ids))
+        return _device.export(self._device_ids, self._kind)
 
     @property
     def num_edges(self) -> int:

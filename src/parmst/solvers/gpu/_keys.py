@@ -36,8 +36,9 @@ from parmst.order import id_bits, weight_key
 from parmst.solvers import ecl_host
 from parmst.solvers.gpu import _arrays
 from parmst.solvers.gpu._arrays import launch_grid
+from parmst.stats import Stats
 
-__all__ = ["KEY_METHODS", "MAX_KEY", "SlotKeys", "device_keys", "filter_threshold"]
+__all__ = ["KEY_METHODS", "MAX_KEY", "SlotKeys", "device_keys", "filter_threshold", "graph_keys"]
 
 MAX_KEY = np.uint64(2**64 - 1)
 KEY_METHODS = ("auto", "packed", "rank")
@@ -191,6 +192,21 @@ def device_keys(weight: Any, method: str = "auto") -> SlotKeys:
     order = _arrays.radix_order(keys, key_bits)
     _ranks[launch_grid(m)](order, keys)
     return SlotKeys(keys, MAX_KEY, order, "rank")
+
+
+def graph_keys(graph: Any, method: str, stats: Stats) -> SlotKeys:
+    """:func:`device_keys` of the graph's device weights, cached on the graph per method and
+    timed as the ``keys`` phase of initialization."""
+    cached = graph._cache.get(("gpu-keys", method))
+    if cached is None:
+        from parmst.solvers.gpu import _device
+
+        weight = _device.device_graph(graph, stats).weight
+        with stats.phase("keys"):
+            cached = device_keys(weight, method)
+            _device.synchronize()
+        graph._cache[("gpu-keys", method)] = cached
+    return cached
 
 
 class _DeviceSample:
