@@ -77,7 +77,7 @@ def _join(dsu, u, v):
         return
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _load_edges(src, dst, keys, wl, counts):
     """Shou and He Listing 6 lines 16-17: the first worklist holds every non-loop edge."""
     m = src.shape[0]
@@ -92,19 +92,19 @@ def _load_edges(src, dst, keys, wl, counts):
 _bridge_items, _merge_items = worklist_round(_find, _join)
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _bridges(wl, counts, cur, dsu, min_key):
     """Shou and He Listing 6 lines 22-27: remap to sets, keep crossing edges, atomicMin bridges."""
     _bridge_items(wl, counts, cur, dsu, min_key, False)
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _merge(wl, counts, cur, dsu, min_key, in_forest, slot_mask):
     """Shou and He Listing 6 lines 35-40: a bridge of either endpoint joins and enters the MST."""
     _merge_items(wl, counts, cur, dsu, min_key, in_forest, slot_mask)
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _clear(wl, counts, cur, min_key):
     """Shou and He Listing 6 lines 43-45: reset the minima; empty the drained worklist."""
     reset_items(wl, counts, cur, min_key)

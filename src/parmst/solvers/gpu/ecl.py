@@ -71,7 +71,7 @@ def _in_phase(key, threshold, heavy):
     return key < threshold
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _populate_edges(src, dst, keys, threshold, heavy, both_directions, parent, wl, counts):
     """Fallin et al. Alg. 2 lines 1-11, edge-centric: one thread per edge of the edge list.
 
@@ -151,7 +151,7 @@ def _emit_warp(wide, v, indptr, indices, csr_keys, threshold, heavy, both_direct
                     wl[0, pos, 1] = key
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _populate_csr(indptr, indices, csr_keys, threshold, heavy, both_directions, warp_degree,
                   parent, wl, counts):
     """Fallin et al. Alg. 2 lines 1-11 over CSR with the hybrid thread/warp split (section 3.2)."""
@@ -173,25 +173,25 @@ def _populate_csr(indptr, indices, csr_keys, threshold, heavy, both_directions, 
 _relax_items, _select_items = worklist_round(find, join)
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _relax(wl, counts, cur, parent, min_edge, guard):
     """One launch of :func:`_relax_items` (``launch="per-round"``)."""
     _relax_items(wl, counts, cur, parent, min_edge, guard)
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _select(wl, counts, cur, parent, min_edge, in_forest, slot_mask):
     """One launch of :func:`_select_items` (``launch="per-round"``)."""
     _select_items(wl, counts, cur, parent, min_edge, in_forest, slot_mask)
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _reset(wl, counts, cur, min_edge):
     """One launch of :func:`~parmst.solvers.gpu._kernels.reset_items` (``launch="per-round"``)."""
     reset_items(wl, counts, cur, min_edge)
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _all_rounds(wl, counts, cur, parent, min_edge, in_forest, slot_mask, guard, sizes):
     """Fallin et al. Alg. 2 lines 12-39 in one cooperative launch (``launch="persistent"``).
 

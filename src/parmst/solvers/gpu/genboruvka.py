@@ -52,7 +52,7 @@ from parmst.stats import Stats
 WARP_SIZE = _device.WARP_SIZE
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _reset_vertices(min_key, succ):
     """Round start: no lightest entry and no successor yet for any vertex."""
     for v in range(cuda.grid(1), min_key.shape[0], cuda.gridsize(1)):
@@ -60,21 +60,21 @@ def _reset_vertices(min_key, succ):
         succ[v] = -1
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _zero(counts):
     """Clear a counter array before atomic adds."""
     for i in range(cuda.grid(1), counts.shape[0], cuda.gridsize(1)):
         counts[i] = 0
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _min_entry(row, key, min_key):
     """Sousa Algorithm 7, edge-centric: atomicMin of every entry's key into its vertex."""
     for k in range(cuda.grid(1), key.shape[0], cuda.gridsize(1)):
         lower_min(min_key, row[k], key[k], True)
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _successor(row, adj, key, min_key, succ):
     """Sousa Algorithm 7 line 11: the unique entry holding its vertex's minimum names the successor."""
     for k in range(cuda.grid(1), key.shape[0], cuda.gridsize(1)):
@@ -82,7 +82,7 @@ def _successor(row, adj, key, min_key, succ):
             succ[row[k]] = adj[k]
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _drop_mirrored_and_colour(succ, min_key, colour, in_forest, slot_mask):
     """Sousa Algorithms 8-9: of two vertices that chose each other the smaller drops the
     edge; every vertex takes its successor as colour (itself when it has none); kept edges
@@ -96,7 +96,7 @@ def _drop_mirrored_and_colour(succ, min_key, colour, in_forest, slot_mask):
         in_forest[min_key[v] & slot_mask] = 1
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _propagate_colours(colour, changed):
     """Sousa Algorithm 10, one pass: a colour becomes its colour's colour.
 
@@ -143,7 +143,7 @@ def _reserve_in_run(counter, target):
     return cuda.shfl_sync(FULL_MASK, base, start) + (lane - start)
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _count_crossing(row, adj, colour, degree):
     """Sousa Algorithm 12, edge-centric: each crossing entry adds one to its colour's degree.
 
@@ -161,14 +161,14 @@ def _count_crossing(row, adj, colour, degree):
         _reserve_in_run(degree, target)
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _representative_flags(colour, degree, flag):
     """Sousa Algorithm 11: 1 for a component root that still has crossing edges."""
     for v in range(cuda.grid(1), colour.shape[0], cuda.gridsize(1)):
         flag[v] = 1 if colour[v] == v and degree[v] > 0 else 0
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _compact_degrees(colour, degree, new_id, new_degree):
     """Sousa step "assign edge segments": super-vertex degrees in new-id order, for the scan."""
     for v in range(cuda.grid(1), colour.shape[0], cuda.gridsize(1)):
@@ -176,7 +176,7 @@ def _compact_degrees(colour, degree, new_id, new_degree):
             new_degree[new_id[v]] = degree[v]
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _insert_crossing(row, adj, key, colour, new_id, new_indptr, filled, new_row, new_adj,
                      new_key):
     """Sousa Algorithm 13, edge-centric: each crossing entry goes to a slot of its

@@ -28,7 +28,7 @@ BLOCK = _device.WARP_SIZE if _device.simulator_active() else 1024
 _NONE = np.int64(-1)
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _local_closest(dist, in_tree, block_key, block_node):
     """Pugliese ``local_closest_node``: per-block (key, vertex) minimum of vertices outside.
 
@@ -59,7 +59,7 @@ def _local_closest(dist, in_tree, block_key, block_node):
         block_node[cuda.blockIdx.x] = nodes[0]
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _update_distances(matrix, dist, in_tree, u):
     """Pugliese ``update_distances``: lower ``dist`` from row ``u``; ``u`` joins the tree."""
     v = cuda.grid(1)
