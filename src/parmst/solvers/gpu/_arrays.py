@@ -33,7 +33,7 @@ __all__ = ["cast", "compact", "exclusive_scan", "fill", "gather", "iota", "id_ra
 SCAN_THREADS = _device.WARP_SIZE if _device.simulator_active() else 1024
 #: Bits of one radix-sort digit, and the items one thread counts and scatters in order.
 RADIX_BITS = 4
-RADIX_TILE = 4 if _device.simulator_active() else 64
+RADIX_TILE = 16 if _device.simulator_active() else 64
 _BUCKETS = 1 << RADIX_BITS
 _U64_MAX = np.uint64(2**64 - 1)
 
