@@ -165,8 +165,9 @@ class Forest:
                  weight: np.ndarray, num_vertices: int, num_components: int,
                  total_weight: int | float, solver: str = "", stats: Stats | None = None) -> None:
         self._set(_host=(edge_ids, src, dst, weight), _total=total_weight, _graph=None,
-                  _device_ids=None, _kind="numba", num_vertices=num_vertices, num_components=num_components,
-                  solver=solver, stats=stats if stats is not None else Stats())
+                  _device_ids=None, _kind="numba", num_vertices=num_vertices,
+                  num_components=num_components, solver=solver,
+                  stats=stats if stats is not None else Stats())
 
     def _set(self, **values: Any) -> None:
         for name, value in values.items():

@@ -425,8 +425,9 @@ class Graph:
                 "int64, float32 or float64")
 
         def on_host() -> Graph:
-            host = (s.copy_to_host(), d.copy_to_host(), None if weight is None else w.copy_to_host())
-            return cls.from_edges(*host, num_vertices=num_vertices, allow_nan=allow_nan)
+            w_host = None if weight is None else w.copy_to_host()
+            return cls.from_edges(s.copy_to_host(), d.copy_to_host(), w_host,
+                                  num_vertices=num_vertices, allow_nan=allow_nan)
 
         lo, hi = _arrays.id_range(s, d) if m else (0, -1)
         inferred = num_vertices is None

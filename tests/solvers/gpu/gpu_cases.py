@@ -332,7 +332,8 @@ def test_wide_float64_weights_on_the_device_are_exact(solver):
     """float64 weights over many binades (the rank route: the device sort) on a device graph."""
     host = random_graph(9, *SIZES[0], "float64")
     rng = np.random.default_rng(9)
-    host = host.with_weights(rng.random(host.num_edges) * 10.0 ** rng.integers(-200, 200, host.num_edges))
+    scale = 10.0 ** rng.integers(-200, 200, host.num_edges)
+    host = host.with_weights(rng.random(host.num_edges) * scale)
     forest = assert_exact(host, solver, **solver_block(solver))
     assert forest.stats.extra["key_method"] == "rank"
     device_forest = parmst.minimum_spanning_forest(on_device(host), solver, **solver_block(solver))

@@ -70,7 +70,7 @@ def _gather(values, index, out):
 
 @cuda.jit(cache=True)
 def _id_range(src, dst, bounds):
-    """``bounds[0]`` lowers to the smallest id of either array, ``bounds[1]`` rises to the largest."""
+    """``bounds[0]`` falls to the smallest id in both arrays, ``bounds[1]`` rises to the largest."""
     low = bounds[0]
     high = bounds[1]
     for e in range(cuda.grid(1), src.shape[0], cuda.gridsize(1)):
