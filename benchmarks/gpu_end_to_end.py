@@ -6,8 +6,7 @@ One random multigraph (2^k edges over 2^(k-2) vertices) with int32 and with
 float64 weights (uniform in [0, 1): their keys do not pack with the ids, so
 the exact rank route, with its sort on the device, runs). Per weight kind:
 
-* H2D: copying src, dst and weight to the device (pageable ``cuda.to_device``,
-  and through the pinned staging pipeline);
+* H2D: copying src, dst and weight to the device (``cuda.to_device``);
 * compute: ``stats.compute_time`` of the solve (graph and keys on the device);
 * host end-to-end: ``Graph.from_edges`` on NumPy arrays, the solve, the
   Forest's host ids, from a fresh graph each time (so every transfer counts),
@@ -48,13 +47,8 @@ def _median_seconds(action, repeat: int) -> tuple[float, object]:
     return statistics.median(times), value
 
 
-def _h2d(arrays, staged: bool) -> float:
-    saved = _device.STAGED_COPY_MIN_BYTES
-    _device.STAGED_COPY_MIN_BYTES = 0 if staged else 1 << 62
-    try:
-        return _median_seconds(lambda: [_device.to_device(a) for a in arrays], 5)[0]
-    finally:
-        _device.STAGED_COPY_MIN_BYTES = saved
+def _h2d(arrays) -> float:
+    return _median_seconds(lambda: [_device.to_device(a) for a in arrays], 5)[0]
 
 
 def _device_copy(array: np.ndarray):
@@ -74,8 +68,7 @@ def measure(src, dst, weight, n: int, repeat: int) -> dict:
     reference = parmst.minimum_spanning_forest(
         parmst.Graph.from_edges(src, dst, weight, num_vertices=n), "kruskal/serial").edge_ids
     row = {"weight": str(weight.dtype), "edges": len(src), "vertices": n,
-           "h2d_pageable_s": _h2d((src, dst, weight), staged=False),
-           "h2d_staged_s": _h2d((src, dst, weight), staged=True)}
+           "h2d_s": _h2d((src, dst, weight))}
 
     def from_host():
         graph = parmst.Graph.from_edges(src, dst, weight, num_vertices=n)
@@ -106,8 +99,7 @@ def measure(src, dst, weight, n: int, repeat: int) -> dict:
     assert type(ids) is type(device_arrays[0]), "ids not returned as the input's array kind"
     assert np.array_equal(_to_host(ids), reference), "ecl/gpu from device arrays is not exact"
     row["device_compute_s"] = statistics.median(computes[1:])
-    row["host_ratio"] = row["host_end_to_end_s"] / (min(row["h2d_pageable_s"], row["h2d_staged_s"])
-                                                    + row["compute_s"])
+    row["host_ratio"] = row["host_end_to_end_s"] / (row["h2d_s"] + row["compute_s"])
     row["device_ratio"] = row["device_end_to_end_s"] / row["device_compute_s"]
     return row
 
@@ -118,14 +110,14 @@ def report(rows: list[dict], out: Path, env: str) -> None:
              f"Machine: {env}. Command: `python benchmarks/gpu_end_to_end.py "
              f"--log2-edges {rows[0]['edges'].bit_length() - 1}` (medians after a warm-up; every "
              "forest equal to kruskal/serial's).", "",
-             "| weights | keys | H2D pageable ms | H2D staged ms | compute ms | host e2e ms | "
+             "| weights | keys | H2D ms | compute ms | host e2e ms | "
              "host e2e / (H2D + compute) | host, cached copy ms | device e2e ms | "
              "device e2e / compute |",
-             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
         lines.append(
-            f"| {r['weight']} | {r['key_method']} | {r['h2d_pageable_s'] * ms:.2f} | "
-            f"{r['h2d_staged_s'] * ms:.2f} | {r['compute_s'] * ms:.2f} | "
+            f"| {r['weight']} | {r['key_method']} | {r['h2d_s'] * ms:.2f} | "
+            f"{r['compute_s'] * ms:.2f} | "
             f"{r['host_end_to_end_s'] * ms:.2f} | {r['host_ratio']:.2f} (goal <= 3) | "
             f"{r['host_cached_s'] * ms:.2f} | {r['device_end_to_end_s'] * ms:.2f} | "
             f"{r['device_ratio']:.2f} (goal <= 1.3) |")

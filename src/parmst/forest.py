@@ -114,8 +114,11 @@ def _ascending(ids: np.ndarray, num_edges: int) -> np.ndarray:
     Marking and collecting is one linear pass, cheaper than sorting once the
     forest holds more than a few percent of the edges. Repeated ids (a
     solver bug the verifier must see) would collapse there, so they go
-    through the sort.
+    through the sort. Ids that already ascend (the GPU solvers compact them in
+    order) are kept as they are after one comparison pass.
     """
+    if len(ids) < 2 or bool((ids[1:] > ids[:-1]).all()):
+        return ids
     if len(ids) * 16 < num_edges:
         return np.sort(ids)
     marked = np.zeros(num_edges, dtype=np.bool_)

@@ -157,67 +157,17 @@ def timed_transfer(stats: Stats, key: str) -> Iterator[None]:
         stats.extra[key] = stats.extra.get(key, 0.0) + time.perf_counter() - start
 
 
-#: Host arrays of at least this many bytes go through the pinned staging pipeline
-#: (:func:`to_device`); smaller ones take one ordinary copy.
-STAGED_COPY_MIN_BYTES = 1 << 62
-#: Bytes per chunk of the pinned staging pipeline.
-STAGING_CHUNK_BYTES = 1 << 23
-
-
-class _Staging:
-    """Two pinned host buffers reused by every staged copy (pinning memory costs far more than
-    copying through it, so it is done once per process)."""
-
-    def __init__(self) -> None:
-        self._slots: list[Any] = []
-
-    def slots(self) -> list[Any]:
-        from numba import cuda
-
-        if not self._slots:
-            self._slots = [cuda.pinned_array(STAGING_CHUNK_BYTES, np.uint8) for _ in range(2)]
-        return self._slots
-
-
-_STAGING = _Staging()
-
-
-def _staged_copy(host: np.ndarray, device: Any) -> None:
-    """Copy ``host`` into ``device`` chunk by chunk through two pinned buffers on one stream:
-    the host fills one buffer while the previous chunk crosses the bus from the other."""
-    from numba import cuda
-
-    source = host.reshape(-1).view(np.uint8)
-    target = device.reshape(device.size).view(np.uint8)
-    stream = cuda.stream()
-    done = [None, None]
-    for i, start in enumerate(range(0, len(source), STAGING_CHUNK_BYTES)):
-        slot = i % 2
-        if done[slot] is not None:
-            done[slot].synchronize()
-        chunk = source[start:start + STAGING_CHUNK_BYTES]
-        pinned = _STAGING.slots()[slot][:len(chunk)]
-        np.copyto(pinned, chunk)
-        target[start:start + len(chunk)].copy_to_device(pinned, stream=stream)
-        done[slot] = cuda.event()
-        done[slot].record(stream)
-    stream.synchronize()
-
-
 def to_device(array: np.ndarray) -> Any:
     """Copy a host array to the device (contiguous first; the caller's array is untouched).
 
-    Arrays of at least :data:`STAGED_COPY_MIN_BYTES` go through the pinned
-    staging pipeline, the rest through one pageable copy.
+    One pageable copy: a pipeline through pinned staging buffers (the host
+    fills one 8 MiB buffer while the other crosses the bus) measured no
+    faster on an H200, 9.16 ms against 9.13 ms for 48 MiB
+    (``benchmarks/results/gpu_end_to_end.md``), so it was left out.
     """
     from numba import cuda
 
-    array = np.ascontiguousarray(array)
-    if array.nbytes < STAGED_COPY_MIN_BYTES or simulator_active():
-        return cuda.to_device(array)
-    device = cuda.device_array(array.shape, dtype=array.dtype)
-    _staged_copy(array, device)
-    return device
+    return cuda.to_device(np.ascontiguousarray(array))
 
 
 def device_full(shape: int | tuple[int, ...], value: Any, dtype: Any) -> Any:

@@ -35,7 +35,7 @@ from numba import cuda
 from parmst.order import id_bits, weight_key
 from parmst.solvers import ecl_host
 from parmst.solvers.gpu import _arrays
-from parmst.solvers.gpu._arrays import launch_grid
+from parmst.solvers.gpu._arrays import launch_grid, reduction_grid
 from parmst.stats import Stats
 
 __all__ = ["KEY_METHODS", "MAX_KEY", "SlotKeys", "device_keys", "filter_threshold", "graph_keys"]
@@ -144,14 +144,14 @@ def _weight_keys(weight: Any) -> tuple[Any, int, int]:
     if weight.dtype == np.float64 and m:
         narrow = cuda.device_array(m, np.float32)
         inexact = cuda.to_device(np.zeros(1, np.int64))
-        _narrow[launch_grid(m)](weight, narrow, inexact)
+        _narrow[reduction_grid(m)](weight, narrow, inexact)
         if not inexact.copy_to_host()[0]:
             weight = narrow
     width = 8 * weight.dtype.itemsize
     keys = cuda.device_array(m, np.uint64)
     bounds = cuda.to_device(np.array([MAX_KEY, 0], dtype=np.uint64))
     if m:
-        _write_weight_keys[launch_grid(m)](weight.view(f"u{weight.dtype.itemsize}"),
+        _write_weight_keys[reduction_grid(m)](weight.view(f"u{weight.dtype.itemsize}"),
                                     weight.dtype.kind == "f", np.uint64(1 << (width - 1)), keys,
                                     bounds)
     low, high = (int(x) for x in bounds.copy_to_host())
