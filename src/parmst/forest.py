@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -127,6 +128,11 @@ def _ascending(ids: np.ndarray, num_edges: int) -> np.ndarray:
     return ascending if len(ascending) == len(ids) else np.sort(ids)
 
 
+_LAZY = object()
+"""Placeholder of a device forest's host fields until they are read."""
+
+
+@dataclass(frozen=True, eq=False)
 class Forest:
     """A minimum spanning forest of a :class:`~parmst.Graph`.
 
@@ -161,27 +167,31 @@ class Forest:
     ([0, 1], 2, 1)
     """
 
-    __slots__ = ("_device_ids", "_graph", "_host", "_kind", "_total", "num_components",
-                 "num_vertices", "solver", "stats")
+    edge_ids: np.ndarray
+    src: np.ndarray
+    dst: np.ndarray
+    weight: np.ndarray
+    num_vertices: int
+    num_components: int
+    total_weight: int | float
+    solver: str = ""
+    stats: Stats = field(default_factory=Stats)
+    # A device forest: the graph, its ids on the device and the array kind to hand them out as.
+    _graph: Any = field(default=None, init=False, repr=False)
+    _device_ids: Any = field(default=None, init=False, repr=False)
+    _kind: str = field(default="numba", init=False, repr=False)
 
-    def __init__(self, edge_ids: np.ndarray, src: np.ndarray, dst: np.ndarray,
-                 weight: np.ndarray, num_vertices: int, num_components: int,
-                 total_weight: int | float, solver: str = "", stats: Stats | None = None) -> None:
-        self._set(_host=(edge_ids, src, dst, weight), _total=total_weight, _graph=None,
-                  _device_ids=None, _kind="numba", num_vertices=num_vertices,
-                  num_components=num_components, solver=solver,
-                  stats=stats if stats is not None else Stats())
+    def __getattribute__(self, name: str) -> Any:
+        # A device forest holds _LAZY in its host fields until one is read.
+        value = object.__getattribute__(self, name)
+        if value is _LAZY:
+            object.__getattribute__(self, "_copy_to_host")()
+            value = object.__getattribute__(self, name)
+        return value
 
     def _set(self, **values: Any) -> None:
         for name, value in values.items():
             object.__setattr__(self, name, value)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("Forest is immutable")
-
-    def __repr__(self) -> str:
-        return (f"Forest(solver={self.solver!r}, num_edges={self.num_edges}, "
-                f"num_vertices={self.num_vertices}, num_components={self.num_components})")
 
     @classmethod
     def from_edge_ids(cls, graph: Graph, edge_ids: Any, solver: str = "",
@@ -192,12 +202,12 @@ class Forest:
         solve of a device graph) stay there until read.
         """
         if not isinstance(edge_ids, np.ndarray) and hasattr(edge_ids, "copy_to_host"):
-            forest = cls.__new__(cls)
-            forest._set(_host=None, _total=None, _graph=graph, _device_ids=edge_ids,
-                        _kind=graph.to_device().kind,
-                        num_vertices=graph.num_vertices,
-                        num_components=graph.num_vertices - edge_ids.shape[0], solver=solver,
-                        stats=stats if stats is not None else Stats())
+            forest = cls(edge_ids=_LAZY, src=_LAZY, dst=_LAZY, weight=_LAZY,
+                         num_vertices=graph.num_vertices,
+                         num_components=graph.num_vertices - edge_ids.shape[0],
+                         total_weight=_LAZY, solver=solver,
+                         stats=stats if stats is not None else Stats())
+            forest._set(_graph=graph, _device_ids=edge_ids, _kind=graph.to_device().kind)
             return forest
         ids = _ascending(np.asarray(edge_ids, dtype=np.int64), graph.num_edges)
         weight = graph.weight[ids]
@@ -216,39 +226,17 @@ class Forest:
             forest._set(_kind=graph.to_device().kind)
         return forest
 
-    def _arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Host ``(edge_ids, src, dst, weight)``; a device forest gathers them on the device
-        and copies them back once."""
-        if self._host is None:
-            from parmst.solvers.gpu._arrays import gather
+    def _copy_to_host(self) -> None:
+        """A device forest's host fields: ids and their endpoints and weights gathered on the
+        device, copied back once."""
+        from parmst.solvers.gpu._arrays import gather
 
-            ids = self._device_ids
-            edges = self._graph.to_device()
-            self._set(_host=(ids.copy_to_host(),) + tuple(
-                gather(a, ids).copy_to_host() for a in (edges.src, edges.dst, edges.weight)))
-        return self._host
-
-    @property
-    def edge_ids(self) -> np.ndarray:
-        return self._arrays()[0]
-
-    @property
-    def src(self) -> np.ndarray:
-        return self._arrays()[1]
-
-    @property
-    def dst(self) -> np.ndarray:
-        return self._arrays()[2]
-
-    @property
-    def weight(self) -> np.ndarray:
-        return self._arrays()[3]
-
-    @property
-    def total_weight(self) -> int | float:
-        if self._total is None:
-            self._set(_total=exact_sum(self.weight))
-        return self._total
+        ids = self._device_ids
+        edges = self._graph.to_device()
+        src, dst, weight = (gather(a, ids).copy_to_host()
+                            for a in (edges.src, edges.dst, edges.weight))
+        self._set(edge_ids=ids.copy_to_host(), src=src, dst=dst, weight=weight,
+                  total_weight=exact_sum(weight))
 
     @property
     def edge_ids_device(self) -> Any:
@@ -270,10 +258,11 @@ class Forest:
 
     @property
     def num_edges(self) -> int:
-        return len(self.edge_ids)
+        ids = object.__getattribute__(self, "edge_ids")
+        return self._device_ids.shape[0] if ids is _LAZY else len(ids)
 
     def __len__(self) -> int:
-        return len(self.edge_ids)
+        return self.num_edges
 
     def summary(self) -> str:
         """A one-paragraph description: solver, sizes, weight, times."""

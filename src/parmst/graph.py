@@ -27,11 +27,39 @@ import numpy as np
 from parmst import _memory, _optional
 from parmst.errors import GraphValueError
 
-__all__ = ["CSR", "DeviceEdges", "Graph", "index_dtype_for"]
+__all__ = ["CSR", "DeviceEdges", "Graph", "index_dtype_for", "is_device_array"]
 
 _INT32_LIMIT = 2**31 - 1
 WEIGHT_DTYPES = (np.dtype(np.int32), np.dtype(np.int64), np.dtype(np.float32),
                  np.dtype(np.float64))
+
+
+#: DLPack device types of CUDA memory (``kDLCUDA``, ``kDLCUDAManaged``).
+_DLPACK_CUDA = (2, 13)
+
+
+def is_device_array(obj: Any) -> bool:
+    """Whether ``obj`` is an array in CUDA device memory: ``__cuda_array_interface__``
+    (CuPy, PyTorch CUDA tensors, Numba, JAX), a numba-cuda (simulator) device array, or a
+    DLPack producer on a CUDA device. Imports nothing.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> is_device_array(np.zeros(3))
+    False
+    """
+    if isinstance(obj, np.ndarray):
+        return False
+    if hasattr(obj, "__cuda_array_interface__") or getattr(obj, "__cuda_ndarray__", False):
+        return True
+    probe = getattr(obj, "__dlpack_device__", None)
+    if probe is None:
+        return False
+    try:
+        return int(probe()[0]) in _DLPACK_CUDA
+    except Exception:  # noqa: BLE001 - a producer that cannot say where it lives is not ours
+        return False
 
 
 def index_dtype_for(num_vertices: int, num_edges: int) -> np.dtype:
@@ -110,7 +138,7 @@ def _device_column(name: str, values: Any) -> Any:
     host arrays copied over (a graph mixing both)."""
     from parmst.solvers.gpu import _device
 
-    if _device.is_device_array(values):
+    if is_device_array(values):
         a = _device.as_device_array(values)
     else:
         a = _device.to_device(_as_array(name, values))
@@ -349,8 +377,6 @@ class Graph:
         >>> g.is_on_device  # doctest: +SKIP
         True
         """
-        from parmst.solvers.gpu._device import is_device_array
-
         if any(is_device_array(a) for a in (src, dst, weight)):
             return cls._from_device_arrays(src, dst, weight, num_vertices, allow_nan=allow_nan,
                                            copy=copy)
@@ -406,7 +432,7 @@ class Graph:
         _optional.require("numba_cuda", "a Graph from GPU arrays")
         from parmst.solvers.gpu import _arrays, _device
 
-        kind = next(_device.array_kind(a) for a in (src, dst, weight) if _device.is_device_array(a))
+        kind = next(_device.array_kind(a) for a in (src, dst, weight) if is_device_array(a))
         s, d = _device_column("src", src), _device_column("dst", dst)
         for name, a in (("src", s), ("dst", d)):
             if a.dtype.kind not in "iu":

@@ -78,10 +78,12 @@ class _FakeDLPack:
 
 
 def test_device_arrays_are_told_apart_without_importing_anything():
+    from parmst.graph import is_device_array
+
     cuda_like = SimpleNamespace(__cuda_array_interface__={"shape": (1,), "typestr": "<i4",
                                                           "data": (0, False), "version": 3})
-    assert _device.is_device_array(cuda_like)
-    assert _device.is_device_array(_FakeDLPack(2))       # kDLCUDA
-    assert not _device.is_device_array(_FakeDLPack(1))   # kDLCPU
-    assert not _device.is_device_array(np.zeros(3))
-    assert not _device.is_device_array([1, 2, 3])
+    assert is_device_array(cuda_like)
+    assert is_device_array(_FakeDLPack(2))       # kDLCUDA
+    assert not is_device_array(_FakeDLPack(1))   # kDLCPU
+    assert not is_device_array(np.zeros(3))
+    assert not is_device_array([1, 2, 3])

@@ -178,34 +178,6 @@ def device_full(shape: int | tuple[int, ...], value: Any, dtype: Any) -> Any:
 
 
 # ---------------------------------------------------------------- data that lives on the device
-#: DLPack device types of CUDA memory (``kDLCUDA``, ``kDLCUDAManaged``).
-_DLPACK_CUDA = (2, 13)
-
-
-def is_device_array(obj: Any) -> bool:
-    """Whether ``obj`` is an array in CUDA device memory: ``__cuda_array_interface__``
-    (CuPy, PyTorch CUDA tensors, Numba, JAX), a numba-cuda (simulator) device array, or a
-    DLPack producer on a CUDA device. Imports nothing.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> is_device_array(np.zeros(3))
-    False
-    """
-    if isinstance(obj, np.ndarray):
-        return False
-    if hasattr(obj, "__cuda_array_interface__") or getattr(obj, "__cuda_ndarray__", False):
-        return True
-    probe = getattr(obj, "__dlpack_device__", None)
-    if probe is None:
-        return False
-    try:
-        return int(probe()[0]) in _DLPACK_CUDA
-    except Exception:  # noqa: BLE001 - a producer that cannot say where it lives is not ours
-        return False
-
-
 def array_kind(obj: Any) -> str:
     """``"cupy"``, ``"torch"``, ``"jax"`` or ``"numba"``: whose array type ``obj`` is."""
     module = type(obj).__module__.split(".", 1)[0]
