@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from parmst.errors import SolverUnavailable
+from parmst.errors import GraphValueError, SolverUnavailable
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -199,7 +199,8 @@ def as_device_array(obj: Any) -> Any:
 
     Under the simulator, numba device arrays pass through and
     ``__cuda_array_interface__`` pointers are read as the host memory they
-    are. DLPack-only producers go through CuPy (or PyTorch) when installed.
+    are. DLPack-only producers go through CuPy (or PyTorch) when installed;
+    without either they raise :class:`~parmst.errors.GraphValueError`.
     """
     from numba import cuda
 
@@ -218,7 +219,7 @@ def as_device_array(obj: Any) -> Any:
         except ImportError:
             continue
         return cuda.as_cuda_array(library.from_dlpack(obj))
-    raise TypeError(f"{type(obj).__name__} is a DLPack array on a CUDA device without "
+    raise GraphValueError(f"{type(obj).__name__} is a DLPack array on a CUDA device without "
                     "__cuda_array_interface__: install CuPy or PyTorch to read it, or pass "
                     "cupy.from_dlpack(array)")
 
