@@ -460,7 +460,7 @@ class Graph:
         n = hi + 1 if inferred else _vertex_count(num_vertices)
         nan = (np.dtype(w.dtype).kind == "f" and not allow_nan and _arrays.nan_count(w) > 0)
         if lo < 0 or hi >= n or nan or _memory.shortfall(n) is not None:
-            on_host()  # raises the host path's message for the first bad edge
+            return on_host()  # raises the host path's message for the first bad edge
         idx = index_dtype_for(n, m)
         ids = [a if a.dtype == idx and not copy else _arrays.cast(a, idx) for a in (s, d)]
         if wide is not None:
