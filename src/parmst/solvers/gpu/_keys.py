@@ -223,14 +223,16 @@ class _DeviceSample:
         return _arrays.gather(self._keys, cuda.to_device(np.asarray(positions))).copy_to_host()
 
 
-def filter_threshold(keys: Any, num_vertices: int, seed: int) -> np.uint64 | None:
+def filter_threshold(keys: Any, num_vertices: int, seed: int,
+                     target: float = ecl_host.FILTER_TARGET) -> np.uint64 | None:
     """Fallin et al.'s sampled filter threshold, or ``None`` below average degree 4.
 
     Fallin et al. count degree over CSR entries (both directions), so "average
-    degree >= 4" is ``|E| >= 2 |V|`` for our undirected edge count. ``keys``
-    is a device array: only the sampled keys come back to the host.
+    degree >= 4" is ``|E| >= 2 |V|`` for our undirected edge count; ``target``
+    light edges per vertex. ``keys`` is a device array (only the sampled keys
+    come back to the host) or a NumPy array.
     """
     sample = keys if isinstance(keys, np.ndarray) else _DeviceSample(keys)
     threshold = ecl_host.filter_threshold(sample, num_vertices, seed=seed,
-                                          degree=ecl_host.FILTER_DEGREE)
+                                          degree=ecl_host.FILTER_DEGREE, target=target)
     return None if threshold == ecl_host.NO_THRESHOLD else threshold
