@@ -39,7 +39,8 @@ def as_graph(data: Any) -> Graph:
 def solve_edge_ids(graph: Graph, solver: str, options: dict[str, Any]
                    ) -> tuple[registry.Solver, np.ndarray, Stats]:
     """Select, check and run a solver on a NaN-free graph: the solver, its edge ids
-    (any order) and its stats, without assembling a :class:`Forest`.
+    (any order; a device array when a GPU solver ran on a graph on the device) and its
+    stats, without assembling a :class:`Forest`.
 
     The front doors (``parmst.scipy``, the NetworkX backend) use it directly,
     since they return their callers' types and would throw the Forest away.
@@ -55,7 +56,9 @@ def solve_edge_ids(graph: Graph, solver: str, options: dict[str, Any]
         raise SolverUnavailable(f"solver {chosen.name!r} cannot run here: {ok}")
     stats = Stats()
     edge_ids = chosen.load()(graph, stats, **{**chosen.options, **options})
-    return chosen, np.asarray(edge_ids), stats
+    if not hasattr(edge_ids, "copy_to_host"):  # ids a GPU solve left on the device stay there
+        edge_ids = np.asarray(edge_ids)
+    return chosen, edge_ids, stats
 
 
 def _run(graph: Graph, solver: str, options: dict[str, Any]) -> Forest:

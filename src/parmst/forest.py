@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import numba
@@ -119,14 +120,21 @@ def _ascending(ids: np.ndarray, num_edges: int) -> np.ndarray:
     Marking and collecting is one linear pass, cheaper than sorting once the
     forest holds more than a few percent of the edges. Repeated ids (a
     solver bug the verifier must see) would collapse there, so they go
-    through the sort.
+    through the sort. Ids that already ascend (the GPU solvers compact them in
+    order) are kept as they are after one comparison pass.
     """
+    if len(ids) < 2 or bool((ids[1:] > ids[:-1]).all()):
+        return ids
     if len(ids) * 16 < num_edges:
         return np.sort(ids)
     marked = np.zeros(num_edges, dtype=np.bool_)
     marked[ids] = True
     ascending = np.flatnonzero(marked)
     return ascending if len(ascending) == len(ids) else np.sort(ids)
+
+
+_LAZY = object()
+"""Placeholder of a device forest's host fields until they are read."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -137,6 +145,12 @@ class Forest:
     ----------
     edge_ids : ndarray of int64
         Ids (positions in the graph's edge list) of the forest's edges, sorted.
+    edge_ids_device : device array of int64
+        The same ids in GPU memory, as the graph's own array kind (CuPy array,
+        PyTorch tensor, else a numba-cuda device array). A GPU solve of a graph
+        built from GPU arrays leaves them there, and ``edge_ids``, ``src``,
+        ``dst``, ``weight`` and ``total_weight`` are copied to the host only
+        when read; for host graphs this is a copy made when first read.
     src, dst, weight : ndarray
         The endpoints and weight of each forest edge, parallel to ``edge_ids``.
     num_vertices : int
@@ -167,14 +181,42 @@ class Forest:
     total_weight: int | float
     solver: str = ""
     stats: Stats = field(default_factory=Stats)
+    # A device forest: the graph, its ids on the device and the array kind to hand them out as.
+    _graph: Any = field(default=None, init=False, repr=False)
+    _device_ids: Any = field(default=None, init=False, repr=False)
+    _kind: str = field(default="numba", init=False, repr=False)
+
+    def __getattribute__(self, name: str) -> Any:
+        # A device forest holds _LAZY in its host fields until one is read.
+        value = object.__getattribute__(self, name)
+        if value is _LAZY:
+            object.__getattribute__(self, "_copy_to_host")()
+            value = object.__getattribute__(self, name)
+        return value
+
+    def _set(self, **values: Any) -> None:
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
 
     @classmethod
     def from_edge_ids(cls, graph: Graph, edge_ids: Any, solver: str = "",
                       stats: Stats | None = None) -> Forest:
-        """Assemble a forest from the chosen edge ids of ``graph`` (any order)."""
+        """Assemble a forest from the chosen edge ids of ``graph`` (any order).
+
+        Ids in GPU memory (a numba-cuda device array, ascending, from a GPU
+        solve of a device graph) stay there until read.
+        """
+        if not isinstance(edge_ids, np.ndarray) and hasattr(edge_ids, "copy_to_host"):
+            forest = cls(edge_ids=_LAZY, src=_LAZY, dst=_LAZY, weight=_LAZY,
+                         num_vertices=graph.num_vertices,
+                         num_components=graph.num_vertices - edge_ids.shape[0],
+                         total_weight=_LAZY, solver=solver,
+                         stats=stats if stats is not None else Stats())
+            forest._set(_graph=graph, _device_ids=edge_ids, _kind=graph.to_device().kind)
+            return forest
         ids = _ascending(np.asarray(edge_ids, dtype=np.int64), graph.num_edges)
         weight = graph.weight[ids]
-        return cls(
+        forest = cls(
             edge_ids=ids,
             src=graph.src[ids],
             dst=graph.dst[ids],
@@ -183,15 +225,49 @@ class Forest:
             num_components=graph.num_vertices - len(ids),
             total_weight=exact_sum(weight),
             solver=solver,
-            stats=stats if stats is not None else Stats(),
+            stats=stats,
         )
+        if graph.is_on_device:
+            forest._set(_kind=graph.to_device().kind)
+        return forest
+
+    def _copy_to_host(self) -> None:
+        """A device forest's host fields: ids and their endpoints and weights gathered on the
+        device, copied back once."""
+        from parmst.solvers.gpu._arrays import gather
+
+        ids = self._device_ids
+        edges = self._graph.to_device()
+        src, dst, weight = (gather(a, ids).copy_to_host()
+                            for a in (edges.src, edges.dst, edges.weight))
+        self._set(edge_ids=ids.copy_to_host(), src=src, dst=dst, weight=weight,
+                  total_weight=exact_sum(weight))
+
+    @property
+    def edge_ids_device(self) -> Any:
+        """The sorted edge ids in GPU memory, as the graph's array kind (see the class doc).
+
+        Examples
+        --------
+        >>> import cupy, parmst  # doctest: +SKIP
+        >>> g = parmst.Graph.from_edges(cupy.array([0, 1, 0]), cupy.array([1, 2, 2]),
+        ...                             cupy.array([1.0, 2.0, 3.0]))  # doctest: +SKIP
+        >>> parmst.minimum_spanning_forest(g, "ecl/gpu").edge_ids_device  # doctest: +SKIP
+        array([0, 1])
+        """
+        from parmst.solvers.gpu import _device
+
+        if self._device_ids is None:
+            self._set(_device_ids=_device.to_device(self.edge_ids))
+        return _device.export(self._device_ids, self._kind)
 
     @property
     def num_edges(self) -> int:
-        return len(self.edge_ids)
+        ids = object.__getattribute__(self, "edge_ids")
+        return self._device_ids.shape[0] if ids is _LAZY else len(ids)
 
     def __len__(self) -> int:
-        return len(self.edge_ids)
+        return self.num_edges
 
     def summary(self) -> str:
         """A one-paragraph description: solver, sizes, weight, times."""

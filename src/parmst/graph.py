@@ -4,6 +4,14 @@ The edge list (COO) is canonical: edge ``i`` is ``(src[i], dst[i], weight[i])``
 and ``i`` is its id, the tie-breaker of the ``(weight, edge_id)`` order. Index
 arrays are int32 while ``num_vertices`` and ``2 * num_edges`` fit, int64
 beyond.
+
+A graph built from arrays in GPU memory (CuPy, PyTorch CUDA tensors, anything
+with ``__cuda_array_interface__`` or DLPack on a CUDA device) keeps its edge
+list there: it is validated by kernels on the device, the GPU solvers read
+it in place, and ``src``/``dst``/``weight`` are copied to the host only when
+something on the host reads them (a host solver, ``verify``, a converter).
+A host graph caches its device copy (:meth:`Graph.to_device`), so a second
+GPU solve transfers nothing.
 """
 
 from __future__ import annotations
@@ -19,11 +27,39 @@ import numpy as np
 from parmst import _memory, _optional
 from parmst.errors import GraphValueError
 
-__all__ = ["CSR", "Graph", "index_dtype_for"]
+__all__ = ["CSR", "DeviceEdges", "Graph", "index_dtype_for", "is_device_array"]
 
 _INT32_LIMIT = 2**31 - 1
 WEIGHT_DTYPES = (np.dtype(np.int32), np.dtype(np.int64), np.dtype(np.float32),
                  np.dtype(np.float64))
+
+
+#: DLPack device types of CUDA memory (``kDLCUDA``, ``kDLCUDAManaged``).
+_DLPACK_CUDA = (2, 13)
+
+
+def is_device_array(obj: Any) -> bool:
+    """Whether ``obj`` is an array in CUDA device memory: ``__cuda_array_interface__``
+    (CuPy, PyTorch CUDA tensors, Numba, JAX), a numba-cuda (simulator) device array, or a
+    DLPack producer on a CUDA device. Imports nothing.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> is_device_array(np.zeros(3))
+    False
+    """
+    if isinstance(obj, np.ndarray):
+        return False
+    if hasattr(obj, "__cuda_array_interface__") or getattr(obj, "__cuda_ndarray__", False):
+        return True
+    probe = getattr(obj, "__dlpack_device__", None)
+    if probe is None:
+        return False
+    try:
+        return int(probe()[0]) in _DLPACK_CUDA
+    except Exception:  # noqa: BLE001 - a producer that cannot say where it lives is not ours
+        return False
 
 
 def index_dtype_for(num_vertices: int, num_edges: int) -> np.dtype:
@@ -52,6 +88,29 @@ class CSR:
         return len(self.indptr) - 1
 
 
+@dataclass(frozen=True)
+class DeviceEdges:
+    """A graph's edge list in GPU memory, as numba-cuda device arrays.
+
+    CuPy (``cupy.asarray``) and PyTorch (``torch.as_tensor``) read these
+    without a copy through ``__cuda_array_interface__``.
+
+    Attributes
+    ----------
+    src, dst : device array of int32 or int64
+    weight : device array of int32, int64, float32 or float64
+    kind : str
+        Whose arrays the graph was built from (``"cupy"``, ``"torch"``,
+        ``"numba"``), or ``"host"`` for a host graph's device copy; results
+        on the device come back as the same kind (:attr:`parmst.Forest.edge_ids_device`).
+    """
+
+    src: Any
+    dst: Any
+    weight: Any
+    kind: str
+
+
 def _readonly(a: np.ndarray) -> np.ndarray:
     a.setflags(write=False)
     return a
@@ -66,6 +125,25 @@ def _as_array(name: str, values: Any) -> np.ndarray:
     if a.ndim != 1:
         what = "a scalar" if a.ndim == 0 else f"shape {a.shape}"
         raise GraphValueError(f"{name} must be a one-dimensional array, got {what}")
+    return a
+
+
+# Narrow integer and boolean GPU weights widened on the device, as the host path does.
+_DEVICE_WEIGHT_WIDENING = {"b1": np.int32, "i1": np.int32, "i2": np.int32, "u1": np.int32,
+                           "u2": np.int32, "u4": np.int64}
+
+
+def _device_column(name: str, values: Any) -> Any:
+    """One edge array as a numba-cuda device array: GPU arrays as they are (no copy),
+    host arrays copied over (a graph mixing both)."""
+    from parmst.solvers.gpu import _device
+
+    if is_device_array(values):
+        a = _device.as_device_array(values)
+    else:
+        a = _device.to_device(_as_array(name, values))
+    if len(a.shape) != 1:
+        raise GraphValueError(f"{name} must be a one-dimensional array, got shape {a.shape}")
     return a
 
 
@@ -155,31 +233,97 @@ class Graph:
     (3, 3)
     """
 
-    __slots__ = ("_cache", "dst", "num_vertices", "src", "weight")
+    __slots__ = ("_cache", "_device", "_host", "num_vertices")
 
     def __init__(self, src: np.ndarray, dst: np.ndarray, weight: np.ndarray,
                  num_vertices: int) -> None:
         # Trusted constructor: callers have validated; public code uses from_edges.
-        object.__setattr__(self, "src", _readonly(src))
-        object.__setattr__(self, "dst", _readonly(dst))
-        object.__setattr__(self, "weight", _readonly(weight))
+        object.__setattr__(self, "_host", (_readonly(src), _readonly(dst), _readonly(weight)))
+        object.__setattr__(self, "_device", None)
         object.__setattr__(self, "num_vertices", int(num_vertices))
         object.__setattr__(self, "_cache", {})
+
+    @classmethod
+    def _on_device(cls, edges: DeviceEdges, num_vertices: int) -> Graph:
+        """Trusted constructor of a graph that lives on the device (validated by the caller)."""
+        graph = cls.__new__(cls)
+        object.__setattr__(graph, "_host", None)
+        object.__setattr__(graph, "_device", edges)
+        object.__setattr__(graph, "num_vertices", int(num_vertices))
+        object.__setattr__(graph, "_cache", {})
+        return graph
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Graph is immutable")
 
     def __repr__(self) -> str:
+        where = ", on the device" if self.is_on_device else ""
         return (f"Graph(num_vertices={self.num_vertices}, num_edges={self.num_edges}, "
-                f"weight={self.weight.dtype}, index={self.index_dtype})")
+                f"weight={self.weight_dtype}, index={self.index_dtype}{where})")
+
+    def _arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The host edge list; a device graph copies it back once (until :meth:`clear_cache`)."""
+        if self._host is None:
+            edges = self._device
+            object.__setattr__(self, "_host", tuple(
+                _readonly(a.copy_to_host()) for a in (edges.src, edges.dst, edges.weight)))
+        return self._host
+
+    @property
+    def src(self) -> np.ndarray:
+        """Source endpoint of each edge (host; a device graph copies its edge list back once)."""
+        return self._arrays()[0]
+
+    @property
+    def dst(self) -> np.ndarray:
+        """Other endpoint of each edge (host, as :attr:`src`)."""
+        return self._arrays()[1]
+
+    @property
+    def weight(self) -> np.ndarray:
+        """Weight of each edge (host, as :attr:`src`)."""
+        return self._arrays()[2]
+
+    @property
+    def is_on_device(self) -> bool:
+        """Whether the graph was built from GPU arrays (its edge list lives on the device)."""
+        return self._device is not None
 
     @property
     def num_edges(self) -> int:
-        return len(self.src)
+        return self._device.src.shape[0] if self._device is not None else len(self._host[0])
 
     @property
     def index_dtype(self) -> np.dtype:
-        return self.src.dtype
+        return np.dtype(self._device.src.dtype if self._device is not None else self._host[0].dtype)
+
+    @property
+    def weight_dtype(self) -> np.dtype:
+        """The weights' dtype, read without copying a device graph's weights to the host."""
+        return np.dtype(self._device.weight.dtype if self._device is not None
+                        else self._host[2].dtype)
+
+    def to_device(self) -> DeviceEdges:
+        """The edge list in GPU memory: a device graph's own arrays, or a host graph's device
+        copy, made on the first call and cached (:meth:`clear_cache` drops it).
+
+        Needs numba-cuda and a CUDA device (or its simulator).
+
+        Examples
+        --------
+        >>> g = Graph.from_edges([0, 1], [1, 2], [1.5, 2.5])
+        >>> g.to_device().weight.dtype  # doctest: +SKIP
+        dtype('float64')
+        """
+        if self._device is not None:
+            return self._device
+        edges = self._cache.get("device")
+        if edges is None:
+            from parmst.solvers.gpu import _device
+
+            edges = DeviceEdges(*(_device.to_device(a) for a in self._host), kind="host")
+            self._cache["device"] = edges
+        return edges
 
     # ------------------------------------------------------------------ constructors
     @classmethod
@@ -220,7 +364,22 @@ class Graph:
         >>> g = Graph.from_edges([0, 0], [1, 2], [5, 7], num_vertices=4)
         >>> g.num_vertices, g.weight.dtype.name
         (4, 'int64')
+
+        Arrays in GPU memory (CuPy, PyTorch CUDA tensors, anything with
+        ``__cuda_array_interface__`` or DLPack on a CUDA device) give a graph
+        that stays on the device: validated there, solved there by the GPU
+        solvers, copied to the host only if something on the host reads its
+        arrays. ``copy=True`` copies them device to device.
+
+        >>> import cupy  # doctest: +SKIP
+        >>> g = Graph.from_edges(cupy.array([0, 1]), cupy.array([1, 2]),
+        ...                      cupy.array([1.5, 0.5]))  # doctest: +SKIP
+        >>> g.is_on_device  # doctest: +SKIP
+        True
         """
+        if any(is_device_array(a) for a in (src, dst, weight)):
+            return cls._from_device_arrays(src, dst, weight, num_vertices, allow_nan=allow_nan,
+                                           copy=copy)
         s = _coerce_ids("src", src)
         d = _coerce_ids("dst", dst)
         if len(s) != len(d):
@@ -260,6 +419,58 @@ class Graph:
         # which must not reach the caller's own array objects.
         return cls(np.asarray(s, dtype=idx).view(), np.asarray(d, dtype=idx).view(), w.view(),
                    int(num_vertices))
+
+    @classmethod
+    def _from_device_arrays(cls, src: Any, dst: Any, weight: Any, num_vertices: Any, *,
+                            allow_nan: bool, copy: bool) -> Graph:
+        """:meth:`from_edges` for GPU arrays: the checks run as kernels on the device.
+
+        Only a few numbers come back to the host (lengths, smallest and largest
+        id, a NaN count). When a check fails, the arrays are copied to the host
+        and :meth:`from_edges` words the error exactly as for host arrays.
+        """
+        _optional.require("numba_cuda", "a Graph from GPU arrays")
+        from parmst.solvers.gpu import _arrays, _device
+
+        kind = next(_device.array_kind(a) for a in (src, dst, weight) if is_device_array(a))
+        s, d = _device_column("src", src), _device_column("dst", dst)
+        for name, a in (("src", s), ("dst", d)):
+            if a.dtype.kind not in "iu":
+                raise GraphValueError(f"{name} must hold integer vertex ids, got dtype {a.dtype} "
+                                      "(GPU arrays are not converted from floats)")
+        m = s.shape[0]
+        if d.shape[0] != m:
+            raise GraphValueError(f"src has {m} entries but dst has {d.shape[0]}")
+        w = _arrays.fill(m, 1, np.int32) if weight is None else _device_column("weight", weight)
+        if w.shape[0] != m:
+            raise GraphValueError(f"{m} edges but {w.shape[0]} weights")
+        wide = _DEVICE_WEIGHT_WIDENING.get(np.dtype(w.dtype).str[1:])
+        if np.dtype(w.dtype) not in WEIGHT_DTYPES and wide is None:
+            raise GraphValueError(
+                f"GPU weights of dtype {w.dtype} are not converted on the device: pass int32, "
+                "int64, float32 or float64")
+
+        def on_host() -> Graph:
+            w_host = None if weight is None else w.copy_to_host()
+            return cls.from_edges(s.copy_to_host(), d.copy_to_host(), w_host,
+                                  num_vertices=num_vertices, allow_nan=allow_nan)
+
+        lo, hi = _arrays.id_range(s, d) if m else (0, -1)
+        inferred = num_vertices is None
+        n = hi + 1 if inferred else _vertex_count(num_vertices)
+        nan = (np.dtype(w.dtype).kind == "f" and not allow_nan and _arrays.nan_count(w) > 0)
+        if lo < 0 or hi >= n or nan or _memory.shortfall(n) is not None:
+            return on_host()  # raises the host path's message for the first bad edge
+        idx = index_dtype_for(n, m)
+        ids = [a if a.dtype == idx and not copy else _arrays.cast(a, idx) for a in (s, d)]
+        if wide is not None:
+            w = _arrays.cast(w, wide)
+        elif copy and weight is not None:
+            w = _arrays.cast(w, w.dtype)
+        graph = cls._on_device(DeviceEdges(*ids, w, kind=kind), n)
+        if not allow_nan:
+            graph._cache["has_nan"] = False
+        return graph
 
     @classmethod
     def from_scipy(cls, matrix: Any, *, symmetric: str = "upper") -> Graph:
@@ -413,14 +624,27 @@ class Graph:
         return view
 
     def clear_cache(self) -> None:
-        """Drop cached views, so that the next solve times their construction again."""
+        """Drop cached views (CSR, a host graph's device copy, a device graph's host copy, GPU
+        keys), so that the next solve times their construction again."""
+        has_nan = self._cache.get("has_nan")
         self._cache.clear()
+        if has_nan is not None:
+            self._cache["has_nan"] = has_nan
+        if self._device is not None:
+            object.__setattr__(self, "_host", None)
 
     @property
     def has_nan(self) -> bool:
         """Whether any weight is NaN (only possible with ``allow_nan=True``)."""
         if "has_nan" not in self._cache:
-            self._cache["has_nan"] = bool(self.weight.dtype.kind == "f" and np.isnan(self.weight).any())
+            if self.weight_dtype.kind != "f":
+                self._cache["has_nan"] = False
+            elif self._device is not None and self._host is None:
+                from parmst.solvers.gpu import _arrays
+
+                self._cache["has_nan"] = _arrays.nan_count(self._device.weight) > 0
+            else:
+                self._cache["has_nan"] = bool(np.isnan(self.weight).any())
         return self._cache["has_nan"]
 
     def subgraph_edges(self, keep: np.ndarray) -> tuple[Graph, np.ndarray]:

@@ -39,8 +39,13 @@ ECL_VARIANTS = [
 ]
 BLOCK = {"block_size": 32} if SIMULATOR else {}
 
-pytestmark = pytest.mark.skipif(_device.probe() is not True,
-                                reason=f"GPU solvers cannot run: {_device.probe()}")
+pytestmark = [
+    pytest.mark.skipif(_device.probe() is not True,
+                       reason=f"GPU solvers cannot run: {_device.probe()}"),
+    # The simulator runs the float64 -> float32 narrowing check in NumPy, which warns where
+    # a GPU just rounds to infinity (and the check then keeps the float64 keys).
+    pytest.mark.filterwarnings("ignore:overflow encountered in cast:RuntimeWarning"),
+]
 
 
 def random_graph(seed: int, n: int, m: int, dtype: str) -> parmst.Graph:
@@ -158,7 +163,7 @@ def test_ecl_filtering_runs_both_phases():
     n, m = SIZES[-1]
     forest = assert_exact(random_graph(2, n, 6 * m, "float32"), "ecl/gpu", **BLOCK)
     assert forest.stats.extra["filter_threshold"] is not None
-    assert set(forest.stats.phases) == {"light", "heavy"}
+    assert set(forest.stats.phases) == {"keys", "light", "heavy"}
 
 
 @pytest.mark.parametrize("dtype", ["int32", "int64", "float32", "float64"])
@@ -205,3 +210,197 @@ def test_genboruvka_exclusive_scan_over_several_block_levels(count):
     expected = np.concatenate([[0], np.cumsum(values)])
     assert total == expected[-1]
     np.testing.assert_array_equal(out.copy_to_host(), expected)
+
+
+# ---------------------------------------------------------------- keys on the device
+def _device_keys(weight: np.ndarray, method: str):
+    from numba import cuda
+
+    from parmst.solvers.gpu._keys import device_keys
+
+    return device_keys(cuda.to_device(weight), method)
+
+
+KEY_WEIGHTS = {
+    "int32": np.array([3, -1, 3, 0, -1], dtype=np.int32),
+    "float64-narrow": np.array([0.5, -2.0, 0.5, np.inf, -0.0, 0.0]),
+    "int64-wide": np.array([2**62, -(2**62), 7, 7], dtype=np.int64),
+    "float64-wide": np.array([0.1, 2.0**60, -1e300, 0.1, -np.inf, 5e-324, -0.0, 0.0]),
+    "float64-random": np.random.default_rng(1).random(60 if SIMULATOR else 100_000),
+    "float32-ties": np.random.default_rng(2).integers(0, 4, 50).astype(np.float32) / 3,
+}
+
+
+@pytest.mark.parametrize("method", ["auto", "rank"])
+@pytest.mark.parametrize("name", KEY_WEIGHTS)
+def test_device_keys_order_edges_like_the_canonical_order(name, method):
+    """Keys made on the device sort exactly as the host's one tie rule, by either route."""
+    weight = KEY_WEIGHTS[name]
+    keys = _device_keys(weight, method)
+    host = keys.keys.copy_to_host()
+    np.testing.assert_array_equal(np.argsort(host, kind="stable"),
+                                  parmst.order.canonical_order(weight))
+    assert len(np.unique(host)) == len(weight)
+    slots = (host & keys.slot_mask).astype(np.int64)
+    np.testing.assert_array_equal(keys.edge_ids(slots), np.arange(len(weight)))
+    if method == "rank":
+        assert keys.method == "rank"
+
+
+def test_float64_weights_that_do_not_pack_take_the_device_sort():
+    keys = _device_keys(KEY_WEIGHTS["float64-wide"], "auto")
+    assert keys.method == "rank"
+    np.testing.assert_array_equal(keys.keys.copy_to_host(), [5, 7, 1, 6, 0, 4, 2, 3])
+    with pytest.raises(ValueError, match="do not fit"):
+        _device_keys(KEY_WEIGHTS["float64-wide"], "packed")
+    with pytest.raises(ValueError, match="keys must be one of"):
+        _device_keys(KEY_WEIGHTS["int32"], "two-pass")
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_radix_order_is_a_stable_sort(seed):
+    from numba import cuda
+
+    from parmst.solvers.gpu import _arrays
+
+    rng = np.random.default_rng(seed)
+    keys = rng.integers(0, 2**(6 + 11 * seed), 90 if SIMULATOR else 300_000, dtype=np.uint64)
+    keys[::7] = keys[0]  # many ties
+    order = _arrays.radix_order(cuda.to_device(keys), int(keys.max()).bit_length())
+    np.testing.assert_array_equal(order.copy_to_host(), np.argsort(keys, kind="stable"))
+
+
+@pytest.mark.parametrize("count", [0, 1, 33, 300 if SIMULATOR else 3_000_000])
+def test_compaction_keeps_flagged_items_in_order(count):
+    from numba import cuda
+
+    from parmst.solvers.gpu import _arrays
+
+    flags = (np.random.default_rng(count).random(count) < 0.3).astype(np.uint8)
+    np.testing.assert_array_equal(_arrays.compact(cuda.to_device(flags)).copy_to_host(),
+                                  np.flatnonzero(flags))
+
+
+# ---------------------------------------------------------------- graphs on the device
+class CudaArrayInterface:
+    """The smallest foreign device array: only ``__cuda_array_interface__`` (as a library
+    other than numba-cuda would hand over). Under the simulator, device memory is host
+    memory, so the interface points into a NumPy array."""
+
+    def __init__(self, host: np.ndarray) -> None:
+        from numba import cuda
+
+        if SIMULATOR:
+            self._memory = np.ascontiguousarray(host)
+            interface = dict(self._memory.__array_interface__)
+            interface.pop("descr", None)
+        else:
+            self._memory = cuda.to_device(host)
+            interface = dict(self._memory.__cuda_array_interface__)
+        self.__cuda_array_interface__ = {**interface, "version": 3}
+
+
+# The solvers that never copy a device graph back (the others build a CSR view or a dense
+# matrix on the host first; docs/gpu-data.md).
+READ_IN_PLACE = ("ecl/gpu", "boruvka-edge/gpu")
+
+
+def on_device(graph: parmst.Graph, wrap=None) -> parmst.Graph:
+    """The same graph built from device arrays (numba's, or ``wrap``'s)."""
+    from numba import cuda
+
+    wrap = wrap or cuda.to_device
+    return parmst.Graph.from_edges(wrap(graph.src), wrap(graph.dst), wrap(graph.weight),
+                                   num_vertices=graph.num_vertices)
+
+
+@pytest.mark.parametrize("wrap", ["numba", "cuda_array_interface"])
+@pytest.mark.parametrize("solver", GPU_SOLVERS)
+@pytest.mark.parametrize("dtype", ["int32", "float64"])
+def test_graph_on_the_device_is_solved_there(solver, dtype, wrap):
+    """A graph built from device arrays stays there; the forest's ids are on the device,
+    the host fields are copied back on demand and match the reference exactly."""
+    host = dense_forest(dtype) if solver == "prim-dense/gpu" else random_graph(8, *SIZES[-1], dtype)
+    graph = on_device(host, CudaArrayInterface if wrap == "cuda_array_interface" else None)
+    assert graph.is_on_device and graph._host is None
+    forest = parmst.minimum_spanning_forest(graph, solver, **solver_block(solver))
+    if solver in READ_IN_PLACE:
+        assert graph._host is None, "the GPU solve copied the graph to the host"
+    reference = parmst.minimum_spanning_forest(host, "kruskal/serial")
+    np.testing.assert_array_equal(forest.edge_ids_device.copy_to_host(), reference.edge_ids)
+    np.testing.assert_array_equal(forest.edge_ids, reference.edge_ids)
+    np.testing.assert_array_equal(forest.src, reference.src)
+    np.testing.assert_array_equal(forest.weight, reference.weight)
+    assert forest.total_weight == reference.total_weight
+    assert parmst.verify(graph, forest).ok
+
+
+@pytest.mark.parametrize("solver", ["ecl/gpu", "boruvka-edge/gpu", "genboruvka/gpu"])
+def test_wide_float64_weights_on_the_device_are_exact(solver):
+    """float64 weights over many binades (the rank route: the device sort) on a device graph."""
+    host = random_graph(9, *SIZES[0], "float64")
+    rng = np.random.default_rng(9)
+    scale = 10.0 ** rng.integers(-200, 200, host.num_edges)
+    host = host.with_weights(rng.random(host.num_edges) * scale)
+    forest = assert_exact(host, solver, **solver_block(solver))
+    assert forest.stats.extra["key_method"] == "rank"
+    device_forest = parmst.minimum_spanning_forest(on_device(host), solver, **solver_block(solver))
+    np.testing.assert_array_equal(device_forest.edge_ids, forest.edge_ids)
+
+
+def test_host_graph_caches_its_device_copy_and_keys():
+    graph = random_graph(10, *SIZES[0], "float32")
+    first = assert_exact(graph, "ecl/gpu", **BLOCK)
+    copy = graph.to_device()
+    assert first.stats.extra["transfer_time"] > 0 and "keys" in first.stats.phases
+    second = assert_exact(graph, "ecl/gpu", **BLOCK)
+    assert graph.to_device() is copy
+    assert "keys" not in second.stats.phases  # keys cached with the device copy
+    graph.clear_cache()
+    assert graph.to_device() is not copy
+
+
+def test_host_solvers_read_a_device_graph_through_one_copy_back():
+    graph = on_device(random_graph(11, *SIZES[0], "int64"))
+    forest = parmst.minimum_spanning_forest(graph, "kruskal/serial")
+    assert graph._host is not None and graph.is_on_device
+    gpu = parmst.minimum_spanning_forest(graph, "ecl/gpu", **BLOCK)
+    np.testing.assert_array_equal(gpu.edge_ids, forest.edge_ids)
+    np.testing.assert_array_equal(forest.edge_ids_device.copy_to_host(), forest.edge_ids)
+
+
+def test_device_inputs_are_checked_on_the_device_with_the_host_messages():
+    from numba import cuda
+
+    d = cuda.to_device
+    with pytest.raises(parmst.errors.GraphValueError, match="edge 1 has negative vertex id -1"):
+        parmst.Graph.from_edges(d(np.array([0, -1])), d(np.array([1, 2])))
+    with pytest.raises(parmst.errors.GraphValueError, match="edge 1 has vertex id 5 but"):
+        parmst.Graph.from_edges(d(np.array([0, 5])), d(np.array([1, 2])), num_vertices=4)
+    with pytest.raises(parmst.errors.GraphValueError, match="edge 2 has a NaN weight"):
+        parmst.Graph.from_edges(d(np.arange(3)), d(np.arange(3)), d(np.array([1, 2, np.nan])))
+    with pytest.raises(parmst.errors.GraphValueError, match="src has 3 entries but dst has 2"):
+        parmst.Graph.from_edges(d(np.arange(3)), d(np.arange(2)))
+    with pytest.raises(parmst.errors.GraphValueError, match="integer vertex ids"):
+        parmst.Graph.from_edges(d(np.arange(3.0)), d(np.arange(3)))
+    with pytest.raises(parmst.errors.GraphValueError, match="not converted on the device"):
+        parmst.Graph.from_edges(d(np.arange(3)), d(np.arange(3)), d(np.arange(3, dtype=np.uint64)))
+
+
+def test_device_inputs_take_the_host_dtypes_and_copy_unless_told():
+    from numba import cuda
+
+    src = cuda.to_device(np.array([0, 1, 2], dtype=np.int64))
+    weight = cuda.to_device(np.array([5, 250, 7], dtype=np.uint8))
+    graph = parmst.Graph.from_edges(src, np.array([1, 2, 0]), weight)  # host dst joins them
+    assert graph.index_dtype == np.int32 and graph.weight_dtype == np.int32
+    np.testing.assert_array_equal(graph.weight, [5, 250, 7])
+    unit = parmst.Graph.from_edges(src, cuda.to_device(np.array([1, 2, 0])))
+    np.testing.assert_array_equal(unit.weight, [1, 1, 1])
+    same = cuda.to_device(np.array([0, 1], dtype=np.int32))
+    view = parmst.Graph.from_edges(same, same, cuda.to_device(np.array([1.0, 2.0])), copy=False)
+    assert view.to_device().src is same
+    nan = parmst.Graph.from_edges(same, same, cuda.to_device(np.array([np.nan, 2.0])),
+                                  allow_nan=True)
+    assert nan.has_nan
+    assert parmst.minimum_spanning_forest(nan, "ecl/gpu", ignore_nan=True, **BLOCK).num_edges == 0

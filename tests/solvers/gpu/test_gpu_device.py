@@ -121,3 +121,45 @@ def test_prim_dense_block_reduction_of_1024_threads(keys):
                                     num_vertices=n)
     forest = _assert_exact(graph, "prim-dense/gpu", keys=keys)
     assert forest.stats.rounds == forest.num_components == 3
+
+
+def test_kernels_compile_once_per_machine(tmp_path):
+    """``cache=True``: a second process loads the compiled kernels instead of compiling them,
+    and either way the cost is booked as ``compile_time``, apart from compute."""
+    import subprocess
+    import sys
+
+    code = ("import numpy as np, parmst\n"
+            "g = parmst.Graph.from_edges(np.arange(999), np.arange(1, 1000), np.arange(999) % 7)\n"
+            "s = parmst.minimum_spanning_forest(g, 'ecl/gpu').stats\n"
+            "print(s.compile_time, s.compute_time)\n")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    runs = [[float(x) for x in subprocess.run([sys.executable, "-c", code], env=env,
+                                               capture_output=True, text=True, check=True,
+                                               timeout=300).stdout.split()[-2:]]
+            for _ in range(2)]
+    (first_compile, first_compute), (second_compile, second_compute) = runs
+    assert any(p.suffix == ".nbi" and "ecl" in p.name for p in tmp_path.rglob("*")), \
+        "no kernel cache index of ecl.py was written"
+    assert second_compile < first_compile / 3, runs
+    assert first_compute < first_compile and second_compute < 1.0, runs
+
+
+@pytest.mark.parametrize("library", ["cupy", "torch"])
+def test_graph_from_cupy_or_torch_stays_on_the_device(library):
+    """CuPy arrays and PyTorch CUDA tensors in, ids of the same kind out, nothing on the host."""
+    module = pytest.importorskip(library, reason=f"{library} is not installed")
+    graph = _random_graph(12, 20_000, 160_000, "float64")
+    if library == "cupy":
+        arrays = [module.asarray(a) for a in (graph.src, graph.dst, graph.weight)]
+    else:
+        arrays = [module.as_tensor(a, device="cuda") for a in (graph.src, graph.dst, graph.weight)]
+    on_device = parmst.Graph.from_edges(*arrays, num_vertices=graph.num_vertices)
+    forest = parmst.minimum_spanning_forest(on_device, "ecl/gpu")
+    assert on_device._host is None
+    ids = forest.edge_ids_device
+    assert type(ids).__module__.split(".")[0] == library
+    expected = parmst.minimum_spanning_forest(graph, "kruskal/serial")
+    host_ids = ids.get() if library == "cupy" else ids.cpu().numpy()
+    np.testing.assert_array_equal(host_ids, expected.edge_ids)
+    assert forest.total_weight == expected.total_weight

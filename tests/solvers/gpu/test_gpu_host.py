@@ -9,8 +9,7 @@ import numpy as np
 import pytest
 
 from parmst import registry
-from parmst.order import canonical_order
-from parmst.solvers.gpu import _device, _keys
+from parmst.solvers.gpu import _device
 
 GPU_NAMES = ["ecl/gpu", "boruvka-edge/gpu", "prim-dense/gpu"]
 needs_numba_cuda = pytest.mark.skipif(importlib.util.find_spec("numba_cuda") is None,
@@ -44,42 +43,10 @@ def test_dense_limit_rejects_oversized_matrix():
     assert "too large" in _device.dense_limit(big)
 
 
-@pytest.mark.parametrize("weight", [
-    np.array([3, -1, 3, 0, -1], dtype=np.int32),
-    np.array([0.5, -2.0, 0.5, np.inf, -0.0, 0.0]),
-    np.array([2**62, -(2**62), 7, 7], dtype=np.int64),
-    np.array([0.1, 2.0**60, -1e300, 0.1]),
-], ids=["int32", "float64-narrow", "int64-wide", "float64-wide"])
-def test_keys_order_edges_like_the_canonical_order(weight):
-    keys = _keys.prepare_keys(weight)
-    order = np.argsort(keys.keys, kind="stable")
-    np.testing.assert_array_equal(order, canonical_order(weight))
-    assert len(np.unique(keys.keys)) == len(weight)
-    slots = keys.keys & keys.slot_mask
-    np.testing.assert_array_equal(keys.edge_ids(slots.astype(np.int64)), np.arange(len(weight)))
-
-
-def test_unpackable_weights_fall_back_to_rank_keys():
-    weight = np.array([0.1, 2.0**60, -1e300, 0.1])
-    keys = _keys.prepare_keys(weight)
-    assert keys.method == "rank"
-    np.testing.assert_array_equal(keys.keys, [1, 3, 0, 2])
-    with pytest.raises(ValueError, match="do not fit"):
-        _keys.prepare_keys(weight, "packed")
-
-
-def test_rank_keys_on_request_even_where_packing_fits():
-    weight = np.array([3, -1, 3, 0], dtype=np.int32)
-    assert _keys.prepare_keys(weight).method == "packed"
-    keys = _keys.prepare_keys(weight, "rank")
-    assert keys.method == "rank"
-    np.testing.assert_array_equal(keys.keys, [2, 0, 3, 1])
-    np.testing.assert_array_equal(keys.edge_ids(keys.keys.astype(np.int64)), np.arange(4))
-    with pytest.raises(ValueError, match="keys must be one of"):
-        _keys.prepare_keys(weight, "two-pass")
-
-
+@needs_numba_cuda
 def test_filter_threshold_only_at_average_degree_four():
+    from parmst.solvers.gpu import _keys
+
     keys = np.arange(1000, dtype=np.uint64)
     assert _keys.filter_threshold(keys, 600, seed=0) is None  # 2m/n = 3.3
     threshold = _keys.filter_threshold(keys, 100, seed=0)     # 2m/n = 20
@@ -100,3 +67,25 @@ def test_ecl_rejects_bad_option_values(options):
     with pytest.raises(ValueError, match="ecl/gpu"):
         ecl._check_options(merged["init"], merged["block_size"], merged["launch"],
                            merged["persistent_below"], merged["select"], merged["filter_target"])
+
+
+class _FakeDLPack:
+    """A DLPack producer that says where it lives and nothing else."""
+
+    def __init__(self, device_type: int) -> None:
+        self._device_type = device_type
+
+    def __dlpack_device__(self):
+        return (self._device_type, 0)
+
+
+def test_device_arrays_are_told_apart_without_importing_anything():
+    from parmst.graph import is_device_array
+
+    cuda_like = SimpleNamespace(__cuda_array_interface__={"shape": (1,), "typestr": "<i4",
+                                                          "data": (0, False), "version": 3})
+    assert is_device_array(cuda_like)
+    assert is_device_array(_FakeDLPack(2))       # kDLCUDA
+    assert not is_device_array(_FakeDLPack(1))   # kDLCPU
+    assert not is_device_array(np.zeros(3))
+    assert not is_device_array([1, 2, 3])

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from parmst.errors import SolverUnavailable
+from parmst.errors import GraphValueError, SolverUnavailable
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -158,15 +158,118 @@ def timed_transfer(stats: Stats, key: str) -> Iterator[None]:
 
 
 def to_device(array: np.ndarray) -> Any:
-    """Copy a host array to the device (contiguous first; the caller's array is untouched)."""
+    """Copy a host array to the device (contiguous first; the caller's array is untouched).
+
+    One pageable copy: a pipeline through pinned staging buffers (the host
+    fills one 8 MiB buffer while the other crosses the bus) measured no
+    faster on an H200, 9.16 ms against 9.13 ms for 48 MiB
+    (``benchmarks/results/gpu_end_to_end.md``), so it was left out.
+    """
     from numba import cuda
 
     return cuda.to_device(np.ascontiguousarray(array))
 
 
 def device_full(shape: int | tuple[int, ...], value: Any, dtype: Any) -> Any:
-    """A device array filled with ``value``, written from the host once."""
-    return to_device(np.full(shape, value, dtype=dtype))
+    """A device array filled with ``value`` by a kernel (no host buffer, no transfer)."""
+    from parmst.solvers.gpu import _arrays
+
+    return _arrays.fill(shape, value, dtype)
+
+
+# ---------------------------------------------------------------- data that lives on the device
+def array_kind(obj: Any) -> str:
+    """``"cupy"``, ``"torch"``, ``"jax"`` or ``"numba"``: whose array type ``obj`` is."""
+    module = type(obj).__module__.split(".", 1)[0]
+    return module if module in ("cupy", "torch", "jax", "jaxlib") else "numba"
+
+
+class _InterfaceView:
+    """A ``__cuda_array_interface__`` read as NumPy's ``__array_interface__`` (the simulator's
+    device memory is host memory, so the pointer is a host pointer there)."""
+
+    def __init__(self, interface: dict) -> None:
+        self.__array_interface__ = {"shape": interface["shape"], "typestr": interface["typestr"],
+                                    "data": interface["data"],
+                                    "strides": interface.get("strides"), "version": 3}
+
+
+def as_device_array(obj: Any) -> Any:
+    """A numba-cuda device array over the memory of device array ``obj``: never a copy.
+
+    Under the simulator, numba device arrays pass through and
+    ``__cuda_array_interface__`` pointers are read as the host memory they
+    are. DLPack-only producers go through CuPy (or PyTorch) when installed;
+    without either they raise :class:`~parmst.errors.GraphValueError`.
+    """
+    from numba import cuda
+
+    if getattr(obj, "__cuda_ndarray__", False):
+        return obj
+    if simulator_active():
+        from numba.cuda.simulator.cudadrv.devicearray import FakeCUDAArray
+
+        interface = obj.__cuda_array_interface__
+        return FakeCUDAArray(np.asarray(_InterfaceView(interface)))
+    if hasattr(obj, "__cuda_array_interface__"):
+        return cuda.as_cuda_array(obj)
+    for module in ("cupy", "torch"):
+        try:
+            library = __import__(module)
+        except ImportError:
+            continue
+        return cuda.as_cuda_array(library.from_dlpack(obj))
+    raise GraphValueError(f"{type(obj).__name__} is a DLPack array on a CUDA device without "
+                    "__cuda_array_interface__: install CuPy or PyTorch to read it, or pass "
+                    "cupy.from_dlpack(array)")
+
+
+def export(array: Any, kind: str) -> Any:
+    """``array`` (a numba-cuda device array) as ``kind``'s array type, sharing its memory.
+
+    CuPy and PyTorch read ``__cuda_array_interface__``; anything else gets
+    the numba-cuda device array itself.
+    """
+    if kind == "cupy":
+        import cupy
+
+        return cupy.asarray(array)
+    if kind == "torch":
+        import torch
+
+        return torch.as_tensor(array, device="cuda")
+    return array
+
+
+def device_graph(graph: Any, stats: Stats) -> Any:
+    """The graph's edge list on the device (:meth:`parmst.Graph.to_device`): a device graph's
+    own arrays, or a host graph's cached copy, made now and timed as ``transfer_time``."""
+    with timed_transfer(stats, "transfer_time"):
+        return graph.to_device()
+
+
+def device_csr(graph: Any, stats: Stats) -> tuple[Any, Any, Any]:
+    """``indptr``, ``indices`` and ``edge_ids`` of the graph's CSR view on the device, cached
+    on the graph. The CSR is built on the host (a device graph's edge list comes back once
+    for it): only the vertex-centric initializations need it."""
+    arrays = graph._cache.get("device-csr")
+    if arrays is None:
+        csr = graph.csr()
+        with timed_transfer(stats, "transfer_time"):
+            arrays = tuple(to_device(a) for a in (csr.indptr, csr.indices, csr.edge_ids))
+        graph._cache["device-csr"] = arrays
+    return arrays
+
+
+def result_ids(graph: Any, keys: Any, in_forest: Any, stats: Stats) -> Any:
+    """The forest's ascending edge ids from the per-slot flags, compacted on the device.
+
+    They stay on the device for a device graph (:attr:`parmst.Forest.edge_ids_device`) and
+    come back to the host for a host graph; either way timed as ``copy_back_time``.
+    """
+    with timed_transfer(stats, "copy_back_time"):
+        ids = keys.forest_ids(in_forest)
+        return ids if graph.is_on_device else ids.copy_to_host()
 
 
 def record_device(stats: Stats, device_bytes: int) -> None:

@@ -1,105 +1,238 @@
-"""Per-edge uint64 keys for the GPU kernels, on top of :mod:`parmst.solvers.ecl_host`.
+"""Per-edge uint64 keys for the GPU kernels, prepared on the device where the weights are.
 
 The GPU kernels need one unique key per edge whose low bits name a slot in
 a per-edge flag array, so that one ``atomicMin`` settles weight and tie
-(Fallin et al. section 3.2). :func:`parmst.solvers.ecl_host.prepare_keys` packs
-``weight_key << id_bits | edge_id`` whenever that fits in 63 bits: always for
-32-bit weights up to 2**31 edges (32 key bits plus 31 id bits), and for
-64-bit weights whose keys it can narrow losslessly (float64 values that are
-exact float32 values, or a narrow range of integers). When it cannot, it
-offers a two-pass comparison; the GPU kernels take the other exact route
-instead: the key is the edge's rank in the ``(weight, edge_id)`` order (one
-sort on the host), and the slot is that rank, mapped back to an edge id
-afterwards. Never a silent truncation. Every GPU solver takes a ``keys``
-option (``"auto"``, ``"packed"``, ``"rank"``) so tests can run either route.
+(Fallin et al. section 3.2). Key preparation follows
+:mod:`parmst.solvers.ecl_host` step by step, but in kernels on the device
+copy of the weights, so a graph's weights never come back to the host:
+
+1. the order-preserving weight key (:func:`parmst.order.weight_key`, the
+   same device function), with float64 weights narrowed to float32 when
+   every value is an exact float32 (a device-side check), and the smallest
+   and largest key (one 16-byte copy back);
+2. keys less their minimum, so a narrow range needs few bits;
+3. when weight key and edge id fit in 63 bits, the packed key
+   ``weight_key << id_bits | edge_id`` (slot = edge id);
+4. otherwise, the exact route: a stable radix sort of the weight keys on
+   the device gives the ``(weight, edge_id)`` order (ties in id order), and
+   each edge's key is its rank in it (slot = rank, mapped back to edge ids
+   when the forest is read). Never a silent truncation, never a host sort.
+
+Every GPU solver takes a ``keys`` option (``"auto"``, ``"packed"``,
+``"rank"``) so tests can run either route. Keys are cached on the graph
+(they depend on its weights alone), so a second solve prepares none.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from parmst.order import canonical_order
-from parmst.solvers import ecl_host
+from numba import cuda
 
-__all__ = ["KEY_METHODS", "MAX_KEY", "SlotKeys", "filter_threshold", "prepare_keys", "rank_keys"]
+from parmst.order import id_bits, weight_key
+from parmst.solvers import ecl_host
+from parmst.solvers.gpu import _arrays
+from parmst.solvers.gpu._arrays import launch_grid, reduction_grid
+from parmst.stats import Stats
+
+__all__ = ["KEY_METHODS", "MAX_KEY", "SlotKeys", "device_keys", "filter_threshold", "graph_keys"]
 
 MAX_KEY = np.uint64(2**64 - 1)
 KEY_METHODS = ("auto", "packed", "rank")
+# Packed keys stay below 2**63, so the all-ones word can mean "no edge recorded yet".
+_PACKED_BITS = 63
 
 
 @dataclass(frozen=True)
 class SlotKeys:
-    """Unique order-preserving keys and how to get edge ids back.
+    """Unique order-preserving keys on the device and how to get edge ids back.
 
     Attributes
     ----------
-    keys : ndarray of uint64
+    keys : device array of uint64
         ``keys[e]`` for edge id ``e``: distinct, and ``keys[a] < keys[b]``
         exactly when ``(w[a], a) < (w[b], b)``.
     slot_mask : numpy.uint64
         ``key & slot_mask`` is the edge's slot in a per-edge flag array.
-    order : ndarray of int64 or None
+    order : device array of int64 or None
         Slot -> edge id for rank keys; ``None`` when the slot is the edge id.
     method : str
         ``"packed"`` or ``"rank"``.
     """
 
-    keys: np.ndarray
+    keys: Any
     slot_mask: np.uint64
-    order: np.ndarray | None
+    order: Any
     method: str
 
+    def forest_ids(self, in_forest: Any) -> Any:
+        """Ascending edge ids (int64 device array) of the slots flagged in ``in_forest``."""
+        flags = in_forest[:len(self.keys)]
+        if self.order is None:
+            return _arrays.compact(flags)
+        by_edge = _arrays.fill(len(self.keys), 0, np.uint8)
+        _slots_to_edges[_arrays.launch_grid(len(flags))](flags, self.order, by_edge)
+        return _arrays.compact(by_edge)
+
     def edge_ids(self, slots: np.ndarray) -> np.ndarray:
-        """Edge ids of the flagged slots."""
+        """Edge ids (host) of the given slots (host)."""
         slots = np.asarray(slots, dtype=np.int64)
-        return slots if self.order is None else self.order[slots]
+        return slots if self.order is None else self.order.copy_to_host()[slots]
 
 
-def rank_keys(weight: np.ndarray) -> SlotKeys:
-    """Keys that are each edge's position in the ``(weight, edge_id)`` order."""
-    order = canonical_order(weight).astype(np.int64)
-    ranks = np.empty(len(order), dtype=np.uint64)
-    ranks[order] = np.arange(len(order), dtype=np.uint64)
-    return SlotKeys(ranks, MAX_KEY, order, "rank")
+_key_of = cuda.jit(device=True, inline=True)(weight_key.py_func)
 
 
-def prepare_keys(weight: np.ndarray, method: str = "auto") -> SlotKeys:
-    """Packed keys from :mod:`~parmst.solvers.ecl_host` where they fit, rank keys otherwise.
+@cuda.jit(cache=True)
+def _narrow(weight, out, inexact):
+    """float64 weights as float32 into ``out``, counting in ``inexact`` those that change."""
+    changed = 0
+    for e in range(cuda.grid(1), weight.shape[0], cuda.gridsize(1)):
+        narrow = np.float32(weight[e])
+        out[e] = narrow
+        if narrow != weight[e]:
+            changed += 1
+    if changed:
+        cuda.atomic.add(inexact, 0, changed)
 
-    ``method`` is ``"auto"`` (pack when weight key and id fit, else rank),
-    ``"rank"`` (always; tests use it on small graphs) or ``"packed"`` (raise
-    ValueError when packing is impossible); ``weight`` as for
-    :func:`parmst.solvers.ecl_host.prepare_keys`.
+
+@cuda.jit(cache=True)
+def _write_weight_keys(bits, is_float, sign, keys, bounds):
+    """Fallin et al. section 3.2, first bullet, step 1: order-preserving weight keys into
+    ``keys``; ``bounds`` gets their minimum and maximum."""
+    low = MAX_KEY
+    high = np.uint64(0)
+    for e in range(cuda.grid(1), bits.shape[0], cuda.gridsize(1)):
+        k = _key_of(np.uint64(bits[e]), is_float, sign)
+        keys[e] = k
+        low = min(low, k)
+        high = max(high, k)
+    cuda.atomic.min(bounds, 0, low)
+    cuda.atomic.max(bounds, 1, high)
+
+
+@cuda.jit(cache=True)
+def _shift_and_pack(keys, offset, bits, with_ids):
+    """Fallin et al. section 3.2, first bullet, step 2: ``keys - offset``, then
+    ``<< bits | edge_id``."""
+    for e in range(cuda.grid(1), keys.shape[0], cuda.gridsize(1)):
+        k = keys[e] - offset
+        keys[e] = (k << bits) | np.uint64(e) if with_ids else k
+
+
+@cuda.jit(cache=True)
+def _ranks(order, keys):
+    """Rank keys: the edge at position ``i`` of the sorted order gets key ``i``."""
+    for i in range(cuda.grid(1), order.shape[0], cuda.gridsize(1)):
+        keys[order[i]] = np.uint64(i)
+
+
+@cuda.jit(cache=True)
+def _slots_to_edges(flags, order, by_edge):
+    """Forest flags by rank slot -> flags by edge id."""
+    for i in range(cuda.grid(1), flags.shape[0], cuda.gridsize(1)):
+        if flags[i]:
+            by_edge[order[i]] = 1
+
+
+def _weight_keys(weight: Any) -> tuple[Any, int, int]:
+    """Device weight keys of a device weight array, and their smallest and largest value."""
+    m = weight.shape[0]
+    if weight.dtype == np.float64 and m:
+        narrow = cuda.device_array(m, np.float32)
+        inexact = cuda.to_device(np.zeros(1, np.int64))
+        _narrow[reduction_grid(m)](weight, narrow, inexact)
+        if not inexact.copy_to_host()[0]:
+            weight = narrow
+    width = 8 * weight.dtype.itemsize
+    keys = cuda.device_array(m, np.uint64)
+    bounds = cuda.to_device(np.array([MAX_KEY, 0], dtype=np.uint64))
+    if m:
+        _write_weight_keys[reduction_grid(m)](weight.view(f"u{weight.dtype.itemsize}"),
+                                    weight.dtype.kind == "f", np.uint64(1 << (width - 1)), keys,
+                                    bounds)
+    low, high = (int(x) for x in bounds.copy_to_host())
+    return keys, low, high
+
+
+def device_keys(weight: Any, method: str = "auto") -> SlotKeys:
+    """Packed keys where weight key and id fit in 63 bits, rank keys otherwise, on the device.
+
+    ``weight`` is a device array (int32, int64, float32 or float64, no NaN);
+    ``method`` is ``"auto"``, ``"rank"`` (always; tests use it on small
+    graphs) or ``"packed"`` (raise ValueError when packing is impossible).
+    The keys order edges exactly as :func:`parmst.order.canonical_order`.
 
     Examples
     --------
-    >>> import numpy as np
-    >>> k = prepare_keys(np.array([2.5, 1.0, 2.5]))
-    >>> np.argsort(k.keys).tolist(), k.method
+    >>> from numba import cuda  # doctest: +SKIP
+    >>> k = device_keys(cuda.to_device(np.array([2.5, 1.0, 2.5])))  # doctest: +SKIP
+    >>> np.argsort(k.keys.copy_to_host()).tolist(), k.method  # doctest: +SKIP
     ([1, 0, 2], 'packed')
-    >>> prepare_keys(np.array([0.1, 2.0 ** 60, -1e300])).method
-    'rank'
     """
     if method not in KEY_METHODS:
         raise ValueError(f"keys must be one of {KEY_METHODS}, got {method!r}")
-    if method == "rank":
-        return rank_keys(weight)
-    packed = ecl_host.prepare_keys(weight, method)
-    if not packed.packed:
-        return rank_keys(weight)
-    return SlotKeys(packed.keys, np.uint64((1 << packed.id_bits) - 1), None, "packed")
+    keys, low, high = _weight_keys(weight)
+    m = len(keys)
+    if not m:
+        return SlotKeys(keys, MAX_KEY, None, "packed")
+    bits = id_bits(m)
+    key_bits = (high - low).bit_length()
+    fits = key_bits + bits <= _PACKED_BITS
+    if method == "packed" and not fits:
+        raise ValueError(f"weight keys need {key_bits} bits and edge ids {bits}: "
+                         f"they do not fit in the {_PACKED_BITS} bits of a packed key")
+    if fits and method != "rank":
+        _shift_and_pack[launch_grid(m)](keys, np.uint64(low), np.uint64(bits), True)
+        return SlotKeys(keys, np.uint64((1 << bits) - 1), None, "packed")
+    _shift_and_pack[launch_grid(m)](keys, np.uint64(low), np.uint64(0), False)
+    order = _arrays.radix_order(keys, key_bits)
+    _ranks[launch_grid(m)](order, keys)
+    return SlotKeys(keys, MAX_KEY, order, "rank")
 
 
-def filter_threshold(keys: np.ndarray, num_vertices: int, seed: int,
+def graph_keys(graph: Any, method: str, stats: Stats) -> SlotKeys:
+    """:func:`device_keys` of the graph's device weights, cached on the graph per method and
+    timed as the ``keys`` phase of initialization."""
+    cached = graph._cache.get(("gpu-keys", method))
+    if cached is None:
+        from parmst.solvers.gpu import _device
+
+        weight = _device.device_graph(graph, stats).weight
+        with stats.phase("keys"):
+            cached = device_keys(weight, method)
+            _device.synchronize()
+        graph._cache[("gpu-keys", method)] = cached
+    return cached
+
+
+class _DeviceSample:
+    """A device key array as :func:`parmst.solvers.ecl_host.filter_threshold` reads it: its
+    length, and the keys at a few sampled positions (gathered on the device, copied back)."""
+
+    def __init__(self, keys: Any) -> None:
+        self._keys = keys
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __getitem__(self, positions: np.ndarray) -> np.ndarray:
+        return _arrays.gather(self._keys, cuda.to_device(np.asarray(positions))).copy_to_host()
+
+
+def filter_threshold(keys: Any, num_vertices: int, seed: int,
                      target: float = ecl_host.FILTER_TARGET) -> np.uint64 | None:
     """Fallin et al.'s sampled filter threshold, or ``None`` below average degree 4.
 
     Fallin et al. count degree over CSR entries (both directions), so "average
     degree >= 4" is ``|E| >= 2 |V|`` for our undirected edge count; ``target``
-    light edges per vertex (ECL-MST's 3|V| CSR entries are 1.5|V| edges).
+    light edges per vertex. ``keys`` is a device array (only the sampled keys
+    come back to the host) or a NumPy array.
     """
-    threshold = ecl_host.filter_threshold(keys, num_vertices, seed=seed, degree=2,
-                                          target=target)
+    sample = keys if isinstance(keys, np.ndarray) else _DeviceSample(keys)
+    threshold = ecl_host.filter_threshold(sample, num_vertices, seed=seed,
+                                          degree=ecl_host.FILTER_DEGREE, target=target)
     return None if threshold == ecl_host.NO_THRESHOLD else threshold

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda
 
-from parmst.solvers.gpu import _device
+from parmst.solvers.gpu import _arrays, _device
 from parmst.solvers.gpu._kernels import (
     LOW32,
     SHIFT32,
@@ -30,7 +30,7 @@ from parmst.solvers.gpu._kernels import (
     warp_round,
     worklist_round,
 )
-from parmst.solvers.gpu._keys import MAX_KEY, prepare_keys
+from parmst.solvers.gpu._keys import MAX_KEY, graph_keys
 from parmst.stats import Stats
 
 
@@ -77,7 +77,7 @@ def _join(dsu, u, v):
         return
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _load_edges(src, dst, keys, wl, counts):
     """Shou and He Listing 6 lines 16-17: the first worklist holds every non-loop edge."""
     m = src.shape[0]
@@ -92,19 +92,19 @@ def _load_edges(src, dst, keys, wl, counts):
 _bridge_items, _merge_items = worklist_round(_find, _join)
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _bridges(wl, counts, cur, dsu, min_key):
     """Shou and He Listing 6 lines 22-27: remap to sets, keep crossing edges, atomicMin bridges."""
     _bridge_items(wl, counts, cur, dsu, min_key, False)
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _merge(wl, counts, cur, dsu, min_key, in_forest, slot_mask):
     """Shou and He Listing 6 lines 35-40: a bridge of either endpoint joins and enters the MST."""
     _merge_items(wl, counts, cur, dsu, min_key, in_forest, slot_mask)
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _clear(wl, counts, cur, min_key):
     """Shou and He Listing 6 lines 43-45: reset the minima; empty the drained worklist."""
     reset_items(wl, counts, cur, min_key)
@@ -123,9 +123,10 @@ def solve(graph, stats: Stats, *, block_size: int = _device.DEFAULT_BLOCK_SIZE,
     block_size : int
         Threads per block (Shou and He optimization 1 settled on 512).
     keys : {"auto", "packed", "rank"}
-        Key method of :func:`parmst.solvers.gpu._keys.prepare_keys`: packed
+        Key method of :func:`parmst.solvers.gpu._keys.device_keys`: packed
         ``(weight, edge_id)`` keys where they fit (``"auto"``), or the edges'
-        ranks in that order (``"rank"``, the route for weights that do not pack).
+        ranks in that order from a sort on the device (``"rank"``, the route
+        for weights that do not pack).
 
     Examples
     --------
@@ -144,16 +145,16 @@ def solve(graph, stats: Stats, *, block_size: int = _device.DEFAULT_BLOCK_SIZE,
         return min(max_blocks, _device.blocks_for(count, threads)), threads
 
     with stats.init():
-        keys = prepare_keys(graph.weight, keys)
         needed = (2 * graph.index_dtype.itemsize + 8) * m + 2 * max(m, 1) * 16 + 16 * n + m + 16
         _device.ensure_memory("boruvka-edge/gpu", needed)
-        with _device.timed_transfer(stats, "transfer_time"):
-            src, dst, d_keys = (_device.to_device(a) for a in (graph.src, graph.dst, keys.keys))
-            dsu = _device.to_device(np.arange(n, dtype=np.uint64))  # rank 0, parent itself
-            min_key = _device.device_full(n, MAX_KEY, np.uint64)
-            in_forest = _device.device_full(m, 0, np.uint8)
-            wl = cuda.device_array((2, max(m, 1), 2), dtype=np.uint64)
-            counts = _device.device_full(2, 0, np.int64)
+        edges = _device.device_graph(graph, stats)
+        keys = graph_keys(graph, keys, stats)
+        src, dst, d_keys = edges.src, edges.dst, keys.keys
+        dsu = _arrays.iota(n, np.uint64)  # rank 0, parent itself
+        min_key = _device.device_full(n, MAX_KEY, np.uint64)
+        in_forest = _device.device_full(m, 0, np.uint8)
+        wl = cuda.device_array((2, max(m, 1), 2), dtype=np.uint64)
+        counts = _device.device_full(2, 0, np.int64)
     stats.extra["key_method"] = keys.method
     with stats.compute():
         _load_edges[grid(m)](src, dst, d_keys, wl, counts)
@@ -168,7 +169,6 @@ def solve(graph, stats: Stats, *, block_size: int = _device.DEFAULT_BLOCK_SIZE,
                 _merge[grid(size)](wl, counts, cur, dsu, min_key, in_forest, keys.slot_mask)
                 _clear[grid(size)](wl, counts, cur, min_key)
         _device.synchronize()
-    with _device.timed_transfer(stats, "copy_back_time"):
-        edge_ids = keys.edge_ids(np.flatnonzero(in_forest.copy_to_host()))
+    edge_ids = _device.result_ids(graph, keys, in_forest, stats)
     _device.record_device(stats, needed)
     return edge_ids

@@ -43,7 +43,7 @@ import math
 import numpy as np
 from numba import cuda
 
-from parmst.solvers.gpu import _device
+from parmst.solvers.gpu import _arrays, _device
 from parmst.solvers.gpu._kernels import (
     FULL_MASK,
     NO_EDGE,
@@ -56,7 +56,7 @@ from parmst.solvers.gpu._kernels import (
     warp_round,
     worklist_round,
 )
-from parmst.solvers.gpu._keys import MAX_KEY, filter_threshold, prepare_keys
+from parmst.solvers.gpu._keys import MAX_KEY, filter_threshold, graph_keys
 from parmst.stats import Stats
 
 INITS = ("edge", "hybrid", "thread")
@@ -86,7 +86,7 @@ def _in_phase(key, threshold, heavy):
     return key < threshold
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _populate_edges(src, dst, keys, threshold, heavy, both_directions, parent, wl, counts):
     """Fallin et al. Alg. 2 lines 1-11, edge-centric: one thread per edge of the edge list.
 
@@ -172,7 +172,7 @@ def _emit_warp(wide, v, indptr, indices, csr_keys, threshold, heavy, both_direct
                     wl[0, pos, 1] = key
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _populate_csr(indptr, indices, csr_keys, threshold, heavy, both_directions, warp_degree,
                   parent, wl, counts):
     """Fallin et al. Alg. 2 lines 1-11 over CSR with the hybrid thread/warp split (section 3.2)."""
@@ -194,19 +194,19 @@ def _populate_csr(indptr, indices, csr_keys, threshold, heavy, both_directions, 
 _relax_items, _select_items = worklist_round(find, join)
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _relax(wl, counts, cur, parent, min_edge, guard):
     """One launch of :func:`_relax_items` (``launch="per-round"``)."""
     _relax_items(wl, counts, cur, parent, min_edge, guard)
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _select(wl, counts, cur, parent, min_edge, in_forest, slot_mask):
     """One launch of :func:`_select_items` (``launch="per-round"``)."""
     _select_items(wl, counts, cur, parent, min_edge, in_forest, slot_mask)
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _reset(wl, counts, cur, min_edge):
     """One launch of :func:`~parmst.solvers.gpu._kernels.reset_items` (``launch="per-round"``)."""
     reset_items(wl, counts, cur, min_edge)
@@ -234,13 +234,13 @@ def _select_vertices(counts, cur, src, dst, parent, min_edge, in_forest, slot_ma
             in_forest[e] = 1
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _select_by_vertices(counts, cur, src, dst, parent, min_edge, in_forest, slot_mask):
     """One launch of :func:`_select_vertices` (``launch="per-round"``)."""
     _select_vertices(counts, cur, src, dst, parent, min_edge, in_forest, slot_mask)
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _all_rounds(wl, counts, cur, parent, min_edge, in_forest, slot_mask, guard, sizes,
                 src, dst, vertex_ratio):
     """Fallin et al. Alg. 2 lines 12-39 in one cooperative launch (``launch="persistent"``).
@@ -318,7 +318,7 @@ def _device_bytes(graph, init: str, capacity: int) -> int:
 class _Run:
     """The device state of one solve: arrays, launch shape, and the round loop."""
 
-    def __init__(self, graph, keys, init, both_directions, block_size, launch,
+    def __init__(self, graph, edges, keys, init, both_directions, block_size, launch,
                  persistent_below, select, stats):
         n, m = graph.num_vertices, graph.num_edges
         # Rounds with at least this many records run per-round launches.
@@ -334,20 +334,16 @@ class _Run:
         needed = _device_bytes(graph, init, capacity)
         _device.ensure_memory("ecl/gpu", needed)
         stats.extra["device_memory_bytes"] = needed
-        with _device.timed_transfer(stats, "transfer_time"):
-            if init == "edge":
-                self.graph_arrays = (_device.to_device(graph.src), _device.to_device(graph.dst),
-                                     _device.to_device(keys.keys))
-            else:
-                csr = graph.csr()
-                self.graph_arrays = (_device.to_device(csr.indptr),
-                                     _device.to_device(csr.indices),
-                                     _device.to_device(keys.keys[csr.edge_ids]))
-            self.parent = _device.to_device(np.arange(n, dtype=np.int32))
-            self.min_edge = _device.device_full(n, MAX_KEY, np.uint64)
-            self.in_forest = _device.device_full(m, 0, np.uint8)
-            self.wl = cuda.device_array((2, capacity, 2), dtype=np.uint64)
-            self.counts = _device.device_full(2, 0, np.int64)
+        if init == "edge":
+            self.graph_arrays = (edges.src, edges.dst, keys.keys)
+        else:
+            indptr, indices, edge_ids = _device.device_csr(graph, stats)
+            self.graph_arrays = (indptr, indices, _arrays.gather(keys.keys, edge_ids))
+        self.parent = _arrays.iota(n, np.int32)
+        self.min_edge = _device.device_full(n, MAX_KEY, np.uint64)
+        self.in_forest = _device.device_full(m, 0, np.uint8)
+        self.wl = cuda.device_array((2, capacity, 2), dtype=np.uint64)
+        self.counts = _device.device_full(2, 0, np.int64)
         self.slot_mask = keys.slot_mask
         self.sizes = _device.device_full(_MAX_ROUNDS + 1, 0, np.int64)
 
@@ -426,8 +422,12 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
     stats : Stats
         ``compute_time`` covers the kernels with the graph already on the
         device and the result left there (ECL-MST's own timer);
-        ``init_time`` the key preparation and host-to-device transfer;
-        ``extra["end_to_end_time"]`` adds the copy-back ("ECL-MST memcpy").
+        ``init_time`` the host-to-device transfer (none for a graph on the
+        device or a host graph's cached copy) and the key preparation on the
+        device (cached on the graph too); ``extra["end_to_end_time"]`` adds
+        the compaction of the forest's ids and, for a host graph, their
+        copy-back ("ECL-MST memcpy"). A graph on the device gets its ids back
+        as a device array.
     init : {"edge", "hybrid", "thread"}
         How the first worklist is populated: from the edge list, one thread
         per edge; or from the CSR view, Fallin et al.'s hybrid thread/warp split,
@@ -453,9 +453,10 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
     seed : int
         Seed of the threshold sample.
     keys : {"auto", "packed", "rank"}
-        Key method of :func:`parmst.solvers.gpu._keys.prepare_keys`: packed
+        Key method of :func:`parmst.solvers.gpu._keys.device_keys`: packed
         ``(weight, edge_id)`` keys where they fit (``"auto"``), or the edges'
-        ranks in that order (``"rank"``, the route for weights that do not pack).
+        ranks in that order from a sort on the device (``"rank"``, the route
+        for weights that do not pack).
     select : {"auto", "records"}
         How a round picks the edges that join sets: ``"records"`` as ECL-MST
         (every record checks whether it is the minimum of either set, then
@@ -475,11 +476,12 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
     """
     _check_options(init, block_size, launch, persistent_below, select, filter_target)
     with stats.init():
-        keys = prepare_keys(graph.weight, keys)
+        edges = _device.device_graph(graph, stats)
+        keys = graph_keys(graph, keys, stats)
         threshold = filter_threshold(keys.keys, graph.num_vertices, seed,
                                      filter_target) if filter else None
-        run = _Run(graph, keys, init, both_directions, block_size, launch, persistent_below,
-                   select, stats)
+        run = _Run(graph, edges, keys, init, both_directions, block_size, launch,
+                   persistent_below, select, stats)
     stats.extra.update(key_method=keys.method, init=init,
                        filter_threshold=None if threshold is None else int(threshold))
     phases = [(0, True)] if threshold is None else [(threshold, False), (threshold, True)]
@@ -488,7 +490,6 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
             with stats.phase("heavy" if heavy and threshold is not None else "light"):
                 run.rounds(run.populate(bound, heavy), atomic_guards, stats)
         _device.synchronize()
-    with _device.timed_transfer(stats, "copy_back_time"):
-        edge_ids = keys.edge_ids(np.flatnonzero(run.in_forest.copy_to_host()))
+    edge_ids = _device.result_ids(graph, keys, run.in_forest, stats)
     _device.record_device(stats, stats.extra["device_memory_bytes"])
     return edge_ids

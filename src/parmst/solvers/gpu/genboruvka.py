@@ -32,9 +32,10 @@ Ours, not the thesis's: it ran a thread per vertex; here the entry kernels
 of the graph's entries (RMAT hubs, the giant component after a few rounds),
 and a warp's entries of one super-vertex share one ``atomicAdd``
 (:func:`_reserve_in_run`). The thesis used ModernGPU's scan; CuPy is not
-available in CI, so :meth:`_Launcher.exclusive_scan` is a block scan in
-shared memory plus a recursive scan of the block sums, which also runs under
-numba-cuda's simulator. Kernels loop grid-stride, so the simulator can run
+available in CI, so :meth:`_Launcher.exclusive_scan` is the shared block scan
+of :func:`parmst.solvers.gpu._arrays.exclusive_scan` (shared memory plus a
+recursive scan of the block sums), which also runs under numba-cuda's
+simulator. Kernels loop grid-stride, so the simulator can run
 them on two small blocks.
 """
 
@@ -43,17 +44,15 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda
 
-from parmst.solvers.gpu import _device
+from parmst.solvers.gpu import _arrays, _device
 from parmst.solvers.gpu._kernels import FULL_MASK, WARP_INTRINSICS, lower_min, warp_round
-from parmst.solvers.gpu._keys import MAX_KEY, prepare_keys
+from parmst.solvers.gpu._keys import MAX_KEY, graph_keys
 from parmst.stats import Stats
 
-#: Threads per block of the scan kernel (its shared buffer needs a compile-time size).
-SCAN_THREADS = _device.WARP_SIZE if _device.simulator_active() else 1024
 WARP_SIZE = _device.WARP_SIZE
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _reset_vertices(min_key, succ):
     """Round start: no lightest entry and no successor yet for any vertex."""
     for v in range(cuda.grid(1), min_key.shape[0], cuda.gridsize(1)):
@@ -61,21 +60,21 @@ def _reset_vertices(min_key, succ):
         succ[v] = -1
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _zero(counts):
     """Clear a counter array before atomic adds."""
     for i in range(cuda.grid(1), counts.shape[0], cuda.gridsize(1)):
         counts[i] = 0
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _min_entry(row, key, min_key):
     """Sousa Algorithm 7, edge-centric: atomicMin of every entry's key into its vertex."""
     for k in range(cuda.grid(1), key.shape[0], cuda.gridsize(1)):
         lower_min(min_key, row[k], key[k], True)
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _successor(row, adj, key, min_key, succ):
     """Sousa Algorithm 7 line 11: the unique entry holding its vertex's minimum names the successor."""
     for k in range(cuda.grid(1), key.shape[0], cuda.gridsize(1)):
@@ -83,7 +82,7 @@ def _successor(row, adj, key, min_key, succ):
             succ[row[k]] = adj[k]
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _drop_mirrored_and_colour(succ, min_key, colour, in_forest, slot_mask):
     """Sousa Algorithms 8-9: of two vertices that chose each other the smaller drops the
     edge; every vertex takes its successor as colour (itself when it has none); kept edges
@@ -97,7 +96,7 @@ def _drop_mirrored_and_colour(succ, min_key, colour, in_forest, slot_mask):
         in_forest[min_key[v] & slot_mask] = 1
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _propagate_colours(colour, changed):
     """Sousa Algorithm 10, one pass: a colour becomes its colour's colour.
 
@@ -144,7 +143,7 @@ def _reserve_in_run(counter, target):
     return cuda.shfl_sync(FULL_MASK, base, start) + (lane - start)
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _count_crossing(row, adj, colour, degree):
     """Sousa Algorithm 12, edge-centric: each crossing entry adds one to its colour's degree.
 
@@ -162,14 +161,14 @@ def _count_crossing(row, adj, colour, degree):
         _reserve_in_run(degree, target)
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _representative_flags(colour, degree, flag):
     """Sousa Algorithm 11: 1 for a component root that still has crossing edges."""
     for v in range(cuda.grid(1), colour.shape[0], cuda.gridsize(1)):
         flag[v] = 1 if colour[v] == v and degree[v] > 0 else 0
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _compact_degrees(colour, degree, new_id, new_degree):
     """Sousa step "assign edge segments": super-vertex degrees in new-id order, for the scan."""
     for v in range(cuda.grid(1), colour.shape[0], cuda.gridsize(1)):
@@ -177,7 +176,7 @@ def _compact_degrees(colour, degree, new_id, new_degree):
             new_degree[new_id[v]] = degree[v]
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _insert_crossing(row, adj, key, colour, new_id, new_indptr, filled, new_row, new_adj,
                      new_key):
     """Sousa Algorithm 13, edge-centric: each crossing entry goes to a slot of its
@@ -199,42 +198,6 @@ def _insert_crossing(row, adj, key, colour, new_id, new_indptr, filled, new_row,
             new_key[at] = key[k]
 
 
-@cuda.jit
-def _block_scan(values, count, out, block_sums):
-    """Exclusive scan of ``values[:count]`` (then one zero) per block of SCAN_THREADS items.
-
-    Hillis-Steele in shared memory; ``out[i]`` is the sum of the block's items
-    before ``i`` and ``block_sums[b]`` the block's total. Blocks are visited
-    grid-stride; every thread runs the same trips, so the barriers line up.
-    """
-    buf = cuda.shared.array(SCAN_THREADS, np.int64)
-    tid = cuda.threadIdx.x
-    for block in range(cuda.blockIdx.x, block_sums.shape[0], cuda.gridDim.x):
-        i = block * SCAN_THREADS + tid
-        mine = np.int64(values[i]) if i < count else np.int64(0)
-        buf[tid] = mine
-        cuda.syncthreads()
-        step = 1
-        while step < SCAN_THREADS:
-            below = buf[tid - step] if tid >= step else np.int64(0)
-            cuda.syncthreads()
-            buf[tid] += below
-            cuda.syncthreads()
-            step *= 2
-        if i <= count:
-            out[i] = buf[tid] - mine
-        if tid == SCAN_THREADS - 1:
-            block_sums[block] = buf[tid]
-        cuda.syncthreads()
-
-
-@cuda.jit
-def _add_block_offsets(out, offsets):
-    """Second half of the scan: every item adds the sum of the blocks before its own."""
-    for i in range(cuda.grid(1), out.shape[0], cuda.gridsize(1)):
-        out[i] += offsets[i // SCAN_THREADS]
-
-
 class _Launcher:
     """Grid shapes for the solver's grid-stride kernels, and the scan built from them."""
 
@@ -246,23 +209,18 @@ class _Launcher:
 
     def exclusive_scan(self, values, count: int, out) -> int:
         """``out[:count + 1]`` = exclusive prefix sums of ``values[:count]``; returns the total."""
-        blocks = _device.blocks_for(count + 1, SCAN_THREADS)
-        block_sums = cuda.device_array(blocks, dtype=np.int64)
-        grid = min(self.max_blocks, blocks)
-        _block_scan[grid, SCAN_THREADS](values, count, out, block_sums)
-        if blocks > 1:
-            offsets = cuda.device_array(blocks + 1, dtype=np.int64)
-            self.exclusive_scan(block_sums, blocks, offsets)
-            _add_block_offsets[self(count + 1)](out[:count + 1], offsets)
+        _arrays.exclusive_scan(values, count, out, self.max_blocks)
         return int(out[count:count + 1].copy_to_host()[0])
 
 
-def _initial_entries(graph, keys):
-    """Host arrays of the first round: both directions of every non-loop edge, grouped by
-    vertex (the CSR's order), as ``row``, ``adj`` and ``key`` columns."""
+def _initial_entries(graph, keys, stats):
+    """The first round's entries on the device: both directions of every non-loop edge,
+    grouped by vertex (the CSR's order), as host ``row`` and ``adj`` columns and the
+    device ``key`` column gathered from the device keys."""
     csr = graph.csr()
     row = np.repeat(np.arange(graph.num_vertices, dtype=np.int32), np.diff(csr.indptr))
-    return row, csr.indices.astype(np.int32), keys.keys[csr.edge_ids]
+    edge_ids = _device.device_csr(graph, stats)[2]
+    return row, csr.indices.astype(np.int32), _arrays.gather(keys.keys, edge_ids)
 
 
 def _colour(launch, graph, buffers, in_forest, slot_mask) -> int:
@@ -348,9 +306,10 @@ def solve(graph, stats: Stats, *, block_size: int = _device.DEFAULT_BLOCK_SIZE,
     block_size : int
         Threads per block of the vertex and entry kernels.
     keys : {"auto", "packed", "rank"}
-        Key method of :func:`parmst.solvers.gpu._keys.prepare_keys`: packed
+        Key method of :func:`parmst.solvers.gpu._keys.device_keys`: packed
         ``(weight, edge_id)`` keys where they fit (``"auto"``), or the edges'
-        ranks in that order (``"rank"``, the route for weights that do not pack).
+        ranks in that order from a sort on the device (``"rank"``, the route
+        for weights that do not pack).
 
     Examples
     --------
@@ -365,18 +324,18 @@ def solve(graph, stats: Stats, *, block_size: int = _device.DEFAULT_BLOCK_SIZE,
     n, m = graph.num_vertices, graph.num_edges
     launch = _Launcher(block_size)
     with stats.init():
-        keys = prepare_keys(graph.weight, keys)
-        host_entries = _initial_entries(graph, keys)
-        entries = len(host_entries[0])
+        keys = graph_keys(graph, keys, stats)
+        first_entries = _initial_entries(graph, keys, stats)
+        entries = len(first_entries[0])
         needed = device_bytes(n, m)
         _device.ensure_memory("genboruvka/gpu", needed)
         with _device.timed_transfer(stats, "transfer_time"):
             buffers = _device_buffers(n, max(entries, 1))
             current = tuple(array[:entries] for array in buffers["entries"][0])
             if entries:
-                for device_array, host_array in zip(current, host_entries):
-                    device_array.copy_to_device(host_array)
-            in_forest = _device.device_full(max(m, 1), 0, np.uint8)
+                for device_array, column in zip(current, first_entries):
+                    device_array.copy_to_device(column)
+        in_forest = _device.device_full(max(m, 1), 0, np.uint8)
     stats.extra["key_method"] = keys.method
     stats.rounds = 0
     passes = []
@@ -391,7 +350,6 @@ def solve(graph, stats: Stats, *, block_size: int = _device.DEFAULT_BLOCK_SIZE,
             entries = len(graph_now[1][0])
         _device.synchronize()
     stats.extra["colour_passes"] = passes
-    with _device.timed_transfer(stats, "copy_back_time"):
-        edge_ids = keys.edge_ids(np.flatnonzero(in_forest.copy_to_host()[:m]))
+    edge_ids = _device.result_ids(graph, keys, in_forest, stats)
     _device.record_device(stats, needed)
     return edge_ids

@@ -18,7 +18,7 @@ from numba import cuda
 
 from parmst.solvers.gpu import _device
 from parmst.solvers.gpu._kernels import NO_EDGE
-from parmst.solvers.gpu._keys import prepare_keys
+from parmst.solvers.gpu._keys import graph_keys
 from parmst.solvers.serial.prim_dense import _build_key_matrix
 from parmst.stats import Stats
 
@@ -28,7 +28,7 @@ BLOCK = _device.WARP_SIZE if _device.simulator_active() else 1024
 _NONE = np.int64(-1)
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _local_closest(dist, in_tree, block_key, block_node):
     """Pugliese ``local_closest_node``: per-block (key, vertex) minimum of vertices outside.
 
@@ -59,7 +59,7 @@ def _local_closest(dist, in_tree, block_key, block_node):
         block_node[cuda.blockIdx.x] = nodes[0]
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def _update_distances(matrix, dist, in_tree, u):
     """Pugliese ``update_distances``: lower ``dist`` from row ``u``; ``u`` joins the tree."""
     v = cuda.grid(1)
@@ -87,9 +87,10 @@ def solve(graph, stats: Stats, *, keys: str = "auto") -> np.ndarray:
     graph : Graph
     stats : Stats
     keys : {"auto", "packed", "rank"}
-        Key method of :func:`parmst.solvers.gpu._keys.prepare_keys`: packed
+        Key method of :func:`parmst.solvers.gpu._keys.device_keys`: packed
         ``(weight, edge_id)`` keys where they fit (``"auto"``), or the edges'
-        ranks in that order (``"rank"``, the route for weights that do not pack).
+        ranks in that order from a sort on the device (``"rank"``, the route
+        for weights that do not pack).
 
     Examples
     --------
@@ -101,9 +102,10 @@ def solve(graph, stats: Stats, *, keys: str = "auto") -> np.ndarray:
     n = graph.num_vertices
     blocks = _device.blocks_for(n, BLOCK)
     with stats.init():
-        keys = prepare_keys(graph.weight, keys)
+        keys = graph_keys(graph, keys, stats)
         with stats.phase("build-matrix"):
-            matrix = _build_key_matrix(graph.src, graph.dst, keys.keys, n)
+            # Dense graphs are small (at most 2**16 vertices): the matrix is built on the host.
+            matrix = _build_key_matrix(graph.src, graph.dst, keys.keys.copy_to_host(), n)
         _device.ensure_memory("prim-dense/gpu", matrix.nbytes + 9 * n)
         with _device.timed_transfer(stats, "transfer_time"):
             d_matrix = _device.to_device(matrix)
@@ -125,4 +127,5 @@ def solve(graph, stats: Stats, *, keys: str = "auto") -> np.ndarray:
     stats.rounds = trees
     stats.extra.update(matrix_bytes=matrix.nbytes, key_method=keys.method)
     _device.record_device(stats, matrix.nbytes + 9 * n)
-    return keys.edge_ids(np.array(slots, dtype=np.int64))
+    edge_ids = keys.edge_ids(np.array(slots, dtype=np.int64))
+    return _device.to_device(np.sort(edge_ids)) if graph.is_on_device else edge_ids

@@ -1,0 +1,151 @@
+"""End-to-end `ecl/gpu` from host arrays and from device arrays, against copy and compute time.
+
+    python benchmarks/gpu_end_to_end.py --log2-edges 22 --repeat 5 --out OUT
+
+One random multigraph (2^k edges over 2^(k-2) vertices) with int32 and with
+float64 weights (uniform in [0, 1): their keys do not pack with the ids, so
+the exact rank route, with its sort on the device, runs). Per weight kind:
+
+* H2D: copying src, dst and weight to the device (``cuda.to_device``);
+* compute: ``stats.compute_time`` of the solve (graph and keys on the device);
+* host end-to-end: ``Graph.from_edges`` on NumPy arrays, the solve, the
+  Forest's host ids, from a fresh graph each time (so every transfer counts),
+  and again on the same graph (its device copy and keys cached);
+* device end-to-end: the same from CuPy arrays, ids read on the device.
+
+Goals (issue 14): host end-to-end <= 3 x (H2D + compute); device end-to-end
+<= 1.3 x compute. Medians of ``--repeat`` runs after one warm-up (which also
+fills numba-cuda's kernel cache). Every forest is checked against
+``kruskal/serial``. Writes ``gpu_end_to_end.md`` and ``.json`` under ``--out``.
+Not a test: a device script, run by the device call of the GPU work.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from pathlib import Path
+
+import numpy as np
+from numba import cuda
+
+import parmst
+from parmst.solvers.gpu import _device
+
+
+def _median_seconds(action, repeat: int) -> tuple[float, object]:
+    action()
+    times, value = [], None
+    for _ in range(repeat):
+        cuda.synchronize()
+        start = time.perf_counter()
+        value = action()
+        cuda.synchronize()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), value
+
+
+def _h2d(arrays) -> float:
+    return _median_seconds(lambda: [_device.to_device(a) for a in arrays], 5)[0]
+
+
+def _device_copy(array: np.ndarray):
+    """``array`` as a CuPy array where CuPy is installed (the device machine), else numba's."""
+    try:
+        import cupy
+    except ImportError:
+        return cuda.to_device(array)
+    return cupy.asarray(array)
+
+
+def _to_host(array) -> np.ndarray:
+    return array.get() if hasattr(array, "get") else array.copy_to_host()
+
+
+def measure(src, dst, weight, n: int, repeat: int) -> dict:
+    reference = parmst.minimum_spanning_forest(
+        parmst.Graph.from_edges(src, dst, weight, num_vertices=n), "kruskal/serial").edge_ids
+    row = {"weight": str(weight.dtype), "edges": len(src), "vertices": n,
+           "h2d_s": _h2d((src, dst, weight))}
+
+    def from_host():
+        graph = parmst.Graph.from_edges(src, dst, weight, num_vertices=n)
+        forest = parmst.minimum_spanning_forest(graph, "ecl/gpu")
+        return forest, forest.edge_ids
+
+    row["host_end_to_end_s"], (forest, ids) = _median_seconds(from_host, repeat)
+    assert np.array_equal(ids, reference), "ecl/gpu from host arrays is not exact"
+    stats = forest.stats
+    row.update(compute_s=stats.compute_time, init_s=stats.init_time,
+               transfer_s=stats.extra.get("transfer_time", 0.0),
+               keys_s=stats.phases.get("keys", 0.0),
+               copy_back_s=stats.extra.get("copy_back_time", 0.0),
+               key_method=stats.extra["key_method"])
+    cached = parmst.Graph.from_edges(src, dst, weight, num_vertices=n)
+    row["host_cached_s"], forest = _median_seconds(
+        lambda: parmst.minimum_spanning_forest(cached, "ecl/gpu").edge_ids, repeat)
+    computes = []
+    device_arrays = [_device_copy(a) for a in (src, dst, weight)]
+
+    def from_device():
+        graph = parmst.Graph.from_edges(*device_arrays, num_vertices=n)
+        forest = parmst.minimum_spanning_forest(graph, "ecl/gpu")
+        computes.append(forest.stats.compute_time)
+        return forest.edge_ids_device
+
+    row["device_end_to_end_s"], ids = _median_seconds(from_device, repeat)
+    assert type(ids) is type(device_arrays[0]), "ids not returned as the input's array kind"
+    assert np.array_equal(_to_host(ids), reference), "ecl/gpu from device arrays is not exact"
+    row["device_compute_s"] = statistics.median(computes[1:])
+    row["host_ratio"] = row["host_end_to_end_s"] / (row["h2d_s"] + row["compute_s"])
+    row["device_ratio"] = row["device_end_to_end_s"] / row["device_compute_s"]
+    return row
+
+
+def report(rows: list[dict], out: Path, env: str) -> None:
+    ms = 1e3
+    lines = ["# ecl/gpu end to end: host arrays and device arrays", "",
+             f"Machine: {env}. Command: `python benchmarks/gpu_end_to_end.py "
+             f"--log2-edges {rows[0]['edges'].bit_length() - 1}` (medians after a warm-up; every "
+             "forest equal to kruskal/serial's).", "",
+             "| weights | keys | H2D ms | compute ms | host e2e ms | "
+             "host e2e / (H2D + compute) | host, cached copy ms | device e2e ms | "
+             "device e2e / compute |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        lines.append(
+            f"| {r['weight']} | {r['key_method']} | {r['h2d_s'] * ms:.2f} | "
+            f"{r['compute_s'] * ms:.2f} | "
+            f"{r['host_end_to_end_s'] * ms:.2f} | {r['host_ratio']:.2f} (goal <= 3) | "
+            f"{r['host_cached_s'] * ms:.2f} | {r['device_end_to_end_s'] * ms:.2f} | "
+            f"{r['device_ratio']:.2f} (goal <= 1.3) |")
+    lines += ["", "Host solve's initialization split: "
+              + "; ".join(f"{r['weight']}: transfer {r['transfer_s'] * ms:.2f} ms, keys "
+                          f"{r['keys_s'] * ms:.2f} ms, compaction + copy-back "
+                          f"{r['copy_back_s'] * ms:.2f} ms" for r in rows), ""]
+    (out / "gpu_end_to_end.md").write_text("\n".join(lines))
+    (out / "gpu_end_to_end.json").write_text(json.dumps({"machine": env, "rows": rows}, indent=1))
+    print("\n".join(lines))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--log2-edges", type=int, default=22)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--out", type=Path, default=Path("."))
+    args = parser.parse_args()
+    m = 1 << args.log2_edges
+    n = m >> 2
+    rng = np.random.default_rng(1)
+    src = rng.integers(0, n, m).astype(np.int32)
+    dst = rng.integers(0, n, m).astype(np.int32)
+    rows = [measure(src, dst, rng.integers(0, 1 << 20, m).astype(np.int32), n, args.repeat),
+            measure(src, dst, rng.random(m), n, args.repeat)]
+    args.out.mkdir(parents=True, exist_ok=True)
+    report(rows, args.out, _device.device_name())
+
+
+if __name__ == "__main__":
+    main()
