@@ -225,10 +225,8 @@ def run(args: argparse.Namespace) -> int:
 
         formats = list(FORMATS)
 
-    plots = bool(args.out) and not args.no_plots
-    if plots and unavailable() is not None:
-        sys.stderr.write(f"plots skipped: {unavailable()}\n")
-        plots = False
+    why_no_plots = None if args.no_plots else unavailable()  # said once, with the other skips
+    plots = bool(args.out) and not args.no_plots and why_no_plots is None
 
     def save(partial: report.BenchResult) -> list[Path]:
         """Write the tables, then the plots; a failed plot is one line and no more tries."""
@@ -266,6 +264,8 @@ def run(args: argparse.Namespace) -> int:
     for graph, why in result.config["skipped_graphs"].items():
         sys.stderr.write(f"graph {graph} skipped: {why}\n")
     if args.out:
+        if why_no_plots is not None:
+            sys.stderr.write(f"plots skipped: {why_no_plots}\n")
         for path in save(result):
             sys.stderr.write(f"wrote {path}\n")
     if result.failed:
