@@ -75,3 +75,49 @@ def test_planted_mismatch_fails_the_command(tmp_path, capsys, wrong_solver):
     assert "FAILED" in out.err
     record = json.loads((tmp_path / "bench_custom.json").read_text())["records"][1]
     assert (record["solver"], record["status"], record["times"]) == (wrong_solver, "MISMATCH", [])
+
+
+def _front_doors_like(tmp_path, *extra):
+    """A front-doors run in miniature: kruskal/serial, parmst's SciPy drop-in and SciPy."""
+    pytest.importorskip("scipy", reason="the front-door peers need SciPy")
+    pytest.importorskip("matplotlib", reason="plots need matplotlib")
+    return _bench("--graph", "grid2d:side=5,seed=1", "--graph", "dense:n=16,seed=2",
+                  "--solver", "kruskal/serial", "--peers", "parmst-scipy,scipy",
+                  "--repeat", "1", "--no-cache", "--no-progress", "--out", str(tmp_path),
+                  "--name", "front-doors-tiny", *extra)
+
+
+def test_a_run_stopped_part_way_leaves_its_plot_beside_its_tables(tmp_path, monkeypatch):
+    """The report written after each graph includes the PNG, not only the md and json."""
+    from parmst.bench import harness
+
+    load_graph = harness.load_graph
+
+    def stop_at_the_second_graph(spec, cache_dir):
+        if spec.startswith("dense"):
+            raise KeyboardInterrupt
+        return load_graph(spec, cache_dir)
+
+    monkeypatch.setattr(harness, "load_graph", stop_at_the_second_graph)
+    with pytest.raises(KeyboardInterrupt):
+        _front_doors_like(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "bench_front-doors-tiny.json", "bench_front-doors-tiny.md", "bench_front-doors-tiny.png"]
+    data = json.loads((tmp_path / "bench_front-doors-tiny.json").read_text())
+    assert {r["solver"] for r in data["records"]} == {"kruskal/serial", "parmst-scipy", "scipy"}
+
+
+def test_a_plot_that_fails_is_one_line_naming_why_and_the_tables_stay(tmp_path, monkeypatch,
+                                                                      capsys):
+    from parmst.bench import plots
+
+    def broken(result, path):
+        raise RuntimeError("planted plot failure")
+
+    monkeypatch.setattr(plots, "plot_throughput", broken)
+    assert _front_doors_like(tmp_path) == 0
+    err = capsys.readouterr().err
+    assert [line for line in err.splitlines() if line.startswith("plots")] == [
+        "plots not written: RuntimeError: planted plot failure"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "bench_front-doors-tiny.json", "bench_front-doors-tiny.md"]

@@ -1,5 +1,10 @@
 """Machine descriptions for reports."""
 
+import types
+
+import pytest
+
+from parmst.bench import machine
 from parmst.bench.machine import describe_machine, machine_info, short_machine
 
 
@@ -22,3 +27,12 @@ def test_describe_machine_mentions_gpus_and_commit():
                              "date": "2026-11-21"})
     assert text == ("rig: Xeon, 16 cores, 128.0 GiB, H100 (driver 550.1); numba 0.68; "
                     "commit abc123; 2026-11-21")
+
+
+@pytest.mark.parametrize("name", [b"NVIDIA H200", "NVIDIA H200"])
+def test_numba_cuda_names_the_device_whether_its_name_is_bytes_or_str(monkeypatch, name):
+    """Older numba-cuda gives the device name as bytes, newer (0.30) as str: both read."""
+    cuda = pytest.importorskip("numba.cuda", reason="numba-cuda not installed")
+    monkeypatch.setattr(cuda, "is_available", lambda: True)
+    monkeypatch.setattr(cuda, "get_current_device", lambda: types.SimpleNamespace(name=name))
+    assert machine._numba_cuda() == "numba.cuda: NVIDIA H200"

@@ -6,7 +6,11 @@ The project's CLI adds the subcommand with :func:`add_arguments` and calls
 Exit status: 0 when everything ran and agreed, 1 when any result was wrong
 (MISMATCH), any solver failed or a reference forest did not verify, 2 for a
 usage error. A missing optional library (matplotlib for plots, a peer's
-library, a generator's) costs only what needs it, said in one line each.
+library, a generator's) costs only what needs it, said in one line each; so
+does a plot that fails to draw, after the tables are written.
+
+With ``--out``, the report (tables and plots) is rewritten after each graph,
+so a run stopped part way leaves a whole report of what ran.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import argparse
 import logging
 import shlex
 import sys
+from pathlib import Path
 
 __all__ = ["add_arguments", "run"]
 
@@ -220,9 +225,24 @@ def run(args: argparse.Namespace) -> int:
 
         formats = list(FORMATS)
 
+    why_no_plots = None if args.no_plots else unavailable()  # said once, with the other skips
+    plots = bool(args.out) and not args.no_plots and why_no_plots is None
+
+    def save(partial: report.BenchResult) -> list[Path]:
+        """Write the tables, then the plots; a failed plot is one line and no more tries."""
+        nonlocal plots
+        written = partial.save(args.out, plots=False)
+        if plots:
+            try:
+                written += partial.plot(args.out)
+            except Exception as exc:  # noqa: BLE001 - a figure is never worth the tables
+                sys.stderr.write(f"plots not written: {type(exc).__name__}: {exc}\n")
+                plots = False
+        return written
+
     def checkpoint(partial: report.BenchResult) -> None:
-        if args.out:  # tables so far, so that a run stopped by a time limit keeps them
-            partial.save(args.out, plots=False)
+        if args.out:  # the report so far, so that a run stopped part way keeps it
+            save(partial)
 
     try:
         result = bench(args.graph, split_specs(args.solver) if args.solver else None,
@@ -244,11 +264,9 @@ def run(args: argparse.Namespace) -> int:
     for graph, why in result.config["skipped_graphs"].items():
         sys.stderr.write(f"graph {graph} skipped: {why}\n")
     if args.out:
-        plots = not args.no_plots
-        if plots and unavailable() is not None:
-            sys.stderr.write(f"plots skipped: {unavailable()}\n")
-            plots = False
-        for path in result.save(args.out, plots=plots):
+        if why_no_plots is not None:
+            sys.stderr.write(f"plots skipped: {why_no_plots}\n")
+        for path in save(result):
             sys.stderr.write(f"wrote {path}\n")
     if result.failed:
         sys.stderr.write("parmst bench: FAILED: some results were wrong or did not run; "

@@ -64,6 +64,11 @@ def _gpus() -> list[dict[str, str]]:
     return gpus
 
 
+def _as_text(value: bytes | str) -> str:
+    """``value`` as text: numba-cuda's device name is bytes in older releases, str in newer."""
+    return value.decode(errors="replace") if isinstance(value, bytes) else str(value)
+
+
 def _numba_cuda() -> str | None:
     """What numba.cuda sees, without starting a device when numba-cuda is absent."""
     try:
@@ -73,7 +78,7 @@ def _numba_cuda() -> str | None:
     try:
         if not cuda.is_available():
             return "numba.cuda: no CUDA device"
-        return f"numba.cuda: {cuda.get_current_device().name.decode(errors='replace')}"
+        return f"numba.cuda: {_as_text(cuda.get_current_device().name)}"
     except Exception as exc:  # noqa: BLE001 - any driver failure is just reported
         return f"numba.cuda: {type(exc).__name__}: {exc}"
 
