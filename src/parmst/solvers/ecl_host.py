@@ -34,10 +34,10 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from parmst.order import id_bits, weight_key
+from parmst.order import canonical_order, id_bits, weight_key
 
-__all__ = ["FILTER_DEGREE", "FILTER_SAMPLES", "FILTER_TARGET", "NO_THRESHOLD", "EdgeKeys", "filter_threshold",
-           "prepare_keys"]
+__all__ = ["FILTER_DEGREE", "FILTER_SAMPLES", "FILTER_TARGET", "NO_THRESHOLD", "EdgeKeys",
+           "HostSlotKeys", "filter_threshold", "light_threshold", "prepare_keys", "slot_keys"]
 
 FILTER_SAMPLES = 20
 """Number of sampled weights (Fallin et al. section 3.2)."""
@@ -259,3 +259,78 @@ def filter_threshold(keys: np.ndarray, num_vertices: int, *, seed: int = 0,
     sample = np.sort(keys[rng.integers(0, m, size=samples)])
     position = min(samples - 1, int(samples * target * num_vertices / m))
     return np.uint64(sample[position])
+
+
+def light_threshold(keys: np.ndarray, num_vertices: int, seed: int,
+                    target: float = FILTER_TARGET) -> np.uint64 | None:
+    """:func:`filter_threshold` at Fallin et al.'s degree rule, or ``None`` where it does not filter.
+
+    Fallin et al. count degree over CSR entries (both directions), so "average
+    degree >= 4" is ``|E| >= 2 |V|`` for our undirected edge count (the
+    default ``FILTER_DEGREE``). ``keys`` is anything :func:`filter_threshold`
+    reads: a NumPy array, or an object with ``len`` and indexing by an array of
+    positions (the GPU solvers pass a device array's sampler).
+
+    >>> light_threshold(np.arange(10, dtype=np.uint64), num_vertices=10, seed=0) is None
+    True
+    """
+    threshold = filter_threshold(keys, num_vertices, seed=seed, degree=FILTER_DEGREE,
+                                 target=target)
+    return None if threshold == NO_THRESHOLD else threshold
+
+
+@dataclass(frozen=True)
+class HostSlotKeys:
+    """Unique order-preserving keys for one-atomic-minimum kernels, and edge ids back.
+
+    Attributes
+    ----------
+    keys : ndarray of uint64
+        ``keys[e]`` for edge id ``e``: distinct, and ``keys[a] < keys[b]``
+        exactly when ``(w[a], a) < (w[b], b)``.
+    slot_mask : numpy.uint64
+        ``key & slot_mask`` is the edge's slot in a per-edge flag array.
+    order : ndarray of int64 or None
+        Slot -> edge id for rank keys; ``None`` when the slot is the edge id.
+    method : str
+        ``"packed"`` or ``"rank"``.
+    """
+
+    keys: np.ndarray
+    slot_mask: np.uint64
+    order: np.ndarray | None
+    method: str
+
+    def edge_ids(self, slots: np.ndarray) -> np.ndarray:
+        """Edge ids of the flagged slots."""
+        slots = np.asarray(slots, dtype=np.int64)
+        return slots if self.order is None else self.order[slots]
+
+
+def slot_keys(weight: np.ndarray, method: str = "auto") -> HostSlotKeys:
+    """Keys for kernels that settle weight and tie with one atomic minimum (OpenCL's).
+
+    Packed keys (:func:`prepare_keys`) where weight key and id fit, slot =
+    edge id; otherwise (or with ``method="rank"``) each edge's rank in the
+    ``(weight, edge_id)`` order, one host sort, slot = rank. ``"packed"``
+    raises ValueError where packing is impossible. The CUDA solvers make the
+    same keys on the device instead (:mod:`parmst.solvers.gpu._keys`).
+
+    Examples
+    --------
+    >>> k = slot_keys(np.array([2.5, 1.0, 2.5]))
+    >>> np.argsort(k.keys).tolist(), k.method
+    ([1, 0, 2], 'packed')
+    >>> slot_keys(np.array([0.1, 2.0 ** 60, -1e300])).method
+    'rank'
+    """
+    if method not in ("auto", "packed", "rank"):
+        raise ValueError(f"keys must be one of ('auto', 'packed', 'rank'), got {method!r}")
+    if method != "rank":
+        packed = prepare_keys(weight, method)
+        if packed.packed:
+            return HostSlotKeys(packed.keys, np.uint64((1 << packed.id_bits) - 1), None, "packed")
+    order = canonical_order(weight).astype(np.int64)
+    ranks = np.empty(len(order), dtype=np.uint64)
+    ranks[order] = np.arange(len(order), dtype=np.uint64)
+    return HostSlotKeys(ranks, np.uint64(2**64 - 1), order, "rank")

@@ -233,6 +233,4 @@ def filter_threshold(keys: Any, num_vertices: int, seed: int,
     come back to the host) or a NumPy array.
     """
     sample = keys if isinstance(keys, np.ndarray) else _DeviceSample(keys)
-    threshold = ecl_host.filter_threshold(sample, num_vertices, seed=seed,
-                                          degree=ecl_host.FILTER_DEGREE, target=target)
-    return None if threshold == ecl_host.NO_THRESHOLD else threshold
+    return ecl_host.light_threshold(sample, num_vertices, seed, target)

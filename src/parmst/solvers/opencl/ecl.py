@@ -8,9 +8,10 @@ the vertices: implicit path compression) and records its packed
 (``cl_khr_int64_extended_atomics``); then every record that won a set
 joins the two sets and enters the forest. A sampled threshold splits the
 edges into a light phase and a filtered heavy phase. Each undirected edge
-is one record (one direction). Keys and threshold come from the same host
-preparation as ``ecl/gpu`` (:mod:`parmst.solvers.gpu._keys` over
-:mod:`parmst.solvers.ecl_host`).
+is one record (one direction). Keys and threshold come from the host key
+preparation that ``ecl/cpu`` also uses (:func:`parmst.solvers.ecl_host.slot_keys`
+and :func:`~parmst.solvers.ecl_host.light_threshold`); ``ecl/gpu`` makes the
+same keys on the device.
 
 OpenCL has no portable warp vote, so worklist slots are reserved per
 work-group (a local atomic per record, one global atomic per group) where
@@ -26,7 +27,7 @@ import time
 import numpy as np
 
 from parmst.errors import SolverUnavailable
-from parmst.solvers.gpu._keys import MAX_KEY, filter_threshold, prepare_keys
+from parmst.solvers.ecl_host import light_threshold, slot_keys
 from parmst.solvers.opencl import _runtime
 from parmst.solvers.opencl._runtime import PhaseTimer
 from parmst.stats import Stats
@@ -38,6 +39,8 @@ ROUNDS_PER_CHECK = 4
 # Borůvka at least halves the sets that still have edges each round: <= 32 per phase,
 # plus up to ROUNDS_PER_CHECK - 1 empty rounds each.
 _MAX_ROUNDS = 2 * (32 + ROUNDS_PER_CHECK)
+# A set's minimum before any record is seen: above every key, packed (< 2**63) or rank.
+_NO_EDGE = np.uint64(2**64 - 1)
 
 
 def device_bytes(n: int, m: int) -> tuple[int, int]:
@@ -72,7 +75,7 @@ class _Run:
         self.edges = tuple(_runtime.to_device(env, a) for a in (
             graph.src.astype(np.uint32), graph.dst.astype(np.uint32), keys.keys)) if m else None
         self.parent = _runtime.to_device(env, np.arange(max(n, 1), dtype=np.uint32))
-        self.min_edge = _runtime.filled(env, n, np.uint64, MAX_KEY)
+        self.min_edge = _runtime.filled(env, n, np.uint64, _NO_EDGE)
         self.in_forest = _runtime.filled(env, m, np.uint8)
         self.wl = [_runtime.filled(env, 2 * m, np.uint64) for _ in range(2)]
         self.counts = _runtime.filled(env, 2, np.uint32)
@@ -186,8 +189,8 @@ def solve(graph, stats: Stats, *, filter: bool = True, atomic_guards: bool = Tru
         raise SolverUnavailable(f"ecl/opencl needs {_runtime.INT64_ATOMICS} (64-bit atom_min), "
                                 f"which {env.name} lacks; choose another device= or solver")
     with stats.init():
-        keys = prepare_keys(graph.weight)
-        threshold = filter_threshold(keys.keys, n, seed) if filter else None
+        keys = slot_keys(graph.weight)
+        threshold = light_threshold(keys.keys, n, seed) if filter else None
         run = _Run(env, graph, keys, stats)
         env.queue.finish()
     phases = [(0, True)] if threshold is None else [(threshold, False), (threshold, True)]

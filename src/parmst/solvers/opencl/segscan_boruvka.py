@@ -19,10 +19,9 @@ Each round, on the CSR of the current supervertices:
 
 Sun and Skadron moved only step 1 to the GPU; moving the rest is its future work.
 The host only reads two counters per round (supervertices and entries left)
-to decide termination. Keys come from the same host preparation as
-``ecl/gpu`` (:mod:`parmst.solvers.gpu._keys`, on top of
-:mod:`parmst.solvers.ecl_host`): packed ``(weight, id)`` where it fits,
-ranks otherwise, so ties go to the smaller edge id and the forest is the
+to decide termination. Keys come from the host key preparation shared with
+``ecl/opencl`` (:func:`parmst.solvers.ecl_host.slot_keys`): packed
+``(weight, id)`` where it fits, ranks otherwise, so ties go to the smaller edge id and the forest is the
 unique one.
 """
 
@@ -32,7 +31,7 @@ import time
 
 import numpy as np
 
-from parmst.solvers.gpu._keys import prepare_keys
+from parmst.solvers.ecl_host import slot_keys
 from parmst.solvers.opencl import _runtime
 from parmst.solvers.opencl._runtime import PhaseTimer, launch
 from parmst.solvers.opencl._scan import scan_for
@@ -219,7 +218,7 @@ def solve(graph, stats: Stats, *, device=None) -> np.ndarray:
     env = _runtime.solver_env("segscan-boruvka/opencl", device, graph, needed)
     timer = PhaseTimer()
     with stats.init():
-        keys = prepare_keys(graph.weight)
+        keys = slot_keys(graph.weight)
         run = _Run(env, graph, keys, timer)
         entries = run.load(graph, keys)
     stats.rounds = 0
