@@ -136,6 +136,16 @@ def _collect_marked(ids, num_edges):
     return ascending[:count], count == len(ids)
 
 
+@numba.njit(cache=True)
+def _strictly_ascending(ids):
+    """Whether ``ids`` strictly ascend; stops at the first descent (a solver's unsorted
+    ids descend within a few entries), where a vectorized comparison reads them all."""
+    for i in range(1, len(ids)):
+        if ids[i] <= ids[i - 1]:
+            return False
+    return True
+
+
 def _ascending(ids: np.ndarray, num_edges: int) -> np.ndarray:
     """``np.sort(ids)``; through a mark per edge when the forest is a fair share of the edges.
 
@@ -145,7 +155,7 @@ def _ascending(ids: np.ndarray, num_edges: int) -> np.ndarray:
     they go through the sort. Ids that already ascend (the GPU solvers compact them in
     order) are kept as they are after one comparison pass.
     """
-    if len(ids) < 2 or bool((ids[1:] > ids[:-1]).all()):
+    if _strictly_ascending(ids):
         return ids
     if len(ids) * 16 < num_edges:
         return np.sort(ids)
