@@ -114,38 +114,6 @@ def exact_sum(weights: np.ndarray) -> int | float:
         return math.inf if exact > 0 else -math.inf
 
 
-@numba.njit(cache=True)
-def _collect_marked(ids, num_edges):
-    """``ids`` in ascending order by marking each edge and collecting the marks, one pass each.
-
-    Returns ``(ascending, complete)``: ``complete`` is False when ids repeat (the marks
-    then hold fewer ids) or one is not an edge of the graph. The collection is
-    branch-free: every edge is written and the write position advances only past
-    marked ones.
-    """
-    marked = np.zeros(num_edges, dtype=np.uint8)
-    for i in ids:
-        if i < 0 or i >= num_edges:
-            return ids, False
-        marked[i] = 1
-    ascending = np.empty(len(ids) + 1, dtype=np.int64)  # +1: the last unmarked edges' writes
-    count = 0
-    for e in range(num_edges):
-        ascending[count] = e
-        count = min(count + marked[e], len(ids))
-    return ascending[:count], count == len(ids)
-
-
-@numba.njit(cache=True)
-def _strictly_ascending(ids):
-    """Whether ``ids`` strictly ascend; stops at the first descent (a solver's unsorted
-    ids descend within a few entries), where a vectorized comparison reads them all."""
-    for i in range(1, len(ids)):
-        if ids[i] <= ids[i - 1]:
-            return False
-    return True
-
-
 def _ascending(ids: np.ndarray, num_edges: int) -> np.ndarray:
     """``np.sort(ids)``; through a mark per edge when the forest is a fair share of the edges.
 
@@ -155,12 +123,14 @@ def _ascending(ids: np.ndarray, num_edges: int) -> np.ndarray:
     they go through the sort. Ids that already ascend (the GPU solvers compact them in
     order) are kept as they are after one comparison pass.
     """
-    if _strictly_ascending(ids):
+    if len(ids) < 2 or bool((ids[1:] > ids[:-1]).all()):
         return ids
-    if len(ids) * 16 < num_edges:
+    if len(ids) * 16 < num_edges or ids.min() < 0 or ids.max() >= num_edges:
         return np.sort(ids)
-    ascending, complete = _collect_marked(ids, num_edges)
-    return ascending if complete else np.sort(ids)
+    marked = np.zeros(num_edges, dtype=np.bool_)
+    marked[ids] = True
+    ascending = np.flatnonzero(marked)
+    return ascending if len(ascending) == len(ids) else np.sort(ids)
 
 
 _LAZY = object()
