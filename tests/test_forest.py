@@ -73,3 +73,32 @@ def test_digit_carry_keeps_the_value():
     _carry(digits)
     assert value(digits) == before
     assert ((digits[:-1] >= 0) & (digits[:-1] < 2**32)).all()
+
+
+@pytest.mark.parametrize("ids", [
+    [5, 3, 9, 0, 1, 2, 4, 6, 7, 8],  # a permutation: marked and collected
+    [9, 8, 7, 6, 5, 4, 3, 2, 1, 1],  # a repeated id: through the sort, the repeat kept
+    [9, 8, 7, 6, 5, 4, 3, 2, 1, 12],  # an id beyond the graph: through the sort, kept
+    [0, 2, 4, 6, 8],  # ascending already
+])
+def test_forest_ids_come_out_sorted_with_repeats_and_strays_kept(ids):
+    g = parmst.Graph.from_edges(np.arange(10), np.arange(1, 11), np.arange(10.0))
+    f = parmst.Forest.from_edge_ids(g, np.array(ids))
+    assert f.edge_ids.tolist() == sorted(ids)
+
+
+def test_lazy_forest_fields_read_as_eager_ones_through_replace_and_pickle():
+    import dataclasses
+    import pickle
+
+    g = parmst.Graph.from_edges([0, 1, 0, 3], [1, 2, 2, 4], [0.5, 2.0, 3.0, 1e16],
+                                num_vertices=6)
+    f = parmst.minimum_spanning_forest(g, solver="kruskal/serial")
+    copied = pickle.loads(pickle.dumps(f))
+    swapped = dataclasses.replace(f, src=f.dst)
+    assert swapped.dst.tolist() == [1, 2, 4] and swapped.src.tolist() == [1, 2, 4]
+    for forest in (f, copied):
+        assert forest.edge_ids.tolist() == [0, 1, 3]
+        assert forest.src.tolist() == [0, 1, 3] and forest.weight.tolist() == [0.5, 2.0, 1e16]
+        assert forest.total_weight == 1e16 + 2.5
+    assert object.__getattribute__(f, "_graph") is None  # all read: the graph is let go

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -114,27 +114,47 @@ def exact_sum(weights: np.ndarray) -> int | float:
         return math.inf if exact > 0 else -math.inf
 
 
-def _ascending(ids: np.ndarray, num_edges: int) -> np.ndarray:
-    """``np.sort(ids)``; through a flag per edge when the forest is a fair share of the edges.
+@numba.njit(cache=True)
+def _ids_in_order(ids, num_edges):
+    """``(ascending, complete)``: ``ids`` sorted through a mark per edge, one pass to mark
+    and one to collect; ``complete`` False where they must go through a sort instead.
 
-    Marking and collecting is one linear pass, cheaper than sorting once the
-    forest holds more than a few percent of the edges. Repeated ids (a
-    solver bug the verifier must see) would collapse there, so they go
-    through the sort. Ids that already ascend (the GPU solvers compact them in
-    order) are kept as they are after one comparison pass.
+    Ids that already ascend (the GPU solvers compact them in order) come back as they
+    are; the check stops at the first descent. A forest of a few percent of the edges
+    sorts faster than it collects. Repeated or out-of-range ids (a solver bug the
+    verifier must see) would collapse or not fit in the marks. The collection is
+    branch-free: every edge is written and the position advances only past marked ones.
     """
-    if len(ids) < 2 or bool((ids[1:] > ids[:-1]).all()):
-        return ids
+    ascends = True
+    for i in range(1, len(ids)):
+        if ids[i] <= ids[i - 1]:
+            ascends = False
+            break
+    if ascends:
+        return ids, True
     if len(ids) * 16 < num_edges:
-        return np.sort(ids)
-    marked = np.zeros(num_edges, dtype=np.bool_)
-    marked[ids] = True
-    ascending = np.flatnonzero(marked)
-    return ascending if len(ascending) == len(ids) else np.sort(ids)
+        return ids, False
+    marked = np.zeros(num_edges, dtype=np.uint8)
+    for i in ids:
+        if i < 0 or i >= num_edges:
+            return ids, False
+        marked[i] = 1
+    ascending = np.empty(len(ids) + 1, dtype=np.int64)  # +1: the last unmarked edges' writes
+    count = 0
+    for e in range(num_edges):
+        ascending[count] = e
+        count = min(count + marked[e], len(ids))
+    return ascending[:count], count == len(ids)
+
+
+def _ascending(ids: np.ndarray, num_edges: int) -> np.ndarray:
+    """``np.sort(ids)``, through marks per edge where that is faster (:func:`_ids_in_order`)."""
+    ascending, complete = _ids_in_order(ids, num_edges)
+    return ascending if complete else np.sort(ids)
 
 
 _LAZY = object()
-"""Placeholder of a device forest's host fields until they are read."""
+"""Placeholder of a forest's fields that are filled when first read."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -152,12 +172,14 @@ class Forest:
         ``dst``, ``weight`` and ``total_weight`` are copied to the host only
         when read; for host graphs this is a copy made when first read.
     src, dst, weight : ndarray
-        The endpoints and weight of each forest edge, parallel to ``edge_ids``.
+        The endpoints and weight of each forest edge, parallel to ``edge_ids``;
+        gathered from the graph when first read.
     num_vertices : int
     num_components : int
         Trees in the forest; isolated vertices count as one each.
     total_weight : int or float
-        Exact for integer weights, correctly rounded (as ``math.fsum``) for floats.
+        Exact for integer weights, correctly rounded (as ``math.fsum``) for floats;
+        summed when first read.
     solver : str
         Id of the solver that produced it, e.g. ``"kruskal/serial"``.
     stats : Stats
@@ -181,18 +203,24 @@ class Forest:
     total_weight: int | float
     solver: str = ""
     stats: Stats = field(default_factory=Stats)
-    # A device forest: the graph, its ids on the device and the array kind to hand them out as.
+    # A forest's graph until its lazy fields are filled; for a device forest also its ids on
+    # the device and the array kind to hand them out as.
     _graph: Any = field(default=None, init=False, repr=False)
     _device_ids: Any = field(default=None, init=False, repr=False)
     _kind: str = field(default="numba", init=False, repr=False)
 
     def __getattribute__(self, name: str) -> Any:
-        # A device forest holds _LAZY in its host fields until one is read.
+        # Fields holding _LAZY are filled on first read (dataclasses.replace, repr and
+        # pickling read them through here too, so they see the filled values).
         value = object.__getattribute__(self, name)
         if value is _LAZY:
-            object.__getattribute__(self, "_copy_to_host")()
+            object.__getattribute__(self, "_fill")(name)
             value = object.__getattribute__(self, name)
         return value
+
+    def __getstate__(self) -> dict[str, Any]:
+        # Pickle the filled fields, not the placeholders (which do not survive a pickle).
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
     def _set(self, **values: Any) -> None:
         for name, value in values.items():
@@ -203,41 +231,47 @@ class Forest:
                       stats: Stats | None = None) -> Forest:
         """Assemble a forest from the chosen edge ids of ``graph`` (any order).
 
-        Ids in GPU memory (a numba-cuda device array, ascending, from a GPU
-        solve of a device graph) stay there until read.
+        The ids are sorted now; the endpoints, weights and total weight are
+        gathered and summed when first read, so a caller that wants only the
+        ids pays for nothing else. Ids in GPU memory (a numba-cuda device
+        array, ascending, from a GPU solve of a device graph) stay there until read.
         """
-        if not isinstance(edge_ids, np.ndarray) and hasattr(edge_ids, "copy_to_host"):
-            forest = cls(edge_ids=_LAZY, src=_LAZY, dst=_LAZY, weight=_LAZY,
-                         num_vertices=graph.num_vertices,
-                         num_components=graph.num_vertices - edge_ids.shape[0],
-                         total_weight=_LAZY, solver=solver,
-                         stats=stats if stats is not None else Stats())
-            forest._set(_graph=graph, _device_ids=edge_ids, _kind=graph.to_device().kind)
-            return forest
-        ids = _ascending(np.asarray(edge_ids, dtype=np.int64), graph.num_edges)
-        weight = graph.weight[ids]
-        forest = cls(
-            edge_ids=ids,
-            src=graph.src[ids],
-            dst=graph.dst[ids],
-            weight=weight,
-            num_vertices=graph.num_vertices,
-            num_components=graph.num_vertices - len(ids),
-            total_weight=exact_sum(weight),
-            solver=solver,
-            stats=stats,
-        )
+        on_device = not isinstance(edge_ids, np.ndarray) and hasattr(edge_ids, "copy_to_host")
+        if on_device:
+            ids, count = _LAZY, edge_ids.shape[0]
+        else:
+            ids = _ascending(np.asarray(edge_ids, dtype=np.int64), graph.num_edges)
+            count = len(ids)
+        forest = cls(edge_ids=ids, src=_LAZY, dst=_LAZY, weight=_LAZY,
+                     num_vertices=graph.num_vertices, num_components=graph.num_vertices - count,
+                     total_weight=_LAZY, solver=solver,
+                     stats=stats if stats is not None else Stats())
+        forest._set(_graph=graph)
+        if on_device:
+            forest._set(_device_ids=edge_ids)
         if graph.is_on_device:
             forest._set(_kind=graph.to_device().kind)
         return forest
 
-    def _copy_to_host(self) -> None:
+    def _fill(self, name: str) -> None:
+        """Fill the lazy field ``name`` (a device forest copies all its host fields at once)."""
+        graph = object.__getattribute__(self, "_graph")
+        if object.__getattribute__(self, "edge_ids") is _LAZY:
+            self._copy_to_host(graph)
+        elif name == "total_weight":
+            self._set(total_weight=exact_sum(self.weight))
+        else:
+            self._set(**{name: getattr(graph, name)[self.edge_ids]})
+        if all(object.__getattribute__(self, f) is not _LAZY for f in ("src", "dst", "weight")):
+            self._set(_graph=None)  # all gathered: the forest no longer keeps the graph alive
+
+    def _copy_to_host(self, graph: Graph) -> None:
         """A device forest's host fields: ids and their endpoints and weights gathered on the
         device, copied back once."""
         from parmst.solvers.gpu._arrays import gather
 
         ids = self._device_ids
-        edges = self._graph.to_device()
+        edges = graph.to_device()
         src, dst, weight = (gather(a, ids).copy_to_host()
                             for a in (edges.src, edges.dst, edges.weight))
         self._set(edge_ids=ids.copy_to_host(), src=src, dst=dst, weight=weight,

@@ -413,12 +413,16 @@ class Graph:
         idx = index_dtype_for(int(num_vertices), m)
         _check_memory(num_vertices, inferred, s, d, w, idx)
         if copy:
-            return cls(np.array(s, dtype=idx), np.array(d, dtype=idx), np.array(w),
-                       int(num_vertices))
-        # New array objects over the same buffers: the graph marks its arrays read-only,
-        # which must not reach the caller's own array objects.
-        return cls(np.asarray(s, dtype=idx).view(), np.asarray(d, dtype=idx).view(), w.view(),
-                   int(num_vertices))
+            graph = cls(np.array(s, dtype=idx), np.array(d, dtype=idx), np.array(w),
+                        int(num_vertices))
+        else:
+            # New array objects over the same buffers: the graph marks its arrays read-only,
+            # which must not reach the caller's own array objects.
+            graph = cls(np.asarray(s, dtype=idx).view(), np.asarray(d, dtype=idx).view(),
+                        w.view(), int(num_vertices))
+        if w.dtype.kind != "f" or not allow_nan:
+            graph._cache["has_nan"] = False  # checked above: the solve need not scan again
+        return graph
 
     @classmethod
     def _from_device_arrays(cls, src: Any, dst: Any, weight: Any, num_vertices: Any, *,
