@@ -32,24 +32,22 @@ def _split(values: list[str] | None) -> list[str] | None:
     return [part for value in values for part in value.split(",") if part]
 
 
-def _counts(text: str, what: str) -> list[int]:
+def _positive_ints(text: str, flag: str, example: str, noun: str) -> list[int]:
     try:
-        counts = [int(part) for part in text.split(",") if part]
+        values = [int(part) for part in text.split(",") if part]
     except ValueError:
-        raise argparse.ArgumentTypeError(f"--{what} takes counts like 1,2,4, got {text!r}")
-    if not counts or min(counts) < 1:
-        raise argparse.ArgumentTypeError(f"{what[:-1]} counts must be positive, got {text!r}")
-    return counts
+        raise argparse.ArgumentTypeError(f"--{flag} takes {example}, got {text!r}")
+    if not values or min(values) < 1:
+        raise argparse.ArgumentTypeError(f"{noun} must be positive, got {text!r}")
+    return values
+
+
+def _counts(text: str, what: str) -> list[int]:
+    return _positive_ints(text, what, "counts like 1,2,4", f"{what[:-1]} counts")
 
 
 def _sizes(text: str) -> list[int]:
-    try:
-        sizes = [int(part) for part in text.split(",") if part]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--scan-mb takes sizes like 1,16,512, got {text!r}")
-    if not sizes or min(sizes) < 1:
-        raise argparse.ArgumentTypeError(f"scan sizes must be positive, got {text!r}")
-    return sizes
+    return _positive_ints(text, "scan-mb", "sizes like 1,16,512", "scan sizes")
 
 
 def _device(text: str) -> int | str:
