@@ -76,6 +76,7 @@ def test_parts_on_one_device_match_kruskal(spec, options):
     forest = assert_exact(parmst.generate(spec), **options)
     extra = forest.stats.extra
     assert extra["parts"] == options["parts"] and "local_time_gpu0" in extra
+    assert extra["transfer"] == "device"  # every part on the merge device: no peer copy
     assert 0 < extra["merge_share"] < 1
 
 
@@ -87,6 +88,7 @@ def test_one_part_per_device_matches_kruskal(spec, options):
     extra = forest.stats.extra
     assert extra["local_compute_time_gpu0"] > 0 and extra["local_compute_time_gpu1"] > 0
     assert forest.stats.device.count("cuda:") == 2
+    assert extra["transfer"] in ("device+peer", "device+host")
 
 
 @pytest.mark.parametrize("dtype", ["int32", "int64", "float32", "float64"])
