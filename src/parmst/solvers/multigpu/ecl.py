@@ -206,12 +206,15 @@ def solve(graph: Graph, stats: Stats, *, devices: Sequence[int] | None = None,
         ``compute_time``: the slowest device's local-forest kernels plus the
         merge's kernels (``ecl/gpu``'s own timer, data on the device);
         ``init_time``: the rest of the wall-clock time (splitting, transfers,
-        gathering the survivors) except the final copy-back, which
-        ``extra["end_to_end_time"]`` adds. Phases: ``split``, ``local``,
-        ``gather``, ``merge``. ``extra`` holds ``local_time_gpu<d>`` and
-        ``local_compute_time_gpu<d>`` per device, sizes per part,
-        ``merge_edges``, ``merge_share`` (gather and merge over the end-to-end
-        time) and ``merge_compute_share`` (merge kernels over ``compute_time``).
+        gathering the survivors) except the final copy-back
+        (``extra["copy_back_time"]``), which ``extra["end_to_end_time"]``
+        adds. Phases: ``split``, ``local``, ``gather``, ``merge``. ``extra``
+        holds ``local_time_gpu<d>`` and ``local_compute_time_gpu<d>`` per
+        device, sizes per part, ``merge_edges``, ``merge_share`` (gather and
+        merge over the end-to-end time), ``merge_compute_share`` (merge
+        kernels over ``compute_time``) and ``transfer``: how the survivors
+        reached the merge device, ``"device"``, ``"peer"`` or ``"host"``
+        (staged), joined by ``+`` where parts took different paths.
     devices : list of int, optional
         CUDA device ids to use; all visible ones by default. The merge runs
         on the first.
