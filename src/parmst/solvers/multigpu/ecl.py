@@ -52,11 +52,6 @@ class _Part:
     stats: Stats | None = None
     survivors: tuple[Any, ...] = ()
 
-    def global_ids(self, local: np.ndarray) -> np.ndarray:
-        """Ids in the whole graph of the part's edges ``local``."""
-        local = np.asarray(local, dtype=np.int64)
-        return local + self.ids if isinstance(self.ids, int) else self.ids[local]
-
     def solve_here(self, options: dict) -> None:
         """The part's local forest by ``ecl/gpu`` on the current device, left there, and its
         survivors' columns (src, dst, weight, global id) gathered there."""
@@ -145,20 +140,21 @@ def _gather_on(chosen: Plan, parts: list[_Part], graph: Graph, crossing: np.ndar
     merge device in that order: the merged edge list, its global ids, and the transfer paths
     taken (:func:`parmst.solvers.multigpu._devices.transfer_path`)."""
     target = chosen.devices[0]
-    pieces = [(chosen.device_of(p), part.survivors) for p, part in enumerate(parts)]
-    paths = {transfer_path(source, target) for source, _ in pieces}
+    pieces = [(chosen.device_of(p), transfer_path(chosen.device_of(p), target), part.survivors)
+              for p, part in enumerate(parts)]
+    paths = {path for _, path, _ in pieces}
     with on_device(target):
         if len(crossing):
-            pieces.append((target, tuple(_device.to_device(a) for a in (
+            pieces.append((target, "device", tuple(_device.to_device(a) for a in (
                 graph.src[crossing], graph.dst[crossing], graph.weight[crossing], crossing))))
-        total = sum(columns[0].shape[0] for _, columns in pieces)
+        total = sum(columns[0].shape[0] for _, _, columns in pieces)
         dtypes = (graph.index_dtype, graph.index_dtype, graph.weight_dtype, np.int64)
         merged = [cuda.device_array(total, dtype=dtype) for dtype in dtypes]
     start = 0
-    for source, columns in pieces:
+    for source, path, columns in pieces:
         end = start + columns[0].shape[0]
         for out, values in zip(merged, columns):
-            copy_into(out[start:end], values, source, target, transfer_path(source, target))
+            copy_into(out[start:end], values, source, target, path)
         start = end
     with on_device(target):
         _device.synchronize()
