@@ -76,7 +76,31 @@ def test_parts_on_one_device_match_kruskal(spec, options):
     forest = assert_exact(parmst.generate(spec), **options)
     extra = forest.stats.extra
     assert extra["parts"] == options["parts"] and "local_time_gpu0" in extra
+    assert extra["transfer"] == "device"  # every part on the merge device: no peer copy
     assert 0 < extra["merge_share"] < 1
+
+
+def _cupy_missing() -> bool:
+    try:
+        import cupy  # noqa: F401
+    except ImportError:
+        return True
+    return False
+
+
+@pytest.mark.parametrize("path", ["device", "host", pytest.param("peer", marks=pytest.mark.skipif(
+    SIMULATOR or _cupy_missing(), reason="a peer copy needs CuPy and a real device"))])
+def test_every_copy_path_moves_a_column_into_its_slot(path):
+    """Each transfer path, device 0 to device 0 (cudaMemcpyPeer accepts the same device), into
+    the middle of a larger array, as the merge's concatenation does."""
+    from numba import cuda
+
+    from parmst.solvers.multigpu._devices import copy_into
+
+    values = np.arange(5, 12, dtype=np.int64) * 3
+    out = cuda.to_device(np.full(10, -1, np.int64))
+    copy_into(out[2:9], cuda.to_device(values), 0, 0, path)
+    np.testing.assert_array_equal(out.copy_to_host(), [-1, -1, *values, -1])
 
 
 @two_devices
@@ -87,6 +111,7 @@ def test_one_part_per_device_matches_kruskal(spec, options):
     extra = forest.stats.extra
     assert extra["local_compute_time_gpu0"] > 0 and extra["local_compute_time_gpu1"] > 0
     assert forest.stats.device.count("cuda:") == 2
+    assert extra["transfer"] in ("device+peer", "device+host")
 
 
 @pytest.mark.parametrize("dtype", ["int32", "int64", "float32", "float64"])

@@ -27,7 +27,7 @@ from numba import cuda
 from parmst.solvers.gpu import _device
 
 __all__ = ["cast", "compact", "exclusive_scan", "fill", "gather", "iota", "id_range", "launch_grid",
-           "nan_count", "radix_order", "reduction_grid"]
+           "nan_count", "radix_order", "reduction_grid", "shift"]
 
 #: Threads per block of the scan kernel (its shared buffer needs a compile-time size).
 SCAN_THREADS = _device.WARP_SIZE if _device.simulator_active() else 1024
@@ -82,6 +82,12 @@ def _gather(values, index, out):
 
 
 @cuda.jit(cache=True)
+def _shift(values, amount, out):
+    for i in range(cuda.grid(1), out.shape[0], cuda.gridsize(1)):
+        out[i] = values[i] + amount
+
+
+@cuda.jit(cache=True)
 def _id_range(src, dst, bounds):
     """``bounds[0]`` falls to the smallest id in both arrays, ``bounds[1]`` rises to the largest."""
     low = bounds[0]
@@ -133,6 +139,14 @@ def gather(values: Any, index: Any) -> Any:
     out = cuda.device_array(index.shape[0], dtype=values.dtype)
     if index.shape[0]:
         _gather[launch_grid(index.shape[0])](values, index, out)
+    return out
+
+
+def shift(values: Any, amount: int) -> Any:
+    """``values + amount`` as a new int64 device array (a part's ids as ids of the whole graph)."""
+    out = cuda.device_array(values.shape[0], dtype=np.int64)
+    if values.shape[0]:
+        _shift[launch_grid(values.shape[0])](values, np.int64(amount), out)
     return out
 
 

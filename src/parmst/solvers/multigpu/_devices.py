@@ -12,10 +12,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from parmst.solvers.gpu import _device
 
-__all__ = ["Plan", "describe_devices", "on_device", "plan", "probe", "visible_devices"]
+__all__ = ["Plan", "copy_into", "describe_devices", "on_device", "plan", "probe", "transfer_path",
+           "visible_devices"]
 
 _SIMULATED_PARTS = 2
 
@@ -141,3 +143,50 @@ def on_device(device: int) -> Iterator[None]:
 
     with cuda.gpus[device]:
         yield
+
+
+def transfer_path(source: int, target: int) -> str:
+    """How device arrays on ``source`` reach ``target``.
+
+    ``"device"``: the same device, a device-to-device copy; ``"peer"``: a
+    peer copy (CuPy's ``cudaMemcpyPeer``) where the two devices can access
+    each other; ``"host"``: staged through host memory, where CuPy is
+    missing or the devices have no peer access.
+
+    Examples
+    --------
+    >>> transfer_path(0, 0)
+    'device'
+    """
+    if source == target:
+        return "device"
+    try:
+        import cupy
+    except ImportError:
+        return "host"
+    return "peer" if cupy.cuda.runtime.deviceCanAccessPeer(target, source) else "host"
+
+
+def _address(array: Any) -> int:
+    return array.__cuda_array_interface__["data"][0]
+
+
+def copy_into(out: Any, values: Any, source: int, target: int, path: str) -> None:
+    """Copy the contiguous device array ``values`` on device ``source`` into ``out``, a
+    contiguous device array of the same length and dtype on ``target``, by ``path``
+    (:func:`transfer_path`)."""
+    if not values.shape[0]:
+        return
+    if path == "peer":
+        import cupy
+
+        cupy.cuda.runtime.memcpyPeer(_address(out), target, _address(values), source,
+                                     values.nbytes)
+    elif path == "host":
+        with on_device(source):
+            staged = values.copy_to_host()
+        with on_device(target):
+            out.copy_to_device(staged)
+    else:
+        with on_device(target):
+            out.copy_to_device(values)

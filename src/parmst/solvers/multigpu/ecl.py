@@ -12,10 +12,12 @@ Every part keeps its edges in global id order and the vertex ids of the
 whole graph, so ties break as in the whole graph and the answer is the
 exact minimum spanning forest, the same edge ids as every other solver.
 
-Transfers: ``ecl/gpu``'s entry takes a host graph and returns host edge ids,
-so each part goes from the host to its device and its local forest comes
-back, and the survivors go from the host to the merge device; no data moves
-between GPUs directly (docs/multigpu.md says why, and what would change that).
+Transfers: each part goes from the host to its device once and is solved
+there as a device graph, so its local forest stays on the device; the
+survivors' endpoints, weights and global ids are gathered there and moved to
+the merge device by a peer copy (host staging where the devices have no
+peer access, a plain device copy on the same device); the merge's forest ids
+come back to the host once (docs/multigpu.md).
 """
 
 from __future__ import annotations
@@ -24,14 +26,17 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+from numba import cuda
 
 from parmst.errors import SolverUnavailable
-from parmst.graph import Graph
+from parmst.graph import DeviceEdges, Graph
 from parmst.partition import METHODS, crossing_mask, partition
-from parmst.solvers.gpu import ecl
-from parmst.solvers.multigpu._devices import Plan, on_device, plan, visible_devices
+from parmst.solvers.gpu import _arrays, _device, ecl
+from parmst.solvers.multigpu._devices import (Plan, copy_into, on_device, plan, transfer_path,
+                                              visible_devices)
 from parmst.stats import Stats
 
 SPLITS = ("edges", *METHODS)
@@ -43,13 +48,23 @@ class _Part:
 
     graph: Graph
     ids: np.ndarray | int
-    forest: np.ndarray | None = None
+    forest: Any = None
     stats: Stats | None = None
+    survivors: tuple[Any, ...] = ()
 
-    def global_ids(self, local: np.ndarray) -> np.ndarray:
-        """Ids in the whole graph of the part's edges ``local``."""
-        local = np.asarray(local, dtype=np.int64)
-        return local + self.ids if isinstance(self.ids, int) else self.ids[local]
+    def solve_here(self, options: dict) -> None:
+        """The part's local forest by ``ecl/gpu`` on the current device, left there, and its
+        survivors' columns (src, dst, weight, global id) gathered there."""
+        edges = DeviceEdges(*(_device.to_device(a) for a in
+                              (self.graph.src, self.graph.dst, self.graph.weight)), kind="numba")
+        self.stats = Stats()
+        self.forest = ecl.solve(Graph._on_device(edges, self.graph.num_vertices), self.stats,
+                                **options)
+        ids = (_arrays.shift(self.forest, self.ids) if isinstance(self.ids, int)
+               else _arrays.gather(_device.to_device(self.ids), self.forest))
+        self.survivors = (*(_arrays.gather(a, self.forest)
+                            for a in (edges.src, edges.dst, edges.weight)), ids)
+        _device.synchronize()
 
 
 def _edge_range_parts(graph: Graph, parts: int) -> list[_Part]:
@@ -85,8 +100,7 @@ def _solve_on(device: int, parts: list[_Part], options: dict) -> tuple[float, fl
     start = time.perf_counter()
     with on_device(device):
         for part in parts:
-            part.stats = Stats()
-            part.forest = ecl.solve(part.graph, part.stats, **options)
+            part.solve_here(options)
     return time.perf_counter() - start, sum(p.stats.compute_time for p in parts)
 
 
@@ -120,6 +134,33 @@ def _local_forests(chosen: Plan, parts: list[_Part], options: dict
     return results
 
 
+def _gather_on(chosen: Plan, parts: list[_Part], graph: Graph, crossing: np.ndarray
+               ) -> tuple[DeviceEdges, Any, set[str]]:
+    """Every part's survivors, then the crossing edges (from the host), concatenated on the
+    merge device in that order: the merged edge list, its global ids, and the transfer paths
+    taken (:func:`parmst.solvers.multigpu._devices.transfer_path`)."""
+    target = chosen.devices[0]
+    pieces = [(chosen.device_of(p), transfer_path(chosen.device_of(p), target), part.survivors)
+              for p, part in enumerate(parts)]
+    paths = {path for _, path, _ in pieces}
+    with on_device(target):
+        if len(crossing):
+            pieces.append((target, "device", tuple(_device.to_device(a) for a in (
+                graph.src[crossing], graph.dst[crossing], graph.weight[crossing], crossing))))
+        total = sum(columns[0].shape[0] for _, _, columns in pieces)
+        dtypes = (graph.index_dtype, graph.index_dtype, graph.weight_dtype, np.int64)
+        merged = [cuda.device_array(total, dtype=dtype) for dtype in dtypes]
+    start = 0
+    for source, path, columns in pieces:
+        end = start + columns[0].shape[0]
+        for out, values in zip(merged, columns):
+            copy_into(out[start:end], values, source, target, path)
+        start = end
+    with on_device(target):
+        _device.synchronize()
+    return DeviceEdges(*merged[:3], kind="numba"), merged[3], paths
+
+
 def _record(stats: Stats, chosen: Plan, split: str, parts: list[_Part], crossing: int,
             per_device: dict[int, tuple[float, float]], merge: Stats, merge_edges: int) -> None:
     """Per-device local times, per-part sizes, the merge's size and share of the time."""
@@ -142,7 +183,8 @@ def _record(stats: Stats, chosen: Plan, split: str, parts: list[_Part], crossing
     stats.device = extra["devices"]
     stats.threads = None
     stats.rounds, stats.worklist_sizes = merge.rounds, list(merge.worklist_sizes)
-    extra["end_to_end_time"] = stats.total_time + merge.extra.get("copy_back_time", 0.0)
+    extra["copy_back_time"] = merge.extra.get("copy_back_time", 0.0)
+    extra["end_to_end_time"] = stats.total_time + extra["copy_back_time"]
     merged = stats.phases["gather"] + stats.phases["merge"]
     extra["merge_share"] = merged / extra["end_to_end_time"] if extra["end_to_end_time"] else 0.0
     extra["merge_compute_share"] = (merge.compute_time / stats.compute_time
@@ -160,12 +202,15 @@ def solve(graph: Graph, stats: Stats, *, devices: Sequence[int] | None = None,
         ``compute_time``: the slowest device's local-forest kernels plus the
         merge's kernels (``ecl/gpu``'s own timer, data on the device);
         ``init_time``: the rest of the wall-clock time (splitting, transfers,
-        gathering the survivors) except the final copy-back, which
-        ``extra["end_to_end_time"]`` adds. Phases: ``split``, ``local``,
-        ``gather``, ``merge``. ``extra`` holds ``local_time_gpu<d>`` and
-        ``local_compute_time_gpu<d>`` per device, sizes per part,
-        ``merge_edges``, ``merge_share`` (gather and merge over the end-to-end
-        time) and ``merge_compute_share`` (merge kernels over ``compute_time``).
+        gathering the survivors) except the final copy-back
+        (``extra["copy_back_time"]``), which ``extra["end_to_end_time"]``
+        adds. Phases: ``split``, ``local``, ``gather``, ``merge``. ``extra``
+        holds ``local_time_gpu<d>`` and ``local_compute_time_gpu<d>`` per
+        device, sizes per part, ``merge_edges``, ``merge_share`` (gather and
+        merge over the end-to-end time), ``merge_compute_share`` (merge
+        kernels over ``compute_time``) and ``transfer``: how the survivors
+        reached the merge device, ``"device"``, ``"peer"`` or ``"host"``
+        (staged), joined by ``+`` where parts took different paths.
     devices : list of int, optional
         CUDA device ids to use; all visible ones by default. The merge runs
         on the first.
@@ -204,17 +249,24 @@ def solve(graph: Graph, stats: Stats, *, devices: Sequence[int] | None = None,
         with stats.phase("local"):
             per_device = _local_forests(chosen, shares, options)
         with stats.phase("gather"):
-            survivors = np.sort(np.concatenate(
-                [part.global_ids(part.forest) for part in shares] + [crossing]))
-            merged = Graph(graph.src[survivors], graph.dst[survivors], graph.weight[survivors],
-                           graph.num_vertices)
+            merged, global_ids, paths = _gather_on(chosen, shares, graph, crossing)
+            if split != "edges":  # vertex parts interleave ids: back to ascending global ids
+                with on_device(chosen.devices[0]):
+                    bits = max(1, graph.num_edges - 1).bit_length()
+                    order = _arrays.radix_order(global_ids, bits)
+                    merged = DeviceEdges(*(_arrays.gather(a, order) for a in
+                                           (merged.src, merged.dst, merged.weight)), kind="numba")
+                    global_ids = _arrays.gather(global_ids, order)
         with stats.phase("merge"), on_device(chosen.devices[0]):
             merge = Stats()
-            forest = survivors[ecl.solve(merged, merge, **options)]
+            picked = ecl.solve(Graph._on_device(merged, graph.num_vertices), merge, **options)
+            with _device.timed_transfer(merge, "copy_back_time"):
+                forest = _arrays.gather(global_ids, picked).copy_to_host()
+    stats.extra["transfer"] = "+".join(sorted(paths))
     # The devices ran their kernels at once: the local stage's computation is its slowest
     # device's; the rest of the stage's wall time (splits, transfers) stays initialization.
     kernels = max(k for _, k in per_device.values()) + merge.compute_time
     stats.init_time -= kernels + merge.extra.get("copy_back_time", 0.0)
     stats.compute_time += kernels
-    _record(stats, chosen, split, shares, len(crossing), per_device, merge, len(survivors))
+    _record(stats, chosen, split, shares, len(crossing), per_device, merge, len(global_ids))
     return forest
