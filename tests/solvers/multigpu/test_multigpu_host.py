@@ -76,6 +76,8 @@ def cpu_standin(monkeypatch, machine):
         radix_order=lambda keys, bits: FakeCUDAArray(np.argsort(host(keys), kind="stable")))
     monkeypatch.setattr(multigpu, "on_device", on_device)
     monkeypatch.setattr(_devices, "on_device", on_device)
+    # The stand-in's devices are not real ones: never ask a real CuPy about peer access.
+    monkeypatch.setitem(sys.modules, "cupy", None)
     monkeypatch.setattr(multigpu.ecl, "solve", ecl_solve)
     monkeypatch.setattr(multigpu, "_arrays", kernels)
     monkeypatch.setattr(multigpu, "cuda", types.SimpleNamespace(
