@@ -62,12 +62,3 @@ def test_mpi_scaling_small_runs_tiny_under_mpiexec(tmp_path):
     written = result.save(tmp_path / "out", plots=importlib.util.find_spec("matplotlib") is not None)
     assert any(p.name.endswith("_ranks.png") for p in written) or \
         importlib.util.find_spec("matplotlib") is None
-
-
-def test_worker_reports_are_found_behind_a_terminal_reset():
-    """Open MPI on the device put ESC[0m before and inside long lines; the report is still read."""
-    from parmst.bench.mpi import report_lines
-
-    out = ('noise\n\x1b[0m{"times": [1.0], "per\x1b[0m\x1b[0m_rank": 2}\n{"times": [2.0]}\n'
-           '{"other": 1}\n')
-    assert report_lines(out) == ['{"times": [1.0], "per_rank": 2}', '{"times": [2.0]}']

@@ -1,9 +1,10 @@
 """One rank-count launch of the ``ranks`` sweep, run under mpiexec by :mod:`parmst.bench.mpi`.
 
-Arguments: GRAPH_FILE REFERENCE_IDS(.npy) SOLVER RUNS OPTIONS_JSON. Every
+Arguments: GRAPH_FILE REFERENCE_IDS(.npy) SOLVER RUNS OPTIONS_JSON REPORT_FILE. Every
 rank reads its part of the file (timed: the build), then the solver runs
 once untimed (compilation, Numba cache loads) and RUNS times timed between
-barriers. Rank 0 prints one JSON line: times, whether every run's edge ids
+barriers. Rank 0 writes one JSON object to REPORT_FILE (a file, not
+standard output, which mpiexec forwards with terminal codes mixed in): times, whether every run's edge ids
 equal the reference's, the last run's per-rank figures, and every rank's
 resident memory before the timed runs and at its peak during them (Linux
 resets the peak through ``/proc/self/clear_refs`` after the untimed run, so
@@ -50,7 +51,7 @@ def main() -> None:
     from parmst.solvers.mpi._comm import peak_memory_bytes
 
     path, reference, solver, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-    options = json.loads(sys.argv[5])
+    options, report_path = json.loads(sys.argv[5]), sys.argv[6]
     comm = MPI.COMM_WORLD
     start_memory, windowed = 0, False
     times, builds, computes, phases, exact, forest = [], [], [], [], True, None
@@ -77,15 +78,16 @@ def main() -> None:
     peak = (_status_bytes("VmHWM") if windowed else None) or peak_memory_bytes()
     memory = comm.gather((start_memory, peak, windowed), root=0)
     if comm.rank == 0:
-        print(json.dumps({
+        report = {
             "times": times, "init_times": builds, "compute_times": computes, "phases": phases,
             "exact": exact, "rounds": forest.stats.rounds, "per_rank": forest.stats.extra["ranks"],
             "start_memory_bytes": [m[0] for m in memory],
             "peak_memory_bytes": [m[1] for m in memory],
             "peak_of_timed_runs": all(m[2] for m in memory),
             "components_after_filter": forest.stats.extra.get("components_after_filter"),
-            "mpi": MPI.Get_library_version().replace("\x00", "").splitlines()[0].strip()}),
-              flush=True)
+            "mpi": MPI.Get_library_version().replace("\x00", "").splitlines()[0].strip()}
+        with open(report_path, "w") as f:
+            json.dump(report, f)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -25,7 +24,7 @@ import numpy as np
 from parmst.bench.report import Record
 from parmst.graph import Graph
 
-__all__ = ["mpi_skip_reason", "report_lines", "time_ranks"]
+__all__ = ["mpi_skip_reason", "time_ranks"]
 
 
 def mpi_skip_reason() -> str | None:
@@ -95,20 +94,6 @@ def _fill(record: Record, report: dict[str, Any]) -> list[dict[str, float]]:
     return report["phases"]
 
 
-_TERMINAL_CODES = re.compile(r"\x1b\[[0-9;]*m")
-
-
-def report_lines(stdout: str) -> list[str]:
-    """The worker's JSON lines, without the terminal codes the launcher put into them.
-
-    On the device machine Open MPI 4.1.6 put terminal reset sequences
-    (``ESC[0m``) before and inside long forwarded lines.
-    """
-    marker = '{"times"'
-    lines = _TERMINAL_CODES.sub("", stdout).splitlines()
-    return [line[line.index(marker):].rstrip() for line in lines if marker in line]
-
-
 def time_ranks(record: Record, solver: str, solver_options: dict[str, Any],
                options: dict[str, Any], files: tuple[Path, Path], runs: int,
                timeout: float) -> list[dict[str, float]]:
@@ -129,21 +114,23 @@ def time_ranks(record: Record, solver: str, solver_options: dict[str, Any],
     package_root = str(Path(parmst.__file__).resolve().parents[1])
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))
     path, ids = files
+    report_path = path.with_name(f"{path.stem}-report-{os.getpid()}.json")
+    report_path.unlink(missing_ok=True)
     args = ["-m", "parmst.bench._mpi_worker", str(path), str(ids), solver, str(runs),
-            json.dumps(options)]
+            json.dumps(options), str(report_path)]
     try:
         done = _launch(record.ranks, args, env, timeout)
     except subprocess.TimeoutExpired:
         record.status = "skipped"
         record.note = f"over the time budget: {runs + 1} runs took more than {timeout:.0f} s"
         return []
-    lines = report_lines(done.stdout)
-    if done.returncode or not lines:
+    if done.returncode or not report_path.exists():
         record.status = "error"
         tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
         record.note = f"mpiexec exited with status {done.returncode}: {' / '.join(tail)}"
         return []
-    report, _ = json.JSONDecoder().raw_decode(lines[-1])
+    report = json.loads(report_path.read_text())
+    report_path.unlink()
     if not report["exact"]:
         record.status = "MISMATCH"
         record.note = "edge ids differ from the reference on some run"
