@@ -51,12 +51,12 @@ CONFORMANCE_SKIPS = Counter({
 # gpu_cases.py: the device-only tests (warp intrinsics do not exist in the simulator).
 GPU_CASES_SKIPS = Counter()
 # multigpu_cases.py: the simulator models one device, so the one-part-per-device cases
-# (3 option sets x 3 graphs) skip, the peer-copy path (no CuPy, no real device), and the
+# (3 option sets x 3 graphs) skip, the peer-copy path (no real device), and the
 # conformance catalogue, which the conformance suite runs there itself; every case with
 # parts on one device runs.
 MULTIGPU_CASES_SKIPS = Counter({
     "the CUDA simulator models one device": 9,
-    "a peer copy needs CuPy and a real device": 1,
+    "a peer copy needs a real device": 1,
     "the conformance suite runs ecl/multigpu under the simulator itself (two parts by "
     "default there)": 1,
 })

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
-import sys
 import threading
 import types
 
@@ -76,8 +75,8 @@ def cpu_standin(monkeypatch, machine):
         radix_order=lambda keys, bits: FakeCUDAArray(np.argsort(host(keys), kind="stable")))
     monkeypatch.setattr(multigpu, "on_device", on_device)
     monkeypatch.setattr(_devices, "on_device", on_device)
-    # The stand-in's devices are not real ones: never ask a real CuPy about peer access.
-    monkeypatch.setitem(sys.modules, "cupy", None)
+    # The stand-in's devices are not real ones: never ask the driver about peer access.
+    monkeypatch.setattr(_devices, "_can_access_peer", lambda target, source: False)
     monkeypatch.setattr(multigpu.ecl, "solve", ecl_solve)
     monkeypatch.setattr(multigpu, "_arrays", kernels)
     monkeypatch.setattr(multigpu, "cuda", types.SimpleNamespace(
@@ -239,25 +238,25 @@ def test_an_error_on_one_device_reaches_the_caller(cpu_standin, monkeypatch):
         multigpu.solve(parmst.generate("rmat:scale=6,seed=1"), Stats(), devices=[0, 1])
 
 
-@pytest.mark.parametrize("cupy, path", [(None, "host"), (0, "host"), (1, "peer")])
-def test_transfer_path_between_devices(monkeypatch, cupy, path):
-    """Peer copies where CuPy is importable and the devices can access each other, else host
-    staging; the same device is a plain device copy."""
-    from parmst.solvers.multigpu._devices import transfer_path
+@pytest.mark.parametrize("peer, path", [(False, "host"), (True, "peer")])
+def test_transfer_path_between_devices(monkeypatch, peer, path):
+    """Peer copies where the devices can access each other, else host staging; the same
+    device is a plain device copy (the driver is never asked)."""
+    from parmst.solvers.multigpu import _devices
 
-    fake = None if cupy is None else types.SimpleNamespace(cuda=types.SimpleNamespace(
-        runtime=types.SimpleNamespace(deviceCanAccessPeer=lambda target, source: cupy)))
-    monkeypatch.setitem(sys.modules, "cupy", fake)
-    assert transfer_path(1, 0) == path
-    assert transfer_path(1, 1) == "device"
+    asked = []
+    monkeypatch.setattr(_devices, "_can_access_peer",
+                        lambda target, source: asked.append((target, source)) or peer)
+    assert _devices.transfer_path(1, 0) == path
+    assert _devices.transfer_path(1, 1) == "device"
+    assert asked == [(0, 1)]
 
 
 @pytest.mark.parametrize("devices, recorded", [([0], "device"), ([0, 1], "device+host")])
 def test_the_transfer_path_taken_is_recorded(cpu_standin, monkeypatch, devices, recorded):
-    """Survivors staged through the host (no CuPy here) still give the exact forest."""
+    """Survivors staged through the host (no peer access here) still give the exact forest."""
     from parmst.solvers.multigpu import ecl as multigpu
 
-    monkeypatch.setitem(sys.modules, "cupy", None)
     graph = parmst.generate("rmat:scale=9,seed=4")
     stats = Stats()
     got = multigpu.solve(graph, stats, devices=devices, parts=3, split="bfs")

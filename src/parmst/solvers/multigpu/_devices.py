@@ -145,13 +145,20 @@ def on_device(device: int) -> Iterator[None]:
         yield
 
 
+def _can_access_peer(target: int, source: int) -> bool:
+    """Whether ``target`` can read ``source``'s memory directly (``cuDeviceCanAccessPeer``)."""
+    from numba import cuda
+
+    with on_device(target):
+        return cuda.current_context().can_access_peer(source)
+
+
 def transfer_path(source: int, target: int) -> str:
     """How device arrays on ``source`` reach ``target``.
 
     ``"device"``: the same device, a device-to-device copy; ``"peer"``: a
-    peer copy (CuPy's ``cudaMemcpyPeer``) where the two devices can access
-    each other; ``"host"``: staged through host memory, where CuPy is
-    missing or the devices have no peer access.
+    peer copy (the driver's ``cuMemcpyPeer``) where the two devices can access
+    each other; ``"host"``: staged through host memory where they cannot.
 
     Examples
     --------
@@ -160,11 +167,7 @@ def transfer_path(source: int, target: int) -> str:
     """
     if source == target:
         return "device"
-    try:
-        import cupy
-    except ImportError:
-        return "host"
-    return "peer" if cupy.cuda.runtime.deviceCanAccessPeer(target, source) else "host"
+    return "peer" if _can_access_peer(target, source) else "host"
 
 
 def _address(array: Any) -> int:
@@ -178,10 +181,17 @@ def copy_into(out: Any, values: Any, source: int, target: int, path: str) -> Non
     if not values.shape[0]:
         return
     if path == "peer":
-        import cupy
+        # Through numba-cuda's driver binding and numba's own contexts: no second CUDA
+        # library (CuPy's runtime) starts beside them.
+        from numba import cuda
+        from numba.cuda.cudadrv.driver import driver
 
-        cupy.cuda.runtime.memcpyPeer(_address(out), target, _address(values), source,
-                                     values.nbytes)
+        contexts = {}
+        for device in (source, target):
+            with on_device(device):
+                contexts[device] = cuda.current_context().handle
+        driver.cuMemcpyPeer(_address(out), contexts[target], _address(values),
+                            contexts[source], values.nbytes)
     elif path == "host":
         with on_device(source):
             staged = values.copy_to_host()
