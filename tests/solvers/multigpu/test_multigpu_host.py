@@ -263,3 +263,24 @@ def test_the_transfer_path_taken_is_recorded(cpu_standin, monkeypatch, devices, 
     np.testing.assert_array_equal(
         got, parmst.minimum_spanning_forest(graph, "kruskal/serial").edge_ids)
     assert stats.extra["transfer"] == recorded
+
+
+def test_kernels_link_under_the_compiler_lock_once(monkeypatch):
+    """The devices' threads link kernels one at a time: numba-cuda's link runs under its
+    compiler lock, and a second call does not wrap the link twice."""
+    from numba.cuda import codegen
+    from numba.cuda.core.compiler_lock import _numba_cuda_compiler_lock
+
+    from parmst.solvers.multigpu._devices import link_kernels_one_at_a_time
+
+    locked = []
+
+    def link(self, cc=None):
+        locked.append(_numba_cuda_compiler_lock._lock._is_owned())
+        return f"cubin for {cc}"
+
+    monkeypatch.setattr(codegen.CUDACodeLibrary, "get_cubin", link)
+    link_kernels_one_at_a_time()
+    link_kernels_one_at_a_time()
+    assert codegen.CUDACodeLibrary.get_cubin(None, (9, 0)) == "cubin for (9, 0)"
+    assert locked == [True]

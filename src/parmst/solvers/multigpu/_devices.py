@@ -16,7 +16,8 @@ from typing import Any
 
 from parmst.solvers.gpu import _device
 
-__all__ = ["Plan", "copy_into", "describe_devices", "on_device", "plan", "probe", "transfer_path",
+__all__ = ["Plan", "copy_into", "describe_devices", "link_kernels_one_at_a_time", "on_device", "plan",
+           "probe", "transfer_path",
            "visible_devices"]
 
 _SIMULATED_PARTS = 2
@@ -143,6 +144,32 @@ def on_device(device: int) -> Iterator[None]:
 
     with cuda.gpus[device]:
         yield
+
+
+def link_kernels_one_at_a_time() -> None:
+    """Make numba-cuda link each kernel under its compiler lock (once per process).
+
+    numba-cuda compiles a kernel under a process-wide lock but links its
+    cubin (NVVM, the linker, the device runtime library for grid-wide
+    barriers) at the kernel's first launch in the process, outside that lock.
+    ``ecl/multigpu``'s host threads launch the same kernels for the first time
+    on two devices at once, and on two H200s such a process then aborted at
+    exit with a corrupted heap. Taking the same lock around the link costs
+    nothing afterwards: a linked cubin is cached per compute capability.
+    """
+    from numba.cuda import codegen
+    from numba.cuda.core.compiler_lock import global_compiler_lock
+
+    link = codegen.CUDACodeLibrary.get_cubin
+    if getattr(link, "links_one_at_a_time", False):
+        return
+
+    def get_cubin(self: Any, cc: Any = None) -> Any:
+        with global_compiler_lock:
+            return link(self, cc)
+
+    get_cubin.links_one_at_a_time = True  # type: ignore[attr-defined]
+    codegen.CUDACodeLibrary.get_cubin = get_cubin
 
 
 def _can_access_peer(target: int, source: int) -> bool:

@@ -35,7 +35,8 @@ from parmst.errors import SolverUnavailable
 from parmst.graph import DeviceEdges, Graph
 from parmst.partition import METHODS, crossing_mask, partition
 from parmst.solvers.gpu import _arrays, _device, ecl
-from parmst.solvers.multigpu._devices import (Plan, copy_into, on_device, plan, transfer_path,
+from parmst.solvers.multigpu._devices import (Plan, copy_into, link_kernels_one_at_a_time,
+                                              on_device, plan, transfer_path,
                                               visible_devices)
 from parmst.stats import Stats
 
@@ -122,6 +123,7 @@ def _local_forests(chosen: Plan, parts: list[_Part], options: dict
         except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread below
             results[device] = exc
 
+    link_kernels_one_at_a_time()
     threads = [threading.Thread(target=work, args=item, name=f"ecl-multigpu-gpu{item[0]}")
                for item in by_device.items()]
     for thread in threads:
