@@ -265,22 +265,36 @@ def test_the_transfer_path_taken_is_recorded(cpu_standin, monkeypatch, devices, 
     assert stats.extra["transfer"] == recorded
 
 
-def test_kernels_link_under_the_compiler_lock_once(monkeypatch):
-    """The devices' threads link kernels one at a time: numba-cuda's link runs under its
-    compiler lock, and a second call does not wrap the link twice."""
+def test_each_device_loads_its_own_kernel_image(monkeypatch):
+    """The first device loads numba-cuda's shared image, every other device a copy of its
+    bytes (each unloaded once at exit); loading holds the compiler lock; patched once."""
     from numba.cuda import codegen
     from numba.cuda.core.compiler_lock import _numba_cuda_compiler_lock
+    from numba.cuda.cudadrv import devices
 
-    from parmst.solvers.multigpu._devices import link_kernels_one_at_a_time
+    from parmst.solvers.multigpu._devices import load_kernels_per_device
 
+    shared = types.SimpleNamespace(code=b"\x7fELF cubin bytes", name="kernel")
+    current = types.SimpleNamespace(device=types.SimpleNamespace(id=0))
     locked = []
 
-    def link(self, cc=None):
+    def load(self):
         locked.append(_numba_cuda_compiler_lock._lock._is_owned())
-        return f"cubin for {cc}"
+        image = codegen.CUDACodeLibrary.get_cubin(self)
+        self._cufunc_cache[current.device.id] = image
+        return image
 
-    monkeypatch.setattr(codegen.CUDACodeLibrary, "get_cubin", link)
-    link_kernels_one_at_a_time()
-    link_kernels_one_at_a_time()
-    assert codegen.CUDACodeLibrary.get_cubin(None, (9, 0)) == "cubin for (9, 0)"
-    assert locked == [True]
+    monkeypatch.setattr(codegen.CUDACodeLibrary, "get_cubin", lambda self, cc=None: shared)
+    monkeypatch.setattr(codegen.CUDACodeLibrary, "get_cufunc", load)
+    monkeypatch.setattr(devices, "get_context", lambda: current)
+    load_kernels_per_device()
+    load_kernels_per_device()
+    library = types.SimpleNamespace(_cufunc_cache={}, _ensure_cc=lambda cc: (9, 0))
+    first = codegen.CUDACodeLibrary.get_cufunc(library)
+    current.device.id = 1
+    second = codegen.CUDACodeLibrary.get_cufunc(library)
+    assert first is shared and second is not shared and second.code == shared.code
+    assert codegen.CUDACodeLibrary.get_cubin(library) is second  # device 1 keeps its copy
+    current.device.id = 0
+    assert codegen.CUDACodeLibrary.get_cubin(library) is shared
+    assert locked == [True, True]

@@ -16,7 +16,7 @@ from typing import Any
 
 from parmst.solvers.gpu import _device
 
-__all__ = ["Plan", "copy_into", "describe_devices", "link_kernels_one_at_a_time", "on_device", "plan",
+__all__ = ["Plan", "copy_into", "describe_devices", "load_kernels_per_device", "on_device", "plan",
            "probe", "transfer_path",
            "visible_devices"]
 
@@ -146,30 +146,47 @@ def on_device(device: int) -> Iterator[None]:
         yield
 
 
-def link_kernels_one_at_a_time() -> None:
-    """Make numba-cuda link each kernel under its compiler lock (once per process).
+def load_kernels_per_device() -> None:
+    """Give every device its own copy of each linked kernel image (once per process).
 
-    numba-cuda compiles a kernel under a process-wide lock but links its
-    cubin (NVVM, the linker, the device runtime library for grid-wide
-    barriers) at the kernel's first launch in the process, outside that lock.
-    ``ecl/multigpu``'s host threads launch the same kernels for the first time
-    on two devices at once, and on two H200s such a process then aborted at
-    exit with a corrupted heap. Taking the same lock around the link costs
-    nothing afterwards: a linked cubin is cached per compute capability.
+    numba-cuda links a kernel once per compute capability and loads that one
+    image (a context-independent CUDA library) on each device, registering an
+    unload for every device: with two devices of one kind the library was
+    unloaded twice at interpreter exit, which aborted the process (a
+    double free in ``cuLibraryUnload``, seen on two H200s). Here each device
+    after the first gets an image of its own, made from the same bytes, so
+    every unload frees a distinct library. Loading runs under numba-cuda's
+    compiler lock, since the devices' threads may load the same kernel at
+    once.
     """
+    from cuda.core import ObjectCode
     from numba.cuda import codegen
     from numba.cuda.core.compiler_lock import global_compiler_lock
+    from numba.cuda.cudadrv import devices
 
-    link = codegen.CUDACodeLibrary.get_cubin
-    if getattr(link, "links_one_at_a_time", False):
+    link, load = codegen.CUDACodeLibrary.get_cubin, codegen.CUDACodeLibrary.get_cufunc
+    if getattr(load, "per_device", False):
         return
 
     def get_cubin(self: Any, cc: Any = None) -> Any:
         with global_compiler_lock:
-            return link(self, cc)
+            shared = link(self, cc)
+            device = devices.get_context().device.id
+            if not self._cufunc_cache or device in self._cufunc_cache:
+                return shared  # no other device holds the shared image
+            copies = self.__dict__.setdefault("_device_images", {})
+            key = (self._ensure_cc(cc), device)
+            if key not in copies:
+                copies[key] = ObjectCode.from_cubin(shared.code, name=getattr(shared, "name", ""))
+            return copies[key]
 
-    get_cubin.links_one_at_a_time = True  # type: ignore[attr-defined]
+    def get_cufunc(self: Any) -> Any:
+        with global_compiler_lock:  # one device at a time decides which image it loads
+            return load(self)
+
+    get_cufunc.per_device = True  # type: ignore[attr-defined]
     codegen.CUDACodeLibrary.get_cubin = get_cubin
+    codegen.CUDACodeLibrary.get_cufunc = get_cufunc
 
 
 def _can_access_peer(target: int, source: int) -> bool:

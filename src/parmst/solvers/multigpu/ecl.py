@@ -35,7 +35,7 @@ from parmst.errors import SolverUnavailable
 from parmst.graph import DeviceEdges, Graph
 from parmst.partition import METHODS, crossing_mask, partition
 from parmst.solvers.gpu import _arrays, _device, ecl
-from parmst.solvers.multigpu._devices import (Plan, copy_into, link_kernels_one_at_a_time,
+from parmst.solvers.multigpu._devices import (Plan, copy_into, load_kernels_per_device,
                                               on_device, plan, transfer_path,
                                               visible_devices)
 from parmst.stats import Stats
@@ -123,7 +123,7 @@ def _local_forests(chosen: Plan, parts: list[_Part], options: dict
         except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread below
             results[device] = exc
 
-    link_kernels_one_at_a_time()
+    load_kernels_per_device()
     threads = [threading.Thread(target=work, args=item, name=f"ecl-multigpu-gpu{item[0]}")
                for item in by_device.items()]
     for thread in threads:
