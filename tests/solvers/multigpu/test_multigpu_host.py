@@ -268,6 +268,7 @@ def test_the_transfer_path_taken_is_recorded(cpu_standin, monkeypatch, devices, 
 def test_each_device_loads_its_own_kernel_image(monkeypatch):
     """The first device loads numba-cuda's shared image, every other device a copy of its
     bytes (each unloaded once at exit); loading holds the compiler lock; patched once."""
+    import cuda.core as cuda_core
     from numba.cuda import codegen
     from numba.cuda.core.compiler_lock import _numba_cuda_compiler_lock
     from numba.cuda.cudadrv import devices
@@ -287,6 +288,8 @@ def test_each_device_loads_its_own_kernel_image(monkeypatch):
     monkeypatch.setattr(codegen.CUDACodeLibrary, "get_cubin", lambda self, cc=None: shared)
     monkeypatch.setattr(codegen.CUDACodeLibrary, "get_cufunc", load)
     monkeypatch.setattr(devices, "get_context", lambda: current)
+    monkeypatch.setattr(cuda_core, "ObjectCode", types.SimpleNamespace(
+        from_cubin=lambda code, name: types.SimpleNamespace(code=code, name=name)))
     load_kernels_per_device()
     load_kernels_per_device()
     library = types.SimpleNamespace(_cufunc_cache={}, _ensure_cc=lambda cc: (9, 0))
