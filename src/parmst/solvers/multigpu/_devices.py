@@ -171,11 +171,10 @@ def load_kernels_per_device() -> None:
     def get_cubin(self: Any, cc: Any = None) -> Any:
         with global_compiler_lock:
             shared = link(self, cc)
-            device = devices.get_context().device.id
-            if not self._cufunc_cache or device in self._cufunc_cache:
-                return shared  # no other device holds the shared image
             copies = self.__dict__.setdefault("_device_images", {})
-            key = (self._ensure_cc(cc), device)
+            key = (self._ensure_cc(cc), devices.get_context().device.id)
+            if key not in copies and (not self._cufunc_cache or key[1] in self._cufunc_cache):
+                return shared  # this device holds the shared image, or no device does yet
             if key not in copies:
                 copies[key] = ObjectCode.from_cubin(shared.code, name=getattr(shared, "name", ""))
             return copies[key]
