@@ -175,30 +175,34 @@ def _refine_run(order, start, end, bits, is_float, sign):
 
 
 @numba.njit(cache=True)
-def _unpack_ids(packed, id_bits_, refine, bits, is_float, sign, order):
-    """Edge ids from the sorted ``packed`` words into ``order``.
+def _unpack_ids(packed, id_bits_, order):
+    """Edge ids from the sorted ``packed`` words into ``order``; whether two neighbours share a prefix.
 
-    With ``refine`` (the words hold only a prefix of the keys), each run of
-    equal prefixes is then put in full-key order by :func:`_refine_run`;
-    the runs are found in the same pass.
+    The check is a branch-free OR over the loop, so the loop stays a
+    vectorized copy whether or not the caller needs it.
     """
     id_mask = (np.uint64(1) << id_bits_) - np.uint64(1)
-    m = len(packed)
-    if not refine:
-        for i in range(m):
-            order[i] = np.int64(packed[i] & id_mask)
-        return
+    shared_prefix = False
+    order[0] = np.int64(packed[0] & id_mask)
+    for i in range(1, len(packed)):
+        order[i] = np.int64(packed[i] & id_mask)
+        shared_prefix |= (packed[i] ^ packed[i - 1]) <= id_mask
+    return shared_prefix
+
+
+@numba.njit(cache=True)
+def _refine_runs(packed, id_bits_, bits, is_float, sign, order):
+    """Put each run of equal prefixes in ``packed`` (sorted) in full-key order by :func:`_refine_run`."""
     start = 0
     prefix = packed[0] >> id_bits_
-    for i in range(m):
-        order[i] = np.int64(packed[i] & id_mask)
+    for i in range(1, len(packed)):
         if packed[i] >> id_bits_ != prefix:
             if i - start > 1:
                 _refine_run(order, start, i, bits, is_float, sign)
             start = i
             prefix = packed[i] >> id_bits_
-    if m - start > 1:
-        _refine_run(order, start, m, bits, is_float, sign)
+    if len(packed) - start > 1:
+        _refine_run(order, start, len(packed), bits, is_float, sign)
 
 
 def canonical_order(weight: np.ndarray) -> np.ndarray:
@@ -209,9 +213,10 @@ def canonical_order(weight: np.ndarray) -> np.ndarray:
     edge id, so a plain sort of the words orders by ``(key, edge_id)``.
     Every weight dtype takes this one path. When key and id still do not
     fit in 64 bits together (wide float64 or int64 weights on many edges),
-    the key's low bits are dropped as well and runs of equal prefixes are
-    then checked, and if need be ordered, by the full key; such runs are
-    rare unless the weights crowd into a few narrow bands. Ties never need
+    the key's low bits are dropped as well; the pass that unpacks the ids
+    notes whether any two neighbours share a prefix, and only then are the
+    runs of equal prefixes checked, and if need be ordered, by the full
+    key. Such runs are rare unless the weights crowd into narrow bands. Ties never need
     a second sort or ranks: they come out in id order from the sort itself.
 
     Examples
@@ -239,5 +244,6 @@ def canonical_order(weight: np.ndarray) -> np.ndarray:
     _pack_prefix(bits, is_float, sign, np.uint64(low), np.uint64(shared + dropped), np.uint64(ids), packed)
     packed.sort()
     order = np.empty(m, dtype=np.int64)
-    _unpack_ids(packed, np.uint64(ids), dropped > 0, bits, is_float, sign, order)
+    if _unpack_ids(packed, np.uint64(ids), order) and dropped:
+        _refine_runs(packed, np.uint64(ids), bits, is_float, sign, order)
     return order
