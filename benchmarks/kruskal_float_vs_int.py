@@ -42,7 +42,7 @@ GRAPHS = {
              "delaunay": "delaunay:n=33334,weights=float,seed=1",
              "random-degree": "random-degree:n=25000,weights=float,seed=1",
              "seed000-sparse": "seed000-sparse:n=66667,m=100000,weights=float,seed=1",
-             "rmat": "rmat:scale=13,edge_factor=12,weights=float,seed=1"},
+             "rmat": "rmat:scale=13,edge_factor=16,weights=float,seed=1"},
     "1M": {"road": "road:side=858,weights=float,seed=1",
            "grid2d": "grid2d:side=707,weights=float,seed=1",
            "delaunay": "delaunay:n=333334,weights=float,seed=1",
