@@ -123,8 +123,11 @@ def unpack_edge_ids(keys: np.ndarray, num_edges: int) -> np.ndarray:
 
 @numba.njit(cache=True)
 def _key_bounds(bits, is_float, sign):
-    """Smallest and largest order-preserving key of the weights, and the bits in which any key
-    differs from the first (their trailing zeros are low bits that every key shares)."""
+    """Smallest and largest order-preserving key of the weights, and their differing bits.
+
+    ``differ`` ORs each key's XOR with the first key: its trailing zeros are
+    low bits that every key shares, which the packing can drop exactly.
+    """
     first = weight_key(np.uint64(bits[0]), is_float, sign)
     low = first
     high = first
@@ -139,7 +142,7 @@ def _key_bounds(bits, is_float, sign):
 
 @numba.njit(cache=True)
 def _pack_prefix(bits, is_float, sign, low, shift, id_bits_, packed):
-    """``packed[e] = (key[e] - low) >> shift << id_bits | e``: the key's significant bits, then the id.
+    """``packed[e] = (key[e] - low) >> shift << id_bits | e``: key bits that matter, then the id.
 
     The keys are recomputed from the weights' bits rather than stored: one
     array of ``m`` words less to write and read back.
@@ -176,7 +179,7 @@ def _refine_run(order, start, end, bits, is_float, sign):
 
 @numba.njit(cache=True)
 def _unpack_ids(packed, id_bits_, order):
-    """Edge ids from the sorted ``packed`` words into ``order``; whether two neighbours share a prefix.
+    """Edge ids from the sorted ``packed`` words into ``order``; whether neighbours share a prefix.
 
     The check is a branch-free OR over the loop, so the loop stays a
     vectorized copy whether or not the caller needs it.
@@ -192,7 +195,7 @@ def _unpack_ids(packed, id_bits_, order):
 
 @numba.njit(cache=True)
 def _refine_runs(packed, id_bits_, bits, is_float, sign, order):
-    """Put each run of equal prefixes in ``packed`` (sorted) in full-key order by :func:`_refine_run`."""
+    """Put each run of equal prefixes of the sorted ``packed`` in full-key order."""
     start = 0
     prefix = packed[0] >> id_bits_
     for i in range(1, len(packed)):
@@ -241,7 +244,8 @@ def canonical_order(weight: np.ndarray) -> np.ndarray:
     ids = id_bits(m)
     dropped = max(0, ((int(high) - int(low)) >> shared).bit_length() + ids - 64)
     packed = np.empty(m, dtype=np.uint64)
-    _pack_prefix(bits, is_float, sign, np.uint64(low), np.uint64(shared + dropped), np.uint64(ids), packed)
+    _pack_prefix(bits, is_float, sign, np.uint64(low), np.uint64(shared + dropped), np.uint64(ids),
+                 packed)
     packed.sort()
     order = np.empty(m, dtype=np.int64)
     if _unpack_ids(packed, np.uint64(ids), order) and dropped:
