@@ -34,11 +34,9 @@ def weight_key(bits, is_float, sign):
     """
     if not is_float:
         return bits ^ sign
-    if bits == sign:
-        return sign
-    if bits & sign:
-        return ~bits & (sign | (sign - np.uint64(1)))
-    return bits | sign
+    # Selects rather than branches, so that loops over the keys vectorize.
+    bits = bits if bits != sign else np.uint64(0)
+    return bits ^ ((sign | (sign - np.uint64(1))) if bits & sign else sign)
 
 
 def weight_keys(weight: np.ndarray) -> np.ndarray:
@@ -177,35 +175,54 @@ def _refine_run(order, start, end, bits, is_float, sign):
         order[start + j] = run[ranked[j]]
 
 
+_BLOCK = 4096
+
+
 @numba.njit(cache=True)
-def _unpack_ids(packed, id_bits_, order):
+def _unpack_ids(packed, id_bits_, order, shared_prefix):
     """Edge ids from the sorted ``packed`` words into ``order``; whether neighbours share a prefix.
 
-    The check is a branch-free OR over the loop, so the loop stays a
-    vectorized copy whether or not the caller needs it.
+    ``shared_prefix[b]`` tells whether some word of block ``b`` (``_BLOCK``
+    words) shares its prefix with the word before it. The check is a
+    branch-free OR inside each block, so the loop stays a vectorized copy
+    whether or not the caller needs it.
     """
     id_mask = (np.uint64(1) << id_bits_) - np.uint64(1)
-    shared_prefix = False
     order[0] = np.int64(packed[0] & id_mask)
-    for i in range(1, len(packed)):
-        order[i] = np.int64(packed[i] & id_mask)
-        shared_prefix |= (packed[i] ^ packed[i - 1]) <= id_mask
-    return shared_prefix
+    any_shared = False
+    for b in range(len(shared_prefix)):
+        shared = False
+        for i in range(max(1, b * _BLOCK), min((b + 1) * _BLOCK, len(packed))):
+            order[i] = np.int64(packed[i] & id_mask)
+            shared |= (packed[i] ^ packed[i - 1]) <= id_mask
+        shared_prefix[b] = shared
+        any_shared |= shared
+    return any_shared
 
 
 @numba.njit(cache=True)
-def _refine_runs(packed, id_bits_, bits, is_float, sign, order):
-    """Put each run of equal prefixes of the sorted ``packed`` in full-key order."""
-    start = 0
-    prefix = packed[0] >> id_bits_
-    for i in range(1, len(packed)):
-        if packed[i] >> id_bits_ != prefix:
-            if i - start > 1:
-                _refine_run(order, start, i, bits, is_float, sign)
-            start = i
-            prefix = packed[i] >> id_bits_
-    if len(packed) - start > 1:
-        _refine_run(order, start, len(packed), bits, is_float, sign)
+def _refine_runs(packed, id_bits_, shared_prefix, bits, is_float, sign, order):
+    """Put each run of equal prefixes of the sorted ``packed`` in full-key order.
+
+    Only the blocks that :func:`_unpack_ids` flagged are searched; a run may
+    reach into the blocks beside them.
+    """
+    id_mask = (np.uint64(1) << id_bits_) - np.uint64(1)
+    done = 0  # runs end before this position have been refined
+    for b in range(len(shared_prefix)):
+        if not shared_prefix[b]:
+            continue
+        for i in range(max(done, b * _BLOCK, 1), min((b + 1) * _BLOCK, len(packed))):
+            if i < done or (packed[i] ^ packed[i - 1]) > id_mask:
+                continue
+            start = i - 1
+            while start > 0 and (packed[start] ^ packed[start - 1]) <= id_mask:
+                start -= 1
+            end = i + 1
+            while end < len(packed) and (packed[end] ^ packed[end - 1]) <= id_mask:
+                end += 1
+            _refine_run(order, start, end, bits, is_float, sign)
+            done = end
 
 
 def canonical_order(weight: np.ndarray) -> np.ndarray:
@@ -217,10 +234,11 @@ def canonical_order(weight: np.ndarray) -> np.ndarray:
     Every weight dtype takes this one path. When key and id still do not
     fit in 64 bits together (wide float64 or int64 weights on many edges),
     the key's low bits are dropped as well; the pass that unpacks the ids
-    notes whether any two neighbours share a prefix, and only then are the
-    runs of equal prefixes checked, and if need be ordered, by the full
-    key. Such runs are rare unless the weights crowd into narrow bands. Ties never need
-    a second sort or ranks: they come out in id order from the sort itself.
+    notes which blocks hold neighbours that share a prefix, and only there
+    are the runs of equal prefixes checked, and if need be ordered, by the
+    full key. Such runs are rare unless the weights crowd into narrow
+    bands. Ties never need a second sort or ranks: they come out in id
+    order from the sort itself.
 
     Examples
     --------
@@ -248,6 +266,7 @@ def canonical_order(weight: np.ndarray) -> np.ndarray:
                  packed)
     packed.sort()
     order = np.empty(m, dtype=np.int64)
-    if _unpack_ids(packed, np.uint64(ids), order) and dropped:
-        _refine_runs(packed, np.uint64(ids), bits, is_float, sign, order)
+    shared_prefix = np.empty((m + _BLOCK - 1) // _BLOCK, dtype=np.bool_)
+    if _unpack_ids(packed, np.uint64(ids), order, shared_prefix) and dropped:
+        _refine_runs(packed, np.uint64(ids), shared_prefix, bits, is_float, sign, order)
     return order
