@@ -183,18 +183,24 @@ def _unpack_ids(packed, id_bits_, order, shared_prefix):
     """Edge ids from the sorted ``packed`` words into ``order``; whether neighbours share a prefix.
 
     ``shared_prefix[b]`` tells whether some word of block ``b`` (``_BLOCK``
-    words) shares its prefix with the word before it. The check is a
-    branch-free OR inside each block, so the loop stays a vectorized copy
-    whether or not the caller needs it.
+    words) shares its prefix with the word before it. Both loops run over
+    slices from index 0 and the check is a branch-free OR, so both
+    vectorize whether or not the caller needs the flags.
     """
     id_mask = (np.uint64(1) << id_bits_) - np.uint64(1)
-    order[0] = np.int64(packed[0] & id_mask)
     any_shared = False
     for b in range(len(shared_prefix)):
+        lo = b * _BLOCK
+        words = packed[lo:lo + _BLOCK]
+        ids = order[lo:lo + _BLOCK]
+        for k in range(len(words)):
+            ids[k] = np.int64(words[k] & id_mask)
+        first = max(lo, 1)  # the very first word has no neighbour before it
+        current = packed[first:lo + _BLOCK]
+        previous = packed[first - 1:lo + _BLOCK - 1]
         shared = False
-        for i in range(max(1, b * _BLOCK), min((b + 1) * _BLOCK, len(packed))):
-            order[i] = np.int64(packed[i] & id_mask)
-            shared |= (packed[i] ^ packed[i - 1]) <= id_mask
+        for k in range(len(current)):
+            shared |= (current[k] ^ previous[k]) <= id_mask
         shared_prefix[b] = shared
         any_shared |= shared
     return any_shared
