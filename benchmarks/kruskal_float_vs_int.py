@@ -13,7 +13,9 @@ It checks that both give the same edge ids, then times both, interleaved
 * ``float64`` / ``int64``: the solver's compute time (wall clock, ``Stats``), its
   ``sort`` phase (keys, packing, sort, unpacking) and ``scan`` phase, and the CPU
   time of the thread running it (``cpu``: unlike wall time, not inflated while
-  other processes hold the core, so steadier on a loaded machine);
+  other processes hold the core, so steadier on a loaded machine), and
+  ``sort_cpu``, the CPU time of the sort phase alone (``canonical_order``, called
+  again after each solve): the only part whose work differs between the two;
 * ``ratio``: float64 time / int64 time (goal: at most 1.00).
 
 Run it as::
@@ -38,6 +40,7 @@ import numpy as np
 import parmst
 from parmst.bench.machine import describe_machine, load_average, machine_info
 from parmst.generators import generate
+from parmst.order import canonical_order
 from parmst.solvers.serial import kruskal
 from parmst.stats import Stats
 
@@ -71,8 +74,11 @@ def _times(graph: parmst.Graph) -> tuple[np.ndarray, dict[str, float]]:
     cpu = time.thread_time()
     edge_ids = kruskal.solve(graph, stats)
     cpu = time.thread_time() - cpu
+    sort_cpu = time.thread_time()
+    canonical_order(graph.weight)
+    sort_cpu = time.thread_time() - sort_cpu
     return edge_ids, {"compute": stats.compute_time, "sort": stats.phases["sort"],
-                      "scan": stats.phases["scan"], "cpu": cpu}
+                      "scan": stats.phases["scan"], "cpu": cpu, "sort_cpu": sort_cpu}
 
 
 def measure(spec: str, runs: int) -> dict[str, object]:
@@ -88,7 +94,7 @@ def measure(spec: str, runs: int) -> dict[str, object]:
         for kind in kinds:
             samples[kind].append(_times(graphs[kind])[1])
     row: dict[str, object] = {"spec": spec, "edges": graphs["float64"].num_edges}
-    for part in ("compute", "sort", "scan", "cpu"):
+    for part in ("compute", "sort", "scan", "cpu", "sort_cpu"):
         medians = {kind: 1e3 * statistics.median(s[part] for s in samples[kind])
                    for kind in graphs}
         row[part] = {**medians, "ratio": medians["float64"] / medians["int64"]}
@@ -102,17 +108,19 @@ def _markdown(rows: list[dict], info: dict, runs: int) -> str:
              "ranks of the float64 weights (same order, same forest). Times in ms; ratio = "
              "float64 / int64 (goal: at most 1.00).\n",
              "| graph | edges | compute f64 | compute i64 | ratio | sort f64 | sort i64 | "
-             "sort ratio | scan f64 | scan i64 | cpu f64 | cpu i64 | cpu ratio |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "sort ratio | scan f64 | scan i64 | cpu f64 | cpu i64 | cpu ratio | "
+             "sort cpu f64 | sort cpu i64 | sort cpu ratio |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for row in rows:
-        c, s, n, u = row["compute"], row["sort"], row["scan"], row["cpu"]
+        c, s, n, u, o = (row[part] for part in ("compute", "sort", "scan", "cpu", "sort_cpu"))
         lines.append(f"| {row['name']} | {row['edges']:,} | {c['float64']:.2f} | "
                      f"{c['int64']:.2f} | {c['ratio']:.3f} | {s['float64']:.2f} | "
                      f"{s['int64']:.2f} | {s['ratio']:.3f} | {n['float64']:.2f} | "
                      f"{n['int64']:.2f} | {u['float64']:.2f} | {u['int64']:.2f} | "
-                     f"{u['ratio']:.3f} |")
+                     f"{u['ratio']:.3f} | {o['float64']:.2f} | {o['int64']:.2f} | "
+                     f"{o['ratio']:.3f} |")
     lines.append("")
-    for part in ("compute", "sort", "cpu"):
+    for part in ("compute", "sort", "cpu", "sort_cpu"):
         ratios = [row[part]["ratio"] for row in rows]
         geomean = float(np.exp(np.mean(np.log(ratios))))
         lines.append(f"Geometric mean of the {part} ratios: {geomean:.3f}; "
@@ -139,7 +147,8 @@ def main() -> None:
             c = row["compute"]
             print(f"{row['name']:22s} {row['edges']:>9,d}  float64 {c['float64']:8.2f} ms  "
                   f"int64 {c['int64']:8.2f} ms  ratio {c['ratio']:.3f}  "
-                  f"(sort {row['sort']['ratio']:.3f}, cpu {row['cpu']['ratio']:.3f})  "
+                  f"(sort {row['sort']['ratio']:.3f}, cpu {row['cpu']['ratio']:.3f}, "
+                  f"sort cpu {row['sort_cpu']['ratio']:.3f})  "
                   f"load {load_average()}", flush=True)
     info["load_average_end"] = load_average()
     text = _markdown(rows, info, args.runs)
