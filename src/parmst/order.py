@@ -23,6 +23,9 @@ __all__ = [
 
 _SIGN32 = np.uint32(1 << 31)
 _SIGN64 = np.uint64(1 << 63)
+# Sorted words per shared-prefix flag in canonical_order: 32 KiB, so a flagged
+# block is searched again while it is still in cache.
+_BLOCK = 4096
 
 
 @numba.njit(cache=True, inline="always")
@@ -175,9 +178,6 @@ def _refine_run(order, start, end, bits, is_float, sign):
         order[start + j] = run[ranked[j]]
 
 
-_BLOCK = 4096
-
-
 @numba.njit(cache=True)
 def _unpack_ids(packed, id_bits_, order, shared_prefix):
     """Edge ids from the sorted ``packed`` words into ``order``; whether neighbours share a prefix.
@@ -214,7 +214,7 @@ def _refine_runs(packed, id_bits_, shared_prefix, bits, is_float, sign, order):
     reach into the blocks beside them.
     """
     id_mask = (np.uint64(1) << id_bits_) - np.uint64(1)
-    done = 0  # runs end before this position have been refined
+    done = 0  # every run that ends at or before this position is refined
     for b in range(len(shared_prefix)):
         if not shared_prefix[b]:
             continue
