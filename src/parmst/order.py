@@ -23,8 +23,8 @@ __all__ = [
 
 _SIGN32 = np.uint32(1 << 31)
 _SIGN64 = np.uint64(1 << 63)
-# Sorted words per shared-prefix flag in canonical_order: 32 KiB, so a flagged
-# block is searched again while it is still in cache.
+# Sorted words per shared-prefix flag in canonical_order: only flagged blocks
+# are searched for runs, so one stray run costs a block's scan, not the array's.
 _BLOCK = 4096
 
 
