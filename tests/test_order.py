@@ -82,3 +82,50 @@ def test_canonical_order_on_many_edges_with_crowded_weights(dtype):
     band[::1000] = info.min
     band[1::1000] = info.max
     np.testing.assert_array_equal(canonical_order(band), _by_weight_then_id(band))
+
+
+def _adversarial_float64(case, rng, m=1 << 17):
+    """float64 weights on enough edges (ids take 17 bits) that keys must drop low bits."""
+    if case == "low-mantissa-bits":
+        # One prefix run of values that differ only in their last 10 mantissa bits, in
+        # random id order, with ties among them; outliers make the key range 64 bits wide.
+        w = 1.0 + rng.integers(0, 1000, m) * 2.0**-52
+        w[:2] = (-1e300, 1e300)
+    elif case == "many-short-runs":
+        # Pairs of neighbouring floats everywhere in a huge range: many short runs.
+        base = rng.choice([-1.0, 1.0], m // 2) * 10.0 ** rng.uniform(-300, 300, m // 2)
+        w = np.concatenate([base, np.nextafter(base, np.inf)])
+        rng.shuffle(w)
+    elif case == "zeros-and-subnormals":
+        tiny = np.array([0.0, -0.0, 5e-324, -5e-324, 1e-310, -1e-310, 2.2250738585072014e-308])
+        w = rng.choice(tiny, m)
+        w[::997] = np.inf
+        w[1::997] = -np.finfo(np.float64).max
+    elif case == "integers-as-floats":
+        # Integer values share their low mantissa bits: they pack whole, no refinement.
+        w = rng.integers(-(2**20), 2**20, m).astype(np.float64)
+    else:
+        raise ValueError(case)
+    return w
+
+
+@pytest.mark.parametrize("case", ["low-mantissa-bits", "many-short-runs", "zeros-and-subnormals",
+                                  "integers-as-floats"])
+def test_canonical_order_exact_on_adversarial_float64(case):
+    w = _adversarial_float64(case, np.random.default_rng(11))
+    np.testing.assert_array_equal(canonical_order(w), _by_weight_then_id(w))
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.float32])
+def test_canonical_order_exact_when_the_weights_share_low_bits(dtype):
+    """Multiples of a power of two drop their shared zero bits exactly, ties kept in id order."""
+    rng = np.random.default_rng(5)
+    step = {np.int32: 2**12, np.int64: 2**40, np.float32: 1}[dtype]
+    w = (rng.integers(-1000, 1000, 1 << 17) * step).astype(dtype)
+    np.testing.assert_array_equal(canonical_order(w), _by_weight_then_id(w))
+
+
+@given(st.lists(st.integers(-(2**22), 2**22), max_size=80), st.integers(0, 41))
+def test_canonical_order_exact_for_wide_int64_with_shared_low_bits(values, shift):
+    w = np.array(values, dtype=np.int64) << shift
+    np.testing.assert_array_equal(canonical_order(w), _by_weight_then_id(w))

@@ -23,6 +23,9 @@ __all__ = [
 
 _SIGN32 = np.uint32(1 << 31)
 _SIGN64 = np.uint64(1 << 63)
+# Sorted words per shared-prefix flag in canonical_order: only flagged blocks
+# are searched for runs, so one stray run costs a block's scan, not the array's.
+_BLOCK = 4096
 
 
 @numba.njit(cache=True, inline="always")
@@ -34,11 +37,9 @@ def weight_key(bits, is_float, sign):
     """
     if not is_float:
         return bits ^ sign
-    if bits == sign:
-        return sign
-    if bits & sign:
-        return ~bits & (sign | (sign - np.uint64(1)))
-    return bits | sign
+    # Selects rather than branches, so that loops over the keys vectorize.
+    bits = bits if bits != sign else np.uint64(0)
+    return bits ^ ((sign | (sign - np.uint64(1))) if bits & sign else sign)
 
 
 def weight_keys(weight: np.ndarray) -> np.ndarray:
@@ -122,68 +123,128 @@ def unpack_edge_ids(keys: np.ndarray, num_edges: int) -> np.ndarray:
 
 
 @numba.njit(cache=True)
-def _offset_keys(bits, is_float, sign, keys):
-    """Order-preserving keys of all weights less the smallest, into ``keys``; returns the largest.
+def _key_bounds(bits, is_float, sign):
+    """Smallest and largest order-preserving key of the weights, and their differing bits.
 
-    Subtracting the minimum leaves only the bits in which the weights
-    differ, so narrow ranges pack with their ids whatever their offset.
+    ``differ`` ORs each key's XOR with the first key: its trailing zeros are
+    low bits that every key shares, which the packing can drop exactly.
     """
-    low = np.uint64(np.iinfo(np.uint64).max)
+    first = weight_key(np.uint64(bits[0]), is_float, sign)
+    low = first
+    high = first
+    differ = np.uint64(0)
     for e in range(len(bits)):
         k = weight_key(np.uint64(bits[e]), is_float, sign)
-        keys[e] = k
         low = min(low, k)
-    high = np.uint64(0)
-    for e in range(len(keys)):
-        keys[e] -= low
-        high = max(high, keys[e])
-    return high
+        high = max(high, k)
+        differ |= k ^ first
+    return low, high, differ
 
 
 @numba.njit(cache=True)
-def _pack_prefix(keys, dropped_bits, id_bits_, packed):
-    """``packed[e] = (keys[e] >> dropped_bits) << id_bits | e``: the key's top bits, then the id."""
-    for e in range(len(keys)):
-        packed[e] = ((keys[e] >> dropped_bits) << id_bits_) | np.uint64(e)
+def _pack_prefix(bits, is_float, sign, low, shift, id_bits_, packed):
+    """``packed[e] = (key[e] - low) >> shift << id_bits | e``: key bits that matter, then the id.
+
+    The keys are recomputed from the weights' bits rather than stored: one
+    array of ``m`` words less to write and read back.
+    """
+    for e in range(len(bits)):
+        k = weight_key(np.uint64(bits[e]), is_float, sign)
+        packed[e] = (((k - low) >> shift) << id_bits_) | np.uint64(e)
 
 
 @numba.njit(cache=True)
-def _unpack_and_refine(packed, keys, id_bits_, order):
-    """Edge ids from ``packed`` sorted, with each run of equal key prefixes put in full-key order.
+def _refine_run(order, start, end, bits, is_float, sign):
+    """Put ``order[start:end]`` (ascending ids) in full ``(key, id)`` order, if it is not already.
 
-    Edges in one run share the key's top bits and ascend by id; a stable
-    sort of the run by the full key leaves ties among equal keys in id
-    order, so the result is the exact ``(weight, edge_id)`` order.
+    Runs whose keys already ascend (equal weights, the usual case) are
+    left as they are after one check; others get a stable sort by the full
+    key, which keeps equal keys in id order.
+    """
+    previous = weight_key(np.uint64(bits[order[start]]), is_float, sign)
+    for j in range(start + 1, end):
+        k = weight_key(np.uint64(bits[order[j]]), is_float, sign)
+        if k < previous:
+            break
+        previous = k
+    else:
+        return
+    run = order[start:end].copy()
+    keys = np.empty(end - start, dtype=np.uint64)
+    for j in range(end - start):
+        keys[j] = weight_key(np.uint64(bits[run[j]]), is_float, sign)
+    ranked = np.argsort(keys, kind="mergesort")
+    for j in range(end - start):
+        order[start + j] = run[ranked[j]]
+
+
+@numba.njit(cache=True)
+def _unpack_ids(packed, id_bits_, order, shared_prefix):
+    """Edge ids from the sorted ``packed`` words into ``order``; whether neighbours share a prefix.
+
+    ``shared_prefix[b]`` tells whether some word of block ``b`` (``_BLOCK``
+    words) shares its prefix with the word before it. Both loops run over
+    slices from index 0 and the check is a branch-free OR, so both
+    vectorize whether or not the caller needs the flags.
     """
     id_mask = (np.uint64(1) << id_bits_) - np.uint64(1)
-    m = len(packed)
-    for i in range(m):
-        order[i] = np.int64(packed[i] & id_mask)
-    start = 0
-    while start < m:
-        prefix = packed[start] >> id_bits_
-        end = start + 1
-        while end < m and packed[end] >> id_bits_ == prefix:
-            end += 1
-        if end - start > 1:
-            run = order[start:end].copy()
-            ranked = np.argsort(keys[run], kind="mergesort")
-            for j in range(end - start):
-                order[start + j] = run[ranked[j]]
-        start = end
+    any_shared = False
+    for b in range(len(shared_prefix)):
+        lo = b * _BLOCK
+        words = packed[lo:lo + _BLOCK]
+        ids = order[lo:lo + _BLOCK]
+        for k in range(len(words)):
+            ids[k] = np.int64(words[k] & id_mask)
+        first = max(lo, 1)  # the very first word has no neighbour before it
+        current = packed[first:lo + _BLOCK]
+        previous = packed[first - 1:lo + _BLOCK - 1]
+        shared = False
+        for k in range(len(current)):
+            shared |= (current[k] ^ previous[k]) <= id_mask
+        shared_prefix[b] = shared
+        any_shared |= shared
+    return any_shared
+
+
+@numba.njit(cache=True)
+def _refine_runs(packed, id_bits_, shared_prefix, bits, is_float, sign, order):
+    """Put each run of equal prefixes of the sorted ``packed`` in full-key order.
+
+    Only the blocks that :func:`_unpack_ids` flagged are searched; a run may
+    reach into the blocks beside them.
+    """
+    id_mask = (np.uint64(1) << id_bits_) - np.uint64(1)
+    done = 0  # every run that ends at or before this position is refined
+    for b in range(len(shared_prefix)):
+        if not shared_prefix[b]:
+            continue
+        for i in range(max(done, b * _BLOCK, 1), min((b + 1) * _BLOCK, len(packed))):
+            if i < done or (packed[i] ^ packed[i - 1]) > id_mask:
+                continue
+            start = i - 1
+            while start > 0 and (packed[start] ^ packed[start - 1]) <= id_mask:
+                start -= 1
+            end = i + 1
+            while end < len(packed) and (packed[end] ^ packed[end - 1]) <= id_mask:
+                end += 1
+            _refine_run(order, start, end, bits, is_float, sign)
+            done = end
 
 
 def canonical_order(weight: np.ndarray) -> np.ndarray:
     """Edge ids sorted by ``(weight, edge_id)``, by one sort of packed 64-bit words.
 
-    Each word holds the top bits of the edge's order-preserving weight key
-    (less the smallest key) above the edge id, so a plain sort of the words
-    orders by ``(key prefix, edge_id)``. When key and id do not fit in 64
-    bits together (wide float64 or int64 weights on many edges), the key's
-    low bits are dropped and runs of equal prefixes are then ordered by the
-    full key; such runs are short unless the weights crowd into a few
-    narrow bands. Ties never need a second sort or ranks: they come out in
-    id order from the sort itself.
+    Each word holds the edge's order-preserving weight key, less the
+    smallest key and without the low bits that all keys share, above the
+    edge id, so a plain sort of the words orders by ``(key, edge_id)``.
+    Every weight dtype takes this one path. When key and id still do not
+    fit in 64 bits together (wide float64 or int64 weights on many edges),
+    the key's low bits are dropped as well; the pass that unpacks the ids
+    notes which blocks hold neighbours that share a prefix, and only there
+    are the runs of equal prefixes checked, and if need be ordered, by the
+    full key. Such runs are rare unless the weights crowd into narrow
+    bands. Ties never need a second sort or ranks: they come out in id
+    order from the sort itself.
 
     Examples
     --------
@@ -199,18 +260,19 @@ def canonical_order(weight: np.ndarray) -> np.ndarray:
         raise TypeError(f"unsupported weight dtype {w.dtype}")
     if m == 0:
         return np.empty(0, dtype=np.int64)
-    width = 8 * w.dtype.itemsize
-    keys = np.empty(m, dtype=np.uint64)
-    largest = _offset_keys(w.view(f"u{w.dtype.itemsize}"), w.dtype.kind == "f",
-                           np.uint64(1 << (width - 1)), keys)
-    bits = id_bits(m)
-    dropped = max(0, int(largest).bit_length() + bits - 64)
+    bits = w.view(f"u{w.dtype.itemsize}")
+    is_float = w.dtype.kind == "f"
+    sign = np.uint64(1 << (8 * w.dtype.itemsize - 1))
+    low, high, differ = _key_bounds(bits, is_float, sign)
+    shared = (int(differ) & -int(differ)).bit_length() - 1 if differ else 0
+    ids = id_bits(m)
+    dropped = max(0, ((int(high) - int(low)) >> shared).bit_length() + ids - 64)
     packed = np.empty(m, dtype=np.uint64)
-    _pack_prefix(keys, np.uint64(dropped), np.uint64(bits), packed)
+    _pack_prefix(bits, is_float, sign, np.uint64(low), np.uint64(shared + dropped), np.uint64(ids),
+                 packed)
     packed.sort()
     order = np.empty(m, dtype=np.int64)
-    if dropped:
-        _unpack_and_refine(packed, keys, np.uint64(bits), order)
-    else:
-        order[:] = packed & np.uint64((1 << bits) - 1)
+    shared_prefix = np.empty((m + _BLOCK - 1) // _BLOCK, dtype=np.bool_)
+    if _unpack_ids(packed, np.uint64(ids), order, shared_prefix) and dropped:
+        _refine_runs(packed, np.uint64(ids), shared_prefix, bits, is_float, sign, order)
     return order
