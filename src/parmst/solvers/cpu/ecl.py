@@ -95,30 +95,51 @@ def _join(parent, a, b):
 
 
 @numba.njit(parallel=True, cache=True)
-def _populate(src, dst, key, threshold, heavy, parent, wl, out, out_count):
+def _populate(src, dst, key, threshold, heavy, root, out, out_count):
     """Alg. 2 lines 1-11: items for the light (``key < threshold``) or heavy edges joining two sets.
 
-    ``wl`` (scratch, indexed like the edges) holds each block's survivors
-    before they are copied to ``out`` at a ticket. The first run has every
-    vertex its own set; the post-filter run stores ``set(v)`` for ``v``.
+    ``root[v]`` is the set of ``v``: the identity before the first run, the
+    compressed parents (:func:`_compress_paths`) before the post-filter run, so
+    no ``find`` runs here. Each block gathers its survivors in buffers of its
+    own (a few kilobytes, cache-resident) and copies them to ``out`` at one
+    ticket; nothing is written in a scratch array as long as the edge list,
+    whose pages every call would otherwise fault in afresh.
     """
-    w_src, w_dst, w_key, w_ids = wl
     for b in numba.prange((len(src) + BLOCK - 1) // BLOCK):
+        w_src = np.empty(BLOCK, out[0].dtype)
+        w_dst = np.empty(BLOCK, out[1].dtype)
+        w_key = np.empty(BLOCK, out[2].dtype)
+        w_ids = np.empty(BLOCK, out[3].dtype)
         lo = b * BLOCK
-        kept = lo
+        kept = 0
         for e in range(lo, min(lo + BLOCK, len(src))):
             k = key[e]
             if (k >= threshold) == heavy:
-                p = _find(parent, src[e])
-                q = _find(parent, dst[e])
+                p = root[src[e]]
+                q = root[dst[e]]
                 if p != q:
                     w_src[kept] = p
                     w_dst[kept] = q
                     w_key[kept] = k
                     w_ids[kept] = e
                     kept += 1
-        ticket_copy(lo, kept, w_src, w_dst, w_key, w_ids, out[0], out[1], out[2], out[3],
+        ticket_copy(0, kept, w_src, w_dst, w_key, w_ids, out[0], out[1], out[2], out[3],
                     out_count)
+
+
+@numba.njit(parallel=True, cache=True)
+def _compress_paths(parent):
+    """Point every vertex at its set's root, between the light run and the filter pass.
+
+    Fallin et al. filter heavy edges with a ``find`` per endpoint; one sweep over
+    the vertices first makes every later lookup a single read, with no path
+    halving stores from many threads into the same hot ancestors (a heavy pass
+    reads each vertex ``|E| / |V|`` times over). No join runs meanwhile, so the
+    roots are final for the sweep.
+    """
+    for i in numba.prange(len(parent)):
+        v = np.int64(i)  # the prange index's own type does not unify with find's result
+        atomic_store(parent, v, _find(parent, v))
 
 
 @numba.njit(parallel=True, cache=True)
@@ -224,8 +245,10 @@ def _run_rounds(work: Worklist, graph, parent, min_key, min_id, prepared, in_for
 
 
 def _fill(work: Worklist, graph, keys, threshold, heavy, parent) -> None:
-    _populate(graph.src, graph.dst, keys, np.uint64(threshold), heavy, parent,
-              work.current, work.spare, work.spare_count)
+    if heavy and threshold:
+        _compress_paths(parent)
+    _populate(graph.src, graph.dst, keys, np.uint64(threshold), heavy, parent, work.spare,
+              work.spare_count)
     work.swap()
 
 
