@@ -41,8 +41,12 @@ paths with atomic stores of ancestors, which never conflict with the CAS
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numba
 import numpy as np
+
+from parmst.order import id_bits, weight_key
 
 from parmst.solvers.cpu._atomics import atomic_cas, atomic_load, atomic_store
 from parmst.solvers.cpu._common import (
@@ -60,11 +64,78 @@ from parmst.solvers.cpu._common import (
     using_threads,
     won,
 )
-from parmst.solvers.ecl_host import NO_THRESHOLD, filter_threshold, prepare_keys
+from parmst.solvers.ecl_host import NO_THRESHOLD, EdgeKeys, filter_threshold, graph_keys
 from parmst.stats import Stats
 
 CPU_FILTER_SAMPLES = 1024
 """Keys sampled for the filtering threshold (Fallin et al.'s GPU code samples 20)."""
+
+
+@numba.njit(cache=True, inline="always")
+def _edge_key(source, e, is_float, pack_bits):
+    """Edge ``e``'s key (Fallin et al. section 3.2, first bullet) as :func:`prepare_keys` makes it.
+
+    ``pack_bits == 0``: ``source`` holds the prepared keys. Otherwise it holds
+    32-bit weights' bit patterns, and the packed key ``weight_key << pack_bits | e``
+    is made here, so a pass over the edges reads 4 bytes of weight instead of an
+    8-byte key written by a pass of its own.
+    """
+    if pack_bits == 0:
+        return np.uint64(source[e])
+    k = weight_key(np.uint64(source[e]), is_float, np.uint64(1 << 31))
+    return (k << np.uint64(pack_bits)) | np.uint64(e)
+
+
+@numba.njit(cache=True)
+def _keys_at(source, positions, is_float, pack_bits):
+    """:func:`_edge_key` of the edges at ``positions`` (the filter threshold's sample)."""
+    out = np.empty(len(positions), np.uint64)
+    for i in range(len(positions)):
+        out[i] = _edge_key(source, positions[i], is_float, pack_bits)
+    return out
+
+
+@dataclass(frozen=True)
+class _KeySource:
+    """What the populate passes read to get each edge's key: prepared keys, or 32-bit weights.
+
+    Indexing by an array of positions gives those edges' keys, which is all
+    :func:`parmst.solvers.ecl_host.filter_threshold` reads.
+    """
+
+    source: np.ndarray
+    is_float: bool
+    pack_bits: int
+    keys: EdgeKeys | None
+
+    @classmethod
+    def of(cls, graph, mode: str) -> _KeySource:
+        """Weights packed on the fly where :func:`prepare_keys` would pack 32-bit weights (their
+        key and id always fit in 63 bits), otherwise the graph's prepared keys."""
+        weight = graph.weight
+        bits = id_bits(graph.num_edges)
+        if mode != "two-pass" and weight.dtype in (np.int32, np.float32) and 32 + bits <= 63:
+            return cls(weight.view(np.uint32), weight.dtype.kind == "f", bits, None)
+        return cls(graph_keys(graph, mode).keys, False, 0, graph_keys(graph, mode))
+
+    @property
+    def packed(self) -> bool:
+        return self.keys is None or self.keys.packed
+
+    @property
+    def id_bits(self) -> int:
+        return self.pack_bits if self.keys is None else self.keys.id_bits
+
+    @property
+    def mode(self) -> str:
+        return "packed" if self.packed else "two-pass"
+
+    def __len__(self) -> int:
+        return len(self.source)
+
+    def __getitem__(self, positions: np.ndarray) -> np.ndarray:
+        return _keys_at(self.source, np.asarray(positions, np.int64), self.is_float,
+                        self.pack_bits)
 
 
 @numba.njit(cache=True)
@@ -95,7 +166,7 @@ def _join(parent, a, b):
 
 
 @numba.njit(parallel=True, cache=True)
-def _populate(src, dst, key, threshold, heavy, root, out, out_count):
+def _populate(src, dst, source, is_float, pack_bits, threshold, heavy, root, out, out_count):
     """Alg. 2 lines 1-11: items for the light (``key < threshold``) or heavy edges joining two sets.
 
     ``root[v]`` is the set of ``v``: the identity before the first run, the
@@ -113,7 +184,7 @@ def _populate(src, dst, key, threshold, heavy, root, out, out_count):
         lo = b * BLOCK
         kept = 0
         for e in range(lo, min(lo + BLOCK, len(src))):
-            k = key[e]
+            k = _edge_key(source, e, is_float, pack_bits)
             if (k >= threshold) == heavy:
                 p = root[src[e]]
                 q = root[dst[e]]
@@ -244,11 +315,11 @@ def _run_rounds(work: Worklist, graph, parent, min_key, min_id, prepared, in_for
             clear_minima(min_key, min_id, two_pass)
 
 
-def _fill(work: Worklist, graph, keys, threshold, heavy, parent) -> None:
+def _fill(work: Worklist, graph, keys: _KeySource, threshold, heavy, parent) -> None:
     if heavy and threshold:
         _compress_paths(parent)
-    _populate(graph.src, graph.dst, keys, np.uint64(threshold), heavy, parent, work.spare,
-              work.spare_count)
+    _populate(graph.src, graph.dst, keys.source, keys.is_float, keys.pack_bits,
+              np.uint64(threshold), heavy, parent, work.spare, work.spare_count)
     work.swap()
 
 
@@ -270,7 +341,8 @@ def solve(graph, stats: Stats, threads: int | None = None, filtering: bool = Tru
     filter_degree : float
         Filter only when ``|E| >= filter_degree * |V|`` (the paper's GPU code: 2).
     keys : {"auto", "packed", "two-pass"}
-        Key mode of :func:`parmst.solvers.ecl_host.prepare_keys`.
+        Key mode of :func:`parmst.solvers.ecl_host.prepare_keys`. 32-bit weights are packed
+        on the fly; other keys are prepared once and cached on the graph.
     kernel2 : {"auto", "sets", "items"}
         Whether kernels 2 and 3 visit every vertex ("sets") or the round's
         items ("items"); "auto" switches to items once they are fewer than
@@ -290,8 +362,8 @@ def solve(graph, stats: Stats, threads: int | None = None, filtering: bool = Tru
                          f"{filter_target!r} and {filter_degree!r}")
     with using_threads(threads, stats):
         with stats.init():
-            prepared = prepare_keys(graph.weight, keys)
-            threshold = filter_threshold(prepared.keys, graph.num_vertices,
+            prepared = _KeySource.of(graph, keys)
+            threshold = filter_threshold(prepared, graph.num_vertices,
                                          samples=CPU_FILTER_SAMPLES, degree=filter_degree,
                                          target=filter_target) if filtering else NO_THRESHOLD
             two_pass = not prepared.packed
@@ -308,7 +380,7 @@ def solve(graph, stats: Stats, threads: int | None = None, filtering: bool = Tru
                 else [(0, True)]
             for run_threshold, heavy in runs:
                 with stats.phase("filter" if heavy and run_threshold else "init"):
-                    _fill(work, graph, prepared.keys, run_threshold, heavy, parent)
+                    _fill(work, graph, prepared, run_threshold, heavy, parent)
                 _run_rounds(work, graph, parent, min_key, min_id, prepared, in_forest, stats,
                             kernel2)
             chosen = flagged_ids(in_forest)
