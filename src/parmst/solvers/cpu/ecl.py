@@ -1,7 +1,10 @@
 """ECL-MST on CPU threads (Fallin et al. 2023, Algorithms 1-2, section 3.2).
 
 Edge-centric and data-driven: a worklist of ``(set, set, key, edge_id)``
-items, one item per undirected non-loop edge (one direction only). Each
+items, one item per undirected non-loop edge (one direction only); with
+packed keys, whose low bits are the edge id, items keep no id of their own
+(16 bytes each with int32 vertices). 32-bit weights are packed into keys as
+the edges are read, so no pass of its own writes a key per edge. Each
 round (Alg. 2 lines 12-38):
 
 * kernel 1 (lines 14-23): look up both endpoint sets, drop items inside
@@ -180,7 +183,7 @@ def _populate(src, dst, source, is_float, pack_bits, threshold, heavy, root, out
         w_src = np.empty(BLOCK, out[0].dtype)
         w_dst = np.empty(BLOCK, out[1].dtype)
         w_key = np.empty(BLOCK, out[2].dtype)
-        w_ids = np.empty(BLOCK, out[3].dtype)
+        w_ids = np.empty(BLOCK if len(out[3]) else 0, out[3].dtype)
         lo = b * BLOCK
         kept = 0
         for e in range(lo, min(lo + BLOCK, len(src))):
@@ -192,7 +195,8 @@ def _populate(src, dst, source, is_float, pack_bits, threshold, heavy, root, out
                     w_src[kept] = p
                     w_dst[kept] = q
                     w_key[kept] = k
-                    w_ids[kept] = e
+                    if len(w_ids):
+                        w_ids[kept] = e
                     kept += 1
         ticket_copy(0, kept, w_src, w_dst, w_key, w_ids, out[0], out[1], out[2], out[3],
                     out_count)
@@ -228,7 +232,8 @@ def _kernel1(wl, count, parent, min_key, out, out_count):
                 src[kept] = p
                 dst[kept] = q
                 key[kept] = k
-                ids[kept] = ids[i]
+                if len(ids):  # packed worklists carry no ids
+                    ids[kept] = ids[i]
                 kept += 1
                 offer(min_key, p, k)
                 offer(min_key, q, k)
@@ -259,7 +264,7 @@ def _kernel2(min_key, min_id, two_pass, id_mask, src, dst, parent, in_forest):
 
 
 @numba.njit(parallel=True, cache=True)
-def _kernel2_items(wl, count, min_key, min_id, two_pass, parent, in_forest):
+def _kernel2_items(wl, count, min_key, min_id, two_pass, id_mask, parent, in_forest):
     """Alg. 2 lines 27-33 as the paper has it: an item that won at either of its sets is a
     forest edge; join the sets and mark it."""
     src, dst, key, ids = wl
@@ -267,7 +272,7 @@ def _kernel2_items(wl, count, min_key, min_id, two_pass, parent, in_forest):
         p = src[i]
         q = dst[i]
         k = key[i]
-        e = ids[i]
+        e = ids[i] if two_pass else np.int64(k & id_mask)
         if won(min_key, min_id, p, k, e, two_pass) or won(min_key, min_id, q, k, e, two_pass):
             _join(parent, p, q)
             in_forest[e] = True
@@ -302,8 +307,8 @@ def _run_rounds(work: Worklist, graph, parent, min_key, min_id, prepared, in_for
         if _item_driven(kernel2, work.count, graph.num_vertices):
             src, dst = work.current[0], work.current[1]
             with stats.phase("kernel2"):
-                _kernel2_items(work.current, work.count, min_key, min_id, two_pass, parent,
-                               in_forest)
+                _kernel2_items(work.current, work.count, min_key, min_id, two_pass, id_mask,
+                               parent, in_forest)
             with stats.phase("kernel3"):
                 clear_touched_minima(src, dst, work.count, min_key, min_id, two_pass)
             stats.extra["item_driven_rounds"] = stats.extra.get("item_driven_rounds", 0) + 1
@@ -370,7 +375,7 @@ def solve(graph, stats: Stats, threads: int | None = None, filtering: bool = Tru
             parent = singleton_parents(graph.num_vertices, graph.index_dtype)
             min_key, min_id = new_minima(graph.num_vertices, two_pass)
             in_forest = np.zeros(graph.num_edges, dtype=np.bool_)
-            work = Worklist(graph.num_edges, graph.index_dtype)
+            work = Worklist(graph.num_edges, graph.index_dtype, with_ids=two_pass)
         stats.rounds = 0
         stats.extra.update(key_mode=prepared.mode, filter_threshold=int(threshold),
                            filtered=bool(threshold != NO_THRESHOLD))
