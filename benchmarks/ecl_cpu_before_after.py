@@ -1,6 +1,7 @@
 """ecl/cpu against an earlier version of its own module, interleaved in one process (issue 12).
 
-    python benchmarks/ecl_cpu_before_after.py OLD_ECL_PY --suite cpu-vs-pbbs [--repeat 5]
+    python benchmarks/ecl_cpu_before_after.py OLD_ECL_PY --suite cpu-vs-pbbs [--only rmat,...]
+        [--repeat 5] [--out FILE.json]
 
 OLD_ECL_PY is an earlier ``src/parmst/solvers/cpu/ecl.py`` (e.g. from
 ``git show <commit>:src/parmst/solvers/cpu/ecl.py``); it is imported as a module of its
@@ -32,6 +33,7 @@ from parmst.stats import Stats
 def _load_module(path: str):
     spec = importlib.util.spec_from_file_location("ecl_before", path)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # Numba's cache finds the module's kernels by its name
     spec.loader.exec_module(module)
     return module
 
@@ -48,6 +50,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("old")
     parser.add_argument("--suite", required=True)
+    parser.add_argument("--only", help="these of the suite's graphs, in this order")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--out", default="ecl_cpu_before_after.json")
     args = parser.parse_args()
@@ -55,18 +58,20 @@ def main() -> int:
     rows = []
     print("| graph | edges | before (ms) | after (ms) | after / before speed | phases after (ms) |")
     print("| --- | ---: | ---: | ---: | ---: | --- |")
-    for bench_graph in get_suite(args.suite).graphs:
+    graphs = {g.name: g for g in get_suite(args.suite).graphs}
+    for name in args.only.split(",") if args.only else graphs:
+        bench_graph = graphs[name]
         graph = load_graph(bench_graph.spec, default_cache_dir())
         times: dict[str, list[float]] = {"before": [], "after": []}
         results = {}
         for run in range(args.repeat + 1):
-            for name, module in (("before", before), ("after", ecl)):
+            for version, module in (("before", before), ("after", ecl)):
                 ids, seconds, stats = _call(module, graph)
                 if run:
-                    times[name].append(seconds)
-                results[name] = (ids, stats)
+                    times[version].append(seconds)
+                results[version] = (ids, stats)
         same = np.array_equal(results["before"][0], results["after"][0])
-        old, new = (statistics.median(times[name]) for name in ("before", "after"))
+        old, new = (statistics.median(times[version]) for version in ("before", "after"))
         phases = {k: round(1e3 * v, 1) for k, v in results["after"][1].phases.items()}
         rows.append({"graph": bench_graph.name, "edges": graph.num_edges, "same_ids": same,
                      "before_s": times["before"], "after_s": times["after"],
