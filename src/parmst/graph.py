@@ -629,7 +629,7 @@ class Graph:
 
     def clear_cache(self) -> None:
         """Drop cached views (CSR, a host graph's device copy, a device graph's host copy, GPU
-        keys), so that the next solve times their construction again."""
+        and host keys), so that the next solve times their construction again."""
         has_nan = self._cache.get("has_nan")
         self._cache.clear()
         if has_nan is not None:

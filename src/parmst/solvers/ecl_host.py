@@ -30,6 +30,7 @@ narrow enough, and otherwise chooses the two-pass comparison.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numba
 import numpy as np
@@ -37,7 +38,8 @@ import numpy as np
 from parmst.order import canonical_order, id_bits, weight_key
 
 __all__ = ["FILTER_DEGREE", "FILTER_SAMPLES", "FILTER_TARGET", "NO_THRESHOLD", "EdgeKeys",
-           "HostSlotKeys", "filter_threshold", "light_threshold", "prepare_keys", "slot_keys"]
+           "HostSlotKeys", "filter_threshold", "graph_keys", "light_threshold", "prepare_keys",
+           "slot_keys"]
 
 FILTER_SAMPLES = 20
 """Number of sampled weights (Fallin et al. section 3.2)."""
@@ -210,6 +212,29 @@ def prepare_keys(weight: np.ndarray, mode: str = "auto") -> EdgeKeys:
         _shift_and_pack(keys, np.uint64(0), np.uint64(bits), True)
         return EdgeKeys(keys, True, bits)
     return EdgeKeys(keys, False, 0)
+
+
+def graph_keys(graph: Any, mode: str = "auto") -> EdgeKeys:
+    """:func:`prepare_keys` of a host graph's weights, cached on the (immutable) graph per mode.
+
+    A second solve of the same graph then skips the key pass (8 bytes written
+    per edge) and its fresh allocation. The cached keys are read-only; a solver
+    that reorders keys calls :func:`prepare_keys` for a copy of its own.
+    ``graph.clear_cache()`` drops them.
+
+    Examples
+    --------
+    >>> import parmst
+    >>> g = parmst.Graph.from_edges([0, 1], [1, 2], [2.5, 1.0])
+    >>> graph_keys(g) is graph_keys(g), graph_keys(g).keys.flags.writeable
+    (True, False)
+    """
+    cached = graph._cache.get(("host-keys", mode))
+    if cached is None:
+        cached = prepare_keys(graph.weight, mode)
+        cached.keys.flags.writeable = False
+        graph._cache[("host-keys", mode)] = cached
+    return cached
 
 
 def filter_threshold(keys: np.ndarray, num_vertices: int, *, seed: int = 0,

@@ -10,6 +10,7 @@ from parmst.solvers.ecl_host import (
     NO_THRESHOLD,
     _narrow_weight_keys,
     filter_threshold,
+    graph_keys,
     prepare_keys,
 )
 
@@ -120,3 +121,39 @@ def test_threshold_splits_near_three_per_vertex_lightest():
 def test_threshold_is_reproducible_for_a_seed():
     keys = np.random.default_rng(1).integers(0, 2**60, 10_000).astype(np.uint64)
     assert filter_threshold(keys, 100, seed=5) == filter_threshold(keys, 100, seed=5)
+
+
+def _graph_with(weight: np.ndarray):
+    import parmst
+
+    m = len(weight)
+    rng = np.random.default_rng(11)
+    return parmst.Graph.from_edges(rng.integers(0, 5000, m), rng.integers(0, 5000, m), weight,
+                                   num_vertices=5000)
+
+
+@pytest.mark.parametrize("kind", ["int32", "float32", "float64", "int64"])
+@pytest.mark.parametrize("mode", ["auto", "two-pass"])
+def test_ecl_cpu_key_source_gives_the_prepared_keys(kind, mode):
+    """ecl/cpu packs 32-bit weights while it reads them; every key and the filter threshold
+    must be exactly what prepare_keys gives."""
+    from parmst.solvers.cpu.ecl import _KeySource
+
+    weight = _many_weights(kind)
+    source = _KeySource.of(_graph_with(weight), mode)
+    prepared = prepare_keys(weight, mode)
+    assert (source.pack_bits > 0) == (kind in ("int32", "float32") and mode == "auto")
+    assert (source.packed, source.id_bits, source.mode) == (prepared.packed, prepared.id_bits,
+                                                            prepared.mode)
+    np.testing.assert_array_equal(source[np.arange(len(weight))], prepared.keys)
+    assert filter_threshold(source, 5000, samples=1024, degree=1.25, target=1.0) == \
+        filter_threshold(prepared.keys, 5000, samples=1024, degree=1.25, target=1.0)
+
+
+def test_graph_keys_are_cached_read_only_until_the_cache_is_cleared():
+    graph = _graph_with(_many_weights("float64"))
+    keys = graph_keys(graph)
+    assert graph_keys(graph) is keys and not keys.keys.flags.writeable
+    np.testing.assert_array_equal(keys.keys, prepare_keys(graph.weight).keys)
+    graph.clear_cache()
+    assert graph_keys(graph) is not keys

@@ -1,7 +1,10 @@
 """ECL-MST on CPU threads (Fallin et al. 2023, Algorithms 1-2, section 3.2).
 
 Edge-centric and data-driven: a worklist of ``(set, set, key, edge_id)``
-items, one item per undirected non-loop edge (one direction only). Each
+items, one item per undirected non-loop edge (one direction only); with
+packed keys, whose low bits are the edge id, items keep no id of their own
+(16 bytes each with int32 vertices). 32-bit weights are packed into keys as
+the edges are read, so no pass of its own writes a key per edge. Each
 round (Alg. 2 lines 12-38):
 
 * kernel 1 (lines 14-23): look up both endpoint sets, drop items inside
@@ -41,8 +44,12 @@ paths with atomic stores of ancestors, which never conflict with the CAS
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numba
 import numpy as np
+
+from parmst.order import id_bits, weight_key
 
 from parmst.solvers.cpu._atomics import atomic_cas, atomic_load, atomic_store
 from parmst.solvers.cpu._common import (
@@ -60,11 +67,78 @@ from parmst.solvers.cpu._common import (
     using_threads,
     won,
 )
-from parmst.solvers.ecl_host import NO_THRESHOLD, filter_threshold, prepare_keys
+from parmst.solvers.ecl_host import NO_THRESHOLD, EdgeKeys, filter_threshold, graph_keys
 from parmst.stats import Stats
 
 CPU_FILTER_SAMPLES = 1024
 """Keys sampled for the filtering threshold (Fallin et al.'s GPU code samples 20)."""
+
+
+@numba.njit(cache=True, inline="always")
+def _edge_key(source, e, is_float, pack_bits):
+    """Edge ``e``'s key (Fallin et al. section 3.2, first bullet) as :func:`prepare_keys` makes it.
+
+    ``pack_bits == 0``: ``source`` holds the prepared keys. Otherwise it holds
+    32-bit weights' bit patterns, and the packed key ``weight_key << pack_bits | e``
+    is made here, so a pass over the edges reads 4 bytes of weight instead of an
+    8-byte key written by a pass of its own.
+    """
+    if pack_bits == 0:
+        return np.uint64(source[e])
+    k = weight_key(np.uint64(source[e]), is_float, np.uint64(1 << 31))
+    return (k << np.uint64(pack_bits)) | np.uint64(e)
+
+
+@numba.njit(cache=True)
+def _keys_at(source, positions, is_float, pack_bits):
+    """:func:`_edge_key` of the edges at ``positions`` (the filter threshold's sample)."""
+    out = np.empty(len(positions), np.uint64)
+    for i in range(len(positions)):
+        out[i] = _edge_key(source, positions[i], is_float, pack_bits)
+    return out
+
+
+@dataclass(frozen=True)
+class _KeySource:
+    """What the populate passes read to get each edge's key: prepared keys, or 32-bit weights.
+
+    Indexing by an array of positions gives those edges' keys, which is all
+    :func:`parmst.solvers.ecl_host.filter_threshold` reads.
+    """
+
+    source: np.ndarray
+    is_float: bool
+    pack_bits: int
+    keys: EdgeKeys | None
+
+    @classmethod
+    def of(cls, graph, mode: str) -> _KeySource:
+        """Weights packed on the fly where :func:`prepare_keys` would pack 32-bit weights (their
+        key and id always fit in 63 bits), otherwise the graph's prepared keys."""
+        weight = graph.weight
+        bits = id_bits(graph.num_edges)
+        if mode != "two-pass" and weight.dtype in (np.int32, np.float32) and 32 + bits <= 63:
+            return cls(weight.view(np.uint32), weight.dtype.kind == "f", bits, None)
+        return cls(graph_keys(graph, mode).keys, False, 0, graph_keys(graph, mode))
+
+    @property
+    def packed(self) -> bool:
+        return self.keys is None or self.keys.packed
+
+    @property
+    def id_bits(self) -> int:
+        return self.pack_bits if self.keys is None else self.keys.id_bits
+
+    @property
+    def mode(self) -> str:
+        return "packed" if self.packed else "two-pass"
+
+    def __len__(self) -> int:
+        return len(self.source)
+
+    def __getitem__(self, positions: np.ndarray) -> np.ndarray:
+        return _keys_at(self.source, np.asarray(positions, np.int64), self.is_float,
+                        self.pack_bits)
 
 
 @numba.njit(cache=True)
@@ -95,30 +169,52 @@ def _join(parent, a, b):
 
 
 @numba.njit(parallel=True, cache=True)
-def _populate(src, dst, key, threshold, heavy, parent, wl, out, out_count):
+def _populate(src, dst, source, is_float, pack_bits, threshold, heavy, root, out, out_count):
     """Alg. 2 lines 1-11: items for the light (``key < threshold``) or heavy edges joining two sets.
 
-    ``wl`` (scratch, indexed like the edges) holds each block's survivors
-    before they are copied to ``out`` at a ticket. The first run has every
-    vertex its own set; the post-filter run stores ``set(v)`` for ``v``.
+    ``root[v]`` is the set of ``v``: the identity before the first run, the
+    compressed parents (:func:`_compress_paths`) before the post-filter run, so
+    no ``find`` runs here. Each block gathers its survivors in buffers of its
+    own (a few kilobytes, cache-resident) and copies them to ``out`` at one
+    ticket; nothing is written in a scratch array as long as the edge list,
+    whose pages every call would otherwise fault in afresh.
     """
-    w_src, w_dst, w_key, w_ids = wl
     for b in numba.prange((len(src) + BLOCK - 1) // BLOCK):
+        w_src = np.empty(BLOCK, out[0].dtype)
+        w_dst = np.empty(BLOCK, out[1].dtype)
+        w_key = np.empty(BLOCK, out[2].dtype)
+        w_ids = np.empty(BLOCK if len(out[3]) else 0, out[3].dtype)
         lo = b * BLOCK
-        kept = lo
+        kept = 0
         for e in range(lo, min(lo + BLOCK, len(src))):
-            k = key[e]
+            k = _edge_key(source, e, is_float, pack_bits)
             if (k >= threshold) == heavy:
-                p = _find(parent, src[e])
-                q = _find(parent, dst[e])
+                p = root[src[e]]
+                q = root[dst[e]]
                 if p != q:
                     w_src[kept] = p
                     w_dst[kept] = q
                     w_key[kept] = k
-                    w_ids[kept] = e
+                    if len(w_ids):
+                        w_ids[kept] = e
                     kept += 1
-        ticket_copy(lo, kept, w_src, w_dst, w_key, w_ids, out[0], out[1], out[2], out[3],
+        ticket_copy(0, kept, w_src, w_dst, w_key, w_ids, out[0], out[1], out[2], out[3],
                     out_count)
+
+
+@numba.njit(parallel=True, cache=True)
+def _compress_paths(parent):
+    """Point every vertex at its set's root, between the light run and the filter pass.
+
+    Fallin et al. filter heavy edges with a ``find`` per endpoint; one sweep over
+    the vertices first makes every later lookup a single read, with no path
+    halving stores from many threads into the same hot ancestors (a heavy pass
+    reads each vertex ``|E| / |V|`` times over). No join runs meanwhile, so the
+    roots are final for the sweep.
+    """
+    for i in numba.prange(len(parent)):
+        v = np.int64(i)  # the prange index's own type does not unify with find's result
+        atomic_store(parent, v, _find(parent, v))
 
 
 @numba.njit(parallel=True, cache=True)
@@ -136,7 +232,8 @@ def _kernel1(wl, count, parent, min_key, out, out_count):
                 src[kept] = p
                 dst[kept] = q
                 key[kept] = k
-                ids[kept] = ids[i]
+                if len(ids):  # packed worklists carry no ids
+                    ids[kept] = ids[i]
                 kept += 1
                 offer(min_key, p, k)
                 offer(min_key, q, k)
@@ -167,7 +264,7 @@ def _kernel2(min_key, min_id, two_pass, id_mask, src, dst, parent, in_forest):
 
 
 @numba.njit(parallel=True, cache=True)
-def _kernel2_items(wl, count, min_key, min_id, two_pass, parent, in_forest):
+def _kernel2_items(wl, count, min_key, min_id, two_pass, id_mask, parent, in_forest):
     """Alg. 2 lines 27-33 as the paper has it: an item that won at either of its sets is a
     forest edge; join the sets and mark it."""
     src, dst, key, ids = wl
@@ -175,7 +272,7 @@ def _kernel2_items(wl, count, min_key, min_id, two_pass, parent, in_forest):
         p = src[i]
         q = dst[i]
         k = key[i]
-        e = ids[i]
+        e = ids[i] if two_pass else np.int64(k & id_mask)
         if won(min_key, min_id, p, k, e, two_pass) or won(min_key, min_id, q, k, e, two_pass):
             _join(parent, p, q)
             in_forest[e] = True
@@ -210,8 +307,8 @@ def _run_rounds(work: Worklist, graph, parent, min_key, min_id, prepared, in_for
         if _item_driven(kernel2, work.count, graph.num_vertices):
             src, dst = work.current[0], work.current[1]
             with stats.phase("kernel2"):
-                _kernel2_items(work.current, work.count, min_key, min_id, two_pass, parent,
-                               in_forest)
+                _kernel2_items(work.current, work.count, min_key, min_id, two_pass, id_mask,
+                               parent, in_forest)
             with stats.phase("kernel3"):
                 clear_touched_minima(src, dst, work.count, min_key, min_id, two_pass)
             stats.extra["item_driven_rounds"] = stats.extra.get("item_driven_rounds", 0) + 1
@@ -223,9 +320,11 @@ def _run_rounds(work: Worklist, graph, parent, min_key, min_id, prepared, in_for
             clear_minima(min_key, min_id, two_pass)
 
 
-def _fill(work: Worklist, graph, keys, threshold, heavy, parent) -> None:
-    _populate(graph.src, graph.dst, keys, np.uint64(threshold), heavy, parent,
-              work.current, work.spare, work.spare_count)
+def _fill(work: Worklist, graph, keys: _KeySource, threshold, heavy, parent) -> None:
+    if heavy and threshold:
+        _compress_paths(parent)
+    _populate(graph.src, graph.dst, keys.source, keys.is_float, keys.pack_bits,
+              np.uint64(threshold), heavy, parent, work.spare, work.spare_count)
     work.swap()
 
 
@@ -247,7 +346,8 @@ def solve(graph, stats: Stats, threads: int | None = None, filtering: bool = Tru
     filter_degree : float
         Filter only when ``|E| >= filter_degree * |V|`` (the paper's GPU code: 2).
     keys : {"auto", "packed", "two-pass"}
-        Key mode of :func:`parmst.solvers.ecl_host.prepare_keys`.
+        Key mode of :func:`parmst.solvers.ecl_host.prepare_keys`. 32-bit weights are packed
+        on the fly; other keys are prepared once and cached on the graph.
     kernel2 : {"auto", "sets", "items"}
         Whether kernels 2 and 3 visit every vertex ("sets") or the round's
         items ("items"); "auto" switches to items once they are fewer than
@@ -267,15 +367,15 @@ def solve(graph, stats: Stats, threads: int | None = None, filtering: bool = Tru
                          f"{filter_target!r} and {filter_degree!r}")
     with using_threads(threads, stats):
         with stats.init():
-            prepared = prepare_keys(graph.weight, keys)
-            threshold = filter_threshold(prepared.keys, graph.num_vertices,
+            prepared = _KeySource.of(graph, keys)
+            threshold = filter_threshold(prepared, graph.num_vertices,
                                          samples=CPU_FILTER_SAMPLES, degree=filter_degree,
                                          target=filter_target) if filtering else NO_THRESHOLD
             two_pass = not prepared.packed
             parent = singleton_parents(graph.num_vertices, graph.index_dtype)
             min_key, min_id = new_minima(graph.num_vertices, two_pass)
             in_forest = np.zeros(graph.num_edges, dtype=np.bool_)
-            work = Worklist(graph.num_edges, graph.index_dtype)
+            work = Worklist(graph.num_edges, graph.index_dtype, with_ids=two_pass)
         stats.rounds = 0
         stats.extra.update(key_mode=prepared.mode, filter_threshold=int(threshold),
                            filtered=bool(threshold != NO_THRESHOLD))
@@ -285,7 +385,7 @@ def solve(graph, stats: Stats, threads: int | None = None, filtering: bool = Tru
                 else [(0, True)]
             for run_threshold, heavy in runs:
                 with stats.phase("filter" if heavy and run_threshold else "init"):
-                    _fill(work, graph, prepared.keys, run_threshold, heavy, parent)
+                    _fill(work, graph, prepared, run_threshold, heavy, parent)
                 _run_rounds(work, graph, parent, min_key, min_id, prepared, in_forest, stats,
                             kernel2)
             chosen = flagged_ids(in_forest)
