@@ -105,7 +105,38 @@ inline void tile_range(ulong n, ulong tiles_per_group, ulong *first, ulong *last
     *last = min(tiles, *first + tiles_per_group);
 }
 
-/* Algorithm 1 (upsweep): each work-group reduces its run of tiles to one value. */
+#if MODE == 0
+/* Algorithm 1 (upsweep) without segments: each work-group reduces its run of tiles
+   to one value. Add, min and max commute, so each work-item folds a strided sweep
+   straight from global memory (coalesced, ITEMS loads in flight, no local tile and
+   no barrier per tile) and the group combines once at the end: the upsweep only
+   reads, at the device's streaming rate. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void upsweep(__global const T *in, ulong n, ulong tiles_per_group, __global E *group_total)
+{
+    __local E part[WG];
+    uint lid = get_local_id(0);
+    ulong first, last;
+    tile_range(n, tiles_per_group, &first, &last);
+    ulong end = min(n, last * TILE);
+    ulong i = first * TILE + lid;
+    E carry = ident();
+    for (; i + (ITEMS - 1) * WG < end; i += TILE) {
+        E x[ITEMS];
+        for (uint k = 0; k < ITEMS; ++k)
+            x[k] = in[i + k * WG];
+        for (uint k = 0; k < ITEMS; ++k)
+            carry = combine(carry, x[k]);
+    }
+    for (; i < end; i += WG)  /* the run's last, partial tile */
+        carry = combine(carry, in[i]);
+    group_scan(carry, part, lid);
+    if (lid == 0)
+        group_total[get_group_id(0)] = part[WG - 1];
+}
+#else
+/* Algorithm 1 (upsweep): each work-group reduces its run of tiles to one value.
+   Segmented combination does not commute, so tiles are reduced in order. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void upsweep(__global const T *in HEADS_ARG, ulong n, ulong tiles_per_group,
              __global E *group_total)
@@ -126,6 +157,7 @@ void upsweep(__global const T *in HEADS_ARG, ulong n, ulong tiles_per_group,
     if (lid == 0)
         group_total[get_group_id(0)] = carry;
 }
+#endif
 
 /* Algorithm 2 (spine): one work-group turns the groups' totals into exclusive
    prefixes, in place (at most TILE groups). */
