@@ -67,7 +67,7 @@ def test_whole_catalogue_on_ranks(ranks):
     result = json.loads(lines[0])
     assert result["ranks"] == ranks
     assert result["solvers"] == MPI_SOLVERS and len(MPI_SOLVERS) >= 2
-    assert result["variants"] == len(MPI_SOLVERS) + 1  # filter-boruvka's genboruvka rounds
+    assert result["variants"] == len(MPI_SOLVERS) + 3  # filter-boruvka's other rounds
     assert result["checks"] == result["cases"] * result["variants"] * 2
     assert result["cases"] >= 30
     assert result["failures"] == []
