@@ -192,6 +192,31 @@ def test_unsigned_minima_are_exact_across_the_sign_bit():
         in done.stdout, done.stdout + done.stderr
 
 
+OWNER_ROUNDS_TO_THE_END = """
+import sys
+import parmst
+from parmst.distributed import DistributedGraph
+from parmst.solvers.mpi import owners
+owners.FINISH_EDGES = 0  # every round distributed, none finished on rank 0
+graph = parmst.generate(sys.argv[1])
+reference = parmst.minimum_spanning_forest(graph, "kruskal/serial").edge_ids.tolist()
+forest = parmst.minimum_spanning_forest(DistributedGraph.from_graph(graph),
+                                        "filter-boruvka/mpi", rounds="owners")
+if forest.stats.extra["rank"] == 0:
+    print("exact", forest.edge_ids.tolist() == reference, "rounds", forest.stats.rounds)
+"""
+
+
+def test_owner_rounds_when_components_finish_while_others_go_on():
+    """RMAT scale 14 has components that finish in early rounds while the rest goes on.
+
+    A rank whose edges of such a component had all become loops once asked for the
+    finished component's label (it has none), which wrote out of bounds on the device.
+    """
+    done = _run(2, ["-c", OWNER_ROUNDS_TO_THE_END, "rmat:scale=14,seed=1"], timeout=300)
+    assert "exact True" in done.stdout, done.stdout + done.stderr
+
+
 READ_EVERY_FORMAT = """
 import json, sys
 import numpy as np

@@ -233,8 +233,17 @@ def _relabel(channel: Any, edges: _Edges, starts: np.ndarray, root: np.ndarray,
     new_first = channel.exscan_int(count)
     new_id = np.where(new_root, new_first + np.cumsum(new_root) - 1, -1)
     (label,) = channel.fetch(colour, _owner(starts, colour), first, [new_id])
-    (comp,) = channel.fetch(edges.comp, _owner(starts, edges.comp), first, [label])
-    remap, edges.comp = _group(comp)
+    # Only local components that still have an edge here ask: one whose edges all became
+    # loops may belong to a finished component, which has no label (-1) and no owner.
+    lu, lv, _, _ = edges.arrays()
+    used = np.zeros(len(edges.comp), dtype=np.bool_)
+    used[lu] = True
+    used[lv] = True
+    asking = np.flatnonzero(used)
+    (comp,) = channel.fetch(edges.comp[asking], _owner(starts, edges.comp[asking]), first,
+                            [label])
+    remap = np.full(len(edges.comp), -1, dtype=np.int64)
+    remap[asking], edges.comp = _group(comp)
     edges.contract(remap, len(edges.comp))
     return np.concatenate(([0], np.cumsum(channel.allgather_int(count))))
 
