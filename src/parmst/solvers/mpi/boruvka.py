@@ -29,7 +29,8 @@ holds all edges incident to its vertices. Each rank
 3. numbers the components that still touch a cut edge with an exclusive
    prefix sum, learns the component of each cut edge's remote end with one
    ``Alltoallv`` request and reply, and runs the all-reduce rounds above on
-   this contracted graph only.
+   this contracted graph only while it has at most 65,536 components, the
+   owner rounds of :mod:`parmst.solvers.mpi.owners` beyond.
 
 On graphs with locality (roads, grids, meshes, a partition that follows
 communities) most vertices are contracted before any communication; on
