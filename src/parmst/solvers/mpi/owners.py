@@ -34,7 +34,6 @@ for the components it owns; rank 0 adds the last ``FINISH_EDGES`` edges.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import numba
@@ -161,6 +160,7 @@ class _Edges:
                                     self.key[:self.size], self.eid[:self.size], remap, groups)
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The live edges: local ids of both ends, weight keys, global ids."""
         n = self.size
         return self.lu[:n], self.lv[:n], self.key[:n], self.eid[:n]
 
@@ -170,14 +170,10 @@ def _owner(starts: np.ndarray, labels: np.ndarray) -> np.ndarray:
     return np.searchsorted(starts, labels, side="right") - 1
 
 
-def _phase(stats: Stats, name: str, start: float) -> None:
-    stats.phases[name] = stats.phases.get(name, 0.0) + time.perf_counter() - start
-
-
 # ---------------------------------------------------------------------------- round steps
 def _minima(channel: Any, edges: _Edges, starts: np.ndarray
-            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Step 1: per owned component, the lightest edge's key, id, far component and holder."""
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Step 1: per owned component, the lightest edge's id (-1: none), far component, holder."""
     lu, lv, key, eid = edges.arrays()
     best = np.full(len(edges.comp), -1, dtype=np.int64)
     _lightest_per_component(lu, lv, key, eid, best)
@@ -198,7 +194,7 @@ def _minima(channel: Any, edges: _Edges, starts: np.ndarray
     best_sender = np.zeros(count, dtype=np.int64)
     sender = np.repeat(np.arange(channel.size, dtype=np.int64), received)
     _keep_lightest(at - first, k, i, f, sender, best_key, best_id, best_far, best_sender)
-    return best_key, best_id, best_far, best_sender
+    return best_id, best_far, best_sender
 
 
 def _hook(channel: Any, starts: np.ndarray, best_id: np.ndarray, best_far: np.ndarray
@@ -281,34 +277,29 @@ def owner_rounds(channel: Any, cu: np.ndarray, cv: np.ndarray, keys: np.ndarray,
     ids; every edge is given by exactly one rank, which is then its holder.
     Returns the ids of the forest edges this rank holds.
     """
-    t0 = time.perf_counter()
-    edges = _Edges(cu, cv, keys, ids)
+    with stats.phase("relabel"):
+        edges = _Edges(cu, cv, keys, ids)
     chosen, holders = [], []
     rounds = 0
-    _phase(stats, "relabel", t0)
     while channel.allreduce_int(edges.size, "sum") > FINISH_EDGES:
         stats.worklist_sizes.append(int(starts[-1]))
-        t0 = time.perf_counter()
-        best_key, best_id, best_far, best_sender = _minima(channel, edges, starts)
-        _phase(stats, "minima", t0)
-        t0 = time.perf_counter()
-        root, colour = _hook(channel, starts, best_id, best_far)
-        forest = ~root & (best_id >= 0)
-        chosen.append(best_id[forest])
-        holders.append(best_sender[forest])
-        _phase(stats, "hook", t0)
-        t0 = time.perf_counter()
-        starts = _relabel(channel, edges, starts, root, best_id >= 0, colour)
-        _phase(stats, "relabel", t0)
+        with stats.phase("minima"):
+            best_id, best_far, best_sender = _minima(channel, edges, starts)
+        with stats.phase("hook"):
+            root, colour = _hook(channel, starts, best_id, best_far)
+            forest = ~root & (best_id >= 0)
+            chosen.append(best_id[forest])
+            holders.append(best_sender[forest])
+        with stats.phase("relabel"):
+            starts = _relabel(channel, edges, starts, root, best_id >= 0, colour)
         rounds += 1
-    t0 = time.perf_counter()
-    last, last_holders = _finish(channel, edges, int(starts[-1]))
-    chosen.append(last)
-    holders.append(last_holders)
-    chosen, holders = np.concatenate(chosen), np.concatenate(holders)
-    order = group_order(holders, channel.size)
-    (mine,), _ = channel.alltoallv([chosen[order]], np.bincount(holders,
-                                                                minlength=channel.size))
-    _phase(stats, "finish", t0)
+    with stats.phase("finish"):
+        last, last_holders = _finish(channel, edges, int(starts[-1]))
+        chosen.append(last)
+        holders.append(last_holders)
+        chosen, holders = np.concatenate(chosen), np.concatenate(holders)
+        order = group_order(holders, channel.size)
+        (mine,), _ = channel.alltoallv([chosen[order]],
+                                       np.bincount(holders, minlength=channel.size))
     stats.rounds = (stats.rounds or 0) + rounds + 1
     return mine
