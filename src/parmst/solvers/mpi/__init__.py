@@ -58,7 +58,8 @@ register(Solver(
     entry="parmst.solvers.mpi.solve:filter_boruvka",
     paper=CITATIONS["sanders-schimek"] + "; rounds of Shou and He's Listing 8",
     summary="local forest of each rank's own edges, safe local contraction, then "
-            "all-reduce Borůvka on the contracted cut graph",
+            "distributed Borůvka on the contracted cut graph (minima sent to component "
+            "owners; all-reduce rounds up to 65,536 components)",
     requires=("mpi4py",),
     options={"local_solver": "auto", "threads": None, "rounds": "auto"},
     probe=mpi_available,

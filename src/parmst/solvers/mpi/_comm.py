@@ -52,9 +52,14 @@ class DistributedError(ParmstError):
 
 @numba.njit(cache=True)
 def _counting_order(keys, bins, order):
-    """Stable counting sort: positions of ``keys`` (each in ``0..bins-1``) grouped by key."""
+    """Stable counting sort: positions of ``keys`` (each in ``0..bins-1``) grouped by key.
+
+    Returns False, writing nothing, if a key is out of range.
+    """
     start = np.zeros(bins + 1, dtype=np.int64)
     for k in keys:
+        if k < 0 or k >= bins:
+            return False
         start[k + 1] += 1
     for b in range(bins):
         start[b + 1] += start[b]
@@ -62,6 +67,7 @@ def _counting_order(keys, bins, order):
         k = keys[i]
         order[start[k]] = i
         start[k] += 1
+    return True
 
 
 def group_order(keys: np.ndarray, bins: int) -> np.ndarray:
@@ -76,7 +82,8 @@ def group_order(keys: np.ndarray, bins: int) -> np.ndarray:
     [1, 4, 3, 0, 2]
     """
     order = np.empty(len(keys), dtype=np.int64)
-    _counting_order(np.asarray(keys, dtype=np.int64), int(bins), order)
+    if not _counting_order(np.asarray(keys, dtype=np.int64), int(bins), order):
+        raise ValueError(f"group_order: a key outside 0..{bins - 1}")
     return order
 
 

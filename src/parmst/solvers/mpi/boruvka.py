@@ -29,7 +29,8 @@ holds all edges incident to its vertices. Each rank
 3. numbers the components that still touch a cut edge with an exclusive
    prefix sum, learns the component of each cut edge's remote end with one
    ``Alltoallv`` request and reply, and runs the all-reduce rounds above on
-   this contracted graph only.
+   this contracted graph only while it has at most 65,536 components, the
+   owner rounds of :mod:`parmst.solvers.mpi.owners` beyond.
 
 On graphs with locality (roads, grids, meshes, a partition that follows
 communities) most vertices are contracted before any communication; on
@@ -369,23 +370,28 @@ def _boruvka_allreduce(dg: DistributedGraph, stats: Stats) -> tuple[np.ndarray, 
 
 
 # Above this many components left after the filter, filter-boruvka's rounds="auto"
-# contracts them with GenBoruvka's distributed rounds (O(k/p) per rank) instead of
-# all-reduce rounds (O(k) replicated per rank, with O(k) words reduced each round).
+# contracts them with the owner rounds (O(m/p + k/p) work and words per rank and round)
+# instead of all-reduce rounds (O(k) replicated per rank, with O(k) words reduced each round).
 ALLREDUCE_MAX_COMPONENTS = 1 << 16
-ROUNDS = ("auto", "allreduce", "genboruvka")
+ROUNDS = ("auto", "allreduce", "owners", "genboruvka")
 
 
 def _filter_boruvka(dg: DistributedGraph, stats: Stats, local_solver: str,
                     threads: int | None, rounds: str) -> np.ndarray:
     """This rank's share of the forest: its contracted edges and its round choices."""
     from parmst.solvers.mpi import genboruvka
+    from parmst.solvers.mpi.owners import owner_rounds
 
     channel = dg.channel
     contracted, (cu, cv, keys, ids), total, key_bits, (first, k_here) = filter_contract(
         dg, stats, local_solver, threads)
     if rounds == "auto":
-        rounds = "allreduce" if total <= ALLREDUCE_MAX_COMPONENTS else "genboruvka"
+        rounds = "allreduce" if total <= ALLREDUCE_MAX_COMPONENTS else "owners"
     stats.extra["rounds_by"] = rounds
+    if rounds == "owners":
+        starts = np.concatenate(([0], np.cumsum(channel.allgather_int(k_here))))
+        return np.concatenate([contracted, owner_rounds(channel, cu, cv, keys, ids, starts,
+                                                        stats)])
     if rounds == "allreduce":
         chosen = allreduce_rounds(channel, cu, cv, keys, ids, total, key_bits, dg.num_edges,
                                   stats)

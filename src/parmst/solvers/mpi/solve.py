@@ -51,9 +51,11 @@ def filter_boruvka(graph, stats: Stats, local_solver: str = "auto",
     ``local_solver`` solves each rank's own edges (any registered one-process
     solver); ``threads`` is passed to it when it takes threads (and to the
     GenBoruvka rounds). ``rounds`` contracts what crosses ranks by
-    ``"allreduce"`` rounds (replicated per-component arrays),
-    ``"genboruvka"`` rounds (distributed), or ``"auto"``: all-reduce up to
-    65,536 components left after the filter.
+    ``"allreduce"`` rounds (replicated per-component arrays), ``"owners"``
+    rounds (minima sent to each component's owner; edges stay where they
+    are), ``"genboruvka"`` rounds (contracted rows redistributed each round),
+    or ``"auto"``: all-reduce up to 65,536 components left after the filter,
+    owner rounds beyond.
 
     Examples
     --------

@@ -1,0 +1,305 @@
+"""Owner rounds: distributed Borůvka in ``O(m/p + k/p)`` work and words per rank per round.
+
+After Sanders and Schimek, "Engineering Massively Parallel MST Algorithms"
+(2023), distributed Borůvka: the edges never move; only one message per
+component a rank touches does. The components ``0..k-1`` of a round are
+owned by ranks in contiguous ranges (``starts``), and every rank holds some
+edges between them, each edge on exactly one rank (its *holder*). The rank
+numbers the distinct components its edges touch ``0..u-1`` (local ids, by
+hashing) and keeps its edges as pairs of local ids. One round:
+
+1. **Minima.** The lightest held edge of each local component, in the
+   ``(weight, edge_id)`` order; one ``Alltoallv`` sends ``(component, key,
+   id, far component)`` per local component to the component's owner, which
+   keeps the lightest per component and remembers the rank that sent it.
+2. **Hook.** Each component points at the far end of its lightest edge. Two
+   components that chose each other chose the same edge (keys are distinct);
+   the smaller becomes a root. The others' edges are forest edges. Pointer
+   jumping through the owners (one request and reply per jump, only for
+   components whose colour is not yet a root) gives every component its root.
+3. **Relabel.** The roots that have an edge are numbered by an exclusive
+   prefix sum over the owners; each rank asks the owners for the new label of
+   its local components (one request and reply), relabels its edges, drops
+   those inside one component, and keeps only the lightest of parallel edges
+   (by the cycle property the others are in no minimum spanning forest).
+
+When at most :data:`FINISH_EDGES` edges are left in all, they are gathered
+once on rank 0, which finishes with serial Kruskal. The forest edges chosen
+by owners and by rank 0 go back to their holders with one ``Alltoallv``, so
+every rank returns ids of edges it holds.
+
+Memory per rank: its edges, ``O(u)`` for its local components and ``O(k/p)``
+for the components it owns; rank 0 adds the last ``FINISH_EDGES`` edges.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numba
+import numpy as np
+
+from parmst.solvers.mpi._comm import group_order
+from parmst.solvers.serial._keys import precedes
+from parmst.stats import Stats
+
+# The rounds stop when this many edges or fewer are left on all ranks together; rank 0
+# then solves them with serial Kruskal (about 4 ms for 2**16 edges), which is cheaper than
+# the collectives of the remaining rounds, each bound by latency at that size.
+FINISH_EDGES = 1 << 16
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing's multiplier
+_SIGN64 = np.uint64(1 << 63)
+
+
+# ---------------------------------------------------------------------------- local kernels
+@numba.njit(cache=True, inline="always")
+def _slot(value, shift):
+    """Fibonacci hash of a non-negative int64 into a table of ``2**(64 - shift)`` slots."""
+    return np.int64((np.uint64(value) * _GOLDEN) >> shift)
+
+
+@numba.njit(cache=True)
+def _table_bits(n):
+    """Bits of an open-addressing table at most half full with ``n`` entries."""
+    bits = 1
+    while (1 << bits) < 2 * n:
+        bits += 1
+    return bits
+
+
+@numba.njit(cache=True)
+def _group(values):
+    """Dense numbers ``0..g-1`` of the distinct ``values`` (first seen first) and those values.
+
+    Open addressing with linear probing, so linear time where a sort would not be.
+    """
+    bits = _table_bits(len(values))
+    mask = (1 << bits) - 1
+    shift = np.uint64(64 - bits)
+    table = np.full(1 << bits, -1, dtype=np.int64)
+    distinct = np.empty(len(values), dtype=np.int64)
+    group = np.empty(len(values), dtype=np.int64)
+    count = 0
+    for i in range(len(values)):
+        h = _slot(values[i], shift)
+        while table[h] >= 0 and distinct[table[h]] != values[i]:
+            h = (h + 1) & mask
+        if table[h] < 0:
+            table[h] = count
+            distinct[count] = values[i]
+            count += 1
+        group[i] = table[h]
+    return group, distinct[:count]
+
+
+@numba.njit(cache=True)
+def _contract_pairs(lu, lv, key, eid, remap, groups):
+    """Relabel edge ends by ``remap``, drop self-loops, keep the lightest edge of each pair.
+
+    Compacts the four arrays in place and returns how many edges are kept.
+    """
+    bits = _table_bits(len(lu))
+    mask = (1 << bits) - 1
+    shift = np.uint64(64 - bits)
+    table = np.full(1 << bits, -1, dtype=np.int64)
+    kept = 0
+    for e in range(len(lu)):
+        a, b = remap[lu[e]], remap[lv[e]]
+        if a == b:
+            continue
+        if a > b:
+            a, b = b, a
+        h = _slot(a * groups + b, shift)
+        while table[h] >= 0 and (lu[table[h]] != a or lv[table[h]] != b):
+            h = (h + 1) & mask
+        s = table[h]
+        if s < 0:
+            table[h] = kept
+            lu[kept], lv[kept], key[kept], eid[kept] = a, b, key[e], eid[e]
+            kept += 1
+        elif precedes(key[e], eid[e], key[s], eid[s]):
+            key[s], eid[s] = key[e], eid[e]
+    return kept
+
+
+@numba.njit(cache=True)
+def _lightest_per_component(lu, lv, key, eid, best):
+    """Position of the lightest edge at each local component (-1 where none)."""
+    for e in range(len(lu)):
+        for c in (lu[e], lv[e]):
+            b = best[c]
+            if b < 0 or precedes(key[e], eid[e], key[b], eid[b]):
+                best[c] = e
+
+
+@numba.njit(cache=True)
+def _keep_lightest(at, key, eid, far, sender, best_key, best_id, best_far, best_sender):
+    """At the owner: the lightest of the minima received for each owned component."""
+    for i in range(len(at)):
+        c = at[i]
+        if best_id[c] < 0 or precedes(key[i], eid[i], best_key[c], best_id[c]):
+            best_key[c], best_id[c] = key[i], eid[i]
+            best_far[c], best_sender[c] = far[i], sender[i]
+
+
+# ---------------------------------------------------------------------------- one rank's state
+class _Edges:
+    """This rank's edges as local-id pairs, and the global component of each local id."""
+
+    def __init__(self, cu: np.ndarray, cv: np.ndarray, key: np.ndarray, eid: np.ndarray):
+        group, self.comp = _group(np.concatenate([cu, cv]).astype(np.int64))
+        self.lu, self.lv = group[:len(cu)], group[len(cu):]
+        self.key, self.eid = key.copy(), eid.astype(np.int64)
+        self.size = len(cu)
+        self.contract(np.arange(len(self.comp), dtype=np.int64), len(self.comp))
+
+    def contract(self, remap: np.ndarray, groups: int) -> None:
+        """Local ids become ``remap[local id]`` (``0..groups-1``); loops and heavier twins go."""
+        self.size = _contract_pairs(self.lu[:self.size], self.lv[:self.size],
+                                    self.key[:self.size], self.eid[:self.size], remap, groups)
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The live edges: local ids of both ends, weight keys, global ids."""
+        n = self.size
+        return self.lu[:n], self.lv[:n], self.key[:n], self.eid[:n]
+
+
+def _owner(starts: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """Owner rank of each component label under the contiguous ranges ``starts``."""
+    return np.searchsorted(starts, labels, side="right") - 1
+
+
+# ---------------------------------------------------------------------------- round steps
+def _minima(channel: Any, edges: _Edges, starts: np.ndarray
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Step 1: per owned component, the lightest edge's id (-1: none), far component, holder."""
+    lu, lv, key, eid = edges.arrays()
+    best = np.full(len(edges.comp), -1, dtype=np.int64)
+    _lightest_per_component(lu, lv, key, eid, best)
+    local = np.flatnonzero(best >= 0)
+    pos = best[local]
+    far = np.where(lu[pos] == local, lv[pos], lu[pos])
+    comp = edges.comp[local]
+    to = _owner(starts, comp)
+    order = group_order(to, channel.size)
+    (at, k, i, f), received = channel.alltoallv(
+        [comp[order], key[pos][order], eid[pos][order], edges.comp[far][order]],
+        np.bincount(to, minlength=channel.size))
+    first = int(starts[channel.rank])
+    count = int(starts[channel.rank + 1]) - first
+    best_key = np.zeros(count, dtype=key.dtype)
+    best_id = np.full(count, -1, dtype=np.int64)
+    best_far = np.zeros(count, dtype=np.int64)
+    best_sender = np.zeros(count, dtype=np.int64)
+    sender = np.repeat(np.arange(channel.size, dtype=np.int64), received)
+    _keep_lightest(at - first, k, i, f, sender, best_key, best_id, best_far, best_sender)
+    return best_id, best_far, best_sender
+
+
+def _hook(channel: Any, starts: np.ndarray, best_id: np.ndarray, best_far: np.ndarray
+          ) -> tuple[np.ndarray, np.ndarray]:
+    """Step 2: which owned components are roots, and every owned component's root."""
+    first = int(starts[channel.rank])
+    ids = np.arange(first, first + len(best_id), dtype=np.int64)
+    has = best_id >= 0
+    succ = np.where(has, best_far, ids)
+    (back,) = channel.fetch(succ, _owner(starts, succ), first, [succ])
+    root = ~has | ((back == ids) & (ids < succ))
+    colour = np.where(root, ids, succ)
+    pending = np.flatnonzero(~root)
+    while channel.allreduce_int(len(pending), "sum"):
+        (jumped,) = channel.fetch(colour[pending], _owner(starts, colour[pending]), first,
+                                  [colour])
+        moved = jumped != colour[pending]
+        colour[pending] = jumped
+        pending = pending[moved]
+    return root, colour
+
+
+def _relabel(channel: Any, edges: _Edges, starts: np.ndarray, root: np.ndarray,
+             has: np.ndarray, colour: np.ndarray) -> np.ndarray:
+    """Step 3: new labels (roots with an edge numbered by Exscan); the edges relabelled.
+
+    Returns the next round's ``starts``.
+    """
+    first = int(starts[channel.rank])
+    new_root = root & has
+    count = int(np.count_nonzero(new_root))
+    new_first = channel.exscan_int(count)
+    new_id = np.where(new_root, new_first + np.cumsum(new_root) - 1, -1)
+    (label,) = channel.fetch(colour, _owner(starts, colour), first, [new_id])
+    # Only local components that still have an edge here ask: one whose edges all became
+    # loops may belong to a finished component, which has no label (-1) and no owner.
+    lu, lv, _, _ = edges.arrays()
+    used = np.zeros(len(edges.comp), dtype=np.bool_)
+    used[lu] = True
+    used[lv] = True
+    asking = np.flatnonzero(used)
+    (comp,) = channel.fetch(edges.comp[asking], _owner(starts, edges.comp[asking]), first,
+                            [label])
+    remap = np.full(len(edges.comp), -1, dtype=np.int64)
+    remap[asking], edges.comp = _group(comp)
+    edges.contract(remap, len(edges.comp))
+    return np.concatenate(([0], np.cumsum(channel.allgather_int(count))))
+
+
+def _finish(channel: Any, edges: _Edges, num_components: int) -> tuple[np.ndarray, np.ndarray]:
+    """The last edges, gathered once, solved by serial Kruskal on rank 0: ids and holders."""
+    from parmst.api import minimum_spanning_forest
+    from parmst.graph import Graph, index_dtype_for
+
+    lu, lv, key, eid = edges.arrays()
+    held = channel.allgather_int(len(lu))
+    u = channel.gatherv(edges.comp[lu])
+    v = channel.gatherv(edges.comp[lv])
+    keys = channel.gatherv(key.astype(np.uint64))
+    ids = channel.gatherv(eid)
+    if channel.rank != 0 or not len(ids):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    holder = np.repeat(np.arange(channel.size, dtype=np.int64), held)
+    # Positions in id order break weight ties as the ids do; flipping the keys' sign bit
+    # gives int64 weights in the keys' order.
+    order = np.argsort(ids, kind="stable")
+    idx = index_dtype_for(num_components, len(ids))
+    graph = Graph(u[order].astype(idx), v[order].astype(idx),
+                  (keys[order] ^ _SIGN64).view(np.int64), num_components)
+    taken = order[minimum_spanning_forest(graph, solver="kruskal/serial").edge_ids]
+    return ids[taken], holder[taken]
+
+
+def owner_rounds(channel: Any, cu: np.ndarray, cv: np.ndarray, keys: np.ndarray,
+                 ids: np.ndarray, starts: np.ndarray, stats: Stats) -> np.ndarray:
+    """Forest edge ids among this rank's edges ``(cu, cv)`` between components.
+
+    Component labels are owned in the contiguous ranges ``starts`` (``p + 1``
+    bounds); ``keys`` are order-preserving weight keys and ``ids`` global edge
+    ids; every edge is given by exactly one rank, which is then its holder.
+    Returns the ids of the forest edges this rank holds.
+    """
+    with stats.phase("relabel"):
+        edges = _Edges(cu, cv, keys, ids)
+    chosen, holders = [], []
+    rounds = 0
+    while channel.allreduce_int(edges.size, "sum") > FINISH_EDGES:
+        stats.worklist_sizes.append(int(starts[-1]))
+        with stats.phase("minima"):
+            best_id, best_far, best_sender = _minima(channel, edges, starts)
+        with stats.phase("hook"):
+            root, colour = _hook(channel, starts, best_id, best_far)
+            forest = ~root & (best_id >= 0)
+            chosen.append(best_id[forest])
+            holders.append(best_sender[forest])
+        with stats.phase("relabel"):
+            starts = _relabel(channel, edges, starts, root, best_id >= 0, colour)
+        rounds += 1
+    with stats.phase("finish"):
+        last, last_holders = _finish(channel, edges, int(starts[-1]))
+        chosen.append(last)
+        holders.append(last_holders)
+        chosen, holders = np.concatenate(chosen), np.concatenate(holders)
+        order = group_order(holders, channel.size)
+        (mine,), _ = channel.alltoallv([chosen[order]],
+                                       np.bincount(holders, minlength=channel.size))
+    stats.rounds = (stats.rounds or 0) + rounds + 1
+    return mine
