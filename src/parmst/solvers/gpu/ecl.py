@@ -365,21 +365,31 @@ class _Run:
         record_words = 3 if two_pass else 2
         capacity = max(1, m * (2 if both_directions else 1))
         needed = _device_bytes(graph, init, capacity, record_words)
-        _device.ensure_memory("ecl/gpu", needed)
         stats.extra["device_memory_bytes"] = needed
+        work_key = ("ecl/gpu-work", capacity, record_words)
+        work = graph._cache.get(work_key)
+        if work is None:
+            _device.ensure_memory("ecl/gpu", needed)
+            work = (cuda.device_array(n, np.int32), cuda.device_array(n, np.uint64),
+                    cuda.device_array(n if two_pass else 0, np.uint64),
+                    cuda.device_array(m, np.uint8),
+                    cuda.device_array((2, capacity, record_words), dtype=np.uint64),
+                    cuda.device_array(2, np.int64), cuda.device_array(_MAX_ROUNDS + 1, np.int64))
+            # Cached on the graph beside its device copy and keys (Graph.clear_cache drops
+            # them): a second solve allocates nothing, it only resets them.
+            graph._cache[work_key] = work
+        self.parent, self.min_edge, self.min_id, self.in_forest, self.wl, self.counts, \
+            self.sizes = work
         if init == "edge":
             self.graph_arrays = (edges.src, edges.dst, keys.keys)
         else:
             indptr, indices, edge_ids = _device.device_csr(graph, stats)
             self.graph_arrays = (indptr, indices, _arrays.gather(keys.keys, edge_ids), edge_ids)
-        self.parent = _arrays.iota(n, np.int32)
-        self.min_edge = _device.device_full(n, MAX_KEY, np.uint64)
-        self.min_id = _device.device_full(n if two_pass else 0, NO_EDGE, np.uint64)
-        self.in_forest = _device.device_full(m, 0, np.uint8)
-        self.wl = cuda.device_array((2, capacity, record_words), dtype=np.uint64)
-        self.counts = _device.device_full(2, 0, np.int64)
+        _arrays.reiota(self.parent)
+        for array, value in ((self.min_edge, MAX_KEY), (self.min_id, NO_EDGE),
+                             (self.in_forest, 0), (self.counts, 0), (self.sizes, 0)):
+            _arrays.refill(array, value)
         self.slot_mask = keys.slot_mask
-        self.sizes = _device.device_full(_MAX_ROUNDS + 1, 0, np.int64)
 
     def _grid(self, count: int) -> tuple[int, int]:
         return min(self.max_blocks, _device.blocks_for(count, self.block_size)), self.block_size
