@@ -131,10 +131,11 @@ def measure(src, dst, weight, n: int, repeat: int, profile: list | None = None) 
         profiler.enable()
         from_device()
         profiler.disable()
-        text = io.StringIO()
-        pstats.Stats(profiler, stream=text).sort_stats("tottime").print_stats(25)
-        profile.append(f"## device end-to-end, {row['weight']} weights, {len(src)} edges "
-                       f"(by own time)\n{text.getvalue()}")
+        for order in ("tottime", "cumulative"):
+            text = io.StringIO()
+            pstats.Stats(profiler, stream=text).sort_stats(order).print_stats(30)
+            profile.append(f"## device end-to-end, {row['weight']} weights, {len(src)} edges "
+                           f"(by {order})\n{text.getvalue()}")
     return row
 
 
