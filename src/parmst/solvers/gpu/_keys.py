@@ -47,7 +47,8 @@ from parmst.solvers.gpu import _arrays
 from parmst.solvers.gpu._arrays import launch_grid, reduction_grid
 from parmst.stats import Stats
 
-__all__ = ["KEY_METHODS", "MAX_KEY", "UNPACKED_METHODS", "SlotKeys", "device_keys", "filter_threshold", "graph_keys"]
+__all__ = ["KEY_METHODS", "MAX_KEY", "UNPACKED_METHODS", "SlotKeys", "device_keys",
+           "filter_threshold", "graph_keys"]
 
 MAX_KEY = np.uint64(2**64 - 1)
 KEY_METHODS = ("auto", "packed", "rank", "two-pass")

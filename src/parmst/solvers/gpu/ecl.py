@@ -448,7 +448,8 @@ class _Run:
         """The remaining rounds in one cooperative launch sized to the resident blocks."""
         # Without vertex selection (ratio 0) the first two graph arrays only fill the slots.
         args = (self.wl, self.counts, cur, self.parent, self.min_edge, self.min_id,
-                self.in_forest, self.slot_mask, guard, self.sizes, *self.graph_arrays[:2], self.vertex_ratio)
+                self.in_forest, self.slot_mask, guard, self.sizes, *self.graph_arrays[:2],
+                self.vertex_ratio)
         _all_rounds[_cooperative_blocks(args, self.block_size), self.block_size](*args)
         sizes = self.sizes.copy_to_host()
         stats.extra["persistent_rounds"] = stats.extra.get("persistent_rounds", 0) + int(sizes[0])
