@@ -1,29 +1,39 @@
 """End-to-end `ecl/gpu` from host arrays and from device arrays, against copy and compute time.
 
-    python benchmarks/gpu_end_to_end.py --log2-edges 22 --repeat 5 --out OUT
+    python benchmarks/gpu_end_to_end.py --log2-edges 22 24 --repeat 5 --out OUT
 
-One random multigraph (2^k edges over 2^(k-2) vertices) with int32 and with
-float64 weights (uniform in [0, 1): their keys do not pack with the ids, so
-the exact rank route, with its sort on the device, runs). Per weight kind:
+One random multigraph (2^k edges over 2^(k-2) vertices) per size, with int32
+and with float64 weights (uniform in [0, 1): their keys do not pack with the
+ids, so ecl/gpu's two-pass route runs). Per weight kind:
 
 * H2D: copying src, dst and weight to the device (``cuda.to_device``);
 * compute: ``stats.compute_time`` of the solve (graph and keys on the device);
 * host end-to-end: ``Graph.from_edges`` on NumPy arrays, the solve, the
   Forest's host ids, from a fresh graph each time (so every transfer counts),
-  and again on the same graph (its device copy and keys cached);
-* device end-to-end: the same from CuPy arrays, ids read on the device.
+  and again on the same graph (its device copy, keys and work buffers cached);
+* device end-to-end: the same from CuPy arrays, ids read on the device, from a
+  fresh graph each time and again on the same graph; split into the graph's
+  construction (validation on the device), the solve's initialization
+  (keys, filter threshold, work buffers), compute, the compaction of the
+  forest's ids, and the rest (Forest assembly, the ids' export).
 
 Goals (issue 14): host end-to-end <= 3 x (H2D + compute); device end-to-end
 <= 1.3 x compute. Medians of ``--repeat`` runs after one warm-up (which also
 fills numba-cuda's kernel cache). Every forest is checked against
-``kruskal/serial``. Writes ``gpu_end_to_end.md`` and ``.json`` under ``--out``.
+``kruskal/serial``. Writes ``gpu_end_to_end.md`` and ``.json`` under ``--out``,
+and with ``--profile`` the Python profile of one device end-to-end solve per
+weight kind of the first size (``gpu_end_to_end_profile.txt``: where the host
+time beyond compute goes).
 Not a test: a device script, run by the device call of the GPU work.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import io
 import json
+import pstats
 import statistics
 import time
 from pathlib import Path
@@ -64,7 +74,7 @@ def _to_host(array) -> np.ndarray:
     return array.get() if hasattr(array, "get") else array.copy_to_host()
 
 
-def measure(src, dst, weight, n: int, repeat: int) -> dict:
+def measure(src, dst, weight, n: int, repeat: int, profile: list | None = None) -> dict:
     reference = parmst.minimum_spanning_forest(
         parmst.Graph.from_edges(src, dst, weight, num_vertices=n), "kruskal/serial").edge_ids
     row = {"weight": str(weight.dtype), "edges": len(src), "vertices": n,
@@ -86,65 +96,112 @@ def measure(src, dst, weight, n: int, repeat: int) -> dict:
     cached = parmst.Graph.from_edges(src, dst, weight, num_vertices=n)
     row["host_cached_s"], forest = _median_seconds(
         lambda: parmst.minimum_spanning_forest(cached, "ecl/gpu").edge_ids, repeat)
-    computes = []
     device_arrays = [_device_copy(a) for a in (src, dst, weight)]
+    splits = []
 
     def from_device():
+        start = time.perf_counter()
         graph = parmst.Graph.from_edges(*device_arrays, num_vertices=n)
+        cuda.synchronize()
+        built = time.perf_counter()
         forest = parmst.minimum_spanning_forest(graph, "ecl/gpu")
-        computes.append(forest.stats.compute_time)
-        return forest.edge_ids_device
+        ids = forest.edge_ids_device
+        cuda.synchronize()
+        s = forest.stats
+        splits.append({"graph_s": built - start, "init_s": s.init_time,
+                       "compute_s": s.compute_time,
+                       "compaction_s": s.extra.get("copy_back_time", 0.0),
+                       "rest_s": time.perf_counter() - built - s.init_time - s.compute_time
+                       - s.extra.get("copy_back_time", 0.0)})
+        return ids
 
     row["device_end_to_end_s"], ids = _median_seconds(from_device, repeat)
     assert type(ids) is type(device_arrays[0]), "ids not returned as the input's array kind"
     assert np.array_equal(_to_host(ids), reference), "ecl/gpu from device arrays is not exact"
-    row["device_compute_s"] = statistics.median(computes[1:])
+    for key in splits[0]:
+        row["device_" + key] = statistics.median(x[key] for x in splits[1:])
+    same = parmst.Graph.from_edges(*device_arrays, num_vertices=n)
+    row["device_same_graph_s"], ids = _median_seconds(
+        lambda: parmst.minimum_spanning_forest(same, "ecl/gpu").edge_ids_device, repeat)
+    assert np.array_equal(_to_host(ids), reference), "ecl/gpu on a reused device graph"
     row["host_ratio"] = row["host_end_to_end_s"] / (row["h2d_s"] + row["compute_s"])
     row["device_ratio"] = row["device_end_to_end_s"] / row["device_compute_s"]
+    if profile is not None:
+        profiler = cProfile.Profile()
+        profiler.enable()
+        from_device()
+        profiler.disable()
+        for order in ("tottime", "cumulative"):
+            text = io.StringIO()
+            pstats.Stats(profiler, stream=text).sort_stats(order).print_stats(30)
+            profile.append(f"## device end-to-end, {row['weight']} weights, {len(src)} edges "
+                           f"(by {order})\n{text.getvalue()}")
     return row
 
 
-def report(rows: list[dict], out: Path, env: str) -> None:
+def report(rows: list[dict], out: Path, env: str, command: str) -> None:
     ms = 1e3
     lines = ["# ecl/gpu end to end: host arrays and device arrays", "",
-             f"Machine: {env}. Command: `python benchmarks/gpu_end_to_end.py "
-             f"--log2-edges {rows[0]['edges'].bit_length() - 1}` (medians after a warm-up; every "
-             "forest equal to kruskal/serial's).", "",
-             "| weights | keys | H2D ms | compute ms | host e2e ms | "
+             f"Machine: {env}. Command: `{command}` (medians after a warm-up; every forest "
+             "equal to kruskal/serial's).", "",
+             "| edges | weights | keys | H2D ms | compute ms | host e2e ms | "
              "host e2e / (H2D + compute) | host, cached copy ms | device e2e ms | "
-             "device e2e / compute |",
-             "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+             "device e2e / compute | device, same graph ms |",
+             "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
         lines.append(
-            f"| {r['weight']} | {r['key_method']} | {r['h2d_s'] * ms:.2f} | "
-            f"{r['compute_s'] * ms:.2f} | "
+            f"| 2^{r['edges'].bit_length() - 1} | {r['weight']} | {r['key_method']} | "
+            f"{r['h2d_s'] * ms:.2f} | {r['compute_s'] * ms:.2f} | "
             f"{r['host_end_to_end_s'] * ms:.2f} | {r['host_ratio']:.2f} (goal <= 3) | "
             f"{r['host_cached_s'] * ms:.2f} | {r['device_end_to_end_s'] * ms:.2f} | "
-            f"{r['device_ratio']:.2f} (goal <= 1.3) |")
-    lines += ["", "Host solve's initialization split: "
-              + "; ".join(f"{r['weight']}: transfer {r['transfer_s'] * ms:.2f} ms, keys "
-                          f"{r['keys_s'] * ms:.2f} ms, compaction + copy-back "
-                          f"{r['copy_back_s'] * ms:.2f} ms" for r in rows), ""]
+            f"{r['device_ratio']:.2f} (goal <= 1.3) | {r['device_same_graph_s'] * ms:.2f} |")
+    lines += ["", "Host solve's split (ms): transfer, keys, compaction + copy-back.", "",
+              "| edges | weights | transfer | keys | compaction + copy-back |",
+              "|---:|---|---:|---:|---:|"]
+    lines += [f"| 2^{r['edges'].bit_length() - 1} | {r['weight']} | {r['transfer_s'] * ms:.2f} | "
+              f"{r['keys_s'] * ms:.2f} | {r['copy_back_s'] * ms:.2f} |" for r in rows]
+    lines += ["", "Device end-to-end split (ms, medians): Graph.from_edges on CuPy arrays "
+              "(validation on the device), the solve's initialization (keys, threshold, work "
+              "buffers), compute, compaction of the ids, the rest (Forest, export).", "",
+              "| edges | weights | graph | init | compute | compaction | rest |",
+              "|---:|---|---:|---:|---:|---:|---:|"]
+    lines += [f"| 2^{r['edges'].bit_length() - 1} | {r['weight']} | "
+              + " | ".join(f"{r['device_' + k] * ms:.2f}" for k in
+                           ("graph_s", "init_s", "compute_s", "compaction_s", "rest_s")) + " |"
+              for r in rows]
+    lines.append("")
     (out / "gpu_end_to_end.md").write_text("\n".join(lines))
-    (out / "gpu_end_to_end.json").write_text(json.dumps({"machine": env, "rows": rows}, indent=1))
+    (out / "gpu_end_to_end.json").write_text(json.dumps({"machine": env, "command": command,
+                                                         "rows": rows}, indent=1))
     print("\n".join(lines))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--log2-edges", type=int, default=22)
+    parser.add_argument("--log2-edges", type=int, nargs="+", default=[22])
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--profile", action="store_true",
+                        help="profile one device end-to-end solve per weight kind (first size)")
     parser.add_argument("--out", type=Path, default=Path("."))
     args = parser.parse_args()
-    m = 1 << args.log2_edges
-    n = m >> 2
-    rng = np.random.default_rng(1)
-    src = rng.integers(0, n, m).astype(np.int32)
-    dst = rng.integers(0, n, m).astype(np.int32)
-    rows = [measure(src, dst, rng.integers(0, 1 << 20, m).astype(np.int32), n, args.repeat),
-            measure(src, dst, rng.random(m), n, args.repeat)]
     args.out.mkdir(parents=True, exist_ok=True)
-    report(rows, args.out, _device.device_name())
+    rows, profiles = [], [] if args.profile else None
+    for k in args.log2_edges:
+        m = 1 << k
+        n = m >> 2
+        rng = np.random.default_rng(1)
+        src = rng.integers(0, n, m).astype(np.int32)
+        dst = rng.integers(0, n, m).astype(np.int32)
+        profile = profiles if k == args.log2_edges[0] else None
+        rows += [measure(src, dst, rng.integers(0, 1 << 20, m).astype(np.int32), n,
+                         args.repeat, profile),
+                 measure(src, dst, rng.random(m), n, args.repeat, profile)]
+    command = ("python benchmarks/gpu_end_to_end.py --log2-edges "
+               + " ".join(map(str, args.log2_edges)) + f" --repeat {args.repeat}"
+               + (" --profile" if args.profile else ""))
+    report(rows, args.out, _device.device_name(), command)
+    if profiles:
+        (args.out / "gpu_end_to_end_profile.txt").write_text("\n".join(profiles))
 
 
 if __name__ == "__main__":

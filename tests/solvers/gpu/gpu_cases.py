@@ -35,7 +35,10 @@ ECL_VARIANTS = [
     {"select": "records"},
     {"launch": "per-round", "filter_target": 0.5},
     {"launch": "persistent", "select": "records", "filter_target": 3},
-    {"launch": "per-round", "keys": "rank"},
+    # Two-pass keys (records carry the edge id) by every launch and select path.
+    {"launch": "per-round", "keys": "two-pass"},
+    {"keys": "two-pass", "select": "records"},
+    {"init": "hybrid", "launch": "per-round", "keys": "two-pass"},
 ]
 BLOCK = {"block_size": 32} if SIMULATOR else {}
 
@@ -58,6 +61,12 @@ def random_graph(seed: int, n: int, m: int, dtype: str) -> parmst.Graph:
     else:
         weight = rng.choice([-1.5, 0.0, 0.25, 2.0, np.inf], m).astype(dtype)
     return parmst.Graph.from_edges(src, dst, weight, num_vertices=n)
+
+
+def exact_route(solver: str) -> str:
+    """The key method a GPU solver takes where keys do not pack: ``ecl/gpu`` settles ties
+    by a second atomicMin on edge ids, the others rank the keys with a device sort."""
+    return "two-pass" if solver == "ecl/gpu" else "rank"
 
 
 def solver_block(solver: str) -> dict:
@@ -115,22 +124,23 @@ def test_prim_dense_matches_kruskal_on_dense_forest(dtype):
 @pytest.mark.parametrize("solver", GPU_SOLVERS)
 @pytest.mark.parametrize("dtype", ["int32", "float64"])
 def test_rank_keys_give_the_exact_forest(solver, dtype):
-    """``keys="rank"``: the route for weights whose keys do not pack with ids, forced on
-    weights that would pack, on every GPU solver."""
+    """The exact key route (:func:`exact_route`), the one for weights whose keys do not pack
+    with ids, forced on weights that would pack, on every GPU solver."""
     graph = dense_forest(dtype) if solver == "prim-dense/gpu" \
         else random_graph(7, *SIZES[-1], dtype)
-    forest = assert_exact(graph, solver, keys="rank", **solver_block(solver))
-    assert forest.stats.extra["key_method"] == "rank"
+    forest = assert_exact(graph, solver, keys=exact_route(solver), **solver_block(solver))
+    assert forest.stats.extra["key_method"] == exact_route(solver)
 
 
 @pytest.mark.parametrize("solver", GPU_SOLVERS)
 def test_unpackable_weights_take_rank_keys_by_default(solver):
-    """Weights spanning float64's range do not pack with edge ids: ``"auto"`` ranks them."""
+    """Weights spanning float64's range do not pack with edge ids: ``"auto"`` takes the
+    solver's exact route."""
     graph = random_graph(4, 12, 40, "float64")
     weight = graph.weight * np.where(np.arange(graph.num_edges) % 3, 1e300, 1e-300)
     graph = parmst.Graph.from_edges(graph.src, graph.dst, weight, num_vertices=12)
     forest = assert_exact(graph, solver, **solver_block(solver))
-    assert forest.stats.extra["key_method"] == "rank"
+    assert forest.stats.extra["key_method"] == exact_route(solver)
 
 
 @pytest.mark.parametrize("dtype", ["int32", "float64"])
@@ -247,6 +257,27 @@ def test_device_keys_order_edges_like_the_canonical_order(name, method):
         assert keys.method == "rank"
 
 
+@pytest.mark.parametrize("name", KEY_WEIGHTS)
+def test_two_pass_keys_order_weights_and_leave_ties_to_ids(name):
+    """``unpacked="two-pass"``: the weight keys alone, in weight order with equal weights
+    equal, so that (key, edge id) is the canonical order; no sort, edge id = slot."""
+    from numba import cuda
+
+    from parmst.solvers.gpu._keys import device_keys
+
+    weight = KEY_WEIGHTS[name]
+    keys = device_keys(cuda.to_device(weight), "two-pass", unpacked="two-pass")
+    assert keys.method == "two-pass" and keys.order is None
+    host = keys.keys.copy_to_host()
+    np.testing.assert_array_equal(np.argsort(host, kind="stable"),
+                                  parmst.order.canonical_order(weight))
+    assert len(np.unique(host)) == len(np.unique(weight))
+    wide = KEY_WEIGHTS["float64-wide"]
+    assert device_keys(cuda.to_device(wide), unpacked="two-pass").method == "two-pass"
+    with pytest.raises(ValueError, match="keys must be one of"):
+        device_keys(cuda.to_device(wide), "rank", unpacked="two-pass")
+
+
 def test_float64_weights_that_do_not_pack_take_the_device_sort():
     keys = _device_keys(KEY_WEIGHTS["float64-wide"], "auto")
     assert keys.method == "rank"
@@ -337,13 +368,14 @@ def test_graph_on_the_device_is_solved_there(solver, dtype, wrap):
 
 @pytest.mark.parametrize("solver", ["ecl/gpu", "boruvka-edge/gpu", "genboruvka/gpu"])
 def test_wide_float64_weights_on_the_device_are_exact(solver):
-    """float64 weights over many binades (the rank route: the device sort) on a device graph."""
+    """float64 weights over many binades (the exact route: two-pass or the device sort) on a
+    device graph."""
     host = random_graph(9, *SIZES[0], "float64")
     rng = np.random.default_rng(9)
     scale = 10.0 ** rng.integers(-200, 200, host.num_edges)
     host = host.with_weights(rng.random(host.num_edges) * scale)
     forest = assert_exact(host, solver, **solver_block(solver))
-    assert forest.stats.extra["key_method"] == "rank"
+    assert forest.stats.extra["key_method"] == exact_route(solver)
     device_forest = parmst.minimum_spanning_forest(on_device(host), solver, **solver_block(solver))
     np.testing.assert_array_equal(device_forest.edge_ids, forest.edge_ids)
 

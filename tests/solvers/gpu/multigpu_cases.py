@@ -45,9 +45,9 @@ two_devices = pytest.mark.skipif(
 
 # One device: parts one after another there; the default needs >= 2 devices off the simulator.
 ONE_DEVICE = [{"devices": [0], "parts": 2}, {"devices": [0], "parts": 3, "split": "blocks"},
-              {"devices": [0], "parts": 2, "split": "bfs", "keys": "rank"}]
+              {"devices": [0], "parts": 2, "split": "bfs", "keys": "two-pass"}]
 TWO_DEVICES = [{"devices": [0, 1]}, {"devices": [1, 0], "parts": 3, "split": "bfs"},
-               {"devices": [0, 1], "parts": 4, "keys": "rank"}]
+               {"devices": [0, 1], "parts": 4, "keys": "two-pass"}]
 SPECS = ["rmat:scale=6,seed=1", "grid2d:side=9,seed=2", "dense:n=40,seed=3"] \
     if SIMULATOR else ["rmat:scale=16,seed=1", "grid2d:side=300,seed=2", "road:side=400,seed=5",
                        "random-degree:n=200000,seed=6", "delaunay:n=100000,seed=3",
@@ -107,7 +107,7 @@ def test_one_part_per_device_matches_kruskal(spec, options):
 
 
 @pytest.mark.parametrize("dtype", ["int32", "int64", "float32", "float64"])
-@pytest.mark.parametrize("keys", ["auto", "rank"])
+@pytest.mark.parametrize("keys", ["auto", "two-pass"])
 def test_every_weight_dtype_and_key_route(dtype, keys):
     n, m = (20, 90) if SIMULATOR else (30_000, 200_000)
     for seed in range(2):

@@ -4,8 +4,9 @@ numba-cuda's simulator has no ``ballot_sync``/``shfl_sync``, so there every
 kernel takes its thread-only path (``_kernels.WARP_INTRINSICS`` is false).
 These tests run the warp paths: ECL-MST's hybrid initialization (a warp per
 vertex of degree >= 4), the warp-aggregated worklist reservation of every
-edge-centric kernel, genboruvka's run-aggregated ``atomicAdd``, and the rank-key
-route of every GPU solver on graphs larger than the simulator takes.
+edge-centric kernel, genboruvka's run-aggregated ``atomicAdd``, and the exact key
+route for keys that do not pack (``ecl/gpu``'s two-pass atomicMin, the others' device
+sort) of every GPU solver on graphs larger than the simulator takes.
 
 Without a CUDA device they skip, naming why. On the GPU machine
 ``benchmarks/gpu_device_run.sh`` sets ``PARMST_REQUIRE_GPU=1``, which makes a
@@ -34,6 +35,10 @@ pytestmark = [
                        reason=f"{_WHY_NOT} (PARMST_REQUIRE_GPU=1 makes this a failure)"),
 ]
 GPU_SOLVERS = ["ecl/gpu", "boruvka-edge/gpu", "genboruvka/gpu", "prim-dense/gpu"]
+
+
+def _exact_route(solver: str) -> str:
+    return "two-pass" if solver == "ecl/gpu" else "rank"
 
 
 def _assert_exact(graph: parmst.Graph, solver: str, **options) -> parmst.Forest:
@@ -66,7 +71,7 @@ def test_a_real_device_runs_the_warp_paths():
     assert _device.device_name().startswith("cuda:")
 
 
-@pytest.mark.parametrize("keys", ["auto", "rank"])
+@pytest.mark.parametrize("keys", ["auto", "two-pass"])
 @pytest.mark.parametrize("init", ["hybrid", "thread", "edge"])
 def test_ecl_hybrid_warp_initialization_on_a_hub(init, keys):
     """The hub (degree 20,000) goes to a whole warp under ``init="hybrid"``; leaves of
@@ -75,19 +80,20 @@ def test_ecl_hybrid_warp_initialization_on_a_hub(init, keys):
     degree = np.diff(graph.csr().indptr)
     assert degree.max() >= 20_000 and (degree >= 4).sum() < len(degree) // 2
     forest = _assert_exact(graph, "ecl/gpu", init=init, keys=keys)
-    assert forest.stats.extra["key_method"] == ("rank" if keys == "rank" else "packed")
+    assert forest.stats.extra["key_method"] == ("two-pass" if keys == "two-pass" else "packed")
 
 
-@pytest.mark.parametrize("keys", ["auto", "rank"])
+@pytest.mark.parametrize("keys", ["auto", "exact"])
 @pytest.mark.parametrize("solver", ["ecl/gpu", "boruvka-edge/gpu", "genboruvka/gpu"])
 def test_warp_aggregated_reservations_on_a_large_multigraph(solver, keys):
     """Every worklist/entry kernel reserves slots per warp (ballot + one atomicAdd, or one
     atomicAdd per run of equal targets) on 400,000 edges: full and partial warps, many
     rounds, parallel edges, self-loops and ties."""
     graph = _random_graph(3, 50_000, 400_000, "int64")
+    keys = _exact_route(solver) if keys == "exact" else keys
     forest = _assert_exact(graph, solver, keys=keys)
     assert forest.stats.rounds >= 2
-    assert forest.stats.extra["key_method"] == ("rank" if keys == "rank" else "packed")
+    assert forest.stats.extra["key_method"] == ("packed" if keys == "auto" else keys)
 
 
 def test_ecl_auto_launch_hands_over_on_the_device():

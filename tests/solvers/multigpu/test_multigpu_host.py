@@ -61,7 +61,7 @@ def cpu_standin(monkeypatch, machine):
         yield
 
     def ecl_solve(graph, stats, keys):
-        assert keys in ("auto", "rank") and graph.is_on_device
+        assert keys in ("auto", "two-pass") and graph.is_on_device
         seen.append((current.device, threading.current_thread().name))
         with stats.compute():
             return FakeCUDAArray(np.sort(kruskal.solve(graph, Stats())))  # ascending, as ecl/gpu
@@ -173,7 +173,7 @@ def test_shares_cover_every_edge_once_in_id_order(split, parts):
                                   "seed000-sparse:size=small,seed=2", "road:side=25,seed=4"])
 @pytest.mark.parametrize("options", [{"parts": 2}, {"parts": 5, "split": "bfs"},
                                      {"devices": [0, 1]}, {"devices": [2, 0, 1], "parts": 4},
-                                     {"devices": [1, 3], "split": "blocks", "keys": "rank"}],
+                                     {"devices": [1, 3], "split": "blocks", "keys": "two-pass"}],
                          ids=str)
 def test_driver_gives_the_exact_forest(cpu_standin, spec, options):
     from parmst.solvers.multigpu import ecl as multigpu

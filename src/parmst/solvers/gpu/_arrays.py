@@ -27,7 +27,7 @@ from numba import cuda
 from parmst.solvers.gpu import _device
 
 __all__ = ["cast", "compact", "exclusive_scan", "fill", "gather", "iota", "id_range", "launch_grid",
-           "nan_count", "radix_order", "reduction_grid", "shift"]
+           "nan_count", "radix_order", "reduction_grid", "refill", "reiota", "shift"]
 
 #: Threads per block of the scan kernel (its shared buffer needs a compile-time size).
 SCAN_THREADS = _device.WARP_SIZE if _device.simulator_active() else 1024
@@ -111,18 +111,27 @@ def _nan_count(weight, count):
 
 def fill(shape: int | tuple[int, ...], value: Any, dtype: Any) -> Any:
     """A new device array filled with ``value`` on the device (no host buffer, no transfer)."""
-    out = cuda.device_array(shape, dtype=dtype)
+    return refill(cuda.device_array(shape, dtype=dtype), value)
+
+
+def refill(out: Any, value: Any) -> Any:
+    """Every item of the device array ``out`` set to ``value`` (a reused buffer's reset);
+    returns ``out``."""
     flat = out.reshape(out.size) if out.ndim > 1 else out
     if out.size:
-        _fill[launch_grid(out.size)](flat, np.dtype(dtype).type(value))
+        _fill[launch_grid(out.size)](flat, out.dtype.type(value))
     return out
 
 
 def iota(count: int, dtype: Any = np.int64) -> Any:
     """``0, 1, ..., count - 1`` on the device."""
-    out = cuda.device_array(count, dtype=dtype)
-    if count:
-        _iota[launch_grid(count)](out)
+    return reiota(cuda.device_array(count, dtype=dtype))
+
+
+def reiota(out: Any) -> Any:
+    """``out[i] = i`` for the one-dimensional device array ``out``; returns ``out``."""
+    if out.shape[0]:
+        _iota[launch_grid(out.shape[0])](out)
     return out
 
 

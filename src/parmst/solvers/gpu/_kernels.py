@@ -2,7 +2,12 @@
 
 Worklist records are two uint64 words, ``(v << 32 | n, key)``: ECL-MST's
 4-tuple ``<v, n, weight, id>`` (Fallin et al. section 3.3) with weight and id in
-one packed key, 16 bytes per record, both words in one memory segment.
+one packed key, 16 bytes per record, both words in one memory segment. Where
+weight key and id do not fit in one word, records get a third word, the edge
+id, and the minimum of a set is settled in two passes (Fallin et al. section
+3.2 for the key, then the smallest id among the edges holding it): a set's
+``min_id`` entry is then the tie-breaker, and an empty ``min_id`` array means
+the packed key alone decides.
 """
 
 from __future__ import annotations
@@ -93,6 +98,36 @@ def lower_min(min_edge, v, key, guard):
 
 
 @cuda.jit(device=True, inline=True)
+def won(min_edge, min_id, v, key, edge):
+    """Whether the record ``(key, edge)`` is set ``v``'s minimum: its packed key alone, or, in
+    two-pass mode (``min_id`` not empty), its weight key and then its edge id."""
+    return min_edge[v] == key and (min_id.shape[0] == 0 or min_id[v] == edge)
+
+
+@cuda.jit(device=True, inline=True)
+def record_slot(wl, cur, i, key, slot_mask):
+    """The per-edge flag slot of record ``i``: its third word (the edge id) in two-pass mode,
+    else the low bits of its packed key."""
+    if wl.shape[2] > 2:
+        return wl[cur, i, 2]
+    return key & slot_mask
+
+
+@cuda.jit(device=True)
+def settle_ties_items(wl, counts, cur, min_edge, min_id):
+    """Two-pass mode's second pass: among the records of ``wl[cur]`` whose weight key is their
+    set's minimum, the smallest edge id wins (atomicMin, guarded like the first pass)."""
+    for i in range(cuda.grid(1), counts[cur], cuda.gridsize(1)):
+        v, n = unpack_pair(wl[cur, i, 0])
+        key = wl[cur, i, 1]
+        edge = wl[cur, i, 2]
+        if min_edge[v] == key:
+            lower_min(min_id, v, edge, True)
+        if min_edge[n] == key:
+            lower_min(min_id, n, edge, True)
+
+
+@cuda.jit(device=True, inline=True)
 def warp_round(count):
     """``count`` rounded up to whole warps: loops run whole warps, so ballots see every lane."""
     return (count + 31) // 32 * 32
@@ -113,7 +148,8 @@ def worklist_round(find_set, join_sets):
         """Find both sets, drop internal edges, keep the rest with their sets, atomicMin.
 
         Records of ``wl[cur]`` that still join two sets go to ``wl[1 - cur]``
-        with the sets in place of the endpoints (implicit path compression).
+        with the sets in place of the endpoints (implicit path compression), and
+        with their edge id where records carry one (two-pass mode).
         """
         size = counts[cur]
         out = 1 - cur
@@ -132,26 +168,31 @@ def worklist_round(find_set, join_sets):
             if keep:
                 wl[out, pos, 0] = pack_pair(p, q)
                 wl[out, pos, 1] = key
+                if wl.shape[2] > 2:
+                    wl[out, pos, 2] = wl[cur, i, 2]
                 lower_min(min_edge, p, key, guard)
                 lower_min(min_edge, q, key, guard)
 
     @cuda.jit(device=True)
-    def select_items(wl, counts, cur, sets, min_edge, in_forest, slot_mask):
-        """A record that is the minimum of either of its sets joins them and enters the forest."""
+    def select_items(wl, counts, cur, sets, min_edge, min_id, in_forest, slot_mask):
+        """A record that is the minimum of either of its sets joins them and enters the forest
+        (``min_id``: see :func:`won`)."""
         for i in range(cuda.grid(1), counts[cur], cuda.gridsize(1)):
             v, n = unpack_pair(wl[cur, i, 0])
             key = wl[cur, i, 1]
-            if min_edge[v] == key or min_edge[n] == key:
+            slot = record_slot(wl, cur, i, key, slot_mask)
+            if won(min_edge, min_id, v, key, slot) or won(min_edge, min_id, n, key, slot):
                 join_sets(sets, v, n)
-                in_forest[key & slot_mask] = 1
+                in_forest[slot] = 1
 
     return relax_items, select_items
 
 
 @cuda.jit(device=True)
-def reset_items(wl, counts, cur, min_edge):
+def reset_items(wl, counts, cur, min_edge, min_id):
     """Fallin et al. Alg. 2 lines 34-37 (Shou and He Listing 6 lines 43-45): clear the minima of the
-    worklist's sets; also empty the drained list for reuse."""
+    worklist's sets (and their tie-breaking ids, in two-pass mode); also empty the drained list
+    for reuse."""
     size = counts[cur]
     if cuda.grid(1) == 0:
         counts[1 - cur] = 0
@@ -159,3 +200,6 @@ def reset_items(wl, counts, cur, min_edge):
         v, n = unpack_pair(wl[cur, i, 0])
         min_edge[v] = NO_EDGE
         min_edge[n] = NO_EDGE
+        if min_id.shape[0]:
+            min_id[v] = NO_EDGE
+            min_id[n] = NO_EDGE

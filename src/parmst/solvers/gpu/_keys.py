@@ -13,13 +13,22 @@ copy of the weights, so a graph's weights never come back to the host:
 2. keys less their minimum, so a narrow range needs few bits;
 3. when weight key and edge id fit in 63 bits, the packed key
    ``weight_key << id_bits | edge_id`` (slot = edge id);
-4. otherwise, the exact route: a stable radix sort of the weight keys on
-   the device gives the ``(weight, edge_id)`` order (ties in id order), and
-   each edge's key is its rank in it (slot = rank, mapped back to edge ids
-   when the forest is read). Never a silent truncation, never a host sort.
+4. otherwise, one of two exact routes, as the solver asks:
 
-Every GPU solver takes a ``keys`` option (``"auto"``, ``"packed"``,
-``"rank"``) so tests can run either route. Keys are cached on the graph
+   - ``"two-pass"`` (``ecl/gpu``): the weight keys of step 2 as they are, not
+     unique; the kernels carry each record's edge id and settle a set's
+     minimum by a second atomicMin on the ids among the edges that hold the
+     lightest weight key (as the CPU ECL-MST does), so no sort at all;
+   - ``"rank"`` (the solvers whose records hold one key word): a stable
+     radix sort of the weight keys on the device gives the
+     ``(weight, edge_id)`` order (ties in id order), and each edge's key is
+     its rank in it (slot = rank, mapped back to edge ids when the forest is
+     read).
+
+   Never a silent truncation, never a host sort.
+
+Every GPU solver takes a ``keys`` option (``"auto"``, ``"packed"``, and its
+exact route) so tests can run either route. Keys are cached on the graph
 (they depend on its weights alone), so a second solve prepares none.
 """
 
@@ -38,10 +47,13 @@ from parmst.solvers.gpu import _arrays
 from parmst.solvers.gpu._arrays import launch_grid, reduction_grid
 from parmst.stats import Stats
 
-__all__ = ["KEY_METHODS", "MAX_KEY", "SlotKeys", "device_keys", "filter_threshold", "graph_keys"]
+__all__ = ["KEY_METHODS", "MAX_KEY", "UNPACKED_METHODS", "SlotKeys", "device_keys",
+           "filter_threshold", "graph_keys"]
 
 MAX_KEY = np.uint64(2**64 - 1)
-KEY_METHODS = ("auto", "packed", "rank")
+KEY_METHODS = ("auto", "packed", "rank", "two-pass")
+#: The routes for keys that do not pack with ids (see the module's step 4).
+UNPACKED_METHODS = ("rank", "two-pass")
 # Packed keys stay below 2**63, so the all-ones word can mean "no edge recorded yet".
 _PACKED_BITS = 63
 
@@ -54,13 +66,16 @@ class SlotKeys:
     ----------
     keys : device array of uint64
         ``keys[e]`` for edge id ``e``: distinct, and ``keys[a] < keys[b]``
-        exactly when ``(w[a], a) < (w[b], b)``.
+        exactly when ``(w[a], a) < (w[b], b)``; for ``"two-pass"``, the
+        weight keys alone (``keys[a] < keys[b]`` exactly when
+        ``w[a] < w[b]``), ties left to the edge ids.
     slot_mask : numpy.uint64
-        ``key & slot_mask`` is the edge's slot in a per-edge flag array.
+        ``key & slot_mask`` is the edge's slot in a per-edge flag array
+        (packed and rank keys; two-pass records carry the edge id itself).
     order : device array of int64 or None
         Slot -> edge id for rank keys; ``None`` when the slot is the edge id.
     method : str
-        ``"packed"`` or ``"rank"``.
+        ``"packed"``, ``"rank"`` or ``"two-pass"``.
     """
 
     keys: Any
@@ -158,13 +173,16 @@ def _weight_keys(weight: Any) -> tuple[Any, int, int]:
     return keys, low, high
 
 
-def device_keys(weight: Any, method: str = "auto") -> SlotKeys:
-    """Packed keys where weight key and id fit in 63 bits, rank keys otherwise, on the device.
+def device_keys(weight: Any, method: str = "auto", unpacked: str = "rank") -> SlotKeys:
+    """Packed keys where weight key and id fit in 63 bits, the ``unpacked`` route otherwise.
 
     ``weight`` is a device array (int32, int64, float32 or float64, no NaN);
-    ``method`` is ``"auto"``, ``"rank"`` (always; tests use it on small
-    graphs) or ``"packed"`` (raise ValueError when packing is impossible).
-    The keys order edges exactly as :func:`parmst.order.canonical_order`.
+    ``method`` is ``"auto"``, ``"packed"`` (raise ValueError when packing is
+    impossible) or ``unpacked`` itself (always; tests use it on small
+    graphs). ``unpacked`` is ``"rank"`` (unique keys from a device sort) or
+    ``"two-pass"`` (the weight keys, for kernels that break ties by edge id);
+    see the module's step 4. The keys order edges exactly as
+    :func:`parmst.order.canonical_order` (two-pass keys with the ids).
 
     Examples
     --------
@@ -173,8 +191,11 @@ def device_keys(weight: Any, method: str = "auto") -> SlotKeys:
     >>> np.argsort(k.keys.copy_to_host()).tolist(), k.method  # doctest: +SKIP
     ([1, 0, 2], 'packed')
     """
-    if method not in KEY_METHODS:
-        raise ValueError(f"keys must be one of {KEY_METHODS}, got {method!r}")
+    if unpacked not in UNPACKED_METHODS:
+        raise ValueError(f"unpacked must be one of {UNPACKED_METHODS}, got {unpacked!r}")
+    allowed = ("auto", "packed", unpacked)
+    if method not in allowed:
+        raise ValueError(f"keys must be one of {allowed}, got {method!r}")
     keys, low, high = _weight_keys(weight)
     m = len(keys)
     if not m:
@@ -185,27 +206,30 @@ def device_keys(weight: Any, method: str = "auto") -> SlotKeys:
     if method == "packed" and not fits:
         raise ValueError(f"weight keys need {key_bits} bits and edge ids {bits}: "
                          f"they do not fit in the {_PACKED_BITS} bits of a packed key")
-    if fits and method != "rank":
+    if fits and method != unpacked:
         _shift_and_pack[launch_grid(m)](keys, np.uint64(low), np.uint64(bits), True)
         return SlotKeys(keys, np.uint64((1 << bits) - 1), None, "packed")
     _shift_and_pack[launch_grid(m)](keys, np.uint64(low), np.uint64(0), False)
+    if unpacked == "two-pass":
+        return SlotKeys(keys, MAX_KEY, None, "two-pass")
     order = _arrays.radix_order(keys, key_bits)
     _ranks[launch_grid(m)](order, keys)
     return SlotKeys(keys, MAX_KEY, order, "rank")
 
 
-def graph_keys(graph: Any, method: str, stats: Stats) -> SlotKeys:
+def graph_keys(graph: Any, method: str, stats: Stats, unpacked: str = "rank") -> SlotKeys:
     """:func:`device_keys` of the graph's device weights, cached on the graph per method and
     timed as the ``keys`` phase of initialization."""
-    cached = graph._cache.get(("gpu-keys", method))
+    cache_key = ("gpu-keys", method, unpacked)
+    cached = graph._cache.get(cache_key)
     if cached is None:
         from parmst.solvers.gpu import _device
 
         weight = _device.device_graph(graph, stats).weight
         with stats.phase("keys"):
-            cached = device_keys(weight, method)
+            cached = device_keys(weight, method, unpacked)
             _device.synchronize()
-        graph._cache[("gpu-keys", method)] = cached
+        graph._cache[cache_key] = cached
     return cached
 
 

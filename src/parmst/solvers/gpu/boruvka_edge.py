@@ -99,15 +99,18 @@ def _bridges(wl, counts, cur, dsu, min_key):
 
 
 @cuda.jit(cache=True)
-def _merge(wl, counts, cur, dsu, min_key, in_forest, slot_mask):
-    """Shou and He Listing 6 lines 35-40: a bridge of either endpoint joins and enters the MST."""
-    _merge_items(wl, counts, cur, dsu, min_key, in_forest, slot_mask)
+def _merge(wl, counts, cur, dsu, min_key, no_ties, in_forest, slot_mask):
+    """Shou and He Listing 6 lines 35-40: a bridge of either endpoint joins and enters the MST.
+
+    Keys are unique here (packed or ranks), so ``no_ties`` is empty: no second pass.
+    """
+    _merge_items(wl, counts, cur, dsu, min_key, no_ties, in_forest, slot_mask)
 
 
 @cuda.jit(cache=True)
-def _clear(wl, counts, cur, min_key):
+def _clear(wl, counts, cur, min_key, no_ties):
     """Shou and He Listing 6 lines 43-45: reset the minima; empty the drained worklist."""
-    reset_items(wl, counts, cur, min_key)
+    reset_items(wl, counts, cur, min_key, no_ties)
 
 
 def solve(graph, stats: Stats, *, block_size: int = _device.DEFAULT_BLOCK_SIZE,
@@ -155,6 +158,7 @@ def solve(graph, stats: Stats, *, block_size: int = _device.DEFAULT_BLOCK_SIZE,
         in_forest = _device.device_full(m, 0, np.uint8)
         wl = cuda.device_array((2, max(m, 1), 2), dtype=np.uint64)
         counts = _device.device_full(2, 0, np.int64)
+        no_ties = cuda.device_array(0, dtype=np.uint64)
     stats.extra["key_method"] = keys.method
     with stats.compute():
         _load_edges[grid(m)](src, dst, d_keys, wl, counts)
@@ -166,8 +170,9 @@ def solve(graph, stats: Stats, *, block_size: int = _device.DEFAULT_BLOCK_SIZE,
             _bridges[grid(size)](wl, counts, cur, dsu, min_key)
             size, cur = int(counts.copy_to_host()[1 - cur]), 1 - cur
             if size:
-                _merge[grid(size)](wl, counts, cur, dsu, min_key, in_forest, keys.slot_mask)
-                _clear[grid(size)](wl, counts, cur, min_key)
+                _merge[grid(size)](wl, counts, cur, dsu, min_key, no_ties, in_forest,
+                                   keys.slot_mask)
+                _clear[grid(size)](wl, counts, cur, min_key, no_ties)
         _device.synchronize()
     edge_ids = _device.result_ids(graph, keys, in_forest, stats)
     _device.record_device(stats, needed)

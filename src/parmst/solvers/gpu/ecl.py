@@ -12,6 +12,11 @@ Optimizations of Fallin et al. section 3.2 / 5.3 and where they live:
 
 - packed 64-bit keys with atomicMin and atomic guards: :func:`_relax`
   (keys from :mod:`parmst.solvers.gpu._keys`, exact for every weight dtype);
+  where weight key and edge id do not fit in one word (float64 weights over a
+  wide range), records carry the edge id in a third word and a set's minimum
+  is settled in two passes, atomicMin on the weight key, then atomicMin on the
+  id among the records holding that key (:func:`_settle_ties`), as the CPU
+  ECL-MST does: no sort of the keys;
 - double worklists of 16-byte records, data-driven: ``wl[2, cap, 2]``;
 - implicit path compression and no explicit compression: :func:`_relax`;
 - one edge direction: the edge list holds each edge once; the CSR
@@ -53,6 +58,7 @@ from parmst.solvers.gpu._kernels import (
     pack_pair,
     reserve,
     reset_items,
+    settle_ties_items,
     warp_round,
     worklist_round,
 )
@@ -86,6 +92,15 @@ def _in_phase(key, threshold, heavy):
     return key < threshold
 
 
+@cuda.jit(device=True, inline=True)
+def _write_record(wl, pos, p, q, key, edge):
+    """Record ``<p, q, key>`` at ``wl[0, pos]``, with its edge id where records carry one."""
+    wl[0, pos, 0] = pack_pair(p, q)
+    wl[0, pos, 1] = key
+    if wl.shape[2] > 2:
+        wl[0, pos, 2] = np.uint64(edge)
+
+
 @cuda.jit(cache=True)
 def _populate_edges(src, dst, keys, threshold, heavy, both_directions, parent, wl, counts):
     """Fallin et al. Alg. 2 lines 1-11, edge-centric: one thread per edge of the edge list.
@@ -113,17 +128,15 @@ def _populate_edges(src, dst, keys, threshold, heavy, both_directions, parent, w
                 keep = p != q
         pos = reserve(counts, 0, keep)
         if keep:
-            wl[0, pos, 0] = pack_pair(p, q)
-            wl[0, pos, 1] = key
+            _write_record(wl, pos, p, q, key, e)
         if both_directions:
             pos = reserve(counts, 0, keep)
             if keep:
-                wl[0, pos, 0] = pack_pair(q, p)
-                wl[0, pos, 1] = key
+                _write_record(wl, pos, q, p, key, e)
 
 
 @cuda.jit(device=True)
-def _emit_thread(v, beg, end, indices, csr_keys, threshold, heavy, both_directions,
+def _emit_thread(v, beg, end, indices, csr_keys, csr_ids, threshold, heavy, both_directions,
                  parent, wl, counts):
     """Fallin et al. Alg. 2 lines 3-10 for a low-degree vertex: one thread walks its neighbours."""
     p = find(parent, v)
@@ -135,12 +148,11 @@ def _emit_thread(v, beg, end, indices, csr_keys, threshold, heavy, both_directio
                 q = find(parent, n)
                 if p != q:
                     pos = cuda.atomic.add(counts, 0, np.int64(1))
-                    wl[0, pos, 0] = pack_pair(p, q)
-                    wl[0, pos, 1] = key
+                    _write_record(wl, pos, p, q, key, csr_ids[j])
 
 
 @cuda.jit(device=True)
-def _emit_warp(wide, v, indptr, indices, csr_keys, threshold, heavy, both_directions,
+def _emit_warp(wide, v, indptr, indices, csr_keys, csr_ids, threshold, heavy, both_directions,
                parent, wl, counts):
     """Fallin et al. section 3.2 hybrid: the warp takes each of its wide vertices in turn.
 
@@ -168,13 +180,12 @@ def _emit_warp(wide, v, indptr, indices, csr_keys, threshold, heavy, both_direct
                         keep = p != q
                 pos = reserve(counts, 0, keep)
                 if keep:
-                    wl[0, pos, 0] = pack_pair(p, q)
-                    wl[0, pos, 1] = key
+                    _write_record(wl, pos, p, q, key, csr_ids[j])
 
 
 @cuda.jit(cache=True)
-def _populate_csr(indptr, indices, csr_keys, threshold, heavy, both_directions, warp_degree,
-                  parent, wl, counts):
+def _populate_csr(indptr, indices, csr_keys, csr_ids, threshold, heavy, both_directions,
+                  warp_degree, parent, wl, counts):
     """Fallin et al. Alg. 2 lines 1-11 over CSR with the hybrid thread/warp split (section 3.2)."""
     n = indptr.shape[0] - 1
     for v in range(cuda.grid(1), warp_round(n), cuda.gridsize(1)):
@@ -184,11 +195,11 @@ def _populate_csr(indptr, indices, csr_keys, threshold, heavy, both_directions, 
             end = indptr[v + 1]
             wide = end - beg >= warp_degree
             if not wide:
-                _emit_thread(v, beg, end, indices, csr_keys, threshold, heavy, both_directions,
-                             parent, wl, counts)
+                _emit_thread(v, beg, end, indices, csr_keys, csr_ids, threshold, heavy,
+                             both_directions, parent, wl, counts)
         if WARP_INTRINSICS:
-            _emit_warp(wide, v, indptr, indices, csr_keys, threshold, heavy, both_directions,
-                       parent, wl, counts)
+            _emit_warp(wide, v, indptr, indices, csr_keys, csr_ids, threshold, heavy,
+                       both_directions, parent, wl, counts)
 
 
 _relax_items, _select_items = worklist_round(find, join)
@@ -201,47 +212,60 @@ def _relax(wl, counts, cur, parent, min_edge, guard):
 
 
 @cuda.jit(cache=True)
-def _select(wl, counts, cur, parent, min_edge, in_forest, slot_mask):
-    """One launch of :func:`_select_items` (``launch="per-round"``)."""
-    _select_items(wl, counts, cur, parent, min_edge, in_forest, slot_mask)
+def _settle_ties(wl, counts, cur, min_edge, min_id):
+    """One launch of :func:`~parmst.solvers.gpu._kernels.settle_ties_items` (two-pass keys,
+    ``launch="per-round"``)."""
+    settle_ties_items(wl, counts, cur, min_edge, min_id)
 
 
 @cuda.jit(cache=True)
-def _reset(wl, counts, cur, min_edge):
+def _select(wl, counts, cur, parent, min_edge, min_id, in_forest, slot_mask):
+    """One launch of :func:`_select_items` (``launch="per-round"``)."""
+    _select_items(wl, counts, cur, parent, min_edge, min_id, in_forest, slot_mask)
+
+
+@cuda.jit(cache=True)
+def _reset(wl, counts, cur, min_edge, min_id):
     """One launch of :func:`~parmst.solvers.gpu._kernels.reset_items` (``launch="per-round"``)."""
-    reset_items(wl, counts, cur, min_edge)
+    reset_items(wl, counts, cur, min_edge, min_id)
 
 
 @cuda.jit(device=True)
-def _select_vertices(counts, cur, src, dst, parent, min_edge, in_forest, slot_mask):
+def _select_vertices(counts, cur, src, dst, parent, min_edge, min_id, in_forest, slot_mask):
     """Fallin et al. Alg. 2 lines 27-37 from the sets' side: each set joins along its minimum.
 
     The records' select takes an edge when it is the minimum of either of its
     sets; a sweep over ``min_edge`` finds the same edges, one per set that
     recorded a minimum, and clears each minimum as it reads it (no other thread
     reads it here), so the reset comes free. The slot of a packed key is the
-    edge id, whose endpoints ``src``/``dst`` give the two sets. Also empties
-    the drained list for reuse, as :func:`reset_items` does.
+    edge id (in two-pass mode ``min_id`` holds it), whose endpoints
+    ``src``/``dst`` give the two sets. Also empties the drained list for
+    reuse, as :func:`reset_items` does.
     """
     if cuda.grid(1) == 0:
         counts[1 - cur] = 0
+    two_pass = min_id.shape[0] != 0
     for v in range(cuda.grid(1), min_edge.shape[0], cuda.gridsize(1)):
-        key = min_edge[v]
-        if key != NO_EDGE:
+        # Two-pass weight keys may reach NO_EDGE themselves: there the id tells.
+        e = min_id[v] if two_pass else min_edge[v]
+        if e != NO_EDGE:
             min_edge[v] = NO_EDGE
-            e = key & slot_mask
+            if two_pass:
+                min_id[v] = NO_EDGE
+            else:
+                e &= slot_mask
             join(parent, find(parent, np.int64(src[e])), find(parent, np.int64(dst[e])))
             in_forest[e] = 1
 
 
 @cuda.jit(cache=True)
-def _select_by_vertices(counts, cur, src, dst, parent, min_edge, in_forest, slot_mask):
+def _select_by_vertices(counts, cur, src, dst, parent, min_edge, min_id, in_forest, slot_mask):
     """One launch of :func:`_select_vertices` (``launch="per-round"``)."""
-    _select_vertices(counts, cur, src, dst, parent, min_edge, in_forest, slot_mask)
+    _select_vertices(counts, cur, src, dst, parent, min_edge, min_id, in_forest, slot_mask)
 
 
 @cuda.jit(cache=True)
-def _all_rounds(wl, counts, cur, parent, min_edge, in_forest, slot_mask, guard, sizes,
+def _all_rounds(wl, counts, cur, parent, min_edge, min_id, in_forest, slot_mask, guard, sizes,
                 src, dst, vertex_ratio):
     """Fallin et al. Alg. 2 lines 12-39 in one cooperative launch (``launch="persistent"``).
 
@@ -251,7 +275,8 @@ def _all_rounds(wl, counts, cur, parent, min_edge, in_forest, slot_mask, guard, 
     ``sizes[0]`` gets the round count, ``sizes[1:]`` the worklist size of each
     round. Every exit test reads values written before the last barrier, so the
     whole grid leaves the loop together. Rounds with at most ``vertex_ratio``
-    vertices per record select by sweeping the vertices (0: never).
+    vertices per record select by sweeping the vertices (0: never). Two-pass
+    keys (``min_id`` not empty) settle ties after the relax, one barrier more.
     """
     grid = cuda.cg.this_grid()
     rounds = 0
@@ -264,12 +289,16 @@ def _all_rounds(wl, counts, cur, parent, min_edge, in_forest, slot_mask, guard, 
         if counts[1 - cur] == 0:
             break
         cur = 1 - cur
-        if min_edge.shape[0] <= vertex_ratio * counts[cur]:
-            _select_vertices(counts, cur, src, dst, parent, min_edge, in_forest, slot_mask)
-        else:
-            _select_items(wl, counts, cur, parent, min_edge, in_forest, slot_mask)
+        if min_id.shape[0]:
+            settle_ties_items(wl, counts, cur, min_edge, min_id)
             grid.sync()
-            reset_items(wl, counts, cur, min_edge)
+        if min_edge.shape[0] <= vertex_ratio * counts[cur]:
+            _select_vertices(counts, cur, src, dst, parent, min_edge, min_id, in_forest,
+                             slot_mask)
+        else:
+            _select_items(wl, counts, cur, parent, min_edge, min_id, in_forest, slot_mask)
+            grid.sync()
+            reset_items(wl, counts, cur, min_edge, min_id)
         grid.sync()
     if cuda.grid(1) == 0:
         sizes[0] = rounds
@@ -308,11 +337,12 @@ def _check_options(init: str, block_size: int, launch: str, persistent_below: in
                          f"got {persistent_below!r}")
 
 
-def _device_bytes(graph, init: str, capacity: int) -> int:
+def _device_bytes(graph, init: str, capacity: int, record_words: int) -> int:
     n, m = graph.num_vertices, graph.num_edges
     index = graph.index_dtype.itemsize
     graph_bytes = (2 * index + 8) * m if init == "edge" else (n + 1 + 2 * m) * index + 16 * m
-    return graph_bytes + 2 * capacity * 16 + n * (4 + 8) + m + 16
+    tie_ids = 8 * n if record_words > 2 else 0
+    return graph_bytes + 2 * capacity * 8 * record_words + n * (4 + 8) + tie_ids + m + 16
 
 
 class _Run:
@@ -324,28 +354,42 @@ class _Run:
         # Rounds with at least this many records run per-round launches.
         self.persistent_below = {"auto": int(persistent_below), "persistent": math.inf,
                                  "per-round": 1}[launch]
-        # Selecting by vertices needs each slot's endpoints: the edge list and packed keys.
-        by_vertices = select == "auto" and init == "edge" and keys.order is None
+        # Selecting by vertices needs each slot's endpoints: the edge list.
+        by_vertices = select == "auto" and init == "edge"
         self.vertex_ratio = VERTEX_SELECT_RATIO if by_vertices else 0
         self.block_size, self.max_blocks = _device.launch_limits(block_size)
         self.init = init
         self.both_directions = both_directions
+        # Two-pass keys: records carry the edge id, sets a tie-breaking id (empty: packed keys).
+        two_pass = keys.method == "two-pass"
+        record_words = 3 if two_pass else 2
         capacity = max(1, m * (2 if both_directions else 1))
-        needed = _device_bytes(graph, init, capacity)
-        _device.ensure_memory("ecl/gpu", needed)
+        needed = _device_bytes(graph, init, capacity, record_words)
         stats.extra["device_memory_bytes"] = needed
+        work_key = ("ecl/gpu-work", capacity, record_words)
+        work = graph._cache.get(work_key)
+        if work is None:
+            _device.ensure_memory("ecl/gpu", needed)
+            work = (cuda.device_array(n, np.int32), cuda.device_array(n, np.uint64),
+                    cuda.device_array(n if two_pass else 0, np.uint64),
+                    cuda.device_array(m, np.uint8),
+                    cuda.device_array((2, capacity, record_words), dtype=np.uint64),
+                    cuda.device_array(2, np.int64), cuda.device_array(_MAX_ROUNDS + 1, np.int64))
+            # Cached on the graph beside its device copy and keys (Graph.clear_cache drops
+            # them): a second solve allocates nothing, it only resets them.
+            graph._cache[work_key] = work
+        self.parent, self.min_edge, self.min_id, self.in_forest, self.wl, self.counts, \
+            self.sizes = work
         if init == "edge":
             self.graph_arrays = (edges.src, edges.dst, keys.keys)
         else:
             indptr, indices, edge_ids = _device.device_csr(graph, stats)
-            self.graph_arrays = (indptr, indices, _arrays.gather(keys.keys, edge_ids))
-        self.parent = _arrays.iota(n, np.int32)
-        self.min_edge = _device.device_full(n, MAX_KEY, np.uint64)
-        self.in_forest = _device.device_full(m, 0, np.uint8)
-        self.wl = cuda.device_array((2, capacity, 2), dtype=np.uint64)
-        self.counts = _device.device_full(2, 0, np.int64)
+            self.graph_arrays = (indptr, indices, _arrays.gather(keys.keys, edge_ids), edge_ids)
+        _arrays.reiota(self.parent)
+        for array, value in ((self.min_edge, MAX_KEY), (self.min_id, NO_EDGE),
+                             (self.in_forest, 0), (self.counts, 0), (self.sizes, 0)):
+            _arrays.refill(array, value)
         self.slot_mask = keys.slot_mask
-        self.sizes = _device.device_full(_MAX_ROUNDS + 1, 0, np.int64)
 
     def _grid(self, count: int) -> tuple[int, int]:
         return min(self.max_blocks, _device.blocks_for(count, self.block_size)), self.block_size
@@ -360,11 +404,11 @@ class _Run:
                                                   self.both_directions, self.parent, self.wl,
                                                   self.counts)
         else:
-            indptr, indices, csr_keys = self.graph_arrays
+            indptr, indices, csr_keys, csr_ids = self.graph_arrays
             wide = WARP_MIN_DEGREE if self.init == "hybrid" and WARP_INTRINSICS else _NEVER
-            _populate_csr[self._grid(len(indptr) - 1)](indptr, indices, csr_keys, threshold,
-                                                       heavy, self.both_directions, wide,
-                                                       self.parent, self.wl, self.counts)
+            _populate_csr[self._grid(len(indptr) - 1)](indptr, indices, csr_keys, csr_ids,
+                                                       threshold, heavy, self.both_directions,
+                                                       wide, self.parent, self.wl, self.counts)
         return int(self.counts.copy_to_host()[0])
 
     def rounds(self, size: int, guard: bool, stats: Stats) -> None:
@@ -372,7 +416,8 @@ class _Run:
 
         Rounds with at least ``persistent_below`` records run as ECL-MST's
         host loop (three launches and a worklist-size copy each, two where the
-        round selects by vertices); the rest run in one cooperative launch.
+        round selects by vertices, one more for two-pass keys' ties); the rest
+        run in one cooperative launch.
         """
         cur = 0
         while size and size >= self.persistent_below:
@@ -383,24 +428,28 @@ class _Run:
             if not size:
                 return
             cur = 1 - cur
+            if len(self.min_id):
+                _settle_ties[self._grid(size)](self.wl, self.counts, cur, self.min_edge,
+                                               self.min_id)
             n = len(self.min_edge)
             if n <= self.vertex_ratio * size:
                 src, dst = self.graph_arrays[:2]
                 _select_by_vertices[self._grid(n)](self.counts, cur, src, dst, self.parent,
-                                                   self.min_edge, self.in_forest,
+                                                   self.min_edge, self.min_id, self.in_forest,
                                                    self.slot_mask)
                 continue
             _select[self._grid(size)](self.wl, self.counts, cur, self.parent, self.min_edge,
-                                      self.in_forest, self.slot_mask)
-            _reset[self._grid(size)](self.wl, self.counts, cur, self.min_edge)
+                                      self.min_id, self.in_forest, self.slot_mask)
+            _reset[self._grid(size)](self.wl, self.counts, cur, self.min_edge, self.min_id)
         if size:
             self._rounds_persistent(cur, guard, stats)
 
     def _rounds_persistent(self, cur: int, guard: bool, stats: Stats) -> None:
         """The remaining rounds in one cooperative launch sized to the resident blocks."""
         # Without vertex selection (ratio 0) the first two graph arrays only fill the slots.
-        args = (self.wl, self.counts, cur, self.parent, self.min_edge, self.in_forest,
-                self.slot_mask, guard, self.sizes, *self.graph_arrays[:2], self.vertex_ratio)
+        args = (self.wl, self.counts, cur, self.parent, self.min_edge, self.min_id,
+                self.in_forest, self.slot_mask, guard, self.sizes, *self.graph_arrays[:2],
+                self.vertex_ratio)
         _all_rounds[_cooperative_blocks(args, self.block_size), self.block_size](*args)
         sizes = self.sizes.copy_to_host()
         stats.extra["persistent_rounds"] = stats.extra.get("persistent_rounds", 0) + int(sizes[0])
@@ -452,17 +501,18 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
         solve on a small graph.
     seed : int
         Seed of the threshold sample.
-    keys : {"auto", "packed", "rank"}
+    keys : {"auto", "packed", "two-pass"}
         Key method of :func:`parmst.solvers.gpu._keys.device_keys`: packed
-        ``(weight, edge_id)`` keys where they fit (``"auto"``), or the edges'
-        ranks in that order from a sort on the device (``"rank"``, the route
-        for weights that do not pack).
+        ``(weight, edge_id)`` keys where they fit (``"auto"``), or the
+        weight keys with the edge id carried in each record and ties settled
+        by a second atomicMin (``"two-pass"``, the route for weights that do
+        not pack; no sort).
     select : {"auto", "records"}
         How a round picks the edges that join sets: ``"records"`` as ECL-MST
         (every record checks whether it is the minimum of either set, then
         every record clears its sets' minima); ``"auto"`` sweeps the vertices
         instead while there are at most :data:`VERTEX_SELECT_RATIO` vertices
-        per record (edge-list initialization and packed keys only).
+        per record (edge-list initialization only).
     filter_target : float
         Light edges aimed at, per vertex (default :data:`FILTER_TARGET`,
         Fallin et al.'s 3|V| CSR entries).
@@ -477,7 +527,7 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
     _check_options(init, block_size, launch, persistent_below, select, filter_target)
     with stats.init():
         edges = _device.device_graph(graph, stats)
-        keys = graph_keys(graph, keys, stats)
+        keys = graph_keys(graph, keys, stats, unpacked="two-pass")
         threshold = filter_threshold(keys.keys, graph.num_vertices, seed,
                                      filter_target) if filter else None
         run = _Run(graph, edges, keys, init, both_directions, block_size, launch,

@@ -225,7 +225,7 @@ def solve(graph: Graph, stats: Stats, *, devices: Sequence[int] | None = None,
         no partitioner). A vertex partition method of
         :func:`parmst.partition`: each part gets the edges inside one vertex
         part, and the crossing edges go straight to the merge.
-    keys : {"auto", "packed", "rank"}
+    keys : {"auto", "packed", "two-pass"}
         ``ecl/gpu``'s key method, for the parts and the merge.
 
     Examples

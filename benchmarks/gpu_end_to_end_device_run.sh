@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Issue 14 in one device call: the GPU tests on the real device, ecl/gpu end to end, and
+# ECL-MST side by side, each step bounded by its own timeout.
+#
+#   bash benchmarks/gpu_end_to_end_device_run.sh ECL_MST_DIR
+#
+# ECL_MST_DIR: an unpacked copy of github.com/burtscher/ECL-MST (see ecl_mst_side_by_side.sh;
+# never committed). Steps, in order:
+#   1. tests/solvers/gpu/test_gpu_device.py (required: warp paths, both key routes) and
+#      gpu_cases.py through gpu_device_run.sh; they also fill numba-cuda's kernel cache
+#      (NUMBA_CACHE_DIR), so no compilation falls inside the measurements after them (which
+#      also warm up before timing);
+#   2. benchmarks/gpu_end_to_end.py at 2^22 edges with a profile, then at 2^24 (two runs, so
+#      a timeout in the second keeps the first's report);
+#   3. ecl_mst_side_by_side.sh (build + bench, no ncu) with --repeat 3, report
+#      gpu_vs_ecl_mst_h100;
+#   4. `tests/conformance -k gpu` through gpu_device_run.sh.
+# The device tool brings back at most 8 files, so every step writes under a work folder that
+# ends up as $OUT/results.tar.gz; $OUT/summary.log holds the steps' tails.
+# Timeouts (seconds): TESTS_TIMEOUT, E2E_TIMEOUT (each size), BENCH_TIMEOUT, CONFORMANCE_TIMEOUT.
+set -uo pipefail
+ECL_DIR=${1:?usage: gpu_end_to_end_device_run.sh ECL_MST_DIR}
+OUT=${OUT:-/tmp/gpu_e2e_out}
+WORK=$(mktemp -d /tmp/gpu-e2e.XXXX)
+mkdir -p "$OUT"
+export PYTHONPATH=src:benchmarks/device_shim PYTHONUNBUFFERED=1 NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS=0
+export NUMBA_CACHE_DIR=${NUMBA_CACHE_DIR:-/tmp/nbc}
+PY=${PYTHON:-python3}
+SUMMARY=$OUT/summary.log
+status=0
+
+step() {  # step NAME COMMAND...: run, log to $WORK/NAME.log, keep the tail in the summary
+    local name=$1 start=$SECONDS
+    shift
+    "$@" > "$WORK/$name.log" 2>&1
+    local rc=$?
+    status=$(( status || rc ))
+    { echo "=== $name: exit $rc, $(( SECONDS - start )) s"; tail -n 30 "$WORK/$name.log"; } >> "$SUMMARY"
+}
+
+step tests env OUT="$WORK/tests" TESTS_TIMEOUT="${TESTS_TIMEOUT:-90}" \
+    bash benchmarks/gpu_device_run.sh tests
+for k in 22 24; do
+    step "e2e$k" timeout "${E2E_TIMEOUT:-45}" $PY benchmarks/gpu_end_to_end.py \
+        --log2-edges $k --repeat 3 $([[ $k == 22 ]] && echo --profile) \
+        --out "$WORK/e2e$k"
+done
+step ecl_mst env OUT="$WORK/ecl" STEPS="build bench" BENCH_TIMEOUT="${BENCH_TIMEOUT:-100}" \
+    bash benchmarks/ecl_mst_side_by_side.sh "$ECL_DIR" --repeat 3 --solver ecl/gpu \
+    --name gpu_vs_ecl_mst_h100
+step conformance env OUT="$WORK/conformance" CONFORMANCE_TIMEOUT="${CONFORMANCE_TIMEOUT:-40}" \
+    bash benchmarks/gpu_device_run.sh conformance
+tar -czf "$OUT/results.tar.gz" -C "$WORK" .
+echo "=== overall exit $status" >> "$SUMMARY"
+exit $status
