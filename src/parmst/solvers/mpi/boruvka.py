@@ -339,8 +339,13 @@ def filter_contract(dg: DistributedGraph, stats: Stats, local_solver: str,
     t0 = time.perf_counter()
     keys, key_bits = _edge_keys(dg)
     cut = np.flatnonzero(~local_mask)
-    primary = owner_src[cut] == dg.rank  # each cut edge joins the contracted graph at its src
-    at = own.local(np.where(primary, dg.src[cut], dg.dst[cut]))  # a cut edge's owned end
+    src_here = owner_src[cut] == dg.rank
+    at = own.local(np.where(src_here, dg.src[cut], dg.dst[cut]))  # a cut edge's owned end
+    far = np.where(src_here, dg.dst[cut], dg.src[cut])
+    # Each cut edge joins the contracted graph once: at its src owner if its id is even, else
+    # at its dst owner. Generators that write src < dst would otherwise give every cut edge
+    # to the lower rank, which then did most of the rounds' work.
+    primary = src_here == (dg.edge_ids[cut] % 2 == 0)
     fa, fb = own.local(dg.src[forest_pos]), own.local(dg.dst[forest_pos])
     n_local = own.count(dg.rank)
     parent = np.arange(n_local, dtype=np.int64)
@@ -359,9 +364,9 @@ def filter_contract(dg: DistributedGraph, stats: Stats, local_solver: str,
     offset = channel.exscan_int(k_here)
     total = channel.allreduce_int(k_here, "sum")
     label, _ = _component_labels(parent, touched, offset)
-    # Contracted graph: forest edges left uncontracted, and each cut edge once (at its src owner).
+    # Contracted graph: forest edges left uncontracted, and each cut edge once.
     deferred = ~contracted
-    far_label = _remote_labels(channel, dg, dg.dst[cut[primary]], label)
+    far_label = _remote_labels(channel, dg, far[primary], label)
     cu = np.concatenate([label[fa[deferred]], label[at[primary]]])
     cv = np.concatenate([label[fb[deferred]], far_label])
     held = np.concatenate([forest_pos[deferred], cut[primary]])
