@@ -5,8 +5,9 @@ After Sanders and Schimek, "Engineering Massively Parallel MST Algorithms"
 component a rank touches does. The components ``0..k-1`` of a round are
 owned by ranks in contiguous ranges (``starts``), and every rank holds some
 edges between them, each edge on exactly one rank (its *holder*). The rank
-numbers the distinct components its edges touch ``0..u-1`` (local ids, by
-hashing) and keeps its edges as pairs of local ids. One round:
+numbers the components it owns and the other distinct components its edges
+touch ``0..u-1`` (local ids: its own directly, the others by hashing) and
+keeps its edges as pairs of local ids. One round:
 
 1. **Minima.** The lightest held edge of each local component, in the
    ``(weight, edge_id)`` order; one ``Alltoallv`` sends ``(component, key,
@@ -75,10 +76,13 @@ def _table_bits(n):
 
 
 @numba.njit(cache=True)
-def _group(values):
-    """Dense numbers ``0..g-1`` of the distinct ``values`` (first seen first) and those values.
+def _group(values, first, count):
+    """Local ids of ``values``: ``value - first`` in the owned range ``first..first+count-1``,
+    ``count`` on for the others (first seen first); also the others, in that order.
 
-    Open addressing with linear probing, so linear time where a sort would not be.
+    Components this rank owns get their ids without a lookup; the others go
+    through open addressing with linear probing, linear time where a sort
+    would not be.
     """
     bits = _table_bits(len(values))
     mask = (1 << bits) - 1
@@ -86,17 +90,20 @@ def _group(values):
     table = np.full(1 << bits, -1, dtype=np.int64)
     distinct = np.empty(len(values), dtype=np.int64)
     group = np.empty(len(values), dtype=np.int64)
-    count = 0
+    others = 0
     for i in range(len(values)):
+        if first <= values[i] < first + count:
+            group[i] = values[i] - first
+            continue
         h = _slot(values[i], shift)
         while table[h] >= 0 and distinct[table[h]] != values[i]:
             h = (h + 1) & mask
         if table[h] < 0:
-            table[h] = count
-            distinct[count] = values[i]
-            count += 1
-        group[i] = table[h]
-    return group, distinct[:count]
+            table[h] = others
+            distinct[others] = values[i]
+            others += 1
+        group[i] = count + table[h]
+    return group, distinct[:others]
 
 
 @numba.njit(cache=True)
@@ -167,8 +174,9 @@ def _keep_lightest(at, key, eid, far, sender, best_key, best_id, best_far, best_
 class _Edges:
     """This rank's edges as local-id pairs, and the global component of each local id."""
 
-    def __init__(self, cu: np.ndarray, cv: np.ndarray, key: np.ndarray, eid: np.ndarray):
-        group, self.comp = _group(np.concatenate([cu, cv]).astype(np.int64))
+    def __init__(self, cu: np.ndarray, cv: np.ndarray, key: np.ndarray, eid: np.ndarray,
+                 first: int = 0, count: int = 0):
+        group, self.comp = _local_ids(np.concatenate([cu, cv]).astype(np.int64), first, count)
         self.lu, self.lv = group[:len(cu)], group[len(cu):]
         self.key, self.eid = key.copy(), eid.astype(np.int64)
         self.size = len(cu)
@@ -191,6 +199,16 @@ class _Edges:
         """The live edges: local ids of both ends, weight keys, global ids."""
         n = self.size
         return self.lu[:n], self.lv[:n], self.key[:n], self.eid[:n]
+
+
+def _local_ids(labels: np.ndarray, first: int, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """Local id of each component label, and the label of each local id.
+
+    The owned labels ``first..first+count-1`` are local ids ``0..count-1``;
+    the others are numbered from ``count`` on by :func:`_group`.
+    """
+    group, others = _group(labels, first, count)
+    return group, np.concatenate([np.arange(first, first + count, dtype=np.int64), others])
 
 
 def _owner(starts: np.ndarray, labels: np.ndarray) -> np.ndarray:
@@ -267,7 +285,7 @@ def _relabel(channel: Any, edges: _Edges, starts: np.ndarray, root: np.ndarray,
     (comp,) = channel.fetch(edges.comp[asking], _owner(starts, edges.comp[asking]), first,
                             [label])
     remap = np.full(len(edges.comp), -1, dtype=np.int64)
-    remap[asking], edges.comp = _group(comp)
+    remap[asking], edges.comp = _local_ids(comp, new_first, count)
     edges.contract(remap, len(edges.comp))
     return np.concatenate(([0], np.cumsum(channel.allgather_int(count))))
 
@@ -306,7 +324,8 @@ def owner_rounds(channel: Any, cu: np.ndarray, cv: np.ndarray, keys: np.ndarray,
     Returns the ids of the forest edges this rank holds.
     """
     with stats.phase("relabel"):
-        edges = _Edges(cu, cv, keys, ids)
+        edges = _Edges(cu, cv, keys, ids, int(starts[channel.rank]),
+                       int(starts[channel.rank + 1] - starts[channel.rank]))
     chosen, holders = [], []
     rounds = 0
     while channel.allreduce_int(edges.size, "sum") > FINISH_EDGES:
