@@ -56,10 +56,13 @@ def test_mpi_safe_contraction_sorting_only_the_forest_matches_the_full_scan(seed
     parent = np.arange(n, dtype=np.int64)
     cut_key = np.zeros(n, dtype=np.uint64)
     cut_at = np.full(n, -1, dtype=np.int64)
-    contracted = np.zeros(len(forest), dtype=np.bool_)
+    in_order = np.zeros(len(forest), dtype=np.bool_)
     _lightest_cut(at, cut, keys, cut_key, cut_at)
-    _contract_forest(_key_order(keys, 3, forest), fa, fb, forest, keys, parent,
-                     np.ones(n, dtype=np.int64), cut_key, cut_at, contracted)
+    order = _key_order(keys, 3, forest)
+    _contract_forest(fa[order], fb[order], keys[forest[order]], forest[order], parent,
+                     np.ones(n, dtype=np.int64), cut_key, cut_at, in_order)
+    contracted = np.empty_like(in_order)
+    contracted[order] = in_order
     want_contracted, want_marked = _scan_all_in_key_order(n, fa, fb, forest, cut, at, keys)
     assert contracted.tolist() == want_contracted.tolist()
     assert [bool(cut_at[find(parent, v)] >= 0) for v in range(n)] == want_marked

@@ -222,20 +222,20 @@ def _lightest_cut(at, cut, keys, cut_key, cut_pos):
 
 
 @numba.njit(cache=True)
-def _contract_forest(order, a, b, forest, keys, parent, size, cut_key, cut_pos, contracted):
+def _contract_forest(a, b, key, pos, parent, size, cut_key, cut_pos, contracted):
     """Filter step 2: join a local forest edge if one of its two components met no cut edge.
 
-    ``order`` visits the local forest edges (held positions ``forest``, ends
-    ``a``, ``b``) in key order; a component *met* a cut edge before this one
-    when its lightest cut edge (``cut_key``, ``cut_pos`` at its root) comes
-    first. Keeping each root's lightest cut edge replaces scanning the cut
-    edges themselves in key order, so only the forest edges are sorted.
+    The local forest edges come in key order: ends ``a``, ``b``, keys
+    ``key``, held positions ``pos``. A component *met* a cut edge before
+    this one when its lightest cut edge (``cut_key``, ``cut_pos`` at its
+    root) comes first. Keeping each root's lightest cut edge replaces
+    scanning the cut edges themselves in key order, so only the forest edges
+    are sorted.
     """
-    for k in order:
-        e = forest[k]
+    for k in range(len(a)):
         ra, rb = find(parent, a[k]), find(parent, b[k])
-        met_a = cut_pos[ra] >= 0 and precedes(cut_key[ra], cut_pos[ra], keys[e], e)
-        met_b = cut_pos[rb] >= 0 and precedes(cut_key[rb], cut_pos[rb], keys[e], e)
+        met_a = cut_pos[ra] >= 0 and precedes(cut_key[ra], cut_pos[ra], key[k], pos[k])
+        met_b = cut_pos[rb] >= 0 and precedes(cut_key[rb], cut_pos[rb], key[k], pos[k])
         if met_a and met_b:
             continue
         union_roots(parent, size, ra, rb)
@@ -353,9 +353,13 @@ def filter_contract(dg: DistributedGraph, stats: Stats, local_solver: str,
     cut_at = np.full(n_local, -1, dtype=np.int64)
     if len(cut):
         _lightest_cut(at, cut, keys, cut_key, cut_at)
-        contracted = np.zeros(len(forest_pos), dtype=np.bool_)
-        _contract_forest(_key_order(keys, key_bits, forest_pos), fa, fb, forest_pos, keys,
-                         parent, np.ones(n_local, dtype=np.int64), cut_key, cut_at, contracted)
+        # Gathered in key order first: the scan then reads them in sequence.
+        order = _key_order(keys, key_bits, forest_pos)
+        in_order = np.zeros(len(forest_pos), dtype=np.bool_)
+        _contract_forest(fa[order], fb[order], keys[forest_pos[order]], forest_pos[order],
+                         parent, np.ones(n_local, dtype=np.int64), cut_key, cut_at, in_order)
+        contracted = np.empty_like(in_order)
+        contracted[order] = in_order
     else:  # no cut edge: the local forest is this rank's part of the answer, all of it
         contracted = np.ones(len(forest_pos), dtype=np.bool_)
     _phase(stats, "contract-local", t0)
