@@ -25,7 +25,9 @@ holds all edges incident to its vertices. Each rank
    joins the two components of a forest edge when at least one of them has
    met no cut edge yet. Such an edge is then the lightest edge leaving that
    component (every lighter incident edge is inside it), so it is a global
-   forest edge by the cut property;
+   forest edge by the cut property. Only the forest edges are sorted: each
+   component keeps its lightest cut edge (one pass finds it per vertex), and
+   it has met a cut edge exactly when that one comes first;
 3. numbers the components that still touch a cut edge with an exclusive
    prefix sum, learns the component of each cut edge's remote end with one
    ``Alltoallv`` request and reply, and runs the all-reduce rounds above on
@@ -206,23 +208,42 @@ def _edge_keys(dg: DistributedGraph) -> tuple[np.ndarray, int]:
 
 # ---------------------------------------------------------------------------- filter step
 @numba.njit(cache=True)
-def _contract_scan(order, is_cut, a, b, parent, size, touched, contracted):
+def _lightest_cut(at, cut, keys, cut_key, cut_pos):
+    """Filter step 2's cut side: the lightest cut edge at each owned vertex, in one pass.
+
+    ``at`` is the owned end (local index) of each cut edge ``cut`` (held
+    positions, which break ties as edge ids do); ``cut_pos`` stays -1 where a
+    vertex has no cut edge.
+    """
+    for i in range(len(cut)):
+        v, e = at[i], cut[i]
+        if cut_pos[v] < 0 or precedes(keys[e], e, cut_key[v], cut_pos[v]):
+            cut_key[v], cut_pos[v] = keys[e], e
+
+
+@numba.njit(cache=True)
+def _contract_forest(a, b, key, pos, parent, size, cut_key, cut_pos, contracted):
     """Filter step 2: join a local forest edge if one of its two components met no cut edge.
 
-    ``order`` visits the local forest edges and the cut edges in key order;
-    ``a`` is the owned endpoint (local index), ``b`` the other for forest edges.
+    The local forest edges come in key order: ends ``a``, ``b``, keys
+    ``key``, held positions ``pos``. A component *met* a cut edge before
+    this one when its lightest cut edge (``cut_key``, ``cut_pos`` at its
+    root) comes first. Keeping each root's lightest cut edge replaces
+    scanning the cut edges themselves in key order, so only the forest edges
+    are sorted.
     """
-    for k in order:
-        ra = find(parent, a[k])
-        if is_cut[k]:
-            touched[ra] = True
+    for k in range(len(a)):
+        ra, rb = find(parent, a[k]), find(parent, b[k])
+        met_a = cut_pos[ra] >= 0 and precedes(cut_key[ra], cut_pos[ra], key[k], pos[k])
+        met_b = cut_pos[rb] >= 0 and precedes(cut_key[rb], cut_pos[rb], key[k], pos[k])
+        if met_a and met_b:
             continue
-        rb = find(parent, b[k])
-        if not touched[ra] or not touched[rb]:
-            either = touched[ra] or touched[rb]
-            union_roots(parent, size, ra, rb)
-            touched[find(parent, ra)] = either
-            contracted[k] = True
+        union_roots(parent, size, ra, rb)
+        root, other = (ra, rb) if find(parent, ra) == ra else (rb, ra)
+        if cut_pos[other] >= 0 and (cut_pos[root] < 0 or precedes(
+                cut_key[other], cut_pos[other], cut_key[root], cut_pos[root])):
+            cut_key[root], cut_pos[root] = cut_key[other], cut_pos[other]
+        contracted[k] = True
 
 
 @numba.njit(cache=True)
@@ -317,43 +338,48 @@ def filter_contract(dg: DistributedGraph, stats: Stats, local_solver: str,
     _phase(stats, "local-forest", t0)
     t0 = time.perf_counter()
     keys, key_bits = _edge_keys(dg)
-    cut_pos = np.flatnonzero(~local_mask)
-    cand = np.concatenate([forest_pos, cut_pos])
-    is_cut = np.zeros(len(cand), dtype=np.bool_)
-    is_cut[len(forest_pos):] = True
-    # The owned end of a cut edge: its src if owned here, else its dst.
-    owned_end = np.where(owner_src[cand] == dg.rank, dg.src[cand], dg.dst[cand])
-    a = own.local(owned_end)
-    b = own.local(dg.dst[cand])
+    cut = np.flatnonzero(~local_mask)
+    src_here = owner_src[cut] == dg.rank
+    at = own.local(np.where(src_here, dg.src[cut], dg.dst[cut]))  # a cut edge's owned end
+    far = np.where(src_here, dg.dst[cut], dg.src[cut])
+    # Each cut edge joins the contracted graph once: at its src owner if its id is even, else
+    # at its dst owner. Generators that write src < dst would otherwise give every cut edge
+    # to the lower rank, which then did most of the rounds' work.
+    primary = src_here == (dg.edge_ids[cut] % 2 == 0)
+    fa, fb = own.local(dg.src[forest_pos]), own.local(dg.dst[forest_pos])
     n_local = own.count(dg.rank)
     parent = np.arange(n_local, dtype=np.int64)
-    size = np.ones(n_local, dtype=np.int64)
-    touched = np.zeros(n_local, dtype=np.bool_)
-    if len(cut_pos):
-        contracted = np.zeros(len(cand), dtype=np.bool_)
-        _contract_scan(_key_order(keys, key_bits, cand), is_cut, a, b, parent, size, touched,
-                       contracted)
+    cut_key = np.zeros(n_local, dtype=np.uint64)
+    cut_at = np.full(n_local, -1, dtype=np.int64)
+    if len(cut):
+        _lightest_cut(at, cut, keys, cut_key, cut_at)
+        # Gathered in key order first: the scan then reads them in sequence.
+        order = _key_order(keys, key_bits, forest_pos)
+        in_order = np.zeros(len(forest_pos), dtype=np.bool_)
+        _contract_forest(fa[order], fb[order], keys[forest_pos[order]], forest_pos[order],
+                         parent, np.ones(n_local, dtype=np.int64), cut_key, cut_at, in_order)
+        contracted = np.empty_like(in_order)
+        contracted[order] = in_order
     else:  # no cut edge: the local forest is this rank's part of the answer, all of it
-        contracted = np.ones(len(cand), dtype=np.bool_)
+        contracted = np.ones(len(forest_pos), dtype=np.bool_)
     _phase(stats, "contract-local", t0)
+    touched = cut_at >= 0  # at a root: its component still has a cut edge
     k_here = int(np.count_nonzero(touched & (parent == np.arange(n_local))))
     offset = channel.exscan_int(k_here)
     total = channel.allreduce_int(k_here, "sum")
     label, _ = _component_labels(parent, touched, offset)
-    # Contracted graph: forest edges left uncontracted, and each cut edge once (at its src owner).
-    deferred = ~contracted & ~is_cut
-    primary_cut = is_cut & (owner_src[cand] == dg.rank)
-    far = dg.dst[cand[primary_cut]]
-    far_label = _remote_labels(channel, dg, far, label)
-    cu = np.concatenate([label[a[deferred]], label[own.local(dg.src[cand[primary_cut]])]])
-    cv = np.concatenate([label[b[deferred]], far_label])
-    held = np.concatenate([cand[deferred], cand[primary_cut]])
+    # Contracted graph: forest edges left uncontracted, and each cut edge once.
+    deferred = ~contracted
+    far_label = _remote_labels(channel, dg, far[primary], label)
+    cu = np.concatenate([label[fa[deferred]], label[at[primary]]])
+    cv = np.concatenate([label[fb[deferred]], far_label])
+    held = np.concatenate([forest_pos[deferred], cut[primary]])
     stats.extra["local_edges"] = int(np.count_nonzero(local_mask))
-    stats.extra["cut_edges_held"] = len(cut_pos)
+    stats.extra["cut_edges_held"] = len(cut)
     stats.extra["contracted_edges"] = int(np.count_nonzero(contracted))
     stats.extra["components_after_filter"] = total
 
-    return (dg.edge_ids[cand[contracted]],
+    return (dg.edge_ids[forest_pos[contracted]],
             (cu, cv, keys[held], dg.edge_ids[held].astype(np.int64)), total, key_bits,
             (offset, k_here))
 
@@ -385,6 +411,8 @@ def _filter_boruvka(dg: DistributedGraph, stats: Stats, local_solver: str,
     channel = dg.channel
     contracted, (cu, cv, keys, ids), total, key_bits, (first, k_here) = filter_contract(
         dg, stats, local_solver, threads)
+    if total == 0:  # every rank's local forests already make the whole forest
+        return contracted
     if rounds == "auto":
         rounds = "allreduce" if total <= ALLREDUCE_MAX_COMPONENTS else "owners"
     stats.extra["rounds_by"] = rounds
@@ -408,6 +436,26 @@ def _held_chosen(dg: DistributedGraph, chosen: np.ndarray) -> tuple[np.ndarray, 
     mine = dg.edge_ids[dg.primary]
     hit = np.isin(mine, chosen, assume_unique=False)
     return chosen, mine[hit]
+
+
+def _held_positions(held_ids: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """Positions of the sorted ``ids`` among this rank's held edge ids (in id order).
+
+    One rank holds every edge, ids ``0..m-1``: then an id is its position, and
+    no search is needed.
+    """
+    if len(held_ids) and int(held_ids[-1]) - int(held_ids[0]) == len(held_ids) - 1:
+        return ids - held_ids[0]  # a contiguous range of ids
+    return np.searchsorted(held_ids, ids)
+
+
+def _gather_forest(channel: Any, *arrays: np.ndarray) -> list[np.ndarray | None]:
+    """Every rank's forest share, ``(ids, *columns)``, concatenated on rank 0 in id order."""
+    gathered = [channel.gatherv(array) for array in arrays]
+    if channel.rank != 0:
+        return gathered
+    order = np.argsort(gathered[0], kind="stable")
+    return [column[order] for column in gathered]
 
 
 def solve_distributed(dg: DistributedGraph, solver: str, *, local_solver: str = "auto",
@@ -454,7 +502,7 @@ def solve_distributed(dg: DistributedGraph, solver: str, *, local_solver: str = 
     counters = {k: v - before[k] for k, v in channel.counters().items()}
     comm_time = counters["comm_time_s"]
     mine = np.sort(mine)
-    position = np.searchsorted(dg.edge_ids, mine)
+    position = _held_positions(dg.edge_ids, mine)
     weight = dg.weight[position]
     per_rank = {"rank": channel.rank, "init_time_s": dg.build_time,
                 "local_time_s": stats.compute_time - comm_time, **counters,
@@ -463,10 +511,9 @@ def solve_distributed(dg: DistributedGraph, solver: str, *, local_solver: str = 
                 **{k: stats.extra.pop(k) for k in ("local_edges", "cut_edges_held",
                                                    "contracted_edges") if k in stats.extra}}
     ranks = channel.gather_object(per_rank)
-    ids = channel.gatherv(mine)
-    src = channel.gatherv(dg.src[position])
-    dst = channel.gatherv(dg.dst[position])
-    weights = channel.gatherv(weight)
+    ids, src, dst, weights = mine, dg.src[position], dg.dst[position], weight
+    if channel.size > 1:  # on one rank its share, in id order already, is the forest
+        ids, src, dst, weights = _gather_forest(channel, ids, src, dst, weights)
     total_weight = exact_sum(weights) if channel.rank == 0 else None
     total_weight = channel.bcast_object(total_weight)
     forest_edges = channel.allreduce_int(len(mine), "sum")
@@ -474,8 +521,6 @@ def solve_distributed(dg: DistributedGraph, solver: str, *, local_solver: str = 
     stats.extra["rank"] = channel.rank
     if channel.rank == 0:
         stats.extra["ranks"] = ranks
-        order = np.argsort(ids, kind="stable")
-        ids, src, dst, weights = ids[order], src[order], dst[order], weights[order]
     else:
         ids, src, dst, weights = mine, dg.src[position], dg.dst[position], weight
     return Forest(edge_ids=ids.astype(np.int64), src=src, dst=dst, weight=weights,

@@ -5,8 +5,9 @@ After Sanders and Schimek, "Engineering Massively Parallel MST Algorithms"
 component a rank touches does. The components ``0..k-1`` of a round are
 owned by ranks in contiguous ranges (``starts``), and every rank holds some
 edges between them, each edge on exactly one rank (its *holder*). The rank
-numbers the distinct components its edges touch ``0..u-1`` (local ids, by
-hashing) and keeps its edges as pairs of local ids. One round:
+numbers the components it owns and the other distinct components its edges
+touch ``0..u-1`` (local ids: its own directly, the others by hashing) and
+keeps its edges as pairs of local ids. One round:
 
 1. **Minima.** The lightest held edge of each local component, in the
    ``(weight, edge_id)`` order; one ``Alltoallv`` sends ``(component, key,
@@ -20,8 +21,9 @@ hashing) and keeps its edges as pairs of local ids. One round:
 3. **Relabel.** The roots that have an edge are numbered by an exclusive
    prefix sum over the owners; each rank asks the owners for the new label of
    its local components (one request and reply), relabels its edges, drops
-   those inside one component, and keeps only the lightest of parallel edges
-   (by the cycle property the others are in no minimum spanning forest).
+   those inside one component, and, once parallel edges are likely, keeps only
+   the lightest of them (by the cycle property the others are in no minimum
+   spanning forest).
 
 When at most :data:`FINISH_EDGES` edges are left in all, they are gathered
 once on rank 0, which finishes with serial Kruskal. The forest edges chosen
@@ -48,6 +50,11 @@ from parmst.stats import Stats
 # the collectives of the remaining rounds, each bound by latency at that size.
 FINISH_EDGES = 1 << 16
 
+# Heavier twins are dropped when edges x TWIN_DENSITY exceed groups**2, that is when a uniform
+# random graph would have more than about 1/16 of its edges in parallel pairs (measured on
+# seed000-sparse medium at 2 ranks: rounds below that found under 6 % twins).
+TWIN_DENSITY = 16
+
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing's multiplier
 _SIGN64 = np.uint64(1 << 63)
 
@@ -69,10 +76,13 @@ def _table_bits(n):
 
 
 @numba.njit(cache=True)
-def _group(values):
-    """Dense numbers ``0..g-1`` of the distinct ``values`` (first seen first) and those values.
+def _group(values, first, count):
+    """Local ids of ``values``: ``value - first`` in the owned range ``first..first+count-1``,
+    ``count`` on for the others (first seen first); also the others, in that order.
 
-    Open addressing with linear probing, so linear time where a sort would not be.
+    Components this rank owns get their ids without a lookup; the others go
+    through open addressing with linear probing, linear time where a sort
+    would not be.
     """
     bits = _table_bits(len(values))
     mask = (1 << bits) - 1
@@ -80,22 +90,43 @@ def _group(values):
     table = np.full(1 << bits, -1, dtype=np.int64)
     distinct = np.empty(len(values), dtype=np.int64)
     group = np.empty(len(values), dtype=np.int64)
-    count = 0
+    others = 0
     for i in range(len(values)):
+        if first <= values[i] < first + count:
+            group[i] = values[i] - first
+            continue
         h = _slot(values[i], shift)
         while table[h] >= 0 and distinct[table[h]] != values[i]:
             h = (h + 1) & mask
         if table[h] < 0:
-            table[h] = count
-            distinct[count] = values[i]
-            count += 1
-        group[i] = table[h]
-    return group, distinct[:count]
+            table[h] = others
+            distinct[others] = values[i]
+            others += 1
+        group[i] = count + table[h]
+    return group, distinct[:others]
 
 
 @numba.njit(cache=True)
-def _contract_pairs(lu, lv, key, eid, remap, groups):
-    """Relabel edge ends by ``remap``, drop self-loops, keep the lightest edge of each pair.
+def _relabel_pairs(lu, lv, key, eid, remap):
+    """Relabel edge ends by ``remap`` (smaller end first) and drop self-loops.
+
+    Compacts the four arrays in place and returns how many edges are kept.
+    """
+    kept = 0
+    for e in range(len(lu)):
+        a, b = remap[lu[e]], remap[lv[e]]
+        if a == b:
+            continue
+        if a > b:
+            a, b = b, a
+        lu[kept], lv[kept], key[kept], eid[kept] = a, b, key[e], eid[e]
+        kept += 1
+    return kept
+
+
+@numba.njit(cache=True)
+def _drop_heavier_twins(lu, lv, key, eid, groups):
+    """Keep only the lightest edge of each pair of ends (ends ``0..groups-1``, smaller first).
 
     Compacts the four arrays in place and returns how many edges are kept.
     """
@@ -105,11 +136,7 @@ def _contract_pairs(lu, lv, key, eid, remap, groups):
     table = np.full(1 << bits, -1, dtype=np.int64)
     kept = 0
     for e in range(len(lu)):
-        a, b = remap[lu[e]], remap[lv[e]]
-        if a == b:
-            continue
-        if a > b:
-            a, b = b, a
+        a, b = lu[e], lv[e]
         h = _slot(a * groups + b, shift)
         while table[h] >= 0 and (lu[table[h]] != a or lv[table[h]] != b):
             h = (h + 1) & mask
@@ -147,22 +174,41 @@ def _keep_lightest(at, key, eid, far, sender, best_key, best_id, best_far, best_
 class _Edges:
     """This rank's edges as local-id pairs, and the global component of each local id."""
 
-    def __init__(self, cu: np.ndarray, cv: np.ndarray, key: np.ndarray, eid: np.ndarray):
-        group, self.comp = _group(np.concatenate([cu, cv]).astype(np.int64))
+    def __init__(self, cu: np.ndarray, cv: np.ndarray, key: np.ndarray, eid: np.ndarray,
+                 first: int = 0, count: int = 0):
+        group, self.comp = _local_ids(np.concatenate([cu, cv]).astype(np.int64), first, count)
         self.lu, self.lv = group[:len(cu)], group[len(cu):]
         self.key, self.eid = key.copy(), eid.astype(np.int64)
         self.size = len(cu)
         self.contract(np.arange(len(self.comp), dtype=np.int64), len(self.comp))
 
     def contract(self, remap: np.ndarray, groups: int) -> None:
-        """Local ids become ``remap[local id]`` (``0..groups-1``); loops and heavier twins go."""
-        self.size = _contract_pairs(self.lu[:self.size], self.lv[:self.size],
-                                    self.key[:self.size], self.eid[:self.size], remap, groups)
+        """Local ids become ``remap[local id]`` (``0..groups-1``); loops go, and heavier twins.
+
+        Twins (edges with the same two ends) are looked for only when there
+        are enough edges per pair of groups for many to exist: the hash table
+        that finds them cost more than it saved in early rounds.
+        """
+        lu, lv, key, eid = self.arrays()
+        self.size = _relabel_pairs(lu, lv, key, eid, remap)
+        if self.size * TWIN_DENSITY > groups * groups:
+            lu, lv, key, eid = self.arrays()
+            self.size = _drop_heavier_twins(lu, lv, key, eid, groups)
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The live edges: local ids of both ends, weight keys, global ids."""
         n = self.size
         return self.lu[:n], self.lv[:n], self.key[:n], self.eid[:n]
+
+
+def _local_ids(labels: np.ndarray, first: int, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """Local id of each component label, and the label of each local id.
+
+    The owned labels ``first..first+count-1`` are local ids ``0..count-1``;
+    the others are numbered from ``count`` on by :func:`_group`.
+    """
+    group, others = _group(labels, first, count)
+    return group, np.concatenate([np.arange(first, first + count, dtype=np.int64), others])
 
 
 def _owner(starts: np.ndarray, labels: np.ndarray) -> np.ndarray:
@@ -239,7 +285,7 @@ def _relabel(channel: Any, edges: _Edges, starts: np.ndarray, root: np.ndarray,
     (comp,) = channel.fetch(edges.comp[asking], _owner(starts, edges.comp[asking]), first,
                             [label])
     remap = np.full(len(edges.comp), -1, dtype=np.int64)
-    remap[asking], edges.comp = _group(comp)
+    remap[asking], edges.comp = _local_ids(comp, new_first, count)
     edges.contract(remap, len(edges.comp))
     return np.concatenate(([0], np.cumsum(channel.allgather_int(count))))
 
@@ -278,7 +324,8 @@ def owner_rounds(channel: Any, cu: np.ndarray, cv: np.ndarray, keys: np.ndarray,
     Returns the ids of the forest edges this rank holds.
     """
     with stats.phase("relabel"):
-        edges = _Edges(cu, cv, keys, ids)
+        edges = _Edges(cu, cv, keys, ids, int(starts[channel.rank]),
+                       int(starts[channel.rank + 1] - starts[channel.rank]))
     chosen, holders = [], []
     rounds = 0
     while channel.allreduce_int(edges.size, "sum") > FINISH_EDGES:
