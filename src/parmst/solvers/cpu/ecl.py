@@ -119,7 +119,8 @@ class _KeySource:
         bits = id_bits(graph.num_edges)
         if mode != "two-pass" and weight.dtype in (np.int32, np.float32) and 32 + bits <= 63:
             return cls(weight.view(np.uint32), weight.dtype.kind == "f", bits, None)
-        return cls(graph_keys(graph, mode).keys, False, 0, graph_keys(graph, mode))
+        prepared = graph_keys(graph, mode)
+        return cls(prepared.keys, False, 0, prepared)
 
     @property
     def packed(self) -> bool:

@@ -31,7 +31,8 @@ from parmst.errors import ParmstError
 
 _SIGN64 = np.uint64(1 << 63)
 
-__all__ = ["Channel", "DistributedError", "abort", "group_order", "peak_memory_bytes", "world"]
+__all__ = ["Channel", "DistributedError", "abort", "group_order", "owner_of", "peak_memory_bytes",
+           "world"]
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +86,12 @@ def group_order(keys: np.ndarray, bins: int) -> np.ndarray:
     if not _counting_order(np.asarray(keys, dtype=np.int64), int(bins), order):
         raise ValueError(f"group_order: a key outside 0..{bins - 1}")
     return order
+
+
+def owner_of(starts: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """Owner rank of each id under contiguous ranges: rank ``r`` holds
+    ``starts[r] .. starts[r + 1] - 1``."""
+    return np.searchsorted(starts, ids, side="right") - 1
 
 
 def world() -> Any:

@@ -64,8 +64,11 @@ NO_KEY = np.iinfo(np.uint64).max
 
 # ---------------------------------------------------------------------------- round kernels
 @numba.njit(cache=True)
-def _local_lightest(cu, cv, keys, ids, best_key, best_id, best_pos):
-    """Listing 8 lines 21-29: the lightest of this rank's edges leaving each component."""
+def local_lightest(cu, cv, keys, ids, best_key, best_id, best_pos):
+    """Listing 8 lines 21-29: the lightest of this rank's edges leaving each component.
+
+    ``best_id[c] == NO_EDGE`` means none yet; ``best_pos[c]`` is that edge's position.
+    """
     for e in range(len(cu)):
         for c in (cu[e], cv[e]):
             if best_id[c] == NO_EDGE or precedes(keys[e], ids[e], best_key[c], best_id[c]):
@@ -166,7 +169,7 @@ def allreduce_rounds(channel: Any, cu: np.ndarray, cv: np.ndarray, keys: np.ndar
         best_key = np.full(k, NO_KEY, dtype=np.uint64)
         best_id = np.full(k, NO_EDGE, dtype=np.int64)
         best_pos = np.zeros(k, dtype=np.int64)
-        _local_lightest(cu[:live], cv[:live], keys[:live], ids[:live], best_key, best_id,
+        local_lightest(cu[:live], cv[:live], keys[:live], ids[:live], best_key, best_id,
                         best_pos)
         _phase(stats, "lightest-edge", t0)
         t0 = time.perf_counter()

@@ -34,7 +34,7 @@ import numpy as np
 
 from parmst.distributed import DistributedGraph
 from parmst.order import weight_keys
-from parmst.solvers.mpi._comm import group_order
+from parmst.solvers.mpi._comm import group_order, owner_of
 from parmst.solvers.cpu._common import using_threads
 from parmst.solvers.cpu.genboruvka import _edge_balanced_blocks, _min_edge
 from parmst.stats import Stats
@@ -55,7 +55,7 @@ class _Rows:
         self.ids = np.arange(first, first + count, dtype=np.int64)
 
     def owner(self, ids: np.ndarray) -> np.ndarray:
-        return np.searchsorted(self.starts, ids, side="right") - 1
+        return owner_of(self.starts, ids)
 
     def fetch(self, channel: Any, ids: np.ndarray, *values: np.ndarray) -> list[np.ndarray]:
         return channel.fetch(ids, self.owner(ids), self.first, values)
@@ -134,7 +134,7 @@ def rows_of_contracted(channel: Any, first: int, count: int, cu: np.ndarray, cv:
     entry goes to the owner of ``cv`` with one ``Alltoallv``.
     """
     starts = np.concatenate(([0], np.cumsum(channel.allgather_int(count))))
-    to = np.searchsorted(starts, cv, side="right") - 1
+    to = owner_of(starts, cv)
     order = group_order(to, channel.size)
     counts = np.bincount(to, minlength=channel.size).astype(np.int64)
     (ms, md, mk, me), _ = channel.alltoallv([cv[order], cu[order], keys[order], ids[order]],

@@ -41,7 +41,8 @@ from typing import Any
 import numba
 import numpy as np
 
-from parmst.solvers.mpi._comm import group_order
+from parmst.solvers.mpi._comm import group_order, owner_of
+from parmst.solvers.mpi.boruvka import NO_EDGE, local_lightest
 from parmst.solvers.serial._keys import precedes
 from parmst.stats import Stats
 
@@ -151,16 +152,6 @@ def _drop_heavier_twins(lu, lv, key, eid, groups):
 
 
 @numba.njit(cache=True)
-def _lightest_per_component(lu, lv, key, eid, best):
-    """Position of the lightest edge at each local component (-1 where none)."""
-    for e in range(len(lu)):
-        for c in (lu[e], lv[e]):
-            b = best[c]
-            if b < 0 or precedes(key[e], eid[e], key[b], eid[b]):
-                best[c] = e
-
-
-@numba.njit(cache=True)
 def _keep_lightest(at, key, eid, far, sender, best_key, best_id, best_far, best_sender):
     """At the owner: the lightest of the minima received for each owned component."""
     for i in range(len(at)):
@@ -211,23 +202,19 @@ def _local_ids(labels: np.ndarray, first: int, count: int) -> tuple[np.ndarray, 
     return group, np.concatenate([np.arange(first, first + count, dtype=np.int64), others])
 
 
-def _owner(starts: np.ndarray, labels: np.ndarray) -> np.ndarray:
-    """Owner rank of each component label under the contiguous ranges ``starts``."""
-    return np.searchsorted(starts, labels, side="right") - 1
-
-
 # ---------------------------------------------------------------------------- round steps
 def _minima(channel: Any, edges: _Edges, starts: np.ndarray
             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Step 1: per owned component, the lightest edge's id (-1: none), far component, holder."""
     lu, lv, key, eid = edges.arrays()
     best = np.full(len(edges.comp), -1, dtype=np.int64)
-    _lightest_per_component(lu, lv, key, eid, best)
+    local_lightest(lu, lv, key, eid, np.zeros(len(best), dtype=key.dtype),
+                   np.full(len(best), NO_EDGE, dtype=np.int64), best)
     local = np.flatnonzero(best >= 0)
     pos = best[local]
     far = np.where(lu[pos] == local, lv[pos], lu[pos])
     comp = edges.comp[local]
-    to = _owner(starts, comp)
+    to = owner_of(starts, comp)
     order = group_order(to, channel.size)
     (at, k, i, f), received = channel.alltoallv(
         [comp[order], key[pos][order], eid[pos][order], edges.comp[far][order]],
@@ -250,12 +237,12 @@ def _hook(channel: Any, starts: np.ndarray, best_id: np.ndarray, best_far: np.nd
     ids = np.arange(first, first + len(best_id), dtype=np.int64)
     has = best_id >= 0
     succ = np.where(has, best_far, ids)
-    (back,) = channel.fetch(succ, _owner(starts, succ), first, [succ])
+    (back,) = channel.fetch(succ, owner_of(starts, succ), first, [succ])
     root = ~has | ((back == ids) & (ids < succ))
     colour = np.where(root, ids, succ)
     pending = np.flatnonzero(~root)
     while channel.allreduce_int(len(pending), "sum"):
-        (jumped,) = channel.fetch(colour[pending], _owner(starts, colour[pending]), first,
+        (jumped,) = channel.fetch(colour[pending], owner_of(starts, colour[pending]), first,
                                   [colour])
         moved = jumped != colour[pending]
         colour[pending] = jumped
@@ -274,7 +261,7 @@ def _relabel(channel: Any, edges: _Edges, starts: np.ndarray, root: np.ndarray,
     count = int(np.count_nonzero(new_root))
     new_first = channel.exscan_int(count)
     new_id = np.where(new_root, new_first + np.cumsum(new_root) - 1, -1)
-    (label,) = channel.fetch(colour, _owner(starts, colour), first, [new_id])
+    (label,) = channel.fetch(colour, owner_of(starts, colour), first, [new_id])
     # Only local components that still have an edge here ask: one whose edges all became
     # loops may belong to a finished component, which has no label (-1) and no owner.
     lu, lv, _, _ = edges.arrays()
@@ -282,7 +269,7 @@ def _relabel(channel: Any, edges: _Edges, starts: np.ndarray, root: np.ndarray,
     used[lu] = True
     used[lv] = True
     asking = np.flatnonzero(used)
-    (comp,) = channel.fetch(edges.comp[asking], _owner(starts, edges.comp[asking]), first,
+    (comp,) = channel.fetch(edges.comp[asking], owner_of(starts, edges.comp[asking]), first,
                             [label])
     remap = np.full(len(edges.comp), -1, dtype=np.int64)
     remap[asking], edges.comp = _local_ids(comp, new_first, count)
