@@ -1,10 +1,14 @@
 """End-to-end `ecl/gpu` from host arrays and from device arrays, against copy and compute time.
 
     python benchmarks/gpu_end_to_end.py --log2-edges 22 24 --repeat 5 --out OUT
+    python benchmarks/gpu_end_to_end.py --suite ecl-gpu --scipy --repeat 3 --out OUT
 
 One random multigraph (2^k edges over 2^(k-2) vertices) per size, with int32
 and with float64 weights (uniform in [0, 1): their keys do not pack with the
-ids, so ecl/gpu's two-pass route runs). Per weight kind:
+ids, so ecl/gpu's two-pass route runs). With ``--suite``, the suite's graphs
+instead (``--only`` picks some), each with its own weights and again with
+float64 weights drawn uniformly in [0, 1); ``--scipy`` adds SciPy's
+``minimum_spanning_tree`` from the same host arrays, for scale. Per weight kind:
 
 * H2D: copying src, dst and weight to the device (``cuda.to_device``);
 * compute: ``stats.compute_time`` of the solve (graph and keys on the device);
@@ -74,11 +78,21 @@ def _to_host(array) -> np.ndarray:
     return array.get() if hasattr(array, "get") else array.copy_to_host()
 
 
-def measure(src, dst, weight, n: int, repeat: int, profile: list | None = None) -> dict:
+def _scipy_seconds(src, dst, weight, n: int, repeat: int) -> float:
+    """SciPy's ``minimum_spanning_tree`` from host arrays: building its matrix and solving."""
+    from parmst.bench.peers import _scipy_matrix, _scipy_solve
+
+    return _median_seconds(lambda: _scipy_solve(_scipy_matrix(src, dst, weight, n)), repeat)[0]
+
+
+def measure(src, dst, weight, n: int, repeat: int, profile: list | None = None,
+            name: str | None = None, scipy: bool = False) -> dict:
     reference = parmst.minimum_spanning_forest(
         parmst.Graph.from_edges(src, dst, weight, num_vertices=n), "kruskal/serial").edge_ids
-    row = {"weight": str(weight.dtype), "edges": len(src), "vertices": n,
-           "h2d_s": _h2d((src, dst, weight))}
+    row = {"graph": name or f"2^{len(src).bit_length() - 1}", "weight": str(weight.dtype),
+           "edges": len(src), "vertices": n, "h2d_s": _h2d((src, dst, weight))}
+    if scipy:
+        row["scipy_s"] = _scipy_seconds(src, dst, weight, n, min(repeat, 3))
 
     def from_host():
         graph = parmst.Graph.from_edges(src, dst, weight, num_vertices=n)
@@ -139,33 +153,53 @@ def measure(src, dst, weight, n: int, repeat: int, profile: list | None = None) 
     return row
 
 
+def _measure_suite(suite: str, only: str | None, repeat: int, scipy: bool) -> list[dict]:
+    """Rows for a bench suite's graphs: their own weights, then float64 weights in [0, 1)."""
+    from parmst.bench.suites import default_cache_dir, get_suite, load_graph
+
+    names = only.split(",") if only else None
+    rows = []
+    for entry in get_suite(suite).graphs:
+        if names is not None and entry.name not in names:
+            continue
+        graph = load_graph(entry.spec, default_cache_dir())
+        src, dst, n = np.asarray(graph.src), np.asarray(graph.dst), graph.num_vertices
+        real = np.random.default_rng(1).random(graph.num_edges)
+        for weight in (np.asarray(graph.weight), real):
+            rows.append(measure(src, dst, weight, n, repeat, name=entry.name, scipy=scipy))
+            print(f"{entry.name} {weight.dtype}: done", flush=True)
+    return rows
+
+
 def report(rows: list[dict], out: Path, env: str, command: str) -> None:
     ms = 1e3
     lines = ["# ecl/gpu end to end: host arrays and device arrays", "",
              f"Machine: {env}. Command: `{command}` (medians after a warm-up; every forest "
              "equal to kruskal/serial's).", "",
-             "| edges | weights | keys | H2D ms | compute ms | host e2e ms | "
+             "| graph | edges | weights | keys | H2D ms | compute ms | host e2e ms | "
              "host e2e / (H2D + compute) | host, cached copy ms | device e2e ms | "
-             "device e2e / compute | device, same graph ms |",
-             "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "device e2e / compute | device, same graph ms | SciPy ms |",
+             "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
+        scipy = f"{r['scipy_s'] * ms:.0f}" if "scipy_s" in r else ""
         lines.append(
-            f"| 2^{r['edges'].bit_length() - 1} | {r['weight']} | {r['key_method']} | "
+            f"| {r['graph']} | {r['edges']:,} | {r['weight']} | {r['key_method']} | "
             f"{r['h2d_s'] * ms:.2f} | {r['compute_s'] * ms:.2f} | "
             f"{r['host_end_to_end_s'] * ms:.2f} | {r['host_ratio']:.2f} (goal <= 3) | "
             f"{r['host_cached_s'] * ms:.2f} | {r['device_end_to_end_s'] * ms:.2f} | "
-            f"{r['device_ratio']:.2f} (goal <= 1.3) | {r['device_same_graph_s'] * ms:.2f} |")
+            f"{r['device_ratio']:.2f} (goal <= 1.3) | {r['device_same_graph_s'] * ms:.2f} | "
+            f"{scipy} |")
     lines += ["", "Host solve's split (ms): transfer, keys, compaction + copy-back.", "",
-              "| edges | weights | transfer | keys | compaction + copy-back |",
-              "|---:|---|---:|---:|---:|"]
-    lines += [f"| 2^{r['edges'].bit_length() - 1} | {r['weight']} | {r['transfer_s'] * ms:.2f} | "
+              "| graph | weights | transfer | keys | compaction + copy-back |",
+              "|---|---|---:|---:|---:|"]
+    lines += [f"| {r['graph']} | {r['weight']} | {r['transfer_s'] * ms:.2f} | "
               f"{r['keys_s'] * ms:.2f} | {r['copy_back_s'] * ms:.2f} |" for r in rows]
     lines += ["", "Device end-to-end split (ms, medians): Graph.from_edges on CuPy arrays "
               "(validation on the device), the solve's initialization (keys, threshold, work "
               "buffers), compute, compaction of the ids, the rest (Forest, export).", "",
-              "| edges | weights | graph | init | compute | compaction | rest |",
-              "|---:|---|---:|---:|---:|---:|---:|"]
-    lines += [f"| 2^{r['edges'].bit_length() - 1} | {r['weight']} | "
+              "| graph | weights | Graph.from_edges | init | compute | compaction | rest |",
+              "|---|---|---:|---:|---:|---:|---:|"]
+    lines += [f"| {r['graph']} | {r['weight']} | "
               + " | ".join(f"{r['device_' + k] * ms:.2f}" for k in
                            ("graph_s", "init_s", "compute_s", "compaction_s", "rest_s")) + " |"
               for r in rows]
@@ -182,11 +216,16 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--profile", action="store_true",
                         help="profile one device end-to-end solve per weight kind (first size)")
+    parser.add_argument("--suite", help="measure a bench suite's graphs instead of random ones")
+    parser.add_argument("--only", help="with --suite: comma-separated graph names")
+    parser.add_argument("--scipy", action="store_true", help="also time SciPy, for scale")
     parser.add_argument("--out", type=Path, default=Path("."))
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     rows, profiles = [], [] if args.profile else None
-    for k in args.log2_edges:
+    if args.suite:
+        rows = _measure_suite(args.suite, args.only, args.repeat, args.scipy)
+    for k in [] if args.suite else args.log2_edges:
         m = 1 << k
         n = m >> 2
         rng = np.random.default_rng(1)
@@ -194,11 +233,12 @@ def main() -> None:
         dst = rng.integers(0, n, m).astype(np.int32)
         profile = profiles if k == args.log2_edges[0] else None
         rows += [measure(src, dst, rng.integers(0, 1 << 20, m).astype(np.int32), n,
-                         args.repeat, profile),
-                 measure(src, dst, rng.random(m), n, args.repeat, profile)]
-    command = ("python benchmarks/gpu_end_to_end.py --log2-edges "
-               + " ".join(map(str, args.log2_edges)) + f" --repeat {args.repeat}"
-               + (" --profile" if args.profile else ""))
+                         args.repeat, profile, scipy=args.scipy),
+                 measure(src, dst, rng.random(m), n, args.repeat, profile, scipy=args.scipy)]
+    what = (f"--suite {args.suite}" + (f" --only {args.only}" if args.only else "")
+            if args.suite else "--log2-edges " + " ".join(map(str, args.log2_edges)))
+    command = (f"python benchmarks/gpu_end_to_end.py {what} --repeat {args.repeat}"
+               + (" --profile" if args.profile else "") + (" --scipy" if args.scipy else ""))
     report(rows, args.out, _device.device_name(), command)
     if profiles:
         (args.out / "gpu_end_to_end_profile.txt").write_text("\n".join(profiles))
