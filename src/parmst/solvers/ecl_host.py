@@ -37,7 +37,8 @@ import numpy as np
 
 from parmst.order import canonical_order, id_bits, weight_key
 
-__all__ = ["FILTER_DEGREE", "FILTER_SAMPLES", "FILTER_TARGET", "NO_THRESHOLD", "EdgeKeys",
+__all__ = ["DEVICE_FILTER_TARGET", "FILTER_DEGREE", "FILTER_SAMPLES", "FILTER_TARGET",
+           "NO_THRESHOLD", "VERTEX_SELECT_RATIO", "EdgeKeys",
            "HostSlotKeys", "filter_threshold", "graph_keys", "light_threshold", "prepare_keys",
            "slot_keys"]
 
@@ -50,6 +51,16 @@ counts both directions of each undirected edge, so ``2 |E| / |V| >= 4``."""
 
 FILTER_TARGET = 3
 """``c``: the threshold aims at the ``c |V|``-th lightest edge."""
+
+DEVICE_FILTER_TARGET = 1.5
+"""The GPU solvers' ``c`` (``ecl/gpu``, ``ecl/opencl``): Fallin et al.'s filter aims at 3|V|
+light CSR entries, i.e. 1.5|V| of our undirected edges."""
+
+VERTEX_SELECT_RATIO = 8
+"""The GPU solvers select by sweeping the vertices in a round with at most this many vertices
+per worklist record. Selecting and resetting by records costs two 16-byte reads and four
+scattered 8-byte accesses per record (~160 bytes of traffic); the sweep reads 8 bytes per
+vertex in order, plus a few scattered reads per set that joins."""
 
 NO_THRESHOLD = np.uint64(np.iinfo(np.uint64).max)
 """Threshold meaning "no filtering": every key is light."""

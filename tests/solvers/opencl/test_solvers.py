@@ -49,6 +49,20 @@ def test_ecl_options(options):
     _check(_random_graph(1500, 20_000, seed=9), "ecl/opencl", **options)
 
 
+@pytest.mark.parametrize("weights", ["int", "wide"])
+def test_ecl_rounds_with_a_size_read_each_select_by_vertices(weights):
+    # batch_below=0: every round reads its size, and rounds with few vertices per record
+    # select by sweeping the vertices; rank keys ("wide") put the edges in slot order.
+    forest = _check(_random_graph(3000, 40_000, seed=12, weights=weights), "ecl/opencl",
+                    batch_below=0)
+    assert forest.stats.extra["vertex_select_rounds"] > 0
+
+
+def test_ecl_batches_small_rounds_by_default():
+    forest = _check(_random_graph(3000, 40_000, seed=12), "ecl/opencl")
+    assert forest.stats.extra["vertex_select_rounds"] == 0
+
+
 def test_ecl_filters_dense_graphs():
     forest = _check(_random_graph(1000, 20_000, seed=4), "ecl/opencl")
     assert forest.stats.extra["filter_threshold"] is not None

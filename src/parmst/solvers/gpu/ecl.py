@@ -48,6 +48,8 @@ import math
 import numpy as np
 from numba import cuda
 
+from parmst.solvers.ecl_host import DEVICE_FILTER_TARGET as FILTER_TARGET
+from parmst.solvers.ecl_host import VERTEX_SELECT_RATIO
 from parmst.solvers.gpu import _arrays, _device
 from parmst.solvers.gpu._kernels import (
     FULL_MASK,
@@ -71,13 +73,6 @@ _NEVER = 2**62
 _MAX_ROUNDS = 64  # Borůvka at least halves the trees that still have edges: <= 32 rounds
 LAUNCHES = ("auto", "persistent", "per-round")
 SELECTS = ("auto", "records")
-# select="auto": a round selects by sweeping the vertices (see _select_by_vertices) when
-# there are at most this many vertices per worklist record. Selecting and resetting by records
-# costs two 16-byte reads and four scattered 8-byte accesses per record (~160 bytes of traffic);
-# the sweep reads 8 bytes per vertex in order, plus a few scattered reads per set that joins.
-VERTEX_SELECT_RATIO = 8
-# Fallin et al.'s filter aims at 3|V| light CSR entries, i.e. 1.5|V| of our undirected edges.
-FILTER_TARGET = 1.5
 # launch="auto": per-round launches while a round has at least this many records (a full
 # grid hides memory latency better than the resident cooperative grid; measured on an H100,
 # benchmarks/results/gpu_bench.md), then the persistent kernel for the many small rounds.

@@ -8,6 +8,7 @@ kernel; the same code runs on NVIDIA, AMD and Intel GPUs.
 import importlib
 
 from parmst.registry import CITATIONS, Solver, register
+from parmst.solvers.opencl import ecl
 from parmst.solvers.opencl._runtime import probe
 
 _REQUIRES = ("pyopencl",)
@@ -43,7 +44,8 @@ register(Solver(
     summary="ECL-MST in OpenCL C: edge-centric worklists, implicit path compression, guarded "
             "64-bit atom_min on packed keys, filtering, one direction per edge",
     requires=_REQUIRES,
-    options={"filter": True, "atomic_guards": True, "seed": 0, "device": None},
+    options={"filter": True, "atomic_guards": True, "seed": 0, "batch_below": ecl.BATCH_BELOW,
+             "device": None},
     probe=probe(need_int64_atomics=True),
     limit=_limit("ecl"),
 ))

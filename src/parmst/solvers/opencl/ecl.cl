@@ -140,6 +140,30 @@ void select_edges(__global const ulong2 *wl, __global const uint *counts, uint s
     }
 }
 
+/* Fallin et al. Alg. 2 lines 27-37 from the sets' side, for rounds with few vertices per record
+   (ecl/gpu's select by vertices): each set that recorded a minimum joins along that edge and
+   clears the minimum as it reads it, so no reset launch follows. A key's slot is the edge's
+   position in src and dst. Also empties the drained list, as reset does. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void select_vertices(__global uint *counts, uint drained, __global const uint *src,
+                     __global const uint *dst, __global volatile uint *parent,
+                     __global ulong *min_edge, __global uchar *in_forest, ulong slot_mask,
+                     uint n)
+{
+    uint v = get_global_id(0);
+    if (v == 0)
+        counts[drained] = 0;
+    if (v >= n)
+        return;
+    ulong key = min_edge[v];
+    if (key == NO_EDGE)
+        return;
+    min_edge[v] = NO_EDGE;
+    uint e = (uint)(key & slot_mask);
+    join(parent, find(parent, src[e]), find(parent, dst[e]));
+    in_forest[e] = 1;
+}
+
 /* Fallin et al. Alg. 2 lines 34-37: clear the minima of the worklist's sets, and empty the
    drained list, which the next round fills. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))

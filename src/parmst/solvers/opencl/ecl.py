@@ -15,9 +15,15 @@ same keys on the device.
 
 OpenCL has no portable warp vote, so worklist slots are reserved per
 work-group (a local atomic per record, one global atomic per group) where
-ECL-MST aggregates per warp; and rounds are launched from the host, three
-kernels each as in ECL-MST, but the worklist size is read back only every
-:data:`ROUNDS_PER_CHECK` rounds (the kernels read it on the device).
+ECL-MST aggregates per warp. Rounds are launched from the host. A round of at
+least :data:`BATCH_BELOW` records reads its worklist size back, as ECL-MST
+does, and selects as ``ecl/gpu`` does: by sweeping the vertices while there
+are at most :data:`~parmst.solvers.ecl_host.VERTEX_SELECT_RATIO` of them per
+record (the sweep clears the minima, so no reset launch follows), else by
+records with a reset. Smaller rounds are enqueued :data:`ROUNDS_PER_CHECK` at
+a time between reads of the size (the kernels read it on the device). The
+filter threshold aims at ``ecl/gpu``'s light-edge count
+(:data:`~parmst.solvers.ecl_host.DEVICE_FILTER_TARGET`).
 """
 
 from __future__ import annotations
@@ -27,15 +33,24 @@ import time
 import numpy as np
 
 from parmst.errors import SolverUnavailable
-from parmst.solvers.ecl_host import light_threshold, slot_keys
+from parmst.solvers.ecl_host import (
+    DEVICE_FILTER_TARGET,
+    VERTEX_SELECT_RATIO,
+    light_threshold,
+    slot_keys,
+)
 from parmst.solvers.opencl import _runtime
 from parmst.solvers.opencl._runtime import PhaseTimer
 from parmst.stats import Stats
 
-__all__ = ["ROUNDS_PER_CHECK", "device_bytes", "limit", "solve"]
+__all__ = ["BATCH_BELOW", "ROUNDS_PER_CHECK", "device_bytes", "limit", "solve"]
 
 ROUNDS_PER_CHECK = 4
 """Rounds enqueued between two reads of the worklist size (each read synchronizes)."""
+
+BATCH_BELOW = 1 << 18
+"""Worklists smaller than this run :data:`ROUNDS_PER_CHECK` rounds per size read; larger ones
+read the size after every relax (a launch over a stale, larger bound costs more than a read)."""
 # Borůvka at least halves the sets that still have edges each round: <= 32 per phase,
 # plus up to ROUNDS_PER_CHECK - 1 empty rounds each.
 _MAX_ROUNDS = 2 * (32 + ROUNDS_PER_CHECK)
@@ -60,7 +75,7 @@ def limit(graph) -> bool | str:
 class _Run:
     """The device state of one solve and the round loop."""
 
-    def __init__(self, env, graph, keys, stats: Stats):
+    def __init__(self, env, graph, keys, batch_below: int):
         import pyopencl as cl
 
         self.env = env
@@ -71,9 +86,16 @@ class _Run:
         n, m = graph.num_vertices, graph.num_edges
         self.m = m
         # Every buffer is written or filled here, so that the device holds it before the
-        # timed rounds (drivers may allocate and copy at a buffer's first use).
+        # timed rounds (drivers may allocate and copy at a buffer's first use). The edges go
+        # in slot order, so that a key's slot is also its edge's position (select_vertices).
+        src, dst, ordered_keys = graph.src, graph.dst, keys.keys
+        if keys.order is not None:
+            src, dst, ordered_keys = src[keys.order], dst[keys.order], ordered_keys[keys.order]
         self.edges = tuple(_runtime.to_device(env, a) for a in (
-            graph.src.astype(np.uint32), graph.dst.astype(np.uint32), keys.keys)) if m else None
+            src.astype(np.uint32), dst.astype(np.uint32), ordered_keys)) if m else None
+        self.n = n
+        self.batch_below = batch_below
+        self.vertex_selects = 0
         self.parent = _runtime.to_device(env, np.arange(max(n, 1), dtype=np.uint32))
         self.min_edge = _runtime.filled(env, n, np.uint64, _NO_EDGE)
         self.in_forest = _runtime.filled(env, m, np.uint8)
@@ -108,31 +130,61 @@ class _Run:
             np.int32(heavy), self.parent, self.wl[0], self.counts))
         return self._size(0)
 
+    def _relax(self, bound: int, cur: int, guard: bool) -> None:
+        self.timer.add("relax", self._launch(
+            self.k.relax, bound, self.wl[cur], self.wl[1 - cur], self.counts, np.uint32(cur),
+            np.uint32(1 - cur), self.parent, self.min_edge, np.int32(guard), self.sizes,
+            np.uint32(self.round)))
+
+    def _select_by_records(self, bound: int, cur: int) -> None:
+        t, k = self.timer, self.k
+        t.add("select", self._launch(k.select_edges, bound, self.wl[cur], self.counts,
+                                     np.uint32(cur), self.parent, self.min_edge,
+                                     self.in_forest, self.slot_mask))
+        t.add("reset", self._launch(k.reset, bound, self.wl[cur], self.counts, np.uint32(cur),
+                                    np.uint32(1 - cur), self.min_edge))
+
     def rounds(self, size: int, guard: bool) -> None:
         """Fallin et al. Alg. 2 lines 12-39 from worklist 0 holding ``size`` records.
 
-        ECL-MST reads the worklist size back after every round; here the kernels
-        read the sizes on the device, and the host enqueues :data:`ROUNDS_PER_CHECK`
-        rounds between reads (rounds after the last are empty launches), since each
-        read is a full synchronization.
+        While a round has at least ``batch_below`` records, ECL-MST's loop:
+        the host reads the worklist size after each relax and picks the select
+        (by vertices when there are few vertices per record). Smaller rounds:
+        the kernels read the sizes on the device, and the host enqueues
+        :data:`ROUNDS_PER_CHECK` rounds between reads (rounds after the last are
+        empty launches), since each read is a full synchronization.
         """
-        k, t = self.k, self.timer
         cur = 0
+        while size and size >= self.batch_below:
+            self._check_round_count()
+            self._relax(size, cur, guard)
+            self.round += 1
+            cur = 1 - cur
+            size = self._size(cur)
+            if size and self.n <= VERTEX_SELECT_RATIO * size:
+                src, dst, _ = self.edges
+                self.timer.add("select", self._launch(
+                    self.k.select_vertices, self.n, self.counts, np.uint32(1 - cur), src, dst,
+                    self.parent, self.min_edge, self.in_forest, self.slot_mask,
+                    np.uint32(self.n)))
+                self.vertex_selects += 1
+            elif size:
+                self._select_by_records(size, cur)
+        self._batched_rounds(size, cur, guard)
+
+    def _check_round_count(self) -> None:
+        if self.round == len(self._sizes):
+            raise RuntimeError("ecl/opencl: more rounds than Borůvka can take")
+
+    def _batched_rounds(self, size: int, cur: int, guard: bool) -> None:
+        """Rounds from ``wl[cur]`` holding ``size`` records, :data:`ROUNDS_PER_CHECK` per read."""
         bound = size  # worklists only shrink: the last size read bounds every later one
         while bound:
             for _ in range(ROUNDS_PER_CHECK):
-                if self.round == len(self._sizes):
-                    raise RuntimeError("ecl/opencl: more rounds than Borůvka can take")
-                t.add("relax", self._launch(k.relax, bound, self.wl[cur], self.wl[1 - cur],
-                                            self.counts, np.uint32(cur), np.uint32(1 - cur),
-                                            self.parent, self.min_edge, np.int32(guard),
-                                            self.sizes, np.uint32(self.round)))
+                self._check_round_count()
+                self._relax(bound, cur, guard)
                 cur = 1 - cur
-                t.add("select", self._launch(k.select_edges, bound, self.wl[cur], self.counts,
-                                             np.uint32(cur), self.parent, self.min_edge,
-                                             self.in_forest, self.slot_mask))
-                t.add("reset", self._launch(k.reset, bound, self.wl[cur], self.counts,
-                                            np.uint32(cur), np.uint32(1 - cur), self.min_edge))
+                self._select_by_records(bound, cur)
                 self.round += 1
             bound = self._size(cur)
 
@@ -155,7 +207,7 @@ class _Run:
 
 
 def solve(graph, stats: Stats, *, filter: bool = True, atomic_guards: bool = True,
-          seed: int = 0, device=None) -> np.ndarray:
+          seed: int = 0, batch_below: int = BATCH_BELOW, device=None) -> np.ndarray:
     """Edge ids of the minimum spanning forest by ECL-MST on an OpenCL device.
 
     Parameters
@@ -172,6 +224,10 @@ def solve(graph, stats: Stats, *, filter: bool = True, atomic_guards: bool = Tru
         Load before ``atom_min`` (Fallin et al. section 5.3 (1)).
     seed : int
         Seed of the threshold sample.
+    batch_below : int
+        Worklists at least this large read their size after every relax and may
+        select by vertices; smaller ones run :data:`ROUNDS_PER_CHECK` rounds per
+        read (0: every round reads).
     device : int, str or pyopencl.Device, optional
         As :func:`parmst.opencl.prefix_scan`'s ``device``.
 
@@ -190,8 +246,8 @@ def solve(graph, stats: Stats, *, filter: bool = True, atomic_guards: bool = Tru
                                 f"which {env.name} lacks; choose another device= or solver")
     with stats.init():
         keys = slot_keys(graph.weight)
-        threshold = light_threshold(keys.keys, n, seed) if filter else None
-        run = _Run(env, graph, keys, stats)
+        threshold = light_threshold(keys.keys, n, seed, DEVICE_FILTER_TARGET) if filter else None
+        run = _Run(env, graph, keys, batch_below)
         env.queue.finish()
     phases = [(0, True)] if threshold is None else [(threshold, False), (threshold, True)]
     with stats.compute():
@@ -206,5 +262,6 @@ def solve(graph, stats: Stats, *, filter: bool = True, atomic_guards: bool = Tru
     stats.device = env.name
     stats.threads = None
     stats.extra.update(key_method=keys.method, device_memory_bytes=needed[0],
+                       vertex_select_rounds=run.vertex_selects,
                        filter_threshold=None if threshold is None else int(threshold))
     return keys.edge_ids(slots)
