@@ -140,6 +140,31 @@ class Kernels:
         return kernel
 
 
+def preset_kernel(program: Any, name: str, *args: Any) -> Any:
+    """A new kernel object of ``program`` with its arguments set once.
+
+    pyopencl's ``kernel(queue, ...)`` call sets every argument again, about
+    30 µs of host time per launch with ten arguments; a round loop that
+    launches a kernel with the same buffers many times enqueues a preset
+    kernel instead (:func:`enqueue`), changing single arguments with
+    ``set_arg``.
+    """
+    import pyopencl as cl
+
+    kernel = cl.Kernel(program, name)
+    kernel.set_args(*args)
+    return kernel
+
+
+def enqueue(queue: Any, kernel: Any, count: int, work_group: int) -> Any:
+    """Launch ``kernel`` over ``count`` work-items rounded up to whole work-groups (at least
+    one); returns the event."""
+    import pyopencl as cl
+
+    size = max(1, -(-count // work_group)) * work_group
+    return cl.enqueue_nd_range_kernel(queue, kernel, (size,), (work_group,))
+
+
 @dataclass(eq=False)
 class Env:
     """One device's context, in-order profiling queue and built programs."""

@@ -48,12 +48,13 @@ __all__ = ["BATCH_BELOW", "ROUNDS_PER_CHECK", "device_bytes", "limit", "solve"]
 ROUNDS_PER_CHECK = 4
 """Rounds enqueued between two reads of the worklist size (each read synchronizes)."""
 
-BATCH_BELOW = 1 << 18
+BATCH_BELOW = 1 << 22
 """Worklists smaller than this run :data:`ROUNDS_PER_CHECK` rounds per size read; larger ones
 read the size after every relax (a launch over a stale, larger bound costs more than a read)."""
 # Borůvka at least halves the sets that still have edges each round: <= 32 per phase,
 # plus up to ROUNDS_PER_CHECK - 1 empty rounds each.
 _MAX_ROUNDS = 2 * (32 + ROUNDS_PER_CHECK)
+_ROUND_ARGUMENT = 9  # relax's ``round``, the one argument that changes between its launches
 # A set's minimum before any record is seen: above every key, packed (< 2**63) or rank.
 _NO_EDGE = np.uint64(2**64 - 1)
 
@@ -75,16 +76,16 @@ def limit(graph) -> bool | str:
 class _Run:
     """The device state of one solve and the round loop."""
 
-    def __init__(self, env, graph, keys, batch_below: int):
+    def __init__(self, env, graph, keys, guard: bool, batch_below: int):
         import pyopencl as cl
 
-        self.env = env
         self.q = env.queue
         self.wg = 256 if not env.device.type & cl.device_type.CPU else 64
-        self.k = env.kernels("ecl.cl", f"-DWG={self.wg}")
         self.timer = PhaseTimer()
         n, m = graph.num_vertices, graph.num_edges
-        self.m = m
+        self.n, self.m = n, m
+        self.batch_below = batch_below
+        self.vertex_selects = 0
         # Every buffer is written or filled here, so that the device holds it before the
         # timed rounds (drivers may allocate and copy at a buffer's first use). The edges go
         # in slot order, so that a key's slot is also its edge's position (select_vertices).
@@ -93,9 +94,6 @@ class _Run:
             src, dst, ordered_keys = src[keys.order], dst[keys.order], ordered_keys[keys.order]
         self.edges = tuple(_runtime.to_device(env, a) for a in (
             src.astype(np.uint32), dst.astype(np.uint32), ordered_keys)) if m else None
-        self.n = n
-        self.batch_below = batch_below
-        self.vertex_selects = 0
         self.parent = _runtime.to_device(env, np.arange(max(n, 1), dtype=np.uint32))
         self.min_edge = _runtime.filled(env, n, np.uint64, _NO_EDGE)
         self.in_forest = _runtime.filled(env, m, np.uint8)
@@ -104,12 +102,34 @@ class _Run:
         self._sizes = np.zeros(_MAX_ROUNDS, np.uint32)
         self.sizes = _runtime.filled(env, _MAX_ROUNDS, np.uint32)
         self.round = 0
-        self.slot_mask = np.uint64(keys.slot_mask)
         self._count = np.empty(2, np.uint32)
+        self._preset_kernels(env.program("ecl.cl", f"-DWG={self.wg}"), keys.slot_mask, guard)
 
-    def _launch(self, kernel, count: int, *args):
-        size = max(1, -(-count // self.wg)) * self.wg
-        return kernel(self.q, (size,), (self.wg,), *args)
+    def _preset_kernels(self, program, slot_mask, guard: bool) -> None:
+        """One kernel object per kernel and worklist parity, arguments set once (indexed by
+        the list the round reads)."""
+        preset, slot_mask = _runtime.preset_kernel, np.uint64(slot_mask)
+        self.program = program
+        self.relax, self.select, self.reset, self.select_vertices = [], [], [], []
+        for cur in (0, 1):
+            wl_in, wl_out, c_in, c_out = (self.wl[cur], self.wl[1 - cur], np.uint32(cur),
+                                          np.uint32(1 - cur))
+            self.relax.append(preset(program, "relax", wl_in, wl_out, self.counts, c_in,
+                                     c_out, self.parent, self.min_edge, np.int32(guard),
+                                     self.sizes, np.uint32(0)))
+            # The select kernels of the round that reads wl[cur] see its output wl[1 - cur].
+            self.select.append(preset(program, "select_edges", wl_out, self.counts, c_out,
+                                      self.parent, self.min_edge, self.in_forest, slot_mask))
+            self.reset.append(preset(program, "reset", wl_out, self.counts, c_out, c_in,
+                                     self.min_edge))
+            if self.m:
+                src, dst, _ = self.edges
+                self.select_vertices.append(preset(
+                    program, "select_vertices", self.counts, c_in, src, dst, self.parent,
+                    self.min_edge, self.in_forest, slot_mask, np.uint32(self.n)))
+
+    def _launch(self, phase: str, kernel, count: int) -> None:
+        self.timer.add(phase, _runtime.enqueue(self.q, kernel, count, self.wg))
 
     def _size(self, slot: int) -> int:
         import pyopencl as cl
@@ -125,26 +145,26 @@ class _Run:
             return 0
         cl.enqueue_fill_buffer(self.q, self.counts, np.zeros(1, np.uint32), 0, 8)
         src, dst, keys = self.edges
-        self.timer.add("populate", self._launch(
-            self.k.populate, self.m, src, dst, keys, np.uint32(self.m), np.uint64(threshold),
-            np.int32(heavy), self.parent, self.wl[0], self.counts))
+        kernel = _runtime.preset_kernel(
+            self.program, "populate", src, dst, keys, np.uint32(self.m), np.uint64(threshold),
+            np.int32(heavy), self.parent, self.wl[0], self.counts)
+        self._launch("populate", kernel, self.m)
         return self._size(0)
 
-    def _relax(self, bound: int, cur: int, guard: bool) -> None:
-        self.timer.add("relax", self._launch(
-            self.k.relax, bound, self.wl[cur], self.wl[1 - cur], self.counts, np.uint32(cur),
-            np.uint32(1 - cur), self.parent, self.min_edge, np.int32(guard), self.sizes,
-            np.uint32(self.round)))
+    def _relax(self, bound: int, cur: int) -> None:
+        """Relax the records of ``wl[cur]`` into ``wl[1 - cur]`` (round number set here)."""
+        if self.round == len(self._sizes):
+            raise RuntimeError("ecl/opencl: more rounds than Borůvka can take")
+        self.relax[cur].set_arg(_ROUND_ARGUMENT, np.uint32(self.round))
+        self._launch("relax", self.relax[cur], bound)
+        self.round += 1
 
     def _select_by_records(self, bound: int, cur: int) -> None:
-        t, k = self.timer, self.k
-        t.add("select", self._launch(k.select_edges, bound, self.wl[cur], self.counts,
-                                     np.uint32(cur), self.parent, self.min_edge,
-                                     self.in_forest, self.slot_mask))
-        t.add("reset", self._launch(k.reset, bound, self.wl[cur], self.counts, np.uint32(cur),
-                                    np.uint32(1 - cur), self.min_edge))
+        """Select and reset by the records the round that read ``wl[cur]`` kept."""
+        self._launch("select", self.select[cur], bound)
+        self._launch("reset", self.reset[cur], bound)
 
-    def rounds(self, size: int, guard: bool) -> None:
+    def rounds(self, size: int) -> None:
         """Fallin et al. Alg. 2 lines 12-39 from worklist 0 holding ``size`` records.
 
         While a round has at least ``batch_below`` records, ECL-MST's loop:
@@ -156,36 +176,20 @@ class _Run:
         """
         cur = 0
         while size and size >= self.batch_below:
-            self._check_round_count()
-            self._relax(size, cur, guard)
-            self.round += 1
-            cur = 1 - cur
-            size = self._size(cur)
+            self._relax(size, cur)
+            size = self._size(1 - cur)
             if size and self.n <= VERTEX_SELECT_RATIO * size:
-                src, dst, _ = self.edges
-                self.timer.add("select", self._launch(
-                    self.k.select_vertices, self.n, self.counts, np.uint32(1 - cur), src, dst,
-                    self.parent, self.min_edge, self.in_forest, self.slot_mask,
-                    np.uint32(self.n)))
+                self._launch("select", self.select_vertices[cur], self.n)
                 self.vertex_selects += 1
             elif size:
                 self._select_by_records(size, cur)
-        self._batched_rounds(size, cur, guard)
-
-    def _check_round_count(self) -> None:
-        if self.round == len(self._sizes):
-            raise RuntimeError("ecl/opencl: more rounds than Borůvka can take")
-
-    def _batched_rounds(self, size: int, cur: int, guard: bool) -> None:
-        """Rounds from ``wl[cur]`` holding ``size`` records, :data:`ROUNDS_PER_CHECK` per read."""
+            cur = 1 - cur
         bound = size  # worklists only shrink: the last size read bounds every later one
         while bound:
             for _ in range(ROUNDS_PER_CHECK):
-                self._check_round_count()
-                self._relax(bound, cur, guard)
-                cur = 1 - cur
+                self._relax(bound, cur)
                 self._select_by_records(bound, cur)
-                self.round += 1
+                cur = 1 - cur
             bound = self._size(cur)
 
     def record(self, stats: Stats) -> None:
@@ -247,12 +251,12 @@ def solve(graph, stats: Stats, *, filter: bool = True, atomic_guards: bool = Tru
     with stats.init():
         keys = slot_keys(graph.weight)
         threshold = light_threshold(keys.keys, n, seed, DEVICE_FILTER_TARGET) if filter else None
-        run = _Run(env, graph, keys, batch_below)
+        run = _Run(env, graph, keys, atomic_guards, batch_below)
         env.queue.finish()
     phases = [(0, True)] if threshold is None else [(threshold, False), (threshold, True)]
     with stats.compute():
         for bound, heavy in phases:
-            run.rounds(run.populate(bound, heavy), atomic_guards)
+            run.rounds(run.populate(bound, heavy))
         env.queue.finish()
     run.record(stats)
     start = time.perf_counter()
