@@ -32,11 +32,24 @@ def _second_recorder(graph, stats):
     return kruskal_solve(graph, stats)
 
 
+def _edge_count_recorder(graph, stats):
+    CALLS.append(graph.num_edges)
+    return kruskal_solve(graph, stats)
+
+
 def _plant(name, function):
     registry.solvers()  # load the real backends first, so that ours is only added
     registry.register(Solver(name=name, entry=f"{__name__}:{function}",
                              paper="none (test double)", summary="planted by a test"))
     return name
+
+
+@pytest.fixture
+def edge_count_recorder():
+    """A correct solver that logs the edge count of every graph it solves in CALLS."""
+    CALLS.clear()
+    yield _plant("planted-edges/serial", "_edge_count_recorder"), CALLS
+    registry._REGISTRY.pop("planted-edges/serial", None)
 
 
 @pytest.fixture

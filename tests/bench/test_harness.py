@@ -5,7 +5,7 @@ import pytest
 
 import parmst
 from parmst import registry
-from parmst.bench import run
+from parmst.bench import harness, run
 from parmst.bench.harness import _skip_reason, _Variant, choose_solvers
 from parmst.errors import UnknownSolverError
 
@@ -21,6 +21,25 @@ def test_every_run_is_timed_after_a_warm_up(tiny):
     assert graph.verified is True
     assert graph.total_weight == parmst.minimum_spanning_forest(tiny).total_weight
     assert not result.failed
+
+
+def test_prefix_warm_up_solves_the_first_edges_then_times_the_whole_graph(
+        tiny, edge_count_recorder, monkeypatch):
+    name, calls = edge_count_recorder
+    monkeypatch.setattr(harness, "WARMUP_PREFIX_EDGES", 50)
+    result = run([tiny], [name], peers=["none"], repeat=2, progress=False,
+                 warmup="prefix")
+    assert result.records[0].status == "ok"
+    assert calls == [50, 120, 120]
+    assert "after a warm-up run on the graph's first 50 edges" in result.to_markdown()
+
+
+def test_prefix_warm_up_answer_is_checked(tiny, wrong_solver, monkeypatch):
+    monkeypatch.setattr(harness, "WARMUP_PREFIX_EDGES", 60)
+    result = run([tiny], [wrong_solver], peers=["none"], repeat=2, progress=False,
+                 warmup="prefix")
+    assert result.records[0].status == "MISMATCH"
+    assert "(run 0)" in result.records[0].note
 
 
 def test_kbest_times_five_runs(tiny):

@@ -112,6 +112,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     how = parser.add_argument_group("how to time")
     how.add_argument("--repeat", type=int, metavar="N",
                      help="timed runs after the warm-up (default 9; 5 with --kbest)")
+    how.add_argument("--warmup", choices=("graph", "prefix"),
+                     help="what the untimed warm-up run solves: the graph (default) or its "
+                          "first 65,536 edges (the opencl-boruvka suite's default)")
     how.add_argument("--kbest", action="store_true",
                      help="Sousa's k-best: best of the 3 fastest of 5 runs within 5%% "
                           "(default: the median, as Fallin et al.)")
@@ -252,7 +255,8 @@ def run(args: argparse.Namespace) -> int:
                        else _device(args.opencl_device), cache_dir=args.cache_dir,
                        cache=not args.no_cache, budget=args.budget, time_limit=args.time_limit,
                        progress=not args.no_progress, label=args.label, name=args.name,
-                       command=_command_line(args), after_graph=checkpoint)
+                       command=_command_line(args), after_graph=checkpoint,
+                       warmup=args.warmup)
     except (ValueError, ParmstError) as exc:
         sys.stderr.write(f"parmst bench: {exc}\n")
         return 2

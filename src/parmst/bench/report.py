@@ -539,8 +539,9 @@ class BenchResult:
             checks.append("every file read back holds the edges written")
         if "scan" in kinds:
             checks.append("every OpenCL scan equals NumPy's cumsum")
-        return (f"Throughput in millions of input edges per second ({what}; {scheme}, after "
-                f"a warm-up run; higher is better). {'; '.join(checks)}.")
+        warmup = self.config.get("warmup_text", "after a warm-up run")
+        return (f"Throughput in millions of input edges per second ({what}; {scheme}, "
+                f"{warmup}; higher is better). {'; '.join(checks)}.")
 
     def to_markdown(self) -> str:
         """The report: machine, headline table, speedups, scaling, phases, I/O, details, notes."""
@@ -555,7 +556,8 @@ class BenchResult:
         if self.graphs:
             lines += [self._method(), ""]
         else:
-            lines += [f"{config.get('scheme_text', '')}, after a warm-up run; every OpenCL "
+            lines += [f"{config.get('scheme_text', '')}, "
+                      f"{config.get('warmup_text', 'after a warm-up run')}; every OpenCL "
                       f"scan equals NumPy's cumsum.", ""]
         if self.reference:
             lines += [f"`{self.reference['name']}`: {self.reference['source']}.", ""]

@@ -128,6 +128,11 @@ class Suite:
     scans : tuple of int
         Sizes (MiB of uint32) of the OpenCL prefix-scan experiment
         (:mod:`parmst.bench.scan`), run besides any graphs.
+    warmup : str
+        ``"graph"``: each solver's warm-up solves the graph itself;
+        ``"prefix"``: its first :data:`parmst.bench.harness.WARMUP_PREFIX_EDGES`
+        edges (same vertex count and dtypes, so the same kernels compile), for
+        graphs where a second full solve of a slow baseline would cost minutes.
     """
 
     name: str
@@ -144,6 +149,7 @@ class Suite:
     reference: Reference | None = None
     formats: tuple[str, ...] = ()
     scans: tuple[int, ...] = ()
+    warmup: str = "graph"
     specs: tuple[str, ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -438,7 +444,7 @@ SUITES: dict[str, Suite] = {suite.name: suite for suite in (
           "sequential Borůvka, dense and sparse graphs of 16 M to 128 M edges",
           _sun_skadron((2**24, 2**25, 2**26, 2**27)),
           solvers=("segscan-boruvka/opencl", "boruvka/serial"), peers=(),
-          baseline="boruvka/serial"),
+          baseline="boruvka/serial", warmup="prefix"),
     Suite("opencl-boruvka-small", "Sun and Skadron Figures 12-14 at 256 k and 1 M edges",
           _sun_skadron((2**18, 2**20)), solvers=("segscan-boruvka/opencl", "boruvka/serial"),
           peers=(), baseline="boruvka/serial"),

@@ -31,16 +31,23 @@ class Scheme:
         For k-best: how many of the fastest runs must agree.
     tolerance : float
         For k-best: relative spread allowed among those ``k`` runs.
+    warmup : str
+        What the untimed warm-up run solves: ``"graph"``, the graph itself, or
+        ``"prefix"``, its first ``WARMUP_PREFIX_EDGES`` edges (see
+        :mod:`parmst.bench.harness`).
     """
 
     kind: str = "median"
     runs: int = 9
     k: int = 3
     tolerance: float = 0.05
+    warmup: str = "graph"
 
     def __post_init__(self) -> None:
         if self.kind not in ("median", "kbest"):
             raise ValueError(f"scheme must be 'median' or 'kbest', got {self.kind!r}")
+        if self.warmup not in WARMUPS:
+            raise ValueError(f"warmup must be one of {', '.join(WARMUPS)}, got {self.warmup!r}")
         if self.runs < 1:
             raise ValueError(f"need at least one timed run, got {self.runs}")
         if self.kind == "kbest" and not 1 <= self.k <= self.runs:
@@ -53,7 +60,14 @@ class Scheme:
         return (f"k-best: best of the {self.k} fastest of {self.runs} runs "
                 f"(within {self.tolerance:.0%})")
 
+    def describe_warmup(self, prefix_edges: int) -> str:
+        """Words for the warm-up, e.g. ``"after a warm-up run"``."""
+        if self.warmup == "graph":
+            return "after a warm-up run"
+        return f"after a warm-up run on the graph's first {prefix_edges:,} edges"
 
+
+WARMUPS = ("graph", "prefix")
 MEDIAN = Scheme("median", 9)
 KBEST = Scheme("kbest", 5, 3, 0.05)
 
