@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from parmst import _memory, _optional
+from parmst import _edge_checks, _memory, _optional
 from parmst.errors import GraphValueError
 
 __all__ = ["CSR", "DeviceEdges", "Graph", "index_dtype_for", "is_device_array"]
@@ -167,6 +167,13 @@ def _coerce_weights(weight: Any, m: int) -> np.ndarray:
     if w.dtype.kind == "f" and w.dtype.itemsize > 8:
         raise GraphValueError(f"weight dtype {w.dtype} is wider than float64")
     return w
+
+
+def _has_nan(w: np.ndarray) -> bool:
+    """Whether a float weight array holds a NaN (one parallel pass on large arrays)."""
+    if len(w) >= _edge_checks.PARALLEL_FROM_EDGES and w.dtype.isnative:
+        return _edge_checks.first_nan(w) >= 0
+    return bool(np.isnan(w).any())
 
 
 def _coerce_ids(name: str, ids: Any) -> np.ndarray:
@@ -388,8 +395,12 @@ class Graph:
         w = _coerce_weights(weight, m)
         if len(w) != m:
             raise GraphValueError(f"{m} edges but {len(w)} weights")
-        lo = min(int(s.min()), int(d.min())) if m else 0
-        hi = max(int(s.max()), int(d.max())) if m else -1
+        parallel = _edge_checks.takes(s, d, w)
+        if parallel:
+            lo, hi = _edge_checks.id_bounds(s, d)
+        else:
+            lo = min(int(s.min()), int(d.min())) if m else 0
+            hi = max(int(s.max()), int(d.max())) if m else -1
         if lo < 0:
             where = int(np.flatnonzero((s < 0) | (d < 0))[0])
             raise GraphValueError(f"edge {where} has negative vertex id {min(s[where], d[where])}")
@@ -403,16 +414,18 @@ class Graph:
                 raise GraphValueError(
                     f"edge {first} has vertex id {max(int(s[first]), int(d[first]))} "
                     f"but num_vertices is {num_vertices}")
-        if w.dtype.kind == "f" and not allow_nan:
+        if w.dtype.kind == "f" and not allow_nan and _has_nan(w):
             nan = np.isnan(w)
-            if nan.any():
-                raise GraphValueError(
-                    f"edge {int(np.flatnonzero(nan)[0])} has a NaN weight "
-                    f"({int(nan.sum())} NaN weights in all); pass allow_nan=True and solve "
-                    "with ignore_nan=True to leave them out")
+            raise GraphValueError(
+                f"edge {int(np.flatnonzero(nan)[0])} has a NaN weight "
+                f"({int(nan.sum())} NaN weights in all); pass allow_nan=True and solve "
+                "with ignore_nan=True to leave them out")
         idx = index_dtype_for(int(num_vertices), m)
         _check_memory(num_vertices, inferred, s, d, w, idx)
-        if copy:
+        if copy and parallel:
+            graph = cls(_edge_checks.copy_into(s, idx), _edge_checks.copy_into(d, idx),
+                        _edge_checks.copy_into(w, w.dtype), int(num_vertices))
+        elif copy:
             graph = cls(np.array(s, dtype=idx), np.array(d, dtype=idx), np.array(w),
                         int(num_vertices))
         else:
@@ -648,7 +661,7 @@ class Graph:
 
                 self._cache["has_nan"] = _arrays.nan_count(self._device.weight) > 0
             else:
-                self._cache["has_nan"] = bool(np.isnan(self.weight).any())
+                self._cache["has_nan"] = _has_nan(self.weight)
         return self._cache["has_nan"]
 
     def subgraph_edges(self, keep: np.ndarray) -> tuple[Graph, np.ndarray]:
