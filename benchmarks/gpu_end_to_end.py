@@ -153,8 +153,10 @@ def measure(src, dst, weight, n: int, repeat: int, profile: list | None = None,
     return row
 
 
-def _measure_suite(suite: str, only: str | None, repeat: int, scipy: bool) -> list[dict]:
-    """Rows for a bench suite's graphs: their own weights, then float64 weights in [0, 1)."""
+def _measure_suite(suite: str, only: str | None, repeat: int, scipy: bool,
+                   save=lambda rows: None) -> list[dict]:
+    """Rows for a bench suite's graphs: their own weights, then float64 weights in [0, 1);
+    ``save`` gets the rows so far after each one (a run cut short keeps them)."""
     from parmst.bench.suites import default_cache_dir, get_suite, load_graph
 
     names = only.split(",") if only else None
@@ -168,6 +170,7 @@ def _measure_suite(suite: str, only: str | None, repeat: int, scipy: bool) -> li
         for weight in (np.asarray(graph.weight), real):
             rows.append(measure(src, dst, weight, n, repeat, name=entry.name, scipy=scipy))
             print(f"{entry.name} {weight.dtype}: done", flush=True)
+            save(rows)
     return rows
 
 
@@ -223,8 +226,13 @@ def main() -> None:
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     rows, profiles = [], [] if args.profile else None
+    what = (f"--suite {args.suite}" + (f" --only {args.only}" if args.only else "")
+            if args.suite else "--log2-edges " + " ".join(map(str, args.log2_edges)))
+    command = (f"python benchmarks/gpu_end_to_end.py {what} --repeat {args.repeat}"
+               + (" --profile" if args.profile else "") + (" --scipy" if args.scipy else ""))
     if args.suite:
-        rows = _measure_suite(args.suite, args.only, args.repeat, args.scipy)
+        rows = _measure_suite(args.suite, args.only, args.repeat, args.scipy, lambda so_far:
+                              report(so_far, args.out, _device.device_name(), command))
     for k in [] if args.suite else args.log2_edges:
         m = 1 << k
         n = m >> 2
@@ -235,10 +243,6 @@ def main() -> None:
         rows += [measure(src, dst, rng.integers(0, 1 << 20, m).astype(np.int32), n,
                          args.repeat, profile, scipy=args.scipy),
                  measure(src, dst, rng.random(m), n, args.repeat, profile, scipy=args.scipy)]
-    what = (f"--suite {args.suite}" + (f" --only {args.only}" if args.only else "")
-            if args.suite else "--log2-edges " + " ".join(map(str, args.log2_edges)))
-    command = (f"python benchmarks/gpu_end_to_end.py {what} --repeat {args.repeat}"
-               + (" --profile" if args.profile else "") + (" --scipy" if args.scipy else ""))
     report(rows, args.out, _device.device_name(), command)
     if profiles:
         (args.out / "gpu_end_to_end_profile.txt").write_text("\n".join(profiles))
