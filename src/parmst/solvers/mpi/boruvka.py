@@ -286,20 +286,82 @@ def _key_order(keys: np.ndarray, key_bits: int, cand: np.ndarray) -> np.ndarray:
     return where[position]
 
 
-def _local_forest(dg: DistributedGraph, local_mask: np.ndarray, local_solver: str,
-                  threads: int | None) -> np.ndarray:
-    """Positions (among held edges) of the minimum spanning forest of the local edges."""
+@numba.njit(cache=True, inline="always")
+def _owner_and_index(v, cyclic, size, block):
+    """A vertex's owner rank and its index there (``Ownership.owner`` and ``.local``)."""
+    if cyclic:
+        return v % size, v // size
+    return v // block, v % block
+
+
+@numba.njit(cache=True)
+def _count_local(src, dst, rank, cyclic, size, block):
+    """How many held edges have both ends owned by ``rank``."""
+    count = 0
+    for e in range(len(src)):
+        if _owner_and_index(np.int64(src[e]), cyclic, size, block)[0] == rank and \
+                _owner_and_index(np.int64(dst[e]), cyclic, size, block)[0] == rank:
+            count += 1
+    return count
+
+
+@numba.njit(cache=True)
+def _split_held(src, dst, ids, rank, cyclic, size, block, local_pos, lsrc, ldst, cut, at,
+                far, primary):
+    """Filter step 1's input in one pass: the held edges split into local and cut edges.
+
+    Local edges (both ends owned): held position and both local indices.
+    Cut edges: held position, owned end's local index ``at``, the far end's
+    global id ``far``, and whether this rank is its *primary* holder. Each cut
+    edge joins the contracted graph once: at its src owner if its id is even,
+    else at its dst owner; generators that write the smaller end first would
+    otherwise give every cut edge to the lower rank, which then did most of
+    the rounds' work.
+    """
+    n_local = 0
+    n_cut = 0
+    for e in range(len(src)):
+        s, d = np.int64(src[e]), np.int64(dst[e])
+        owner_s, index_s = _owner_and_index(s, cyclic, size, block)
+        owner_d, index_d = _owner_and_index(d, cyclic, size, block)
+        if owner_s == rank and owner_d == rank:
+            local_pos[n_local], lsrc[n_local], ldst[n_local] = e, index_s, index_d
+            n_local += 1
+            continue
+        src_here = owner_s == rank
+        cut[n_cut] = e
+        at[n_cut] = index_s if src_here else index_d
+        far[n_cut] = d if src_here else s
+        primary[n_cut] = src_here == (ids[e] % 2 == 0)
+        n_cut += 1
+
+
+def _split(dg: DistributedGraph) -> tuple[np.ndarray, ...]:
+    """:func:`_split_held` on this rank's edges, its arrays allocated to size."""
+    own = dg.ownership
+    cyclic, size, block = own.kind == "cyclic", own.size, own.block
+    n_local = _count_local(dg.src, dg.dst, dg.rank, cyclic, size, block)
+    n_cut = len(dg.src) - n_local
+    idx = index_dtype_for(own.count(dg.rank), n_local)
+    arrays = (np.empty(n_local, dtype=np.int64), np.empty(n_local, dtype=idx),
+              np.empty(n_local, dtype=idx), np.empty(n_cut, dtype=np.int64),
+              np.empty(n_cut, dtype=np.int64), np.empty(n_cut, dtype=np.int64),
+              np.empty(n_cut, dtype=np.bool_))
+    _split_held(dg.src, dg.dst, dg.edge_ids, dg.rank, cyclic, size, block, *arrays)
+    return arrays
+
+
+def _local_forest(dg: DistributedGraph, local_pos: np.ndarray, lsrc: np.ndarray,
+                  ldst: np.ndarray, local_solver: str, threads: int | None) -> np.ndarray:
+    """Indices into ``local_pos`` of the minimum spanning forest of the local edges.
+
+    ``lsrc``, ``ldst`` are the local edges' ends as this rank's local indices.
+    """
     from parmst import registry
     from parmst.api import minimum_spanning_forest
 
-    positions = np.flatnonzero(local_mask)
-    own = dg.ownership
-    lsrc = own.local(dg.src[positions])
-    ldst = own.local(dg.dst[positions])
-    n_local = own.count(dg.rank)
     # Held edges are in global id order, so local ids order ties exactly as global ones do.
-    idx = index_dtype_for(n_local, len(positions))
-    graph = Graph(lsrc.astype(idx), ldst.astype(idx), dg.weight[positions], n_local)
+    graph = Graph(lsrc, ldst, dg.weight[local_pos], dg.ownership.count(dg.rank))
     options = {}
     one_thread = (threads if threads is not None else numba.get_num_threads()) == 1
     if local_solver == "auto" and one_thread:
@@ -307,8 +369,7 @@ def _local_forest(dg: DistributedGraph, local_mask: np.ndarray, local_solver: st
     if threads is not None and local_solver != "auto" and \
             "threads" in registry.get(local_solver).options:
         options["threads"] = threads
-    forest = minimum_spanning_forest(graph, solver=local_solver, **options)
-    return positions[forest.edge_ids]
+    return minimum_spanning_forest(graph, solver=local_solver, **options).edge_ids
 
 
 def _remote_labels(channel: Any, dg: DistributedGraph, vertices: np.ndarray,
@@ -333,28 +394,19 @@ def filter_contract(dg: DistributedGraph, stats: Stats, local_solver: str,
     """
     channel = dg.channel
     own = dg.ownership
-    owner_src = own.owner(dg.src)
-    owner_dst = own.owner(dg.dst)
-    local_mask = (owner_src == dg.rank) & (owner_dst == dg.rank)
+    local_pos, lsrc, ldst, cut, at, far, primary = _split(dg)
     t0 = time.perf_counter()
-    forest_pos = _local_forest(dg, local_mask, local_solver, threads)
+    in_forest = _local_forest(dg, local_pos, lsrc, ldst, local_solver, threads)
+    forest_pos = local_pos[in_forest]
     _phase(stats, "local-forest", t0)
     t0 = time.perf_counter()
     keys, key_bits = _edge_keys(dg)
-    cut = np.flatnonzero(~local_mask)
-    src_here = owner_src[cut] == dg.rank
-    at = own.local(np.where(src_here, dg.src[cut], dg.dst[cut]))  # a cut edge's owned end
-    far = np.where(src_here, dg.dst[cut], dg.src[cut])
-    # Each cut edge joins the contracted graph once: at its src owner if its id is even, else
-    # at its dst owner. Generators that write src < dst would otherwise give every cut edge
-    # to the lower rank, which then did most of the rounds' work.
-    primary = src_here == (dg.edge_ids[cut] % 2 == 0)
-    fa, fb = own.local(dg.src[forest_pos]), own.local(dg.dst[forest_pos])
+    fa, fb = lsrc[in_forest], ldst[in_forest]
     n_local = own.count(dg.rank)
-    parent = np.arange(n_local, dtype=np.int64)
-    cut_key = np.zeros(n_local, dtype=np.uint64)
-    cut_at = np.full(n_local, -1, dtype=np.int64)
     if len(cut):
+        parent = np.arange(n_local, dtype=np.int64)
+        cut_key = np.zeros(n_local, dtype=np.uint64)
+        cut_at = np.full(n_local, -1, dtype=np.int64)
         _lightest_cut(at, cut, keys, cut_key, cut_at)
         # Gathered in key order first: the scan then reads them in sequence.
         order = _key_order(keys, key_bits, forest_pos)
@@ -363,11 +415,13 @@ def filter_contract(dg: DistributedGraph, stats: Stats, local_solver: str,
                          parent, np.ones(n_local, dtype=np.int64), cut_key, cut_at, in_order)
         contracted = np.empty_like(in_order)
         contracted[order] = in_order
+        touched = cut_at >= 0  # at a root: its component still has a cut edge
     else:  # no cut edge: the local forest is this rank's part of the answer, all of it
         contracted = np.ones(len(forest_pos), dtype=np.bool_)
+        parent = np.zeros(0, dtype=np.int64)  # and no component is left here
+        touched = np.zeros(0, dtype=np.bool_)
     _phase(stats, "contract-local", t0)
-    touched = cut_at >= 0  # at a root: its component still has a cut edge
-    k_here = int(np.count_nonzero(touched & (parent == np.arange(n_local))))
+    k_here = int(np.count_nonzero(touched & (parent == np.arange(len(parent)))))
     offset = channel.exscan_int(k_here)
     total = channel.allreduce_int(k_here, "sum")
     label, _ = _component_labels(parent, touched, offset)
@@ -377,7 +431,7 @@ def filter_contract(dg: DistributedGraph, stats: Stats, local_solver: str,
     cu = np.concatenate([label[fa[deferred]], label[at[primary]]])
     cv = np.concatenate([label[fb[deferred]], far_label])
     held = np.concatenate([forest_pos[deferred], cut[primary]])
-    stats.extra["local_edges"] = int(np.count_nonzero(local_mask))
+    stats.extra["local_edges"] = len(local_pos)
     stats.extra["cut_edges_held"] = len(cut)
     stats.extra["contracted_edges"] = int(np.count_nonzero(contracted))
     stats.extra["components_after_filter"] = total

@@ -85,11 +85,15 @@ def _group(values, first, count):
     through open addressing with linear probing, linear time where a sort
     would not be.
     """
-    bits = _table_bits(len(values))
+    outside = 0  # the table is sized for these alone: a smaller table misses the cache less
+    for i in range(len(values)):
+        if not first <= values[i] < first + count:
+            outside += 1
+    bits = _table_bits(outside)
     mask = (1 << bits) - 1
     shift = np.uint64(64 - bits)
     table = np.full(1 << bits, -1, dtype=np.int64)
-    distinct = np.empty(len(values), dtype=np.int64)
+    distinct = np.empty(outside, dtype=np.int64)
     group = np.empty(len(values), dtype=np.int64)
     others = 0
     for i in range(len(values)):
@@ -152,6 +156,42 @@ def _drop_heavier_twins(lu, lv, key, eid, groups):
 
 
 @numba.njit(cache=True)
+def _lightest_records(lu, lv, key, eid, comp, starts, size):
+    """Step 1's send side, fused: each local component's lightest held edge (Listing 8's
+    local kernel), as ``(component, key, id, far component)`` records grouped by the
+    component's owner, without the temporaries of a vectorised version.
+
+    Returns the four record arrays and how many go to each rank (for ``alltoallv``).
+    """
+    best = np.full(len(comp), -1, dtype=np.int64)
+    local_lightest(lu, lv, key, eid, np.zeros(len(comp), dtype=key.dtype),
+                   np.full(len(comp), NO_EDGE, dtype=np.int64), best)
+    to = np.empty(len(comp), dtype=np.int64)
+    counts = np.zeros(size, dtype=np.int64)
+    for c in range(len(comp)):
+        if best[c] >= 0:
+            to[c] = np.searchsorted(starts, comp[c], side="right") - 1
+            counts[to[c]] += 1
+    fill = np.zeros(size, dtype=np.int64)
+    for r in range(1, size):
+        fill[r] = fill[r - 1] + counts[r - 1]
+    total = fill[size - 1] + counts[size - 1]
+    at = np.empty(total, dtype=np.int64)
+    rec_key = np.empty(total, dtype=key.dtype)
+    rec_id = np.empty(total, dtype=np.int64)
+    rec_far = np.empty(total, dtype=np.int64)
+    for c in range(len(comp)):
+        b = best[c]
+        if b < 0:
+            continue
+        j = fill[to[c]]
+        fill[to[c]] += 1
+        at[j], rec_key[j], rec_id[j] = comp[c], key[b], eid[b]
+        rec_far[j] = comp[lv[b]] if lu[b] == c else comp[lu[b]]
+    return (at, rec_key, rec_id, rec_far), counts
+
+
+@numba.njit(cache=True)
 def _keep_lightest(at, key, eid, far, sender, best_key, best_id, best_far, best_sender):
     """At the owner: the lightest of the minima received for each owned component."""
     for i in range(len(at)):
@@ -207,18 +247,8 @@ def _minima(channel: Any, edges: _Edges, starts: np.ndarray
             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Step 1: per owned component, the lightest edge's id (-1: none), far component, holder."""
     lu, lv, key, eid = edges.arrays()
-    best = np.full(len(edges.comp), -1, dtype=np.int64)
-    local_lightest(lu, lv, key, eid, np.zeros(len(best), dtype=key.dtype),
-                   np.full(len(best), NO_EDGE, dtype=np.int64), best)
-    local = np.flatnonzero(best >= 0)
-    pos = best[local]
-    far = np.where(lu[pos] == local, lv[pos], lu[pos])
-    comp = edges.comp[local]
-    to = owner_of(starts, comp)
-    order = group_order(to, channel.size)
-    (at, k, i, f), received = channel.alltoallv(
-        [comp[order], key[pos][order], eid[pos][order], edges.comp[far][order]],
-        np.bincount(to, minlength=channel.size))
+    (at, k, i, f), received = channel.alltoallv(*_lightest_records(
+        lu, lv, key, eid, edges.comp, starts, channel.size))
     first = int(starts[channel.rank])
     count = int(starts[channel.rank + 1]) - first
     best_key = np.zeros(count, dtype=key.dtype)
