@@ -85,3 +85,40 @@ def test_mpi_owner_edges_drop_loops_always_and_heavier_twins_once_dense():
     lu, lv, key, eid = edges.arrays()
     kept = sorted(zip(lu.tolist(), lv.tolist(), key.tolist(), eid.tolist()))
     assert kept == [(0, 1, 3, 1), (0, 2, 3, 2)]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_owner_round_minima_packed_and_pairs_equal_the_plain_minimum(seed):
+    from parmst.solvers.mpi.owners import _lightest_packed, _lightest_pairs
+
+    rng = np.random.default_rng(seed)
+    groups, m = 40, 120
+    lu = rng.integers(0, groups, size=m)
+    lv = (lu + rng.integers(1, groups, size=m)) % groups  # no loops
+    key = rng.integers(0, 4, size=m).astype(np.uint64)  # heavy ties, broken by id
+    eid = rng.permutation(1000)[:m].astype(np.int64)
+    expect_id = np.full(groups, -1)
+    expect_far = np.full(groups, -1)
+    for e in sorted(range(m), key=lambda e: (int(key[e]), int(eid[e])), reverse=True):
+        for c, o in ((lu[e], lv[e]), (lv[e], lu[e])):
+            expect_id[c], expect_far[c] = eid[e], o
+    for best_key, best_id, far in (_lightest_pairs(lu, lv, key, eid, groups),
+                                   _lightest_packed(lu, lv, key, eid, groups, np.uint64(10))):
+        has = best_id >= 0
+        assert best_id.tolist() == expect_id.tolist()
+        assert far[has].tolist() == expect_far[has].tolist()
+        by_id = {int(i): int(k) for i, k in zip(eid, key)}
+        assert [int(k) for k in best_key[has]] == [by_id[int(i)] for i in best_id[has]]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_gathered_forest_order_and_held_positions_match_numpy(seed):
+    from parmst.solvers.mpi.boruvka import _held_positions, _id_order
+
+    rng = np.random.default_rng(seed)
+    m = int(rng.integers(1, 700))
+    ids = rng.permutation(m)[:int(rng.integers(0, m + 1))].astype(np.int64)
+    assert _id_order(ids, m).tolist() == np.argsort(ids).tolist()
+    held = np.sort(rng.permutation(3 * m)[:m]).astype(np.int64)
+    wanted = np.sort(rng.choice(held, size=int(rng.integers(0, m + 1)), replace=False))
+    assert _held_positions(held, wanted).tolist() == np.searchsorted(held, wanted).tolist()

@@ -227,9 +227,11 @@ class Channel:
                   ) -> tuple[list[np.ndarray], np.ndarray]:
         """Send ``arrays[k][sum(counts[:r]):sum(counts[:r+1])]`` to rank ``r``, for each k.
 
-        Each array must already be grouped by destination rank. Returns the
-        received arrays, grouped by source rank (so in source-rank order), and
-        how many items came from each rank.
+        Each array must already be grouped by destination rank. An item is one
+        element of a 1-D array or one row of a 2-D array: several columns sent
+        as the rows of one array cost one exchange instead of one each. Returns
+        the received arrays, grouped by source rank (so in source-rank order),
+        and how many items came from each rank.
         """
         counts = np.asarray(counts, dtype=np.int64)
         start = time.perf_counter()
@@ -242,12 +244,13 @@ class Channel:
         others = np.arange(self.size) != self.rank
         for array in arrays:
             array = np.ascontiguousarray(array)
-            out = np.empty(total, dtype=array.dtype)
+            width = array.shape[1] if array.ndim == 2 else 1
+            out = np.empty((total,) + array.shape[1:], dtype=array.dtype)
             kind = self.MPI._typedict[array.dtype.char]
-            self.comm.Alltoallv([array, (counts, send_displ), kind],
-                                [out, (recv_counts, recv_displ), kind])
+            self.comm.Alltoallv([array, (counts * width, send_displ * width), kind],
+                                [out, (recv_counts * width, recv_displ * width), kind])
             received.append(out)
-            sent_bytes += int(counts[others].sum()) * array.itemsize
+            sent_bytes += int(counts[others].sum()) * width * array.itemsize
         self._count(start, int(np.count_nonzero(counts[others])) * max(1, len(arrays)), sent_bytes)
         return received, recv_counts
 

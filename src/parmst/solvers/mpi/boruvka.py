@@ -265,6 +265,36 @@ def _component_labels(parent, touched, offset):
     return label, count
 
 
+@numba.njit(cache=True)
+def _contracted_edges(label, fa, fb, forest_pos, contracted, at, cut, primary, far_label,
+                      keys, edge_ids):
+    """Filter step 3: the contracted graph's edges held here, in one pass.
+
+    The local forest edges left uncontracted, then each cut edge this rank is
+    primary for, as ``(cu, cv, key, id)`` between component labels;
+    ``far_label`` is the far end's label of each primary cut edge, in order.
+    """
+    total = len(contracted) - np.count_nonzero(contracted) + len(far_label)
+    cu = np.empty(total, dtype=np.int64)
+    cv = np.empty(total, dtype=np.int64)
+    key = np.empty(total, dtype=keys.dtype)
+    eid = np.empty(total, dtype=np.int64)
+    j = 0
+    for k in range(len(contracted)):
+        if not contracted[k]:
+            cu[j], cv[j] = label[fa[k]], label[fb[k]]
+            key[j], eid[j] = keys[forest_pos[k]], edge_ids[forest_pos[k]]
+            j += 1
+    f = 0
+    for k in range(len(cut)):
+        if primary[k]:
+            cu[j], cv[j] = label[at[k]], far_label[f]
+            key[j], eid[j] = keys[cut[k]], edge_ids[cut[k]]
+            j += 1
+            f += 1
+    return cu, cv, key, eid
+
+
 def _key_order(keys: np.ndarray, key_bits: int, cand: np.ndarray) -> np.ndarray:
     """Indices into ``cand`` (held-edge positions) in ``(weight, edge_id)`` order.
 
@@ -426,19 +456,15 @@ def filter_contract(dg: DistributedGraph, stats: Stats, local_solver: str,
     total = channel.allreduce_int(k_here, "sum")
     label, _ = _component_labels(parent, touched, offset)
     # Contracted graph: forest edges left uncontracted, and each cut edge once.
-    deferred = ~contracted
     far_label = _remote_labels(channel, dg, far[primary], label)
-    cu = np.concatenate([label[fa[deferred]], label[at[primary]]])
-    cv = np.concatenate([label[fb[deferred]], far_label])
-    held = np.concatenate([forest_pos[deferred], cut[primary]])
     stats.extra["local_edges"] = len(local_pos)
     stats.extra["cut_edges_held"] = len(cut)
     stats.extra["contracted_edges"] = int(np.count_nonzero(contracted))
     stats.extra["components_after_filter"] = total
-
     return (dg.edge_ids[forest_pos[contracted]],
-            (cu, cv, keys[held], dg.edge_ids[held].astype(np.int64)), total, key_bits,
-            (offset, k_here))
+            _contracted_edges(label, fa, fb, forest_pos, contracted, at, cut, primary,
+                              far_label, keys, dg.edge_ids),
+            total, key_bits, (offset, k_here))
 
 
 # ---------------------------------------------------------------------------- drivers
@@ -476,7 +502,7 @@ def _filter_boruvka(dg: DistributedGraph, stats: Stats, local_solver: str,
     if rounds == "owners":
         starts = np.concatenate(([0], np.cumsum(channel.allgather_int(k_here))))
         return np.concatenate([contracted, owner_rounds(channel, cu, cv, keys, ids, starts,
-                                                        stats)])
+                                                        stats, key_bits, dg.num_edges)])
     if rounds == "allreduce":
         chosen = allreduce_rounds(channel, cu, cv, keys, ids, total, key_bits, dg.num_edges,
                                   stats)
@@ -495,6 +521,18 @@ def _held_chosen(dg: DistributedGraph, chosen: np.ndarray) -> tuple[np.ndarray, 
     return chosen, mine[hit]
 
 
+@numba.njit(cache=True)
+def _merge_positions(held_ids, ids):
+    """Positions of the sorted ``ids`` in the sorted ``held_ids`` (each present), by one merge."""
+    out = np.empty(len(ids), dtype=np.int64)
+    j = 0
+    for i in range(len(ids)):
+        while held_ids[j] != ids[i]:
+            j += 1
+        out[i] = j
+    return out
+
+
 def _held_positions(held_ids: np.ndarray, ids: np.ndarray) -> np.ndarray:
     """Positions of the sorted ``ids`` among this rank's held edge ids (in id order).
 
@@ -503,15 +541,54 @@ def _held_positions(held_ids: np.ndarray, ids: np.ndarray) -> np.ndarray:
     """
     if len(held_ids) and int(held_ids[-1]) - int(held_ids[0]) == len(held_ids) - 1:
         return ids - held_ids[0]  # a contiguous range of ids
-    return np.searchsorted(held_ids, ids)
+    return _merge_positions(held_ids, ids)
 
 
-def _gather_forest(channel: Any, *arrays: np.ndarray) -> list[np.ndarray | None]:
-    """Every rank's forest share, ``(ids, *columns)``, concatenated on rank 0 in id order."""
+@numba.njit(cache=True, inline="always")
+def _popcount(word):
+    """Set bits of a uint64 (SWAR)."""
+    word = word - ((word >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    word = (word & np.uint64(0x3333333333333333)) + ((word >> np.uint64(2))
+                                                     & np.uint64(0x3333333333333333))
+    word = (word + (word >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((word * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@numba.njit(cache=True)
+def _id_order(ids, num_edges):
+    """``np.argsort(ids)`` for distinct ids below ``num_edges``, in linear time.
+
+    A bitmap of the ids and each word's count of smaller ids give every id
+    its rank: ``num_edges / 4`` bytes, where an argsort of the ten million
+    ids of a forest took a second on the rank that gathers them.
+    """
+    words = (num_edges + 63) >> 6
+    bits = np.zeros(words, dtype=np.uint64)
+    for x in ids:
+        bits[x >> 6] |= np.uint64(1) << np.uint64(x & 63)
+    before = np.empty(words, dtype=np.int64)
+    total = 0
+    for w in range(words):
+        before[w] = total
+        total += _popcount(bits[w])
+    order = np.empty(len(ids), dtype=np.int64)
+    for i in range(len(ids)):
+        x = ids[i]
+        below = bits[x >> 6] & ((np.uint64(1) << np.uint64(x & 63)) - np.uint64(1))
+        order[before[x >> 6] + _popcount(below)] = i
+    return order
+
+
+def _gather_forest(channel: Any, num_edges: int, *arrays: np.ndarray
+                   ) -> list[np.ndarray | None]:
+    """Every rank's forest share, ``(ids, *columns)``, concatenated on rank 0 in id order.
+
+    The ids are distinct and below ``num_edges``.
+    """
     gathered = [channel.gatherv(array) for array in arrays]
     if channel.rank != 0:
         return gathered
-    order = np.argsort(gathered[0], kind="stable")
+    order = _id_order(gathered[0], num_edges)
     return [column[order] for column in gathered]
 
 
@@ -570,7 +647,8 @@ def solve_distributed(dg: DistributedGraph, solver: str, *, local_solver: str = 
     ranks = channel.gather_object(per_rank)
     ids, src, dst, weights = mine, dg.src[position], dg.dst[position], weight
     if channel.size > 1:  # on one rank its share, in id order already, is the forest
-        ids, src, dst, weights = _gather_forest(channel, ids, src, dst, weights)
+        ids, src, dst, weights = _gather_forest(channel, dg.num_edges, ids, src, dst,
+                                                     weights)
     total_weight = exact_sum(weights) if channel.rank == 0 else None
     total_weight = channel.bcast_object(total_weight)
     forest_edges = channel.allreduce_int(len(mine), "sum")

@@ -42,7 +42,7 @@ import numba
 import numpy as np
 
 from parmst.solvers.mpi._comm import group_order, owner_of
-from parmst.solvers.mpi.boruvka import NO_EDGE, local_lightest
+from parmst.order import id_bits
 from parmst.solvers.serial._keys import precedes
 from parmst.stats import Stats
 
@@ -58,6 +58,7 @@ TWIN_DENSITY = 16
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing's multiplier
 _SIGN64 = np.uint64(1 << 63)
+NO_PACKED = np.uint64(1 << 63)  # above every packed key: they are kept below 63 bits
 
 
 # ---------------------------------------------------------------------------- local kernels
@@ -156,39 +157,77 @@ def _drop_heavier_twins(lu, lv, key, eid, groups):
 
 
 @numba.njit(cache=True)
-def _lightest_records(lu, lv, key, eid, comp, starts, size):
-    """Step 1's send side, fused: each local component's lightest held edge (Listing 8's
-    local kernel), as ``(component, key, id, far component)`` records grouped by the
-    component's owner, without the temporaries of a vectorised version.
+def _lightest_packed(lu, lv, key, eid, groups, shift):
+    """Step 1's local minima (Listing 8's local kernel) with ``key << shift | id`` in one word.
 
-    Returns the four record arrays and how many go to each rank (for ``alltoallv``).
+    One comparison and one table read per edge end where the unpacked pair
+    needs two: the tables of a round's first local components miss the cache
+    on almost every read, so this halves the kernel. Returns each local
+    component's lightest key and id (-1: no edge) and the local id at that
+    edge's far end.
     """
-    best = np.full(len(comp), -1, dtype=np.int64)
-    local_lightest(lu, lv, key, eid, np.zeros(len(comp), dtype=key.dtype),
-                   np.full(len(comp), NO_EDGE, dtype=np.int64), best)
+    best = np.full(groups, NO_PACKED, dtype=np.uint64)
+    far = np.empty(groups, dtype=np.int64)
+    for e in range(len(lu)):
+        packed = (key[e] << shift) | np.uint64(eid[e])
+        a, b = lu[e], lv[e]
+        if packed < best[a]:
+            best[a], far[a] = packed, b
+        if packed < best[b]:
+            best[b], far[b] = packed, a
+    best_key = np.empty(groups, dtype=np.uint64)
+    best_id = np.full(groups, -1, dtype=np.int64)
+    low = (np.uint64(1) << shift) - np.uint64(1)
+    for c in range(groups):
+        if best[c] != NO_PACKED:
+            best_key[c], best_id[c] = best[c] >> shift, np.int64(best[c] & low)
+    return best_key, best_id, far
+
+
+@numba.njit(cache=True)
+def _lightest_pairs(lu, lv, key, eid, groups):
+    """:func:`_lightest_packed` for keys too wide to share a word with the ids."""
+    best_key = np.zeros(groups, dtype=key.dtype)
+    best_id = np.full(groups, -1, dtype=np.int64)
+    far = np.empty(groups, dtype=np.int64)
+    for e in range(len(lu)):
+        a, b = lu[e], lv[e]
+        if best_id[a] < 0 or precedes(key[e], eid[e], best_key[a], best_id[a]):
+            best_key[a], best_id[a], far[a] = key[e], eid[e], b
+        if best_id[b] < 0 or precedes(key[e], eid[e], best_key[b], best_id[b]):
+            best_key[b], best_id[b], far[b] = key[e], eid[e], a
+    return best_key, best_id, far
+
+
+@numba.njit(cache=True)
+def _minimum_records(best_key, best_id, far, comp, starts, size):
+    """Step 1's send side: one ``(component, key, id, far component)`` row per local
+    component with an edge, grouped by the component's owner, and the rows per rank.
+
+    The minima tables are read in sequence, so this pass costs little
+    beside the minima themselves.
+    """
     to = np.empty(len(comp), dtype=np.int64)
     counts = np.zeros(size, dtype=np.int64)
     for c in range(len(comp)):
-        if best[c] >= 0:
-            to[c] = np.searchsorted(starts, comp[c], side="right") - 1
-            counts[to[c]] += 1
+        if best_id[c] >= 0:
+            owner = 0
+            while starts[owner + 1] <= comp[c]:
+                owner += 1
+            to[c] = owner
+            counts[owner] += 1
     fill = np.zeros(size, dtype=np.int64)
     for r in range(1, size):
         fill[r] = fill[r - 1] + counts[r - 1]
-    total = fill[size - 1] + counts[size - 1]
-    at = np.empty(total, dtype=np.int64)
-    rec_key = np.empty(total, dtype=key.dtype)
-    rec_id = np.empty(total, dtype=np.int64)
-    rec_far = np.empty(total, dtype=np.int64)
+    rows = np.empty((fill[size - 1] + counts[size - 1], 4), dtype=np.int64)
     for c in range(len(comp)):
-        b = best[c]
-        if b < 0:
+        if best_id[c] < 0:
             continue
         j = fill[to[c]]
         fill[to[c]] += 1
-        at[j], rec_key[j], rec_id[j] = comp[c], key[b], eid[b]
-        rec_far[j] = comp[lv[b]] if lu[b] == c else comp[lu[b]]
-    return (at, rec_key, rec_id, rec_far), counts
+        rows[j, 0], rows[j, 1], rows[j, 2] = comp[c], np.int64(best_key[c]), best_id[c]
+        rows[j, 3] = comp[far[c]]
+    return rows, counts
 
 
 @numba.njit(cache=True)
@@ -243,12 +282,21 @@ def _local_ids(labels: np.ndarray, first: int, count: int) -> tuple[np.ndarray, 
 
 
 # ---------------------------------------------------------------------------- round steps
-def _minima(channel: Any, edges: _Edges, starts: np.ndarray
+def _minima(channel: Any, edges: _Edges, starts: np.ndarray, pack_shift: int
             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Step 1: per owned component, the lightest edge's id (-1: none), far component, holder."""
+    """Step 1: per owned component, the lightest edge's id (-1: none), far component, holder.
+
+    ``pack_shift`` is the id width when keys and ids share one word, else 0.
+    """
     lu, lv, key, eid = edges.arrays()
-    (at, k, i, f), received = channel.alltoallv(*_lightest_records(
-        lu, lv, key, eid, edges.comp, starts, channel.size))
+    groups = len(edges.comp)
+    if pack_shift:
+        minima = _lightest_packed(lu, lv, key, eid, groups, np.uint64(pack_shift))
+    else:
+        minima = _lightest_pairs(lu, lv, key, eid, groups)
+    rows, counts = _minimum_records(*minima, edges.comp, starts, channel.size)
+    (rows,), received = channel.alltoallv([rows], counts)
+    at, k, i, f = rows[:, 0], rows[:, 1].view(key.dtype), rows[:, 2], rows[:, 3]
     first = int(starts[channel.rank])
     count = int(starts[channel.rank + 1]) - first
     best_key = np.zeros(count, dtype=key.dtype)
@@ -299,8 +347,11 @@ def _relabel(channel: Any, edges: _Edges, starts: np.ndarray, root: np.ndarray,
     used[lu] = True
     used[lv] = True
     asking = np.flatnonzero(used)
-    (comp,) = channel.fetch(edges.comp[asking], owner_of(starts, edges.comp[asking]), first,
-                            [label])
+    # Local ids below len(label) are the components owned here: their labels need no message.
+    owned = np.searchsorted(asking, len(label))
+    far = edges.comp[asking[owned:]]
+    (far_label,) = channel.fetch(far, owner_of(starts, far), first, [label])
+    comp = np.concatenate([label[asking[:owned]], far_label])
     remap = np.full(len(edges.comp), -1, dtype=np.int64)
     remap[asking], edges.comp = _local_ids(comp, new_first, count)
     edges.contract(remap, len(edges.comp))
@@ -332,14 +383,18 @@ def _finish(channel: Any, edges: _Edges, num_components: int) -> tuple[np.ndarra
 
 
 def owner_rounds(channel: Any, cu: np.ndarray, cv: np.ndarray, keys: np.ndarray,
-                 ids: np.ndarray, starts: np.ndarray, stats: Stats) -> np.ndarray:
+                 ids: np.ndarray, starts: np.ndarray, stats: Stats, key_bits: int = 64,
+                 num_edges: int = 1 << 63) -> np.ndarray:
     """Forest edge ids among this rank's edges ``(cu, cv)`` between components.
 
     Component labels are owned in the contiguous ranges ``starts`` (``p + 1``
-    bounds); ``keys`` are order-preserving weight keys and ``ids`` global edge
-    ids; every edge is given by exactly one rank, which is then its holder.
-    Returns the ids of the forest edges this rank holds.
+    bounds); ``keys`` are order-preserving uint64 weight keys of ``key_bits``
+    bits and ``ids`` global edge ids below ``num_edges``; every edge is given
+    by exactly one rank, which is then its holder. Returns the ids of the
+    forest edges this rank holds.
     """
+    shift = id_bits(num_edges)
+    pack_shift = shift if key_bits + shift < 64 else 0
     with stats.phase("relabel"):
         edges = _Edges(cu, cv, keys, ids, int(starts[channel.rank]),
                        int(starts[channel.rank + 1] - starts[channel.rank]))
@@ -348,7 +403,7 @@ def owner_rounds(channel: Any, cu: np.ndarray, cv: np.ndarray, keys: np.ndarray,
     while channel.allreduce_int(edges.size, "sum") > FINISH_EDGES:
         stats.worklist_sizes.append(int(starts[-1]))
         with stats.phase("minima"):
-            best_id, best_far, best_sender = _minima(channel, edges, starts)
+            best_id, best_far, best_sender = _minima(channel, edges, starts, pack_shift)
         with stats.phase("hook"):
             root, colour = _hook(channel, starts, best_id, best_far)
             forest = ~root & (best_id >= 0)
