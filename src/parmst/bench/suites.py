@@ -37,6 +37,9 @@ suite              reproduces
                    et al.'s families, the whole call timed
 ``mpi-scaling``    Shou and He section 4.5: the mpi solvers at 1..16 MPI ranks against
                    serial Kruskal and ecl/cpu on all cores
+``mpi-seed000``    Shou and He section 4.5's self-speedup figures: its eight test files,
+                   its Listing 8 (``boruvka-allreduce/mpi``) and ``filter-boruvka/mpi``
+                   at 1..16 ranks
 =================  ==============================================================
 
 Besides its graphs, a suite may fix the experiment's other settings (which
@@ -329,6 +332,7 @@ _SCAN_SIZES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
 _MPI_SOLVERS = ("kruskal/serial", "ecl/cpu", "filter-boruvka/mpi[threads=1]",
                 "boruvka-allreduce/mpi", "genboruvka/mpi[threads=1]")
 _MPI_SMALL_SOLVERS = (*_MPI_SOLVERS, "ghs/mpi")
+_SEED000_MPI_SOLVERS = ("kruskal/serial", "boruvka-allreduce/mpi", "filter-boruvka/mpi[threads=1]")
 
 SUITES: dict[str, Suite] = {suite.name: suite for suite in (
     Suite("seed000", "Shou and He section 4.1 (its eight test files)",
@@ -422,6 +426,14 @@ SUITES: dict[str, Suite] = {suite.name: suite for suite in (
            BenchGraph("rmat22", "rmat:scale=22,edge_factor=16,seed=1", "rmat22.sym"),
            BenchGraph("road-2e22", "road:side=2048,seed=1", "USA-road-d.USA")),
           solvers=_MPI_SOLVERS, peers=(), ranks=(1, 2, 4, 8, 16)),
+    Suite("mpi-seed000", "Shou and He section 4.5: self-speedup of its Listing 8 and of "
+          "filter-boruvka/mpi on its eight test files, 1-16 ranks",
+          _seed000(tuple(f"{kind}/{size}" for kind in ("dense", "sparse")
+                         for size in ("small", "medium", "large", "extreme"))),
+          solvers=_SEED000_MPI_SOLVERS, peers=(), ranks=(1, 2, 4, 8, 16)),
+    Suite("mpi-seed000-small", "Shou and He section 4.5 on its two small files, 1-2 ranks",
+          _seed000(("dense/small", "sparse/small")), solvers=_SEED000_MPI_SOLVERS, peers=(),
+          ranks=(1, 2)),
     Suite("mpi-scaling-small", "Shou and He section 4.5 on two small graphs, 1-2 ranks",
           (BenchGraph("road-2e12", "road:side=64,seed=1"),
            BenchGraph("sparse/small", "seed000-sparse:size=small,seed=1", "sparse/small.txt")),
