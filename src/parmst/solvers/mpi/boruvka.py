@@ -412,15 +412,38 @@ def _remote_labels(channel: Any, dg: DistributedGraph, vertices: np.ndarray,
     return channel.fetch(local, owner, 0, [label])[0]
 
 
+def _lightest_of_components(dg: DistributedGraph, roots: np.ndarray, cut_at: np.ndarray
+                            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The contracted graph's lightest edge at each of this rank's components, known here.
+
+    A rank holds every edge at its vertices, so each component's lightest
+    cut edge is known locally (``cut_at`` at its root), and no edge left in
+    the contracted graph at it is lighter: an uncontracted forest edge was
+    kept only because both its components had met a lighter cut edge.
+    Returns, per component (``roots`` in label order): that edge's global id,
+    its far end's global vertex id, and its holder in the contracted graph
+    (the src owner for even ids, else the dst owner, as :func:`_split_held`).
+    """
+    own = dg.ownership
+    held = cut_at[roots]
+    src_owner, dst_owner = own.owner(dg.src[held]), own.owner(dg.dst[held])
+    ids = dg.edge_ids[held].astype(np.int64)
+    far = np.where(src_owner == dg.rank, dg.dst[held], dg.src[held]).astype(np.int64)
+    return ids, far, np.where(ids % 2 == 0, src_owner, dst_owner)
+
+
 def filter_contract(dg: DistributedGraph, stats: Stats, local_solver: str,
-                    threads: int | None) -> tuple[np.ndarray, tuple, int, int, tuple[int, int]]:
+                    threads: int | None) -> tuple[np.ndarray, tuple, int, int, tuple[int, int],
+                                                  tuple[np.ndarray, ...]]:
     """Steps 1-3 of filter-boruvka: local forest, safe contraction, contracted graph.
 
     Returns the ids of the edges contracted here (global forest edges held
     here); the contracted graph's edges held here ``(cu, cv, keys, ids)``,
     each once, ``cu`` a component of this rank; the number of its components
-    (global); the width of the keys in bits; and this rank's components as
-    ``(first label, count)`` (labels are block-owned).
+    (global); the width of the keys in bits; this rank's components as
+    ``(first label, count)`` (labels are block-owned); and the lightest edge
+    of each of them as the owner rounds' first minima ``(id, far label,
+    holder)``, found without a message (:func:`_lightest_of_components`).
     """
     channel = dg.channel
     own = dg.ownership
@@ -450,13 +473,19 @@ def filter_contract(dg: DistributedGraph, stats: Stats, local_solver: str,
         contracted = np.ones(len(forest_pos), dtype=np.bool_)
         parent = np.zeros(0, dtype=np.int64)  # and no component is left here
         touched = np.zeros(0, dtype=np.bool_)
+        cut_at = np.zeros(0, dtype=np.int64)
     _phase(stats, "contract-local", t0)
-    k_here = int(np.count_nonzero(touched & (parent == np.arange(len(parent)))))
+    roots = np.flatnonzero(touched & (parent == np.arange(len(parent))))  # in label order
+    k_here = len(roots)
     offset = channel.exscan_int(k_here)
     total = channel.allreduce_int(k_here, "sum")
     label, _ = _component_labels(parent, touched, offset)
-    # Contracted graph: forest edges left uncontracted, and each cut edge once.
-    far_label = _remote_labels(channel, dg, far[primary], label)
+    lightest, lightest_far, holder = _lightest_of_components(dg, roots, cut_at)
+    # Contracted graph: forest edges left uncontracted, and each cut edge once. The far
+    # labels of the components' lightest edges come in the same request.
+    primary_far = far[primary]
+    far_label = _remote_labels(channel, dg, np.concatenate([primary_far, lightest_far]), label)
+    far_label, lightest_far_label = far_label[:len(primary_far)], far_label[len(primary_far):]
     stats.extra["local_edges"] = len(local_pos)
     stats.extra["cut_edges_held"] = len(cut)
     stats.extra["contracted_edges"] = int(np.count_nonzero(contracted))
@@ -464,7 +493,7 @@ def filter_contract(dg: DistributedGraph, stats: Stats, local_solver: str,
     return (dg.edge_ids[forest_pos[contracted]],
             _contracted_edges(label, fa, fb, forest_pos, contracted, at, cut, primary,
                               far_label, keys, dg.edge_ids),
-            total, key_bits, (offset, k_here))
+            total, key_bits, (offset, k_here), (lightest, lightest_far_label, holder))
 
 
 # ---------------------------------------------------------------------------- drivers
@@ -492,8 +521,8 @@ def _filter_boruvka(dg: DistributedGraph, stats: Stats, local_solver: str,
     from parmst.solvers.mpi.owners import owner_rounds
 
     channel = dg.channel
-    contracted, (cu, cv, keys, ids), total, key_bits, (first, k_here) = filter_contract(
-        dg, stats, local_solver, threads)
+    contracted, (cu, cv, keys, ids), total, key_bits, (first, k_here), minima = \
+        filter_contract(dg, stats, local_solver, threads)
     if total == 0:  # every rank's local forests already make the whole forest
         return contracted
     if rounds == "auto":
@@ -502,7 +531,8 @@ def _filter_boruvka(dg: DistributedGraph, stats: Stats, local_solver: str,
     if rounds == "owners":
         starts = np.concatenate(([0], np.cumsum(channel.allgather_int(k_here))))
         return np.concatenate([contracted, owner_rounds(channel, cu, cv, keys, ids, starts,
-                                                        stats, key_bits, dg.num_edges)])
+                                                        stats, key_bits, dg.num_edges,
+                                                        minima)])
     if rounds == "allreduce":
         chosen = allreduce_rounds(channel, cu, cv, keys, ids, total, key_bits, dg.num_edges,
                                   stats)

@@ -384,14 +384,19 @@ def _finish(channel: Any, edges: _Edges, num_components: int) -> tuple[np.ndarra
 
 def owner_rounds(channel: Any, cu: np.ndarray, cv: np.ndarray, keys: np.ndarray,
                  ids: np.ndarray, starts: np.ndarray, stats: Stats, key_bits: int = 64,
-                 num_edges: int = 1 << 63) -> np.ndarray:
+                 num_edges: int = 1 << 63,
+                 first_minima: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+                 ) -> np.ndarray:
     """Forest edge ids among this rank's edges ``(cu, cv)`` between components.
 
     Component labels are owned in the contiguous ranges ``starts`` (``p + 1``
     bounds); ``keys`` are order-preserving uint64 weight keys of ``key_bits``
     bits and ``ids`` global edge ids below ``num_edges``; every edge is given
-    by exactly one rank, which is then its holder. Returns the ids of the
-    forest edges this rank holds.
+    by exactly one rank, which is then its holder. ``first_minima``, when
+    the caller already knows them, are the first round's step 1 for the
+    components this rank owns (lightest edge id, far component, holder rank),
+    and that round sends no minima. Returns the ids of the forest edges this
+    rank holds.
     """
     shift = id_bits(num_edges)
     pack_shift = shift if key_bits + shift < 64 else 0
@@ -403,7 +408,11 @@ def owner_rounds(channel: Any, cu: np.ndarray, cv: np.ndarray, keys: np.ndarray,
     while channel.allreduce_int(edges.size, "sum") > FINISH_EDGES:
         stats.worklist_sizes.append(int(starts[-1]))
         with stats.phase("minima"):
-            best_id, best_far, best_sender = _minima(channel, edges, starts, pack_shift)
+            if first_minima is None:
+                best_id, best_far, best_sender = _minima(channel, edges, starts, pack_shift)
+            else:
+                best_id, best_far, best_sender = first_minima
+                first_minima = None
         with stats.phase("hook"):
             root, colour = _hook(channel, starts, best_id, best_far)
             forest = ~root & (best_id >= 0)
