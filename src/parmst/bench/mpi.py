@@ -87,6 +87,9 @@ def _fill(record: Record, report: dict[str, Any]) -> list[dict[str, float]]:
         "held_bytes_max": max(r["held_bytes"] for r in per_rank),
         "peak_memory_max_bytes": max(report["peak_memory_bytes"]),
         "peak_growth_max_bytes": max(growth),
+        # Rank 0 also receives the whole forest (the output, O(n)); the others show the
+        # solve's own O(m/p + n/p) share.
+        "peak_growth_others_max_bytes": max(growth[1:], default=growth[0]),
         "peak_of_timed_runs": bool(report.get("peak_of_timed_runs", False)),
         "mpi_library": report["mpi"]})
     if report.get("components_after_filter") is not None:

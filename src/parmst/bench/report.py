@@ -409,13 +409,15 @@ class BenchResult:
                          over(base, self.seconds(base) if base else None),
                          over(ecl, self.seconds(ecl) if ecl else None),
                          mib("peak_memory_max_bytes"), mib("peak_growth_max_bytes"),
+                         mib("peak_growth_others_max_bytes"),
                          {"ok": "yes", "MISMATCH": "**NO**"}.get(r.status, r.status)])
         if not rows:
             return []
         return _table(["graph", "solver", "ranks", "threads/rank", "time (s)", "read+route (s)",
                        "solve (s)", "local (s)", "comm (s)", "self-speedup",
                        f"vs {self.baseline}", "vs ecl/cpu", "peak MiB/rank",
-                       "peak growth MiB/rank", "exact"], rows, "llrr" + "r" * 10 + "l")
+                       "peak growth MiB/rank", "peak growth MiB, ranks 1..p-1", "exact"],
+                      rows, "llrr" + "r" * 11 + "l")
 
     def phase_tables(self) -> list[str]:
         """Per solver: milliseconds per phase (summed over rounds) and its share of the phases."""
@@ -583,7 +585,8 @@ class BenchResult:
                      "the same solver on 1 rank; `peak` is the largest "
                      "rank's peak resident memory during the timed runs (on Linux; its whole "
                      "life elsewhere), `peak growth` that peak less the rank's memory before "
-                     "them (interpreter, libraries, compiled kernels).", self.rank_table()),
+                     "them (interpreter, libraries, compiled kernels); rank 0 also gathers "
+                     "the whole forest, so the last column leaves it out.", self.rank_table()),
                     ("Phases", "Per phase, summed over rounds (share of the phases' total).",
                      self.phase_tables()),
                     ("File formats", "Write, then read back from the page cache (parsing, "
