@@ -27,7 +27,10 @@ fills numba-cuda's kernel cache). Every forest is checked against
 ``kruskal/serial``. Writes ``gpu_end_to_end.md`` and ``.json`` under ``--out``,
 and with ``--profile`` the Python profile of one device end-to-end solve per
 weight kind of the first size (``gpu_end_to_end_profile.txt``: where the host
-time beyond compute goes).
+time beyond compute goes), with the counts of kernel launches, device allocations, driver
+calls and device-to-host copies of that solve. ``--overheads`` times numba-cuda's fixed costs
+on this machine (a launch through the dispatcher and of the compiled kernel, an allocation,
+a one-value copy back, wrapping a CuPy array): what the device end-to-end cannot go below.
 Not a test: a device script, run by the device call of the GPU work.
 """
 
@@ -44,6 +47,7 @@ from pathlib import Path
 
 import numpy as np
 from numba import cuda
+from numba.cuda.cudadrv import driver
 
 import parmst
 from parmst.solvers.gpu import _device
@@ -86,6 +90,73 @@ def _scipy_seconds(src, dst, weight, n: int) -> float:
     start = time.perf_counter()
     _scipy_solve(_scipy_matrix(src, dst, weight, n))
     return time.perf_counter() - start
+
+
+#: Profiled functions counted per device solve: (label, file suffix, function name).
+_COUNTED = (("kernel launches", "dispatcher.py", "launch"),
+            ("device allocations", "driver.py", "memalloc"),
+            ("device-to-host copies", "driver.py", "device_to_host"),
+            ("host-to-device copies", "driver.py", "host_to_device"),
+            ("driver calls", "driver.py", "safe_cuda_api_call"))
+
+
+def _call_counts(profiler: cProfile.Profile) -> dict:
+    """How often the solve called each of :data:`_COUNTED` (primitive calls, so a function
+    reached twice through wrappers counts once per call)."""
+    counts = dict.fromkeys((label for label, _, _ in _COUNTED), 0)
+    for (path, _, function), (calls, *_) in pstats.Stats(profiler).stats.items():
+        for label, suffix, name in _COUNTED:
+            if function == name and path.endswith(suffix) and "numba" in path:
+                counts[label] = max(counts[label], calls)
+    return counts
+
+
+@cuda.jit
+def _noop(a, b, c, d, e, f, value):
+    """A kernel with the argument shape of ecl/gpu's (six arrays and a scalar) doing nothing
+    visible: what a launch costs on the host."""
+    if cuda.grid(1) == a.shape[0]:
+        a[0] = value
+
+
+def overheads(repeat: int = 200) -> dict:
+    """Median host microseconds of numba-cuda's fixed costs on this device."""
+    arrays = [cuda.device_array(1024, np.int64) for _ in range(6)]
+    args = (*arrays, 1)
+    _noop[1, 32](*args)
+    kernel = _noop.overloads[tuple(_noop.typeof_pyval(a) for a in args)]
+    stream = driver._to_core_stream(0)
+    cuda.synchronize()
+
+    def per_call(action, batch: int = 20) -> float:
+        times = []
+        for _ in range(repeat // batch):
+            cuda.synchronize()
+            start = time.perf_counter()
+            for _ in range(batch):
+                action()
+            times.append((time.perf_counter() - start) / batch)
+        cuda.synchronize()
+        return statistics.median(times) * 1e6
+
+    one = arrays[0][:1]
+    row = {"launch through the dispatcher": per_call(lambda: _noop[1, 32](*args)),
+           "launch of the compiled kernel": per_call(
+               lambda: kernel.launch(args, (1, 1, 1), (32, 1, 1), stream, 0)),
+           "one-value copy back (idle device)": per_call(one.copy_to_host),
+           "16-byte copy to the device": per_call(lambda: cuda.to_device(np.zeros(2))),
+           "synchronize (idle device)": per_call(cuda.synchronize),
+           "allocate and drop 1 KiB": per_call(lambda: cuda.device_array(128, np.int64)),
+           "allocate and drop 128 MiB": per_call(lambda: cuda.device_array(1 << 24, np.int64),
+                                                 batch=2)}
+    try:
+        import cupy
+    except ImportError:
+        return row
+    c = cupy.zeros(1024, np.int64)
+    row["wrap a CuPy array (as_cuda_array)"] = per_call(lambda: cuda.as_cuda_array(c))
+    row["export to CuPy (cupy.asarray)"] = per_call(lambda: cupy.asarray(arrays[0]))
+    return row
 
 
 def measure(src, dst, weight, n: int, repeat: int, profile: list | None = None,
@@ -148,6 +219,7 @@ def measure(src, dst, weight, n: int, repeat: int, profile: list | None = None,
         profiler.enable()
         from_device()
         profiler.disable()
+        row["device_calls"] = _call_counts(profiler)
         for order in ("tottime", "cumulative"):
             text = io.StringIO()
             pstats.Stats(profiler, stream=text).sort_stats(order).print_stats(30)
@@ -177,7 +249,8 @@ def _measure_suite(suite: str, only: str | None, repeat: int, scipy: bool,
     return rows
 
 
-def report(rows: list[dict], out: Path, env: str, command: str) -> None:
+def report(rows: list[dict], out: Path, env: str, command: str,
+           fixed: dict | None = None) -> None:
     ms = 1e3
     lines = ["# ecl/gpu end to end: host arrays and device arrays", "",
              f"Machine: {env}. Command: `{command}` (medians after a warm-up; every forest "
@@ -209,10 +282,23 @@ def report(rows: list[dict], out: Path, env: str, command: str) -> None:
               + " | ".join(f"{r['device_' + k] * ms:.2f}" for k in
                            ("graph_s", "init_s", "compute_s", "compaction_s", "rest_s")) + " |"
               for r in rows]
+    counted = [r for r in rows if "device_calls" in r]
+    if counted:
+        labels = [label for label, _, _ in _COUNTED]
+        lines += ["", "One profiled device end-to-end solve (from_edges to the ids on the device): "
+                  "calls into numba-cuda.", "", "| graph | weights | " + " | ".join(labels) + " |",
+                  "|---|---|" + "---:|" * len(labels)]
+        lines += [f"| {r['graph']} | {r['weight']} | "
+                  + " | ".join(str(r["device_calls"][k]) for k in labels) + " |" for r in counted]
+    if fixed:
+        lines += ["", "numba-cuda's fixed costs on this machine (host µs, medians):", "",
+                  "| what | µs |", "|---|---:|"]
+        lines += [f"| {k} | {v:.1f} |" for k, v in fixed.items()]
     lines.append("")
     (out / "gpu_end_to_end.md").write_text("\n".join(lines))
     (out / "gpu_end_to_end.json").write_text(json.dumps({"machine": env, "command": command,
-                                                         "rows": rows}, indent=1))
+                                                         "rows": rows, "overheads": fixed},
+                                                        indent=1))
     print("\n".join(lines))
 
 
@@ -225,6 +311,8 @@ def main() -> None:
     parser.add_argument("--suite", help="measure a bench suite's graphs instead of random ones")
     parser.add_argument("--only", help="with --suite: comma-separated graph names")
     parser.add_argument("--scipy", action="store_true", help="also time SciPy, for scale")
+    parser.add_argument("--overheads", action="store_true",
+                        help="also time numba-cuda's fixed costs (launch, allocation, copy)")
     parser.add_argument("--out", type=Path, default=Path("."))
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -232,10 +320,12 @@ def main() -> None:
     what = (f"--suite {args.suite}" + (f" --only {args.only}" if args.only else "")
             if args.suite else "--log2-edges " + " ".join(map(str, args.log2_edges)))
     command = (f"python benchmarks/gpu_end_to_end.py {what} --repeat {args.repeat}"
-               + (" --profile" if args.profile else "") + (" --scipy" if args.scipy else ""))
+               + (" --profile" if args.profile else "") + (" --scipy" if args.scipy else "")
+               + (" --overheads" if args.overheads else ""))
+    fixed = overheads() if args.overheads else None
     if args.suite:
         rows = _measure_suite(args.suite, args.only, args.repeat, args.scipy, lambda so_far:
-                              report(so_far, args.out, _device.device_name(), command))
+                              report(so_far, args.out, _device.device_name(), command, fixed))
     for k in [] if args.suite else args.log2_edges:
         m = 1 << k
         n = m >> 2
@@ -246,7 +336,7 @@ def main() -> None:
         rows += [measure(src, dst, rng.integers(0, 1 << 20, m).astype(np.int32), n,
                          args.repeat, profile, scipy=args.scipy),
                  measure(src, dst, rng.random(m), n, args.repeat, profile, scipy=args.scipy)]
-    report(rows, args.out, _device.device_name(), command)
+    report(rows, args.out, _device.device_name(), command, fixed)
     if profiles:
         (args.out / "gpu_end_to_end_profile.txt").write_text("\n".join(profiles))
 

@@ -472,10 +472,12 @@ class Graph:
             return cls.from_edges(s.copy_to_host(), d.copy_to_host(), w_host,
                                   num_vertices=num_vertices, allow_nan=allow_nan)
 
-        lo, hi = _arrays.id_range(s, d) if m else (0, -1)
+        search_nan = np.dtype(w.dtype).kind == "f" and not allow_nan
+        # One launch for the id bounds and the NaN search, one small copy back.
+        lo, hi, nans = _arrays.edge_checks(s, d, w if search_nan else None) if m else (0, -1, 0)
         inferred = num_vertices is None
         n = hi + 1 if inferred else _vertex_count(num_vertices)
-        nan = (np.dtype(w.dtype).kind == "f" and not allow_nan and _arrays.nan_count(w) > 0)
+        nan = nans > 0
         if lo < 0 or hi >= n or nan or _memory.shortfall(n) is not None:
             return on_host()  # raises the host path's message for the first bad edge
         idx = index_dtype_for(n, m)

@@ -24,10 +24,11 @@ from typing import Any
 import numpy as np
 from numba import cuda
 
-from parmst.solvers.gpu import _device
+from parmst.solvers.gpu import _device, _pool
 
-__all__ = ["cast", "compact", "exclusive_scan", "fill", "gather", "iota", "id_range", "launch_grid",
-           "nan_count", "radix_order", "reduction_grid", "refill", "reiota", "shift"]
+__all__ = ["block_partials", "cast", "compact", "edge_checks", "exclusive_scan", "fill",
+           "fold_partials", "gather", "iota", "launch_grid", "nan_count", "radix_order",
+           "reduction_grid", "refill", "reiota", "shift", "store_partials"]
 
 #: Threads per block of the scan kernel (its shared buffer needs a compile-time size).
 SCAN_THREADS = _device.WARP_SIZE if _device.simulator_active() else 1024
@@ -36,6 +37,8 @@ RADIX_BITS = 4
 RADIX_TILE = 16 if _device.simulator_active() else 64
 _BUCKETS = 1 << RADIX_BITS
 _U64_MAX = np.uint64(2**64 - 1)
+_I64_MAX = np.int64(2**63 - 1)
+_I64_MIN = np.int64(-(2**63))
 
 
 def launch_grid(count: int) -> tuple[int, int]:
@@ -87,26 +90,58 @@ def _shift(values, amount, out):
         out[i] = values[i] + amount
 
 
-@cuda.jit(cache=True)
-def _id_range(src, dst, bounds):
-    """``bounds[0]`` falls to the smallest id in both arrays, ``bounds[1]`` rises to the largest."""
-    low = bounds[0]
-    high = bounds[1]
-    for e in range(cuda.grid(1), src.shape[0], cuda.gridsize(1)):
-        low = min(low, np.int64(src[e]), np.int64(dst[e]))
-        high = max(high, np.int64(src[e]), np.int64(dst[e]))
-    cuda.atomic.min(bounds, 0, low)
-    cuda.atomic.max(bounds, 1, high)
+@cuda.jit(device=True, inline=True)
+def block_partials(shared, low, high):
+    """Start a block's reduction row in shared memory: ``shared = [low, high, 0]``.
+
+    Reductions here end in one row per block (:func:`store_partials`) that the
+    host folds (:func:`fold_partials`), so no accumulator on the device needs
+    to be set before the launch (no host-to-device copy, no extra launch).
+    """
+    if cuda.threadIdx.x == 0:
+        shared[0] = low
+        shared[1] = high
+        shared[2] = 0
+    cuda.syncthreads()
+
+
+@cuda.jit(device=True, inline=True)
+def store_partials(shared, partials, low, high, count):
+    """Fold this thread's ``low``, ``high`` and ``count`` into the block's row (shared-memory
+    atomics), then write the row to ``partials[block]``."""
+    cuda.atomic.min(shared, 0, low)
+    cuda.atomic.max(shared, 1, high)
+    if count:
+        cuda.atomic.add(shared, 2, count)
+    cuda.syncthreads()
+    if cuda.threadIdx.x == 0:
+        for j in range(3):
+            partials[cuda.blockIdx.x, j] = shared[j]
+
+
+def fold_partials(partials: Any) -> tuple[int, int, int]:
+    """Smallest low, largest high and total count of a reduction's rows (one copy back)."""
+    rows = partials.copy_to_host()
+    return int(rows[:, 0].min()), int(rows[:, 1].max()), int(rows[:, 2].sum())
 
 
 @cuda.jit(cache=True)
-def _nan_count(weight, count):
-    found = 0
-    for e in range(cuda.grid(1), weight.shape[0], cuda.gridsize(1)):
-        if weight[e] != weight[e]:
-            found += 1
-    if found:
-        cuda.atomic.add(count, 0, found)
+def _edge_checks(src, dst, weight, partials):
+    """:meth:`parmst.Graph.from_edges`'s checks in one pass: per block, the smallest and
+    largest vertex id of both arrays and how many weights are NaN (an empty ``weight``
+    skips that search)."""
+    shared = cuda.shared.array(3, np.int64)
+    block_partials(shared, _I64_MAX, _I64_MIN)
+    low = _I64_MAX
+    high = _I64_MIN
+    nans = 0
+    for e in range(cuda.grid(1), max(src.shape[0], weight.shape[0]), cuda.gridsize(1)):
+        if e < src.shape[0]:
+            low = min(low, np.int64(src[e]), np.int64(dst[e]))
+            high = max(high, np.int64(src[e]), np.int64(dst[e]))
+        if e < weight.shape[0] and weight[e] != weight[e]:
+            nans += 1
+    store_partials(shared, partials, low, high, nans)
 
 
 def fill(shape: int | tuple[int, ...], value: Any, dtype: Any) -> Any:
@@ -143,9 +178,10 @@ def cast(values: Any, dtype: Any) -> Any:
     return out
 
 
-def gather(values: Any, index: Any) -> Any:
-    """``values[index]`` on the device."""
-    out = cuda.device_array(index.shape[0], dtype=values.dtype)
+def gather(values: Any, index: Any, out: Any | None = None) -> Any:
+    """``values[index]`` on the device, into ``out`` where given (else a new array)."""
+    if out is None:
+        out = cuda.device_array(index.shape[0], dtype=values.dtype)
     if index.shape[0]:
         _gather[launch_grid(index.shape[0])](values, index, out)
     return out
@@ -159,24 +195,42 @@ def shift(values: Any, amount: int) -> Any:
     return out
 
 
-def id_range(src: Any, dst: Any) -> tuple[int, int]:
-    """Smallest and largest vertex id of two equal-length device arrays (one 16-byte copy back)."""
-    bounds = cuda.to_device(np.array([np.iinfo(np.int64).max, np.iinfo(np.int64).min]))
-    if src.shape[0]:
-        _id_range[reduction_grid(src.shape[0])](src, dst, bounds)
-    low, high = bounds.copy_to_host()
-    return int(low), int(high)
+def edge_checks(src: Any, dst: Any, weight: Any | None) -> tuple[int, int, int]:
+    """Smallest and largest vertex id of two equal-length device arrays and the NaN count of
+    ``weight`` (``None``: not searched), in one launch and one small copy back."""
+    count = max(src.shape[0], 0 if weight is None else weight.shape[0])
+    if weight is None:
+        weight = src[:0]
+    grid = reduction_grid(count)
+    with _pool.lease() as lease:
+        partials = lease.take((grid[0], 3), np.int64)
+        _edge_checks[grid](src, dst, weight, partials)
+        return fold_partials(partials)
 
 
 def nan_count(weight: Any) -> int:
     """How many float weights on the device are NaN."""
-    count = cuda.to_device(np.zeros(1, np.int64))
-    if weight.shape[0]:
-        _nan_count[reduction_grid(weight.shape[0])](weight, count)
-    return int(count.copy_to_host()[0])
+    no_edges = weight[:0]
+    return edge_checks(no_edges, no_edges, weight)[2]
 
 
 # ---------------------------------------------------------------- prefix sum and compaction
+@cuda.jit(device=True, inline=True)
+def _scan_shared(buf, tid, mine):
+    """Inclusive Hillis-Steele scan of the block's values in shared memory: thread ``tid``
+    puts ``mine`` in ``buf[tid]`` and finds the sum of ``buf[:tid + 1]`` there (every thread
+    of the block must call it)."""
+    buf[tid] = mine
+    cuda.syncthreads()
+    step = 1
+    while step < SCAN_THREADS:
+        below = buf[tid - step] if tid >= step else np.int64(0)
+        cuda.syncthreads()
+        buf[tid] += below
+        cuda.syncthreads()
+        step *= 2
+
+
 @cuda.jit(cache=True)
 def _block_scan(values, count, out, block_sums):
     """Exclusive scan of ``values[:count]`` (then one zero) per block of SCAN_THREADS items.
@@ -190,15 +244,7 @@ def _block_scan(values, count, out, block_sums):
     for block in range(cuda.blockIdx.x, block_sums.shape[0], cuda.gridDim.x):
         i = block * SCAN_THREADS + tid
         mine = np.int64(values[i]) if i < count else np.int64(0)
-        buf[tid] = mine
-        cuda.syncthreads()
-        step = 1
-        while step < SCAN_THREADS:
-            below = buf[tid - step] if tid >= step else np.int64(0)
-            cuda.syncthreads()
-            buf[tid] += below
-            cuda.syncthreads()
-            step *= 2
+        _scan_shared(buf, tid, mine)
         if i <= count:
             out[i] = buf[tid] - mine
         if tid == SCAN_THREADS - 1:
@@ -231,27 +277,71 @@ def exclusive_scan(values: Any, count: int, out: Any, max_blocks: int | None = N
         _add_block_offsets[launch_grid(count + 1)](out[:count + 1], offsets)
 
 
+#: Blocks of a compaction: each takes one contiguous tile of the flags, so its offset in
+#: the output is the sum of the tiles before it (few enough to sum in every block).
+COMPACT_BLOCKS = 2 if _device.simulator_active() else 512
+
+
 @cuda.jit(cache=True)
-def _scatter_flagged(flags, positions, values, out):
-    """Stream compaction's scatter: a flagged item goes to its prefix-sum position."""
-    for i in range(cuda.grid(1), flags.shape[0], cuda.gridsize(1)):
+def _count_flagged(flags, tile, partials):
+    """Stream compaction, pass 1: ``partials[b, 2]`` = flagged items of block ``b``'s tile
+    ``flags[b * tile:(b + 1) * tile]``."""
+    shared = cuda.shared.array(3, np.int64)
+    block_partials(shared, 0, 0)
+    start = cuda.blockIdx.x * tile
+    found = 0
+    for i in range(start + cuda.threadIdx.x, min(flags.shape[0], start + tile), cuda.blockDim.x):
         if flags[i]:
-            out[positions[i]] = values[i] if values.shape[0] else i
+            found += 1
+    store_partials(shared, partials, 0, 0, found)
+
+
+@cuda.jit(cache=True)
+def _scatter_tiles(flags, values, tile, partials, out):
+    """Stream compaction, pass 2: block ``b`` writes its tile's flagged items (or their
+    indices) in order from the sum of the tiles before it, a block scan per chunk of
+    SCAN_THREADS flags giving each item its place."""
+    buf = cuda.shared.array(SCAN_THREADS, np.int64)
+    base = cuda.shared.array(1, np.int64)
+    tid = cuda.threadIdx.x
+    if tid == 0:
+        base[0] = 0
+    cuda.syncthreads()
+    before = np.int64(0)
+    for b in range(tid, cuda.blockIdx.x, SCAN_THREADS):
+        before += partials[b, 2]
+    cuda.atomic.add(base, 0, before)
+    cuda.syncthreads()
+    offset = base[0]
+    start = cuda.blockIdx.x * tile
+    end = min(flags.shape[0], start + tile)
+    for chunk in range(start, end, SCAN_THREADS):
+        i = chunk + tid
+        mine = np.int64(1) if i < end and flags[i] else np.int64(0)
+        _scan_shared(buf, tid, mine)
+        if mine:
+            out[offset + buf[tid] - 1] = values[i] if values.shape[0] else i
+        offset += buf[SCAN_THREADS - 1]
+        cuda.syncthreads()
 
 
 def compact(flags: Any, values: Any | None = None) -> Any:
     """``values[flags != 0]`` (or the flagged indices, ascending) as a new int64 device array.
 
-    One scan and one scatter; one 8-byte copy back for the result's length.
+    Two launches, a count per tile and an ordered scatter, and one small copy back (the
+    tiles' counts, for the result's length); the scratch comes from the device pool.
     """
     m = flags.shape[0]
-    positions = cuda.device_array(m + 1, dtype=np.int64)
-    exclusive_scan(flags, m, positions)
-    size = int(positions[m:m + 1].copy_to_host()[0])
-    out = cuda.device_array(size, dtype=np.int64)
-    if size:
-        picked = values if values is not None else cuda.device_array(0, dtype=np.int64)
-        _scatter_flagged[launch_grid(m)](flags, positions, picked, out)
+    blocks = max(1, min(COMPACT_BLOCKS, -(-m // SCAN_THREADS)))
+    tile = -(-m // blocks)
+    with _pool.lease() as lease:
+        partials = lease.take((blocks, 3), np.int64)
+        _count_flagged[blocks, SCAN_THREADS](flags, np.int64(tile), partials)
+        size = fold_partials(partials)[2]
+        out = cuda.device_array(size, dtype=np.int64)
+        if size:
+            picked = values if values is not None else out[:0]
+            _scatter_tiles[blocks, SCAN_THREADS](flags, picked, np.int64(tile), partials, out)
     return out
 
 

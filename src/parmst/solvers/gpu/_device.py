@@ -115,7 +115,15 @@ def ensure_memory(solver: str, needed_bytes: int) -> None:
         return
     from numba import cuda
 
-    free, total = cuda.current_context().get_memory_info()
+    context = cuda.current_context()
+    free, total = context.get_memory_info()
+    if needed_bytes > free:
+        # Idle pooled buffers (parmst.solvers.gpu._pool) are memory this solve can have back.
+        from parmst.solvers.gpu import _pool
+
+        if _pool.device_pool().clear():
+            context.deallocations.clear()
+            free, total = context.get_memory_info()
     if needed_bytes > free:
         raise SolverUnavailable(
             f"{solver} needs {needed_bytes / 2**30:.2f} GiB of device memory for this graph "

@@ -43,7 +43,7 @@ from numba import cuda
 
 from parmst.order import id_bits, weight_key
 from parmst.solvers import ecl_host
-from parmst.solvers.gpu import _arrays
+from parmst.solvers.gpu import _arrays, _pool
 from parmst.solvers.gpu._arrays import launch_grid, reduction_grid
 from parmst.stats import Stats
 
@@ -102,22 +102,26 @@ _key_of = cuda.jit(device=True, inline=True)(weight_key.py_func)
 
 
 @cuda.jit(cache=True)
-def _narrow(weight, out, inexact):
-    """float64 weights as float32 into ``out``, counting in ``inexact`` those that change."""
+def _narrow(weight, out, partials):
+    """float64 weights as float32 into ``out``; per block, in ``partials[b, 2]``, how many
+    change."""
+    shared = cuda.shared.array(3, np.int64)
+    _arrays.block_partials(shared, 0, 0)
     changed = 0
     for e in range(cuda.grid(1), weight.shape[0], cuda.gridsize(1)):
         narrow = np.float32(weight[e])
         out[e] = narrow
         if narrow != weight[e]:
             changed += 1
-    if changed:
-        cuda.atomic.add(inexact, 0, changed)
+    _arrays.store_partials(shared, partials, 0, 0, changed)
 
 
 @cuda.jit(cache=True)
-def _write_weight_keys(bits, is_float, sign, keys, bounds):
+def _write_weight_keys(bits, is_float, sign, keys, partials):
     """Fallin et al. section 3.2, first bullet, step 1: order-preserving weight keys into
-    ``keys``; ``bounds`` gets their minimum and maximum."""
+    ``keys``; per block, their minimum and maximum in ``partials[b, :2]``."""
+    shared = cuda.shared.array(3, np.uint64)
+    _arrays.block_partials(shared, MAX_KEY, np.uint64(0))
     low = MAX_KEY
     high = np.uint64(0)
     for e in range(cuda.grid(1), bits.shape[0], cuda.gridsize(1)):
@@ -125,8 +129,7 @@ def _write_weight_keys(bits, is_float, sign, keys, bounds):
         keys[e] = k
         low = min(low, k)
         high = max(high, k)
-    cuda.atomic.min(bounds, 0, low)
-    cuda.atomic.max(bounds, 1, high)
+    _arrays.store_partials(shared, partials, low, high, np.uint64(0))
 
 
 @cuda.jit(cache=True)
@@ -154,23 +157,30 @@ def _slots_to_edges(flags, order, by_edge):
 
 
 def _weight_keys(weight: Any) -> tuple[Any, int, int]:
-    """Device weight keys of a device weight array, and their smallest and largest value."""
+    """Device weight keys of a device weight array, and their smallest and largest value.
+
+    The keys are a new array (they stay cached on the graph); the narrowed weights and the
+    reductions' rows are pooled scratch.
+    """
     m = weight.shape[0]
-    if weight.dtype == np.float64 and m:
-        narrow = cuda.device_array(m, np.float32)
-        inexact = cuda.to_device(np.zeros(1, np.int64))
-        _narrow[reduction_grid(m)](weight, narrow, inexact)
-        if not inexact.copy_to_host()[0]:
-            weight = narrow
-    width = 8 * weight.dtype.itemsize
     keys = cuda.device_array(m, np.uint64)
-    bounds = cuda.to_device(np.array([MAX_KEY, 0], dtype=np.uint64))
-    if m:
-        _write_weight_keys[reduction_grid(m)](weight.view(f"u{weight.dtype.itemsize}"),
-                                    weight.dtype.kind == "f", np.uint64(1 << (width - 1)), keys,
-                                    bounds)
-    low, high = (int(x) for x in bounds.copy_to_host())
-    return keys, low, high
+    if not m:
+        return keys, int(MAX_KEY), 0
+    grid = reduction_grid(m)
+    with _pool.lease() as lease:
+        if weight.dtype == np.float64:
+            narrow = lease.take(m, np.float32)
+            inexact = lease.take((grid[0], 3), np.int64)
+            _narrow[grid](weight, narrow, inexact)
+            if not _arrays.fold_partials(inexact)[2]:
+                weight = narrow
+        width = 8 * weight.dtype.itemsize
+        partials = lease.take((grid[0], 3), np.uint64)
+        _write_weight_keys[grid](weight.view(f"u{weight.dtype.itemsize}"),
+                                 weight.dtype.kind == "f", np.uint64(1 << (width - 1)), keys,
+                                 partials)
+        rows = partials.copy_to_host()
+    return keys, int(rows[:, 0].min()), int(rows[:, 1].max())
 
 
 def device_keys(weight: Any, method: str = "auto", unpacked: str = "rank") -> SlotKeys:
@@ -244,7 +254,12 @@ class _DeviceSample:
         return len(self._keys)
 
     def __getitem__(self, positions: np.ndarray) -> np.ndarray:
-        return _arrays.gather(self._keys, cuda.to_device(np.asarray(positions))).copy_to_host()
+        positions = np.ascontiguousarray(positions, dtype=np.int64)
+        with _pool.lease() as lease:
+            where = lease.take(len(positions), np.int64)
+            where.copy_to_device(positions)
+            picked = _arrays.gather(self._keys, where, lease.take(len(positions), np.uint64))
+            return picked.copy_to_host()
 
 
 def filter_threshold(keys: Any, num_vertices: int, seed: int,

@@ -50,7 +50,7 @@ from numba import cuda
 
 from parmst.solvers.ecl_host import DEVICE_FILTER_TARGET as FILTER_TARGET
 from parmst.solvers.ecl_host import VERTEX_SELECT_RATIO
-from parmst.solvers.gpu import _arrays, _device
+from parmst.solvers.gpu import _arrays, _device, _pool
 from parmst.solvers.gpu._kernels import (
     FULL_MASK,
     NO_EDGE,
@@ -299,6 +299,26 @@ def _all_rounds(wl, counts, cur, parent, min_edge, min_id, in_forest, slot_mask,
         sizes[0] = rounds
 
 
+@cuda.jit(cache=True)
+def _reset_work(parent, min_edge, min_id, in_forest, counts, sizes):
+    """Fallin et al. Alg. 2's starting state in one launch: every vertex its own set, no
+    minimum recorded (nor tie-breaking id), no edge in the forest, empty worklists and round
+    sizes (reused buffers hold whatever the previous solve left)."""
+    n = parent.shape[0]
+    for i in range(cuda.grid(1), max(n, in_forest.shape[0]), cuda.gridsize(1)):
+        if i < n:
+            parent[i] = i
+            min_edge[i] = MAX_KEY
+        if i < min_id.shape[0]:
+            min_id[i] = NO_EDGE
+        if i < in_forest.shape[0]:
+            in_forest[i] = 0
+        if i < counts.shape[0]:
+            counts[i] = 0
+        if i < sizes.shape[0]:
+            sizes[i] = 0
+
+
 @functools.cache
 def _resident_blocks(argument_types: tuple, block_size: int) -> int:
     """Blocks of :func:`_all_rounds` that fit on the device at once (a cooperative grid's limit)."""
@@ -344,7 +364,7 @@ class _Run:
     """The device state of one solve: arrays, launch shape, and the round loop."""
 
     def __init__(self, graph, edges, keys, init, both_directions, block_size, launch,
-                 persistent_below, select, stats):
+                 persistent_below, select, stats, lease):
         n, m = graph.num_vertices, graph.num_edges
         # Rounds with at least this many records run per-round launches.
         self.persistent_below = {"auto": int(persistent_below), "persistent": math.inf,
@@ -361,29 +381,21 @@ class _Run:
         capacity = max(1, m * (2 if both_directions else 1))
         needed = _device_bytes(graph, init, capacity, record_words)
         stats.extra["device_memory_bytes"] = needed
-        work_key = ("ecl/gpu-work", capacity, record_words)
-        work = graph._cache.get(work_key)
-        if work is None:
-            _device.ensure_memory("ecl/gpu", needed)
-            work = (cuda.device_array(n, np.int32), cuda.device_array(n, np.uint64),
-                    cuda.device_array(n if two_pass else 0, np.uint64),
-                    cuda.device_array(m, np.uint8),
-                    cuda.device_array((2, capacity, record_words), dtype=np.uint64),
-                    cuda.device_array(2, np.int64), cuda.device_array(_MAX_ROUNDS + 1, np.int64))
-            # Cached on the graph beside its device copy and keys (Graph.clear_cache drops
-            # them): a second solve allocates nothing, it only resets them.
-            graph._cache[work_key] = work
+        # From the device pool: a solve of a graph of these sizes (this one again, or a
+        # fresh one) allocates nothing, and _reset_work sets every array it reads.
         self.parent, self.min_edge, self.min_id, self.in_forest, self.wl, self.counts, \
-            self.sizes = work
+            self.sizes = lease.take_all(
+                [(n, np.int32), (n, np.uint64), (n if two_pass else 0, np.uint64),
+                 (m, np.uint8), ((2, capacity, record_words), np.uint64), (2, np.int64),
+                 (_MAX_ROUNDS + 1, np.int64)],
+                check=lambda _: _device.ensure_memory("ecl/gpu", needed))
         if init == "edge":
             self.graph_arrays = (edges.src, edges.dst, keys.keys)
         else:
             indptr, indices, edge_ids = _device.device_csr(graph, stats)
             self.graph_arrays = (indptr, indices, _arrays.gather(keys.keys, edge_ids), edge_ids)
-        _arrays.reiota(self.parent)
-        for array, value in ((self.min_edge, MAX_KEY), (self.min_id, NO_EDGE),
-                             (self.in_forest, 0), (self.counts, 0), (self.sizes, 0)):
-            _arrays.refill(array, value)
+        work = (self.parent, self.min_edge, self.min_id, self.in_forest, self.counts, self.sizes)
+        _reset_work[self._grid(max(n, m))](*work)
         self.slot_mask = keys.slot_mask
 
     def _grid(self, count: int) -> tuple[int, int]:
@@ -520,21 +532,22 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
     [1, 2, 3]
     """
     _check_options(init, block_size, launch, persistent_below, select, filter_target)
-    with stats.init():
-        edges = _device.device_graph(graph, stats)
-        keys = graph_keys(graph, keys, stats, unpacked="two-pass")
-        threshold = filter_threshold(keys.keys, graph.num_vertices, seed,
-                                     filter_target) if filter else None
-        run = _Run(graph, edges, keys, init, both_directions, block_size, launch,
-                   persistent_below, select, stats)
-    stats.extra.update(key_method=keys.method, init=init,
-                       filter_threshold=None if threshold is None else int(threshold))
-    phases = [(0, True)] if threshold is None else [(threshold, False), (threshold, True)]
-    with stats.compute():
-        for bound, heavy in phases:
-            with stats.phase("heavy" if heavy and threshold is not None else "light"):
-                run.rounds(run.populate(bound, heavy), atomic_guards, stats)
-        _device.synchronize()
-    edge_ids = _device.result_ids(graph, keys, run.in_forest, stats)
+    with _pool.lease() as lease:
+        with stats.init():
+            edges = _device.device_graph(graph, stats)
+            keys = graph_keys(graph, keys, stats, unpacked="two-pass")
+            threshold = filter_threshold(keys.keys, graph.num_vertices, seed,
+                                         filter_target) if filter else None
+            run = _Run(graph, edges, keys, init, both_directions, block_size, launch,
+                       persistent_below, select, stats, lease)
+        stats.extra.update(key_method=keys.method, init=init,
+                           filter_threshold=None if threshold is None else int(threshold))
+        phases = [(0, True)] if threshold is None else [(threshold, False), (threshold, True)]
+        with stats.compute():
+            for bound, heavy in phases:
+                with stats.phase("heavy" if heavy and threshold is not None else "light"):
+                    run.rounds(run.populate(bound, heavy), atomic_guards, stats)
+            _device.synchronize()
+        edge_ids = _device.result_ids(graph, keys, run.in_forest, stats)
     _device.record_device(stats, stats.extra["device_memory_bytes"])
     return edge_ids
