@@ -88,6 +88,50 @@ def group_order(keys: np.ndarray, bins: int) -> np.ndarray:
     return order
 
 
+@numba.njit(cache=True)
+def _requests_by_owner(ids, owner, size):
+    """Fetch's request side in two passes: ``ids`` grouped by owner rank (stable), where
+    each grouped request came from, and the requests per rank.
+
+    ``ok`` is False, the rest unwritten, if an owner is outside ``0..size-1``.
+    Replaces a counting sort, a ``bincount`` and a gather of the ids.
+    """
+    start = np.zeros(size + 1, dtype=np.int64)
+    for i in range(len(owner)):
+        if owner[i] < 0 or owner[i] >= size:
+            none = np.zeros(0, dtype=np.int64)
+            return False, none, none, none
+        start[owner[i] + 1] += 1
+    counts = start[1:].copy()
+    for r in range(size):
+        start[r + 1] += start[r]
+    grouped = np.empty(len(ids), dtype=np.int64)
+    came_from = np.empty(len(ids), dtype=np.int64)
+    for i in range(len(ids)):
+        j = start[owner[i]]
+        start[owner[i]] += 1
+        grouped[j], came_from[j] = ids[i], i
+    return True, grouped, came_from, counts
+
+
+@numba.njit(cache=True)
+def _answers(values, asked, first):
+    """Fetch's reply side: ``values[id - first]`` for each asked id, in one pass."""
+    out = np.empty(len(asked), dtype=values.dtype)
+    for j in range(len(asked)):
+        out[j] = values[asked[j] - first]
+    return out
+
+
+@numba.njit(cache=True)
+def _placed(answer, came_from):
+    """Fetch's answers put back in the order of the request."""
+    out = np.empty(len(answer), dtype=answer.dtype)
+    for j in range(len(answer)):
+        out[came_from[j]] = answer[j]
+    return out
+
+
 def owner_of(starts: np.ndarray, ids: np.ndarray) -> np.ndarray:
     """Owner rank of each id under contiguous ranges: rank ``r`` holds
     ``starts[r] .. starts[r + 1] - 1``."""
@@ -262,17 +306,13 @@ class Channel:
         owns (its ids are ``first .. first + len(values[k]) - 1``). One request
         and one reply Alltoallv, however many arrays.
         """
-        order = group_order(owner, self.size)
-        counts = np.bincount(owner, minlength=self.size).astype(np.int64)
-        (asked,), asked_counts = self.alltoallv([np.asarray(ids, dtype=np.int64)[order]], counts)
-        local = asked - first
-        answers, _ = self.alltoallv([v[local] for v in values], asked_counts)
-        out = []
-        for answer in answers:
-            placed = np.empty(len(ids), dtype=answer.dtype)
-            placed[order] = answer
-            out.append(placed)
-        return out
+        ok, grouped, came_from, counts = _requests_by_owner(
+            np.asarray(ids, dtype=np.int64), np.asarray(owner, dtype=np.int64), self.size)
+        if not ok:
+            raise ValueError(f"fetch: an owner outside 0..{self.size - 1}")
+        (asked,), asked_counts = self.alltoallv([grouped], counts)
+        answers, _ = self.alltoallv([_answers(v, asked, first) for v in values], asked_counts)
+        return [_placed(answer, came_from) for answer in answers]
 
     def allgatherv(self, array: np.ndarray) -> np.ndarray:
         """Concatenation of every rank's ``array`` (rank order), on every rank."""

@@ -412,8 +412,8 @@ def _remote_labels(channel: Any, dg: DistributedGraph, vertices: np.ndarray,
     return channel.fetch(local, owner, 0, [label])[0]
 
 
-def _lightest_of_components(dg: DistributedGraph, roots: np.ndarray, cut_at: np.ndarray
-                            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+@numba.njit(cache=True)
+def _lightest_of_components(roots, cut_at, src, dst, ids, rank, cyclic, size, block):
     """The contracted graph's lightest edge at each of this rank's components, known here.
 
     A rank holds every edge at its vertices, so each component's lightest
@@ -424,12 +424,19 @@ def _lightest_of_components(dg: DistributedGraph, roots: np.ndarray, cut_at: np.
     its far end's global vertex id, and its holder in the contracted graph
     (the src owner for even ids, else the dst owner, as :func:`_split_held`).
     """
-    own = dg.ownership
-    held = cut_at[roots]
-    src_owner, dst_owner = own.owner(dg.src[held]), own.owner(dg.dst[held])
-    ids = dg.edge_ids[held].astype(np.int64)
-    far = np.where(src_owner == dg.rank, dg.dst[held], dg.src[held]).astype(np.int64)
-    return ids, far, np.where(ids % 2 == 0, src_owner, dst_owner)
+    k = len(roots)
+    eid = np.empty(k, dtype=np.int64)
+    far = np.empty(k, dtype=np.int64)
+    holder = np.empty(k, dtype=np.int64)
+    for c in range(k):
+        e = cut_at[roots[c]]
+        s, d = np.int64(src[e]), np.int64(dst[e])
+        owner_s = _owner_and_index(s, cyclic, size, block)[0]
+        owner_d = _owner_and_index(d, cyclic, size, block)[0]
+        eid[c] = ids[e]
+        far[c] = d if owner_s == rank else s
+        holder[c] = owner_s if eid[c] % 2 == 0 else owner_d
+    return eid, far, holder
 
 
 def filter_contract(dg: DistributedGraph, stats: Stats, local_solver: str,
@@ -480,7 +487,9 @@ def filter_contract(dg: DistributedGraph, stats: Stats, local_solver: str,
     offset = channel.exscan_int(k_here)
     total = channel.allreduce_int(k_here, "sum")
     label, _ = _component_labels(parent, touched, offset)
-    lightest, lightest_far, holder = _lightest_of_components(dg, roots, cut_at)
+    lightest, lightest_far, holder = _lightest_of_components(
+        roots, cut_at, dg.src, dg.dst, dg.edge_ids, dg.rank, own.kind == "cyclic", own.size,
+        own.block)
     # Contracted graph: forest edges left uncontracted, and each cut edge once. The far
     # labels of the components' lightest edges come in the same request.
     primary_far = far[primary]

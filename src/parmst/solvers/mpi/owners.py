@@ -15,7 +15,9 @@ keeps its edges as pairs of local ids. One round:
    keeps the lightest per component and remembers the rank that sent it.
 2. **Hook.** Each component points at the far end of its lightest edge. Two
    components that chose each other chose the same edge (keys are distinct);
-   the smaller becomes a root. The others' edges are forest edges. Pointer
+   one of them becomes a root: the smaller for an even edge id, else the
+   larger (always the smaller made the lowest ranks own most of the roots,
+   and the later rounds' work, as components merged). The others' edges are forest edges. Pointer
    jumping through the owners (one request and reply per jump, only for
    components whose colour is not yet a root) gives every component its root.
 3. **Relabel.** The roots that have an edge are numbered by an exclusive
@@ -84,7 +86,8 @@ def _group(values, first, count):
 
     Components this rank owns get their ids without a lookup; the others go
     through open addressing with linear probing, linear time where a sort
-    would not be.
+    would not be. A slot holds the value beside its id, so a probe reads one
+    cache line (the values are labels, never -1).
     """
     outside = 0  # the table is sized for these alone: a smaller table misses the cache less
     for i in range(len(values)):
@@ -93,22 +96,23 @@ def _group(values, first, count):
     bits = _table_bits(outside)
     mask = (1 << bits) - 1
     shift = np.uint64(64 - bits)
-    table = np.full(1 << bits, -1, dtype=np.int64)
+    table = np.full((1 << bits, 2), -1, dtype=np.int64)
     distinct = np.empty(outside, dtype=np.int64)
     group = np.empty(len(values), dtype=np.int64)
     others = 0
     for i in range(len(values)):
-        if first <= values[i] < first + count:
-            group[i] = values[i] - first
+        value = values[i]
+        if first <= value < first + count:
+            group[i] = value - first
             continue
-        h = _slot(values[i], shift)
-        while table[h] >= 0 and distinct[table[h]] != values[i]:
+        h = _slot(value, shift)
+        while table[h, 0] != value and table[h, 0] >= 0:
             h = (h + 1) & mask
-        if table[h] < 0:
-            table[h] = others
-            distinct[others] = values[i]
+        if table[h, 0] < 0:
+            table[h, 0], table[h, 1] = value, others
+            distinct[others] = value
             others += 1
-        group[i] = count + table[h]
+        group[i] = count + table[h, 1]
     return group, distinct[:others]
 
 
@@ -316,7 +320,7 @@ def _hook(channel: Any, starts: np.ndarray, best_id: np.ndarray, best_far: np.nd
     has = best_id >= 0
     succ = np.where(has, best_far, ids)
     (back,) = channel.fetch(succ, owner_of(starts, succ), first, [succ])
-    root = ~has | ((back == ids) & (ids < succ))
+    root = ~has | ((back == ids) & ((ids < succ) == (best_id % 2 == 0)))
     colour = np.where(root, ids, succ)
     pending = np.flatnonzero(~root)
     while channel.allreduce_int(len(pending), "sum"):
