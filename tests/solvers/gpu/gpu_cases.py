@@ -445,3 +445,75 @@ def test_device_inputs_take_the_host_dtypes_and_copy_unless_told():
                                   allow_nan=True)
     assert nan.has_nan
     assert parmst.minimum_spanning_forest(nan, "ecl/gpu", ignore_nan=True, **BLOCK).num_edges == 0
+
+
+# ---------------------------------------------------------------- pooled device buffers
+def poison_idle_buffers(value: int = 1) -> int:
+    """Fill every idle pooled array with ``value`` (1: every vertex's parent is vertex 1,
+    every minimum and worklist count 1, every edge in the forest), as a previous solve might
+    have left it; returns how many arrays."""
+    from parmst.solvers.gpu import _arrays, _pool
+
+    idle = [a for arrays in _pool.device_pool()._idle.values() for a in arrays if a.size]
+    for array in idle:
+        _arrays.refill(array, value)
+    return len(idle)
+
+
+@pytest.mark.parametrize("keys", ["auto", "two-pass"])
+def test_ecl_pooled_buffers_never_leak_a_previous_solve(keys):
+    """Solves of different graphs and sizes, interleaved, each after every idle buffer was
+    poisoned: each forest exact, and a second graph of the same sizes allocates nothing."""
+    from parmst.solvers.gpu import _pool
+
+    pool = _pool.device_pool()
+    graphs = [random_graph(20 + i, n, m, dtype) for i, ((n, m), dtype)
+              in enumerate([(SIZES[1], "int32"), (SIZES[0], "float64"), (SIZES[1], "float64"),
+                            (SIZES[0], "int32")])]
+    poisoned = 0
+    for graph in graphs + graphs[::-1]:
+        poisoned += poison_idle_buffers()
+        assert_exact(graph, "ecl/gpu", keys=keys, **BLOCK)
+    assert poisoned
+    same_sizes = random_graph(30, *SIZES[1], "int32")
+    idle = pool.idle_bytes
+    assert_exact(same_sizes, "ecl/gpu", keys=keys, **BLOCK)
+    assert pool.idle_bytes == idle  # every buffer it took was idle, and came back
+
+
+def test_pool_reuses_by_shape_and_dtype_and_frees_beyond_its_cap():
+    from parmst.solvers.gpu import _pool
+
+    pool = _pool.DevicePool(max_idle_bytes=1000)
+    a = pool.take(100, np.int64)
+    b = pool.take((2, 50), np.int32)
+    assert pool.missing_bytes([(100, np.int64)]) == 800
+    pool.give([a, b])
+    assert pool.idle_bytes == 1200 - 800  # over the cap: the older size (a) was freed
+    assert pool.missing_bytes([((2, 50), np.int32), ((2, 50), np.int32)]) == 400
+    assert pool.take((2, 50), np.int32) is b
+    assert pool.take((2, 50), np.int32) is not b and pool.idle_bytes == 0
+    pool.give([b])
+    assert pool.clear() == 400 and pool.idle_bytes == 0
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64"])
+@pytest.mark.parametrize("count", [1, 33, 700 if SIMULATOR else 3_000_000])
+def test_edge_checks_fold_every_block(dtype, count):
+    """Id bounds and NaN count of :func:`~parmst.solvers.gpu._arrays.edge_checks` (one row
+    per block, folded on the host) against NumPy, with extremes in the last items."""
+    from numba import cuda
+
+    from parmst.solvers.gpu import _arrays
+
+    rng = np.random.default_rng(count)
+    src = rng.integers(5, 1000, count).astype(dtype)
+    dst = rng.integers(5, 1000, count).astype(dtype)
+    src[-1], dst[-1] = -7, 2**30
+    weight = rng.random(count)
+    weight[rng.random(count) < 0.1] = np.nan
+    weight[-1] = np.nan
+    d = cuda.to_device
+    assert _arrays.edge_checks(d(src), d(dst), d(weight)) == (
+        -7, 2**30, int(np.isnan(weight).sum()))
+    assert _arrays.edge_checks(d(src), d(dst), None) == (-7, 2**30, 0)
