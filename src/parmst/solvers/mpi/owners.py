@@ -86,8 +86,7 @@ def _group(values, first, count):
 
     Components this rank owns get their ids without a lookup; the others go
     through open addressing with linear probing, linear time where a sort
-    would not be. A slot holds the value beside its id, so a probe reads one
-    cache line (the values are labels, never -1).
+    would not be.
     """
     outside = 0  # the table is sized for these alone: a smaller table misses the cache less
     for i in range(len(values)):
@@ -96,23 +95,22 @@ def _group(values, first, count):
     bits = _table_bits(outside)
     mask = (1 << bits) - 1
     shift = np.uint64(64 - bits)
-    table = np.full((1 << bits, 2), -1, dtype=np.int64)
+    table = np.full(1 << bits, -1, dtype=np.int64)
     distinct = np.empty(outside, dtype=np.int64)
     group = np.empty(len(values), dtype=np.int64)
     others = 0
     for i in range(len(values)):
-        value = values[i]
-        if first <= value < first + count:
-            group[i] = value - first
+        if first <= values[i] < first + count:
+            group[i] = values[i] - first
             continue
-        h = _slot(value, shift)
-        while table[h, 0] != value and table[h, 0] >= 0:
+        h = _slot(values[i], shift)
+        while table[h] >= 0 and distinct[table[h]] != values[i]:
             h = (h + 1) & mask
-        if table[h, 0] < 0:
-            table[h, 0], table[h, 1] = value, others
-            distinct[others] = value
+        if table[h] < 0:
+            table[h] = others
+            distinct[others] = values[i]
             others += 1
-        group[i] = count + table[h, 1]
+        group[i] = count + table[h]
     return group, distinct[:others]
 
 
