@@ -13,7 +13,7 @@
 # Environment (defaults in brackets), for a tiny rehearsal elsewhere:
 #   SUITE [mpi-scaling]  ONLY [sparse/large,road-2e22]  RANKS [1,2,4,8,16]  REPEAT [1]
 #   SOLVERS [kruskal/serial,ecl/cpu,filter-boruvka/mpi[threads=1]]  NAME [mpi-scaling_16core]
-#   T_BENCH [120] (seconds for the sweep)  WARM_SPEC [rmat:scale=14,seed=1]
+#   T_BENCH [120] (seconds for the sweep)  BUDGET [30] (each launch may take 60 + 2 x BUDGET s)  WARM_SPEC [rmat:scale=14,seed=1]
 set -uo pipefail
 OUT=${OUT:-/tmp/mpi_out}
 mkdir -p "$OUT"
@@ -64,7 +64,7 @@ echo "graphs and kernels ready after $(( SECONDS - start )) s; load $(cut -d' ' 
 tail -3 "$OUT/warm.log"
 
 timeout "${T_BENCH:-120}" $PY -m parmst bench --suite "$SUITE" --only "$ONLY" --ranks "${RANKS:-1,2,4,8,16}" \
-    --repeat "${REPEAT:-1}" --peers none --solver "$SOLVERS" --no-progress \
+    --repeat "${REPEAT:-1}" --budget "${BUDGET:-30}" --peers none --solver "$SOLVERS" --no-progress \
     --label "$LABEL" --name "${NAME:-mpi-scaling_16core}" --out "$OUT" > "$OUT/bench.log" 2>&1
 echo "bench status $? after $(( SECONDS - start )) s; load $(cut -d' ' -f1-3 /proc/loadavg)" \
     | tee -a "$OUT/env.txt"
