@@ -3,7 +3,7 @@
 A solve of a fresh graph used to allocate about twenty device arrays (work
 buffers, reduction scratch, scan levels) and drop the previous graph's. On the
 H200 machine numba-cuda spends 40-140 µs of host time per allocation and
-~170 µs per small ``cuda.to_device`` (``benchmarks/results/gpu_end_to_end_h200.md``),
+~170 µs per small ``cuda.to_device`` (``benchmarks/results/gpu_end_to_end_h200_v3.md``),
 more than the kernels of a 2^22-edge solve's initialization take on the
 device. A solve takes its buffers from a :class:`Lease` and gives them all
 back when it ends, so the next solve with the same sizes allocates nothing.
