@@ -622,13 +622,19 @@ def _gather_forest(channel: Any, num_edges: int, *arrays: np.ndarray
                    ) -> list[np.ndarray | None]:
     """Every rank's forest share, ``(ids, *columns)``, concatenated on rank 0 in id order.
 
-    The ids are distinct and below ``num_edges``.
+    The ids are distinct and below ``num_edges``. Rank 0 gathers and sorts one
+    column at a time, so it holds the unsorted copy of only one (a forest of
+    ten million edges: about 150 MB less at its peak than gathering all first).
     """
-    gathered = [channel.gatherv(array) for array in arrays]
+    ids = channel.gatherv(arrays[0])
     if channel.rank != 0:
-        return gathered
-    order = _id_order(gathered[0], num_edges)
-    return [column[order] for column in gathered]
+        return [ids] + [channel.gatherv(array) for array in arrays[1:]]
+    order = _id_order(ids, num_edges)
+    columns = [ids[order]]
+    del ids
+    for array in arrays[1:]:
+        columns.append(channel.gatherv(array)[order])
+    return columns
 
 
 def solve_distributed(dg: DistributedGraph, solver: str, *, local_solver: str = "auto",

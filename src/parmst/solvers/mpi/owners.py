@@ -248,9 +248,11 @@ class _Edges:
 
     def __init__(self, cu: np.ndarray, cv: np.ndarray, key: np.ndarray, eid: np.ndarray,
                  first: int = 0, count: int = 0):
-        group, self.comp = _local_ids(np.concatenate([cu, cv]).astype(np.int64), first, count)
+        group, self.comp = _local_ids(np.concatenate([cu, cv]).astype(np.int64, copy=False),
+                                      first, count)
         self.lu, self.lv = group[:len(cu)], group[len(cu):]
-        self.key, self.eid = key.copy(), eid.astype(np.int64)
+        # Compacted in place from here on: the caller hands these over (no copy).
+        self.key, self.eid = key, eid.astype(np.int64, copy=False)
         self.size = len(cu)
         self.contract(np.arange(len(self.comp), dtype=np.int64), len(self.comp))
 
@@ -393,8 +395,9 @@ def owner_rounds(channel: Any, cu: np.ndarray, cv: np.ndarray, keys: np.ndarray,
 
     Component labels are owned in the contiguous ranges ``starts`` (``p + 1``
     bounds); ``keys`` are order-preserving uint64 weight keys of ``key_bits``
-    bits and ``ids`` global edge ids below ``num_edges``; every edge is given
-    by exactly one rank, which is then its holder. ``first_minima``, when
+    bits and ``ids`` global edge ids below ``num_edges`` (both are consumed:
+    compacted in place); every edge is given by exactly one rank, which is
+    then its holder. ``first_minima``, when
     the caller already knows them, are the first round's step 1 for the
     components this rank owns (lightest edge id, far component, holder rank),
     and that round sends no minima. Returns the ids of the forest edges this
