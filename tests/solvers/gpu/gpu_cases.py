@@ -479,6 +479,11 @@ def test_ecl_pooled_buffers_never_leak_a_previous_solve(keys):
     idle = pool.idle_bytes
     assert_exact(same_sizes, "ecl/gpu", keys=keys, **BLOCK)
     assert pool.idle_bytes == idle  # every buffer it took was idle, and came back
+    from parmst.solvers.gpu import release_buffers
+
+    assert release_buffers() == idle and pool.idle_bytes == 0
+    assert_exact(same_sizes, "ecl/gpu", keys=keys, **BLOCK)  # allocates afresh
+    assert 0 < pool.idle_bytes < idle  # only this size's buffers came back
 
 
 def test_pool_reuses_by_shape_and_dtype_and_frees_beyond_its_cap():

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["MAX_IDLE_BYTES", "DevicePool", "Lease", "device_pool", "lease"]
+__all__ = ["MAX_IDLE_BYTES", "DevicePool", "Lease", "device_pool", "lease", "release_all"]
 
 #: Idle bytes a pool keeps for reuse; beyond it, the least recently used sizes are freed.
 MAX_IDLE_BYTES = 4 << 30
@@ -141,6 +141,13 @@ def device_pool() -> DevicePool:
     device = 0 if _device.simulator_active() else _current_device_id()
     with _POOLS_LOCK:
         return _POOLS.setdefault(device, DevicePool())
+
+
+def release_all() -> int:
+    """:meth:`DevicePool.clear` on every device's pool; the bytes freed in all."""
+    with _POOLS_LOCK:
+        pools = list(_POOLS.values())
+    return sum(pool.clear() for pool in pools)
 
 
 def _current_device_id() -> int:
