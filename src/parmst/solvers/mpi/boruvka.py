@@ -372,10 +372,14 @@ def _split(dg: DistributedGraph) -> tuple[np.ndarray, ...]:
     cyclic, size, block = own.kind == "cyclic", own.size, own.block
     n_local = _count_local(dg.src, dg.dst, dg.rank, cyclic, size, block)
     n_cut = len(dg.src) - n_local
+    # The narrowest types that hold them: held positions, local indices, global vertex ids
+    # (int32 below 2**31 halves what a rank holds of its cut edges until the rounds).
     idx = index_dtype_for(own.count(dg.rank), n_local)
-    arrays = (np.empty(n_local, dtype=np.int64), np.empty(n_local, dtype=idx),
-              np.empty(n_local, dtype=idx), np.empty(n_cut, dtype=np.int64),
-              np.empty(n_cut, dtype=np.int64), np.empty(n_cut, dtype=np.int64),
+    pos = index_dtype_for(len(dg.src), 0)
+    vertex = index_dtype_for(dg.num_vertices, 0)
+    arrays = (np.empty(n_local, dtype=pos), np.empty(n_local, dtype=idx),
+              np.empty(n_local, dtype=idx), np.empty(n_cut, dtype=pos),
+              np.empty(n_cut, dtype=idx), np.empty(n_cut, dtype=vertex),
               np.empty(n_cut, dtype=np.bool_))
     _split_held(dg.src, dg.dst, dg.edge_ids, dg.rank, cyclic, size, block, *arrays)
     return arrays
@@ -490,9 +494,12 @@ def filter_contract(dg: DistributedGraph, stats: Stats, local_solver: str,
     lightest, lightest_far, holder = _lightest_of_components(
         roots, cut_at, dg.src, dg.dst, dg.edge_ids, dg.rank, own.kind == "cyclic", own.size,
         own.block)
+    # Per-vertex state and the far ends are done with: freed before the exchange's buffers.
+    del parent, cut_at, touched, roots
     # Contracted graph: forest edges left uncontracted, and each cut edge once. The far
     # labels of the components' lightest edges come in the same request.
     primary_far = far[primary]
+    del far
     far_label = _remote_labels(channel, dg, np.concatenate([primary_far, lightest_far]), label)
     far_label, lightest_far_label = far_label[:len(primary_far)], far_label[len(primary_far):]
     stats.extra["local_edges"] = len(local_pos)
