@@ -122,3 +122,26 @@ def test_gathered_forest_order_and_held_positions_match_numpy(seed):
     held = np.sort(rng.permutation(3 * m)[:m]).astype(np.int64)
     wanted = np.sort(rng.choice(held, size=int(rng.integers(0, m + 1)), replace=False))
     assert _held_positions(held, wanted).tolist() == np.searchsorted(held, wanted).tolist()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_fetch_requests_grouped_by_owner_array_or_by_ranges_match_numpy(seed):
+    """The request side of Channel.fetch: ids grouped by owner (stable), given as an array
+    of owners or found in contiguous ranges (empty ranges included); out-of-range ids fail."""
+    from parmst.solvers.mpi._comm import _requests_by_owner, owner_of
+
+    rng = np.random.default_rng(seed)
+    starts = np.array([0, 40, 40, 100, 101, 300], dtype=np.int64)  # rank 1 owns nothing
+    ids = rng.integers(0, 300, 500)
+    owner = owner_of(starts, ids)
+    order = np.argsort(owner, kind="stable")
+    none = np.zeros(0, dtype=np.int64)
+    for by_owner, by_range in ((owner, none), (none, starts)):
+        ok, grouped, came_from, counts = _requests_by_owner(ids, by_owner, by_range, 5)
+        assert ok
+        np.testing.assert_array_equal(came_from, order)
+        np.testing.assert_array_equal(grouped, ids[order])
+        np.testing.assert_array_equal(counts, np.bincount(owner, minlength=5))
+    for bad in (-1, 300):
+        assert not _requests_by_owner(np.array([5, bad]), none, starts, 5)[0]
+    assert not _requests_by_owner(ids, np.full(len(ids), 5), none, 5)[0]

@@ -88,28 +88,49 @@ def group_order(keys: np.ndarray, bins: int) -> np.ndarray:
     return order
 
 
+@numba.njit(cache=True, inline="always")
+def _owner_at(i, ids, owner, starts):
+    """Owner rank of request ``i``: ``owner[i]``, or where ``owner`` is empty the range of
+    ``starts`` that holds ``ids[i]`` (binary search; rank ``r`` holds ``starts[r]`` up to
+    ``starts[r + 1] - 1``)."""
+    if len(owner):
+        return np.int64(owner[i])
+    low, high = 0, len(starts) - 1
+    while high - low > 1:
+        middle = (low + high) // 2
+        if starts[middle] <= ids[i]:
+            low = middle
+        else:
+            high = middle
+    return np.int64(low) if starts[low] <= ids[i] < starts[high] else np.int64(-1)
+
+
 @numba.njit(cache=True)
-def _requests_by_owner(ids, owner, size):
+def _requests_by_owner(ids, owner, starts, size):
     """Fetch's request side in two passes: ``ids`` grouped by owner rank (stable), where
     each grouped request came from, and the requests per rank.
 
-    ``ok`` is False, the rest unwritten, if an owner is outside ``0..size-1``.
-    Replaces a counting sort, a ``bincount`` and a gather of the ids.
+    Owners are ``owner`` or, where it is empty, found in the ranges ``starts``
+    (no array of owners is made). ``ok`` is False, the rest unwritten, if an
+    owner is outside ``0..size-1``. Replaces a counting sort, a ``bincount``
+    and a gather of the ids.
     """
     start = np.zeros(size + 1, dtype=np.int64)
-    for i in range(len(owner)):
-        if owner[i] < 0 or owner[i] >= size:
+    for i in range(len(ids)):
+        r = _owner_at(i, ids, owner, starts)
+        if r < 0 or r >= size:
             none = np.zeros(0, dtype=np.int64)
             return False, none, none, none
-        start[owner[i] + 1] += 1
+        start[r + 1] += 1
     counts = start[1:].copy()
     for r in range(size):
         start[r + 1] += start[r]
     grouped = np.empty(len(ids), dtype=np.int64)
     came_from = np.empty(len(ids), dtype=np.int64)
     for i in range(len(ids)):
-        j = start[owner[i]]
-        start[owner[i]] += 1
+        r = _owner_at(i, ids, owner, starts)
+        j = start[r]
+        start[r] += 1
         grouped[j], came_from[j] = ids[i], i
     return True, grouped, came_from, counts
 
@@ -298,16 +319,22 @@ class Channel:
         self._count(start, int(np.count_nonzero(counts[others])) * max(1, len(arrays)), sent_bytes)
         return received, recv_counts
 
-    def fetch(self, ids: np.ndarray, owner: np.ndarray, first: int,
-              values: Sequence[np.ndarray]) -> list[np.ndarray]:
+    def fetch(self, ids: np.ndarray, owner: np.ndarray | None, first: int,
+              values: Sequence[np.ndarray], starts: np.ndarray | None = None
+              ) -> list[np.ndarray]:
         """``values[k][id - first_of_owner]`` held by each id's owner, for every array k.
 
-        ``owner`` is the owner rank of each id, ``first`` the first id this rank
+        ``owner`` is the owner rank of each id, or None where ids are owned in
+        contiguous ranges: rank ``r`` owns ``starts[r] .. starts[r + 1] - 1``
+        (then no array of owners is made). ``first`` is the first id this rank
         owns (its ids are ``first .. first + len(values[k]) - 1``). One request
         and one reply Alltoallv, however many arrays.
         """
+        no_owner = np.zeros(0, dtype=np.int64)
         ok, grouped, came_from, counts = _requests_by_owner(
-            np.asarray(ids, dtype=np.int64), np.asarray(owner, dtype=np.int64), self.size)
+            np.asarray(ids, dtype=np.int64),
+            no_owner if owner is None else np.asarray(owner, dtype=np.int64),
+            no_owner if starts is None else np.asarray(starts, dtype=np.int64), self.size)
         if not ok:
             raise ValueError(f"fetch: an owner outside 0..{self.size - 1}")
         (asked,), asked_counts = self.alltoallv([grouped], counts)

@@ -58,7 +58,7 @@ class _Rows:
         return owner_of(self.starts, ids)
 
     def fetch(self, channel: Any, ids: np.ndarray, *values: np.ndarray) -> list[np.ndarray]:
-        return channel.fetch(ids, self.owner(ids), self.first, values)
+        return channel.fetch(ids, None, self.first, values, self.starts)
 
 
 def _first_rows(dg: DistributedGraph) -> _Rows:

@@ -43,7 +43,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from parmst.solvers.mpi._comm import group_order, owner_of
+from parmst.solvers.mpi._comm import group_order
 from parmst.order import id_bits
 from parmst.solvers.serial._keys import precedes
 from parmst.stats import Stats
@@ -319,13 +319,12 @@ def _hook(channel: Any, starts: np.ndarray, best_id: np.ndarray, best_far: np.nd
     ids = np.arange(first, first + len(best_id), dtype=np.int64)
     has = best_id >= 0
     succ = np.where(has, best_far, ids)
-    (back,) = channel.fetch(succ, owner_of(starts, succ), first, [succ])
+    (back,) = channel.fetch(succ, None, first, [succ], starts)
     root = ~has | ((back == ids) & ((ids < succ) == (best_id % 2 == 0)))
     colour = np.where(root, ids, succ)
     pending = np.flatnonzero(~root)
     while channel.allreduce_int(len(pending), "sum"):
-        (jumped,) = channel.fetch(colour[pending], owner_of(starts, colour[pending]), first,
-                                  [colour])
+        (jumped,) = channel.fetch(colour[pending], None, first, [colour], starts)
         moved = jumped != colour[pending]
         colour[pending] = jumped
         pending = pending[moved]
@@ -343,7 +342,7 @@ def _relabel(channel: Any, edges: _Edges, starts: np.ndarray, root: np.ndarray,
     count = int(np.count_nonzero(new_root))
     new_first = channel.exscan_int(count)
     new_id = np.where(new_root, new_first + np.cumsum(new_root) - 1, -1)
-    (label,) = channel.fetch(colour, owner_of(starts, colour), first, [new_id])
+    (label,) = channel.fetch(colour, None, first, [new_id], starts)
     # Only local components that still have an edge here ask: one whose edges all became
     # loops may belong to a finished component, which has no label (-1) and no owner.
     lu, lv, _, _ = edges.arrays()
@@ -354,7 +353,7 @@ def _relabel(channel: Any, edges: _Edges, starts: np.ndarray, root: np.ndarray,
     # Local ids below len(label) are the components owned here: their labels need no message.
     owned = np.searchsorted(asking, len(label))
     far = edges.comp[asking[owned:]]
-    (far_label,) = channel.fetch(far, owner_of(starts, far), first, [label])
+    (far_label,) = channel.fetch(far, None, first, [label], starts)
     comp = np.concatenate([label[asking[:owned]], far_label])
     remap = np.full(len(edges.comp), -1, dtype=np.int64)
     remap[asking], edges.comp = _local_ids(comp, new_first, count)
