@@ -13,6 +13,8 @@ keeps its edges as pairs of local ids. One round:
    ``(weight, edge_id)`` order; one ``Alltoallv`` sends ``(component, key,
    id, far component)`` per local component to the component's owner, which
    keeps the lightest per component and remembers the rank that sent it.
+   (filter-boruvka's first round needs no message here: the filter already
+   knows each component's lightest edge, see ``first_minima``.)
 2. **Hook.** Each component points at the far end of its lightest edge. Two
    components that chose each other chose the same edge (keys are distinct);
    one of them becomes a root: the smaller for an even edge id, else the
