@@ -19,8 +19,8 @@ keeps its edges as pairs of local ids. One round:
    components that chose each other chose the same edge (keys are distinct);
    one of them becomes a root: the smaller for an even edge id, else the
    larger (always the smaller made the lowest ranks own most of the roots,
-   and the later rounds' work, as components merged). The others' edges are forest edges. Pointer
-   jumping through the owners (one request and reply per jump, only for
+   and the later rounds' work, as components merged). The others' edges are
+   forest edges. Pointer jumping through the owners (one request and reply per jump, only for
    components whose colour is not yet a root) gives every component its root.
 3. **Relabel.** The roots that have an edge are numbered by an exclusive
    prefix sum over the owners; each rank asks the owners for the new label of
