@@ -34,9 +34,9 @@ import numpy as np
 
 from parmst.distributed import DistributedGraph
 from parmst.order import weight_keys
-from parmst.solvers.mpi._comm import group_order, owner_of
 from parmst.solvers.cpu._common import using_threads
 from parmst.solvers.cpu.genboruvka import _edge_balanced_blocks, _min_edge
+from parmst.solvers.mpi._comm import group_order, owner_of
 from parmst.stats import Stats
 
 

@@ -45,8 +45,8 @@ from typing import Any
 import numba
 import numpy as np
 
-from parmst.solvers.mpi._comm import group_order
 from parmst.order import id_bits
+from parmst.solvers.mpi._comm import group_order
 from parmst.solvers.serial._keys import precedes
 from parmst.stats import Stats
 
