@@ -264,6 +264,18 @@ def test_device_keys_order_edges_like_the_canonical_order(name, method):
         assert keys.method == "rank"
 
 
+def test_float64_weights_that_float32_holds_get_the_float32_keys():
+    """The narrowing check runs in the float64 keys' own pass: weights that float32 holds
+    exactly get the very keys of their float32 copy (a range that packs with the ids, where
+    the float64 keys' range would not); others keep the float64 keys."""
+    narrow = KEY_WEIGHTS["float64-narrow"]
+    keys = _device_keys(narrow, "auto")
+    assert keys.method == "packed"
+    as_float32 = _device_keys(narrow.astype(np.float32), "auto")
+    np.testing.assert_array_equal(keys.keys.copy_to_host(), as_float32.keys.copy_to_host())
+    assert _device_keys(KEY_WEIGHTS["float64-wide"], "auto").method == "rank"
+
+
 @pytest.mark.parametrize("name", KEY_WEIGHTS)
 def test_two_pass_keys_order_weights_and_leave_ties_to_ids(name):
     """``unpacked="two-pass"``: the weight keys alone, in weight order with equal weights
