@@ -117,38 +117,31 @@ def _write_weight_keys(bits, is_float, sign, keys, partials):
     _arrays.store_partials(shared, partials, low, high, np.uint64(0))
 
 
-#: Sign bits of float64 and float32 weights, for :func:`parmst.order.weight_key`.
+#: Sign bit of float64 weights, for :func:`parmst.order.weight_key`.
 _SIGN64 = np.uint64(1 << 63)
-_SIGN32 = np.uint64(1 << 31)
 
 
 @cuda.jit(cache=True)
-def _write_float64_keys(weight, bits, narrow, narrow_bits, keys, partials):
+def _write_float64_keys(weight, bits, narrow, keys, partials):
     """Step 1 for float64 weights with the narrowing check in the same pass: their keys into
-    ``keys`` and the weights as float32 into ``narrow`` (``bits`` and ``narrow_bits`` are the
-    same memory as ``weight`` and ``narrow``, read as unsigned words); per block, the keys'
-    minimum and maximum in ``partials[0, b, :2]``, those of the float32 weights' keys and
-    how many weights float32 changes in ``partials[1, b]``."""
-    wide = cuda.shared.array(3, np.uint64)
-    _arrays.block_partials(wide, MAX_KEY, np.uint64(0))
-    short = cuda.shared.array(3, np.uint64)
-    _arrays.block_partials(short, MAX_KEY, np.uint64(0))
-    low = narrow_low = MAX_KEY
-    high = narrow_high = np.uint64(0)
+    ``keys`` (``bits`` is ``weight``'s memory as uint64) and the weights as float32 into
+    ``narrow``; per block, the keys' minimum and maximum in ``partials[b, :2]`` and how many
+    weights float32 changes in ``partials[b, 2]``."""
+    shared = cuda.shared.array(3, np.uint64)
+    _arrays.block_partials(shared, MAX_KEY, np.uint64(0))
+    low = MAX_KEY
+    high = np.uint64(0)
     changed = np.uint64(0)
     for e in range(cuda.grid(1), weight.shape[0], cuda.gridsize(1)):
         k = _key_of(np.uint64(bits[e]), True, _SIGN64)
         keys[e] = k
         low = min(low, k)
         high = max(high, k)
-        narrow[e] = np.float32(weight[e])
-        if narrow[e] != weight[e]:
+        as_float32 = np.float32(weight[e])
+        narrow[e] = as_float32
+        if as_float32 != weight[e]:
             changed += np.uint64(1)
-        k = _key_of(np.uint64(narrow_bits[e]), True, _SIGN32)  # this thread's own write
-        narrow_low = min(narrow_low, k)
-        narrow_high = max(narrow_high, k)
-    _arrays.store_partials(wide, partials[0], low, high, np.uint64(0))
-    _arrays.store_partials(short, partials[1], narrow_low, narrow_high, changed)
+    _arrays.store_partials(shared, partials, low, high, changed)
 
 
 @cuda.jit(cache=True)
@@ -179,9 +172,10 @@ def _weight_keys(weight: Any) -> tuple[Any, int, int]:
     """Device weight keys of a device weight array, and their smallest and largest value.
 
     float64 weights that are all exact float32 values get the float32 keys (a narrower
-    range, which packs with more ids); the float64 keys, the narrowing check and both
-    ranges come from one pass and one copy back. The keys are a new array (they stay
-    cached on the graph); the narrowed weights and the reductions' rows are pooled scratch.
+    range, which packs with more ids): the float64 keys and the narrowing check come from
+    one pass and one copy back, and only weights that narrow take a second pass. The keys
+    are a new array (they stay cached on the graph); the narrowed weights and the
+    reductions' rows are pooled scratch.
     """
     m = weight.shape[0]
     keys = cuda.device_array(m, np.uint64)
@@ -190,22 +184,19 @@ def _weight_keys(weight: Any) -> tuple[Any, int, int]:
     grid = reduction_grid(m)
     with _pool.lease() as lease:
         partials = lease.take((grid[0], 3), np.uint64)
-        if weight.dtype != np.float64:
-            width = 8 * weight.dtype.itemsize
-            _write_weight_keys[grid](weight.view(f"u{weight.dtype.itemsize}"),
-                                     weight.dtype.kind == "f", np.uint64(1 << (width - 1)),
-                                     keys, partials)
-            rows = partials.copy_to_host()
-            return keys, int(rows[:, 0].min()), int(rows[:, 1].max())
-        narrow = lease.take(m, np.float32)
-        both = lease.take((2, grid[0], 3), np.uint64)
-        _write_float64_keys[grid](weight, weight.view("u8"), narrow, narrow.view("u4"), keys,
-                                  both)
-        rows = both.copy_to_host()
-        if rows[1, :, 2].sum():  # float32 changes some weight: the float64 keys stand
-            return keys, int(rows[0, :, 0].min()), int(rows[0, :, 1].max())
-        _write_weight_keys[grid](narrow.view("u4"), True, _SIGN32, keys, partials)
-        return keys, int(rows[1, :, 0].min()), int(rows[1, :, 1].max())
+        if weight.dtype == np.float64:
+            narrow = lease.take(m, np.float32)
+            _write_float64_keys[grid](weight, weight.view("u8"), narrow, keys, partials)
+            low, high, changed = _arrays.fold_partials(partials)
+            if changed:  # float32 changes some weight: the float64 keys stand
+                return keys, low, high
+            weight = narrow
+        width = 8 * weight.dtype.itemsize
+        _write_weight_keys[grid](weight.view(f"u{weight.dtype.itemsize}"),
+                                 weight.dtype.kind == "f", np.uint64(1 << (width - 1)), keys,
+                                 partials)
+        rows = partials.copy_to_host()
+    return keys, int(rows[:, 0].min()), int(rows[:, 1].max())
 
 
 def device_keys(weight: Any, method: str = "auto", unpacked: str = "rank") -> SlotKeys:
