@@ -442,11 +442,9 @@ class Graph:
                             allow_nan: bool, copy: bool) -> Graph:
         """:meth:`from_edges` for GPU arrays: the checks run as kernels on the device.
 
-        One pass checks the ids and the weights and, as it reads them, writes the
-        graph's own arrays (copies, and conversions to the graph's dtypes) into one
-        allocation. Only a few numbers come back to the host (smallest and largest
-        id, a NaN count). When a check fails, the arrays are copied to the host and
-        :meth:`from_edges` words the error exactly as for host arrays.
+        Only a few numbers come back to the host (lengths, smallest and largest
+        id, a NaN count). When a check fails, the arrays are copied to the host
+        and :meth:`from_edges` words the error exactly as for host arrays.
         """
         _optional.require("numba_cuda", "a Graph from GPU arrays")
         from parmst.solvers.gpu import _arrays, _device
@@ -460,41 +458,37 @@ class Graph:
         m = s.shape[0]
         if d.shape[0] != m:
             raise GraphValueError(f"src has {m} entries but dst has {d.shape[0]}")
-        w = None if weight is None else _device_column("weight", weight)
-        if w is not None and w.shape[0] != m:
+        w = _arrays.fill(m, 1, np.int32) if weight is None else _device_column("weight", weight)
+        if w.shape[0] != m:
             raise GraphValueError(f"{m} edges but {w.shape[0]} weights")
-        given = np.dtype(np.int32 if w is None else w.dtype)
-        wide = _DEVICE_WEIGHT_WIDENING.get(given.str[1:])
-        if given not in WEIGHT_DTYPES and wide is None:
+        wide = _DEVICE_WEIGHT_WIDENING.get(np.dtype(w.dtype).str[1:])
+        if np.dtype(w.dtype) not in WEIGHT_DTYPES and wide is None:
             raise GraphValueError(
                 f"GPU weights of dtype {w.dtype} are not converted on the device: pass int32, "
                 "int64, float32 or float64")
 
         def on_host() -> Graph:
-            w_host = None if w is None else w.copy_to_host()
+            w_host = None if weight is None else w.copy_to_host()
             return cls.from_edges(s.copy_to_host(), d.copy_to_host(), w_host,
                                   num_vertices=num_vertices, allow_nan=allow_nan)
 
-        # Ids are written as int32 unless 2m overflows them: a vertex count that does too,
-        # known only after the pass, costs one cast more.
-        idx = index_dtype_for(0, m)
-        wanted = [idx if copy or a.dtype != idx else None for a in (s, d)]
-        wanted.append(np.dtype(wide or given) if copy or w is None or wide is not None else None)
-        columns = iter(_arrays.empty_columns(m, [t for t in wanted if t is not None])
-                       if any(t is not None for t in wanted) else ())
-        out = tuple(None if t is None else next(columns) for t in wanted)
-        # Float weights are always searched, so a graph that allows NaN knows whether it has one.
-        searched = w if given.kind == "f" or out[2] is not None else None
-        lo, hi, nans = _arrays.edge_checks(s, d, searched, out) if m else (0, -1, 0)
-        n = hi + 1 if num_vertices is None else _vertex_count(num_vertices)
-        if lo < 0 or hi >= n or (nans and not allow_nan) or _memory.shortfall(n) is not None:
+        search_nan = np.dtype(w.dtype).kind == "f" and not allow_nan
+        # One launch for the id bounds and the NaN search, one small copy back.
+        lo, hi, nans = _arrays.edge_checks(s, d, w if search_nan else None) if m else (0, -1, 0)
+        inferred = num_vertices is None
+        n = hi + 1 if inferred else _vertex_count(num_vertices)
+        nan = nans > 0
+        if lo < 0 or hi >= n or nan or _memory.shortfall(n) is not None:
             return on_host()  # raises the host path's message for the first bad edge
-        ids = [a if o is None else o for a, o in zip((s, d), out)]
-        if index_dtype_for(n, m) != idx:
-            idx = index_dtype_for(n, m)
-            ids = [a if a.dtype == idx and not copy else _arrays.cast(a, idx) for a in (s, d)]
-        graph = cls._on_device(DeviceEdges(*ids, w if out[2] is None else out[2], kind=kind), n)
-        graph._cache["has_nan"] = nans > 0
+        idx = index_dtype_for(n, m)
+        ids = [a if a.dtype == idx and not copy else _arrays.cast(a, idx) for a in (s, d)]
+        if wide is not None:
+            w = _arrays.cast(w, wide)
+        elif copy and weight is not None:
+            w = _arrays.cast(w, w.dtype)
+        graph = cls._on_device(DeviceEdges(*ids, w, kind=kind), n)
+        if not allow_nan:
+            graph._cache["has_nan"] = False
         return graph
 
     @classmethod

@@ -264,18 +264,6 @@ def test_device_keys_order_edges_like_the_canonical_order(name, method):
         assert keys.method == "rank"
 
 
-def test_float64_weights_that_float32_holds_get_the_float32_keys():
-    """The narrowing check runs in the float64 keys' own pass: weights that float32 holds
-    exactly get the very keys of their float32 copy (a range that packs with the ids, where
-    the float64 keys' range would not); others keep the float64 keys."""
-    narrow = KEY_WEIGHTS["float64-narrow"]
-    keys = _device_keys(narrow, "auto")
-    assert keys.method == "packed"
-    as_float32 = _device_keys(narrow.astype(np.float32), "auto")
-    np.testing.assert_array_equal(keys.keys.copy_to_host(), as_float32.keys.copy_to_host())
-    assert _device_keys(KEY_WEIGHTS["float64-wide"], "auto").method == "rank"
-
-
 @pytest.mark.parametrize("name", KEY_WEIGHTS)
 def test_two_pass_keys_order_weights_and_leave_ties_to_ids(name):
     """``unpacked="two-pass"``: the weight keys alone, in weight order with equal weights
@@ -457,61 +445,6 @@ def test_device_inputs_take_the_host_dtypes_and_copy_unless_told():
                                   allow_nan=True)
     assert nan.has_nan
     assert parmst.minimum_spanning_forest(nan, "ecl/gpu", ignore_nan=True, **BLOCK).num_edges == 0
-
-
-def test_device_inputs_are_copied_and_converted_by_the_checking_pass():
-    """The graph's own arrays come out of the one pass that checks them: copies (a later
-    write to the caller's arrays does not reach the graph), ids as int32 and narrow weights
-    widened, unit weights made there, and NaN weights counted even where they are allowed."""
-    from numba import cuda
-
-    src = cuda.to_device(np.array([0, 3, 2], dtype=np.int64))
-    dst = cuda.to_device(np.array([1, 2, 0], dtype=np.uint32))
-    weight = cuda.to_device(np.array([5, 250, 7], dtype=np.uint8))
-    graph = parmst.Graph.from_edges(src, dst, weight)
-    src.copy_to_device(np.array([1, 1, 1], dtype=np.int64))
-    edges = graph.to_device()
-    assert [a.dtype for a in (edges.src, edges.dst, edges.weight)] == [np.int32] * 3
-    assert [a.copy_to_host().tolist() for a in (edges.src, edges.dst, edges.weight)] == [
-        [0, 3, 2], [1, 2, 0], [5, 250, 7]]
-    same = cuda.to_device(np.array([0, 1], dtype=np.int32))
-    real = cuda.to_device(np.array([np.nan, 2.0]))
-    nan = parmst.Graph.from_edges(same, same, real, allow_nan=True)
-    assert nan._cache["has_nan"] is True
-    same.copy_to_device(np.array([1, 0], dtype=np.int32))
-    real.copy_to_device(np.array([1.0, 3.0]))
-    np.testing.assert_array_equal(nan.to_device().src.copy_to_host(), [0, 1])
-    np.testing.assert_array_equal(nan.to_device().weight.copy_to_host(), [np.nan, 2.0])
-    unit = parmst.Graph.from_edges(same, same, copy=False)
-    assert unit.to_device().src is same and unit.to_device().weight.dtype == np.int32
-    np.testing.assert_array_equal(unit.to_device().weight.copy_to_host(), [1, 1])
-
-
-def test_device_ids_widen_when_the_vertex_count_needs_int64(monkeypatch):
-    """A vertex count beyond int32, known only after the checking pass, casts the ids to
-    int64 (int64 ids are kept as they are with ``copy=False``)."""
-    from numba import cuda
-
-    monkeypatch.setattr("parmst._memory.shortfall", lambda *args, **kwargs: None)
-    narrow = cuda.to_device(np.array([0, 1], dtype=np.int32))
-    graph = parmst.Graph.from_edges(narrow, narrow, num_vertices=2**31)
-    assert graph.index_dtype == np.int64
-    np.testing.assert_array_equal(graph.to_device().src.copy_to_host(), [0, 1])
-    wide = cuda.to_device(np.array([0, 2**31 - 1], dtype=np.int64))
-    view = parmst.Graph.from_edges(wide, wide, copy=False)
-    assert view.num_vertices == 2**31 and view.to_device().src is wide
-
-
-def test_empty_columns_do_not_overlap():
-    """Arrays carved from one allocation, of mixed item sizes, each keep their own values."""
-    from parmst.solvers.gpu import _arrays
-
-    dtypes = [np.uint8, np.float64, np.int32, np.int64]
-    columns = _arrays.empty_columns(5, dtypes)
-    for value, column in enumerate(columns, 1):
-        _arrays.refill(column, value)
-    assert [c.dtype for c in columns] == [np.dtype(t) for t in dtypes]
-    assert [c.copy_to_host().tolist() for c in columns] == [[v] * 5 for v in range(1, 5)]
 
 
 # ---------------------------------------------------------------- pooled device buffers

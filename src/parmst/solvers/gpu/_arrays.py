@@ -26,10 +26,9 @@ from numba import cuda
 
 from parmst.solvers.gpu import _device, _pool
 
-__all__ = ["block_partials", "cast", "compact", "edge_checks", "empty_columns",
-           "exclusive_scan", "fill", "fold_partials", "gather", "iota", "launch_grid",
-           "nan_count", "radix_order", "reduction_grid", "refill", "reiota", "shift",
-           "store_partials"]
+__all__ = ["block_partials", "cast", "compact", "edge_checks", "exclusive_scan", "fill",
+           "fold_partials", "gather", "iota", "launch_grid", "nan_count", "radix_order",
+           "reduction_grid", "refill", "reiota", "shift", "store_partials"]
 
 #: Threads per block of the scan kernel (its shared buffer needs a compile-time size).
 SCAN_THREADS = _device.WARP_SIZE if _device.simulator_active() else 1024
@@ -127,11 +126,10 @@ def fold_partials(partials: Any) -> tuple[int, int, int]:
 
 
 @cuda.jit(cache=True)
-def _edge_checks(src, dst, weight, src_out, dst_out, weight_out, partials):
-    """:meth:`parmst.Graph.from_edges`'s checks in one pass, copying as it reads: per block,
-    the smallest and largest vertex id of both arrays and how many weights are NaN (an empty
-    ``weight`` skips that search); each output that is not empty gets its column converted
-    to its dtype, ``weight_out`` unit weights where ``weight`` is empty."""
+def _edge_checks(src, dst, weight, partials):
+    """:meth:`parmst.Graph.from_edges`'s checks in one pass: per block, the smallest and
+    largest vertex id of both arrays and how many weights are NaN (an empty ``weight``
+    skips that search)."""
     shared = cuda.shared.array(3, np.int64)
     block_partials(shared, _I64_MAX, _I64_MIN)
     low = _I64_MAX
@@ -141,33 +139,9 @@ def _edge_checks(src, dst, weight, src_out, dst_out, weight_out, partials):
         if e < src.shape[0]:
             low = min(low, np.int64(src[e]), np.int64(dst[e]))
             high = max(high, np.int64(src[e]), np.int64(dst[e]))
-            if src_out.shape[0]:
-                src_out[e] = src[e]
-            if dst_out.shape[0]:
-                dst_out[e] = dst[e]
-        if e < weight.shape[0]:
-            if weight[e] != weight[e]:
-                nans += 1
-            if weight_out.shape[0]:
-                weight_out[e] = weight[e]
-        elif e < weight_out.shape[0]:
-            weight_out[e] = 1
+        if e < weight.shape[0] and weight[e] != weight[e]:
+            nans += 1
     store_partials(shared, partials, low, high, nans)
-
-
-#: Alignment of each array carved from one allocation (:func:`empty_columns`).
-_COLUMN_ALIGN = 256
-
-
-def empty_columns(count: int, dtypes: list[Any]) -> list[Any]:
-    """Uninitialized device arrays of ``count`` items, one per dtype, carved from one
-    allocation (a graph's edge arrays: numba-cuda spends ~65 µs of host time per allocation
-    on an H100 whatever its size); together they keep that allocation alive."""
-    sizes = [count * np.dtype(dtype).itemsize for dtype in dtypes]
-    starts = np.cumsum([0] + [-(-size // _COLUMN_ALIGN) * _COLUMN_ALIGN for size in sizes])
-    memory = cuda.device_array(max(1, int(starts[-1])), np.uint8)
-    return [memory[int(start):int(start) + size].view(dtype)
-            for start, size, dtype in zip(starts, sizes, dtypes)]
 
 
 def fill(shape: int | tuple[int, ...], value: Any, dtype: Any) -> Any:
@@ -221,26 +195,16 @@ def shift(values: Any, amount: int) -> Any:
     return out
 
 
-def edge_checks(src: Any, dst: Any, weight: Any | None,
-                out: tuple[Any | None, Any | None, Any | None] = (None, None, None)
-                ) -> tuple[int, int, int]:
+def edge_checks(src: Any, dst: Any, weight: Any | None) -> tuple[int, int, int]:
     """Smallest and largest vertex id of two equal-length device arrays and the NaN count of
-    ``weight`` (``None``: not searched), in one launch and one small copy back.
-
-    ``out`` holds a device array of the same length per column (src, dst, weight), or
-    ``None`` for a column not copied: the same pass fills each with its column converted to
-    the array's dtype (unit weights where ``weight`` is ``None``), so a graph's own copy of
-    its arrays costs no launch of its own.
-    """
+    ``weight`` (``None``: not searched), in one launch and one small copy back."""
     count = max(src.shape[0], 0 if weight is None else weight.shape[0])
-    empty = src[:0] if weight is None or any(a is None for a in out) else None
     if weight is None:
-        weight = empty
+        weight = src[:0]
     grid = reduction_grid(count)
     with _pool.lease() as lease:
         partials = lease.take((grid[0], 3), np.int64)
-        _edge_checks[grid](src, dst, weight, *(empty if a is None else a for a in out),
-                           partials)
+        _edge_checks[grid](src, dst, weight, partials)
         return fold_partials(partials)
 
 

@@ -251,12 +251,7 @@ def export(array: Any, kind: str) -> Any:
 
 def device_graph(graph: Any, stats: Stats) -> Any:
     """The graph's edge list on the device (:meth:`parmst.Graph.to_device`): a device graph's
-    own arrays, or a host graph's cached copy, made now and timed as ``transfer_time``.
-
-    A device graph moves nothing, so it is not timed: the timer's two synchronizations
-    would only stall the host."""
-    if graph.is_on_device:
-        return graph.to_device()
+    own arrays, or a host graph's cached copy, made now and timed as ``transfer_time``."""
     with timed_transfer(stats, "transfer_time"):
         return graph.to_device()
 

@@ -102,6 +102,21 @@ _key_of = cuda.jit(device=True, inline=True)(weight_key.py_func)
 
 
 @cuda.jit(cache=True)
+def _narrow(weight, out, partials):
+    """float64 weights as float32 into ``out``; per block, in ``partials[b, 2]``, how many
+    change."""
+    shared = cuda.shared.array(3, np.int64)
+    _arrays.block_partials(shared, 0, 0)
+    changed = 0
+    for e in range(cuda.grid(1), weight.shape[0], cuda.gridsize(1)):
+        narrow = np.float32(weight[e])
+        out[e] = narrow
+        if narrow != weight[e]:
+            changed += 1
+    _arrays.store_partials(shared, partials, 0, 0, changed)
+
+
+@cuda.jit(cache=True)
 def _write_weight_keys(bits, is_float, sign, keys, partials):
     """Fallin et al. section 3.2, first bullet, step 1: order-preserving weight keys into
     ``keys``; per block, their minimum and maximum in ``partials[b, :2]``."""
@@ -115,33 +130,6 @@ def _write_weight_keys(bits, is_float, sign, keys, partials):
         low = min(low, k)
         high = max(high, k)
     _arrays.store_partials(shared, partials, low, high, np.uint64(0))
-
-
-#: Sign bit of float64 weights, for :func:`parmst.order.weight_key`.
-_SIGN64 = np.uint64(1 << 63)
-
-
-@cuda.jit(cache=True)
-def _write_float64_keys(weight, bits, narrow, keys, partials):
-    """Step 1 for float64 weights with the narrowing check in the same pass: their keys into
-    ``keys`` (``bits`` is ``weight``'s memory as uint64) and the weights as float32 into
-    ``narrow``; per block, the keys' minimum and maximum in ``partials[b, :2]`` and how many
-    weights float32 changes in ``partials[b, 2]``."""
-    shared = cuda.shared.array(3, np.uint64)
-    _arrays.block_partials(shared, MAX_KEY, np.uint64(0))
-    low = MAX_KEY
-    high = np.uint64(0)
-    changed = np.uint64(0)
-    for e in range(cuda.grid(1), weight.shape[0], cuda.gridsize(1)):
-        k = _key_of(np.uint64(bits[e]), True, _SIGN64)
-        keys[e] = k
-        low = min(low, k)
-        high = max(high, k)
-        as_float32 = np.float32(weight[e])
-        narrow[e] = as_float32
-        if as_float32 != weight[e]:
-            changed += np.uint64(1)
-    _arrays.store_partials(shared, partials, low, high, changed)
 
 
 @cuda.jit(cache=True)
@@ -171,10 +159,7 @@ def _slots_to_edges(flags, order, by_edge):
 def _weight_keys(weight: Any) -> tuple[Any, int, int]:
     """Device weight keys of a device weight array, and their smallest and largest value.
 
-    float64 weights that are all exact float32 values get the float32 keys (a narrower
-    range, which packs with more ids): the float64 keys and the narrowing check come from
-    one pass and one copy back, and only weights that narrow take a second pass. The keys
-    are a new array (they stay cached on the graph); the narrowed weights and the
+    The keys are a new array (they stay cached on the graph); the narrowed weights and the
     reductions' rows are pooled scratch.
     """
     m = weight.shape[0]
@@ -183,15 +168,14 @@ def _weight_keys(weight: Any) -> tuple[Any, int, int]:
         return keys, int(MAX_KEY), 0
     grid = reduction_grid(m)
     with _pool.lease() as lease:
-        partials = lease.take((grid[0], 3), np.uint64)
         if weight.dtype == np.float64:
             narrow = lease.take(m, np.float32)
-            _write_float64_keys[grid](weight, weight.view("u8"), narrow, keys, partials)
-            low, high, changed = _arrays.fold_partials(partials)
-            if changed:  # float32 changes some weight: the float64 keys stand
-                return keys, low, high
-            weight = narrow
+            inexact = lease.take((grid[0], 3), np.int64)
+            _narrow[grid](weight, narrow, inexact)
+            if not _arrays.fold_partials(inexact)[2]:
+                weight = narrow
         width = 8 * weight.dtype.itemsize
+        partials = lease.take((grid[0], 3), np.uint64)
         _write_weight_keys[grid](weight.view(f"u{weight.dtype.itemsize}"),
                                  weight.dtype.kind == "f", np.uint64(1 << (width - 1)), keys,
                                  partials)

@@ -17,7 +17,6 @@ previous graph leaks into the next solve).
 
 from __future__ import annotations
 
-import math
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
@@ -40,8 +39,7 @@ def _key(shape: int | tuple[int, ...], dtype: Any) -> _Key:
 
 
 def _nbytes(key: _Key) -> int:
-    # math.prod, not np.prod: a solve sizes ~30 keys, and NumPy's reduction costs µs each.
-    return math.prod(key[0]) * np.dtype(key[1]).itemsize
+    return int(np.prod(key[0], dtype=np.int64)) * np.dtype(key[1]).itemsize
 
 
 class DevicePool:
