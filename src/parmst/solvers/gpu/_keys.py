@@ -179,8 +179,8 @@ def _weight_keys(weight: Any) -> tuple[Any, int, int]:
         _write_weight_keys[grid](weight.view(f"u{weight.dtype.itemsize}"),
                                  weight.dtype.kind == "f", np.uint64(1 << (width - 1)), keys,
                                  partials)
-        rows = partials.copy_to_host()
-    return keys, int(rows[:, 0].min()), int(rows[:, 1].max())
+        low, high, _ = _arrays.fold_partials(partials)
+    return keys, low, high
 
 
 def device_keys(weight: Any, method: str = "auto", unpacked: str = "rank") -> SlotKeys:
