@@ -34,10 +34,16 @@ MPI_SOLVERS = [name for name, s in registry.solvers().items() if s.backend == "m
 # takes only past 65,536 components (never on these small cases). The owner rounds run
 # twice: as shipped (these cases are under owners.FINISH_EDGES, so rank 0 finishes them
 # at once) and with every round distributed (FINISH_EDGES = 0, set by the variant).
+# local_filter "auto" decides per graph; "on" and "off" force the filter and the rounds
+# from the vertices on every case, with each kind of rounds.
 VARIANTS = [(name, {}) for name in MPI_SOLVERS] + [
     ("filter-boruvka/mpi", {"rounds": "genboruvka"}),
     ("filter-boruvka/mpi", {"rounds": "owners"}),
-    ("filter-boruvka/mpi", {"rounds": "owners", "finish_edges": 0})]
+    ("filter-boruvka/mpi", {"rounds": "owners", "finish_edges": 0}),
+    ("filter-boruvka/mpi", {"local_filter": "on"}),
+    ("filter-boruvka/mpi", {"local_filter": "off"}),
+    ("filter-boruvka/mpi", {"local_filter": "off", "rounds": "genboruvka"}),
+    ("filter-boruvka/mpi", {"local_filter": "off", "rounds": "owners", "finish_edges": 0})]
 
 
 def _graphs():

@@ -67,7 +67,7 @@ def test_whole_catalogue_on_ranks(ranks):
     result = json.loads(lines[0])
     assert result["ranks"] == ranks
     assert result["solvers"] == MPI_SOLVERS and len(MPI_SOLVERS) >= 2
-    assert result["variants"] == len(MPI_SOLVERS) + 3  # filter-boruvka's other rounds
+    assert result["variants"] == len(MPI_SOLVERS) + 7  # filter-boruvka's other rounds, filters
     assert result["checks"] == result["cases"] * result["variants"] * 2
     assert result["cases"] >= 30
     assert result["failures"] == []
@@ -215,6 +215,40 @@ def test_owner_rounds_when_components_finish_while_others_go_on():
     """
     done = _run(2, ["-c", OWNER_ROUNDS_TO_THE_END, "rmat:scale=14,seed=1"], timeout=300)
     assert "exact True" in done.stdout, done.stdout + done.stderr
+
+
+SHARES = """
+import sys
+import numpy as np
+import parmst
+from parmst.distributed import DistributedGraph
+graph = parmst.generate(sys.argv[1])
+reference = parmst.minimum_spanning_forest(graph, "kruskal/serial")
+forest = parmst.minimum_spanning_forest(DistributedGraph.from_graph(graph), "filter-boruvka/mpi",
+                                        local_filter=sys.argv[2])
+from mpi4py import MPI
+comm = MPI.COMM_WORLD
+m, p, r = graph.num_edges, comm.size, comm.rank
+ids = forest.edge_ids
+share_ok = bool(np.all((ids >= r * m // p) & (ids < (r + 1) * m // p)) and np.all(np.diff(ids) > 0)
+                and np.array_equal(forest.src, graph.src[ids]) and np.array_equal(forest.dst, graph.dst[ids])
+                and np.array_equal(forest.weight, graph.weight[ids]))
+shares = comm.gather(ids if r else None, root=0)
+oks = comm.gather(share_ok, root=0)
+if r == 0:
+    whole = ids.tolist() == reference.edge_ids.tolist() and bool(parmst.verify(graph, forest))
+    joined = np.concatenate([np.zeros(0, dtype=np.int64)] + shares[1:])
+    rest = reference.edge_ids[reference.edge_ids >= m // p]
+    print("whole", whole, "shares", all(oks[1:]) and joined.tolist() == rest.tolist())
+"""
+
+
+@pytest.mark.parametrize("local_filter", ["on", "off"])
+def test_rank_shares_are_the_forest_by_id_range(local_filter):
+    """Rank 0 gets the whole forest; rank r its edges with ids in r*m//p .. (r+1)*m//p - 1,
+    in id order, with their ends and weights; the shares of ranks 1..p-1 are the rest."""
+    done = _run(3, ["-c", SHARES, "rmat:scale=12,seed=2", local_filter], timeout=300)
+    assert "whole True shares True" in done.stdout, done.stdout + done.stderr
 
 
 READ_EVERY_FORMAT = """

@@ -61,7 +61,7 @@ register(Solver(
             "distributed Borůvka on the contracted cut graph (minima sent to component "
             "owners; all-reduce rounds up to 65,536 components)",
     requires=("mpi4py",),
-    options={"local_solver": "auto", "threads": None, "rounds": "auto"},
+    options={"local_solver": "auto", "threads": None, "rounds": "auto", "local_filter": "auto"},
     probe=mpi_available,
 ))
 register(Solver(

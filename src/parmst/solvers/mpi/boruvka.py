@@ -443,6 +443,103 @@ def _lightest_of_components(roots, cut_at, src, dst, ids, rank, cyclic, size, bl
     return eid, far, holder
 
 
+@numba.njit(cache=True, inline="always")
+def _vertex_label(v, cyclic, size, starts):
+    """Round label of vertex ``v``: ``starts[owner(v)] + local(v)`` (``v`` itself for block
+    ownership, so the hot loops below divide only under cyclic ownership)."""
+    return starts[v % size] + v // size if cyclic else v
+
+
+@numba.njit(cache=True)
+def _vertex_graph(src, dst, ids, keys, rank, cyclic, size, block, starts):
+    """The rounds' input when the filter is skipped: vertices are the components.
+
+    Vertex ``v`` gets the label :func:`_vertex_label`, so labels are owned in
+    the contiguous ranges ``starts`` with no message. Returns this rank's
+    held edges between labels, each edge given by one rank only (its src
+    owner for even ids, else its dst owner, as :func:`_split_held`) with its
+    own end first, self-loops left out; and each owned vertex's lightest edge
+    (id, -1 where none; far label; that edge's holder), which this rank knows
+    because it holds every edge at its vertices: the first round's minima
+    without a message. The lightest key and id per vertex live in two arrays
+    of their own: going through the edge's position made three dependent
+    cache misses per edge end.
+    """
+    first, n_owned = starts[rank], starts[rank + 1] - starts[rank]
+    held = 0
+    for e in range(len(src)):
+        s, d = np.int64(src[e]), np.int64(dst[e])
+        if s != d:
+            end = _vertex_label(s if ids[e] % 2 == 0 else d, cyclic, size, starts)
+            held += first <= end < first + n_owned
+    cu = np.empty(held, dtype=np.int64)
+    cv = np.empty(held, dtype=np.int64)
+    key = np.empty(held, dtype=keys.dtype)
+    eid = np.empty(held, dtype=np.int64)
+    best_key = np.zeros(n_owned, dtype=keys.dtype)
+    best_id = np.full(n_owned, -1, dtype=np.int64)
+    best_far = np.zeros(n_owned, dtype=np.int64)
+    holder = np.zeros(n_owned, dtype=np.int64)
+    j = 0
+    for e in range(len(src)):
+        s, d = np.int64(src[e]), np.int64(dst[e])
+        if s == d:
+            continue
+        label_s = _vertex_label(s, cyclic, size, starts)
+        label_d = _vertex_label(d, cyclic, size, starts)
+        for here, there in ((label_s, label_d), (label_d, label_s)):
+            v = here - first
+            if 0 <= v < n_owned and (best_id[v] < 0 or precedes(keys[e], ids[e], best_key[v],
+                                                                  best_id[v])):
+                best_key[v], best_id[v], best_far[v] = keys[e], ids[e], there
+                # Held by the src owner for even ids, else by the dst owner.
+                if (here == label_s) == (ids[e] % 2 == 0):
+                    holder[v] = rank
+                elif cyclic:
+                    holder[v] = np.searchsorted(starts, there, side="right") - 1
+                else:
+                    holder[v] = there // block
+        held_at = label_s if ids[e] % 2 == 0 else label_d
+        if first <= held_at < first + n_owned:
+            cu[j], cv[j] = held_at, label_d if held_at == label_s else label_s
+            key[j], eid[j] = keys[e], ids[e]
+            j += 1
+    return (cu, cv, key, eid), (best_id, best_far, holder)
+
+
+# filter-boruvka contracts each rank's local forest first only when the local edges could
+# contract at least this fraction of the vertices (sum over ranks of min(local edges, owned
+# vertices), against n). Below it the filter costs more than the Borůvka round that replaces
+# it: on seed000-sparse large (uniform random, 1.5 edges per vertex) a rank holds a fraction
+# 1/p of its edges' both ends, and at 4 ranks the filter took 1.5 s to contract 2 of the 10 M
+# vertices, where a round contracts about two thirds of them.
+FILTER_MIN_REACH = 0.9
+LOCAL_FILTER = ("auto", "on", "off")
+
+
+def filter_pays(dg: DistributedGraph) -> bool:
+    """Whether ``local_filter="auto"`` runs the filter: see :data:`FILTER_MIN_REACH`."""
+    own = dg.ownership
+    local = _count_local(dg.src, dg.dst, dg.rank, own.kind == "cyclic", own.size, own.block)
+    reach = dg.channel.allreduce_int(min(local, own.count(dg.rank)), "sum")
+    return reach >= FILTER_MIN_REACH * dg.num_vertices
+
+
+def vertex_graph(dg: DistributedGraph) -> tuple[tuple, int, int, tuple[int, int], tuple]:
+    """:func:`filter_contract`'s results with no filter: every vertex a component.
+
+    Vertices without an edge are components without one; the rounds finish them
+    at once.
+    """
+    own = dg.ownership
+    counts = np.array([own.count(r) for r in range(own.size)], dtype=np.int64)
+    starts = np.concatenate(([0], np.cumsum(counts)))
+    keys, key_bits = _edge_keys(dg)
+    edges, minima = _vertex_graph(dg.src, dg.dst, dg.edge_ids, keys, dg.rank,
+                                  own.kind == "cyclic", own.size, own.block, starts)
+    return edges, dg.num_vertices, key_bits, (int(starts[dg.rank]), int(counts[dg.rank])), minima
+
+
 def filter_contract(dg: DistributedGraph, stats: Stats, local_solver: str,
                     threads: int | None) -> tuple[np.ndarray, tuple, int, int, tuple[int, int],
                                                   tuple[np.ndarray, ...]]:
@@ -531,14 +628,22 @@ ROUNDS = ("auto", "allreduce", "owners", "genboruvka")
 
 
 def _filter_boruvka(dg: DistributedGraph, stats: Stats, local_solver: str,
-                    threads: int | None, rounds: str) -> np.ndarray:
+                    threads: int | None, rounds: str, local_filter: str) -> np.ndarray:
     """This rank's share of the forest: its contracted edges and its round choices."""
     from parmst.solvers.mpi import genboruvka
     from parmst.solvers.mpi.owners import owner_rounds
 
     channel = dg.channel
-    contracted, (cu, cv, keys, ids), total, key_bits, (first, k_here), minima = \
-        filter_contract(dg, stats, local_solver, threads)
+    use_filter = filter_pays(dg) if local_filter == "auto" else local_filter == "on"
+    stats.extra["local_filter"] = "on" if use_filter else "off"
+    if use_filter:
+        contracted, (cu, cv, keys, ids), total, key_bits, (first, k_here), minima = \
+            filter_contract(dg, stats, local_solver, threads)
+    else:
+        t0 = time.perf_counter()
+        contracted = np.zeros(0, dtype=np.int64)
+        (cu, cv, keys, ids), total, key_bits, (first, k_here), minima = vertex_graph(dg)
+        _phase(stats, "vertex-graph", t0)
     if total == 0:  # every rank's local forests already make the whole forest
         return contracted
     if rounds == "auto":
@@ -625,34 +730,53 @@ def _id_order(ids, num_edges):
     return order
 
 
-def _gather_forest(channel: Any, num_edges: int, *arrays: np.ndarray
-                   ) -> list[np.ndarray | None]:
-    """Every rank's forest share, ``(ids, *columns)``, concatenated on rank 0 in id order.
+def _id_range_starts(num_edges: int, size: int) -> np.ndarray:
+    """Bounds of the id ranges the forest is spread over: rank ``r`` gets ids
+    ``starts[r] .. starts[r + 1] - 1`` (near-equal ranges)."""
+    return np.array([r * num_edges // size for r in range(size + 1)], dtype=np.int64)
 
-    The ids are distinct and below ``num_edges``. Rank 0 gathers and sorts one
-    column at a time, so it holds the unsorted copy of only one (the 9.4 million
-    edge forest of seed000-sparse large on 16 ranks: rank 0's peak growth fell
-    from 398 to 320 MiB).
+
+def _spread_forest(channel: Any, num_edges: int, ids: np.ndarray, *columns: np.ndarray
+                   ) -> list[np.ndarray]:
+    """The forest edges by id range: rank ``r`` ends with those in its range of
+    :func:`_id_range_starts`, in id order, ``(ids, *columns)``.
+
+    ``ids`` (distinct, increasing) and ``columns`` are this rank's forest edges.
+    One ``Alltoallv`` (each rank's edges are grouped by range already, being
+    sorted), then each rank orders the runs it received in linear time, so
+    the ranks' shares concatenated in rank order are the forest in id order.
     """
-    ids = channel.gatherv(arrays[0])
-    if channel.rank != 0:
-        return [ids] + [channel.gatherv(array) for array in arrays[1:]]
-    order = _id_order(ids, num_edges)
-    columns = [ids[order]]
-    del ids
-    for array in arrays[1:]:
-        columns.append(channel.gatherv(array)[order])
-    return columns
+    starts = _id_range_starts(num_edges, channel.size)
+    counts = np.diff(np.searchsorted(ids, starts))
+    received, _ = channel.alltoallv([ids, *columns], counts)
+    first = int(starts[channel.rank])
+    order = _id_order(received[0] - first, int(starts[channel.rank + 1]) - first)
+    return [array[order] for array in received]
+
+
+def _gather_forest(channel: Any, num_edges: int, ids: np.ndarray, *columns: np.ndarray
+                   ) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
+    """This rank's share of the forest (:func:`_spread_forest`) and, on rank 0, the whole
+    forest ``(ids, *columns)`` in id order (``None`` elsewhere).
+
+    Rank 0 only receives the shares in rank order: sorting the 10 million
+    gathered ids of seed000-sparse large's forest on rank 0 had cost a fifth of
+    the 16-rank solve while the other ranks waited.
+    """
+    share = _spread_forest(channel, num_edges, ids, *columns)
+    return share, [channel.gatherv(array) for array in share]
 
 
 def solve_distributed(dg: DistributedGraph, solver: str, *, local_solver: str = "auto",
-                      threads: int | None = None, rounds: str = "auto") -> Forest:
+                      threads: int | None = None, rounds: str = "auto",
+                      local_filter: str = "auto") -> Forest:
     """Run an mpi solver on every rank; the complete Forest on rank 0.
 
     On rank 0 the result is the whole minimum spanning forest. On every other
     rank it is that rank's share: ``edge_ids``, ``src``, ``dst``, ``weight``
-    are the forest edges it contributed (the shares are disjoint and together
-    make the forest), while ``num_vertices``, ``num_components`` and
+    are the forest edges whose ids fall in its range (rank ``r`` of ``p``:
+    ids ``r*m//p`` up to ``(r+1)*m//p - 1``), in id order, so the shares are
+    disjoint and together make the forest; while ``num_vertices``, ``num_components`` and
     ``total_weight`` are the global figures. ``stats.extra["ranks"]`` (rank 0)
     lists every rank's building (read and route) time, and for the solve
     itself its local time, communication time, collectives, messages and
@@ -668,6 +792,9 @@ def solve_distributed(dg: DistributedGraph, solver: str, *, local_solver: str = 
     try:
         if rounds not in ROUNDS:
             raise ValueError(f"rounds must be one of {', '.join(ROUNDS)}, got {rounds!r}")
+        if local_filter not in LOCAL_FILTER:
+            raise ValueError(f"local_filter must be one of {', '.join(LOCAL_FILTER)}, "
+                             f"got {local_filter!r}")
         if dg.weight.dtype.kind == "f" and len(dg.weight) and np.isnan(dg.weight).any():
             raise ValueError("a NaN weight: the mpi solvers reject NaN (drop those edges first)")
     except ValueError as exc:
@@ -684,13 +811,12 @@ def solve_distributed(dg: DistributedGraph, solver: str, *, local_solver: str = 
 
         _, mine = _held_chosen(dg, channel.allgatherv(genboruvka_rounds(dg, stats, threads)))
     else:
-        mine = _filter_boruvka(dg, stats, local_solver, threads, rounds)
+        mine = _filter_boruvka(dg, stats, local_solver, threads, rounds, local_filter)
     stats.compute_time = time.perf_counter() - start
     counters = {k: v - before[k] for k, v in channel.counters().items()}
     comm_time = counters["comm_time_s"]
-    mine = np.sort(mine)
+    mine = mine[_id_order(mine, dg.num_edges)]
     position = _held_positions(dg.edge_ids, mine)
-    weight = dg.weight[position]
     per_rank = {"rank": channel.rank, "init_time_s": dg.build_time,
                 "local_time_s": stats.compute_time - comm_time, **counters,
                 "held_edges": len(dg.src), "held_bytes": dg.nbytes,
@@ -698,10 +824,10 @@ def solve_distributed(dg: DistributedGraph, solver: str, *, local_solver: str = 
                 **{k: stats.extra.pop(k) for k in ("local_edges", "cut_edges_held",
                                                    "contracted_edges") if k in stats.extra}}
     ranks = channel.gather_object(per_rank)
-    ids, src, dst, weights = mine, dg.src[position], dg.dst[position], weight
+    ids, src, dst, weights = mine, dg.src[position], dg.dst[position], dg.weight[position]
     if channel.size > 1:  # on one rank its share, in id order already, is the forest
-        ids, src, dst, weights = _gather_forest(channel, dg.num_edges, ids, src, dst,
-                                                     weights)
+        share, whole = _gather_forest(channel, dg.num_edges, ids, src, dst, weights)
+        ids, src, dst, weights = whole if channel.rank == 0 else share
     total_weight = exact_sum(weights) if channel.rank == 0 else None
     total_weight = channel.bcast_object(total_weight)
     forest_edges = channel.allreduce_int(len(mine), "sum")
@@ -709,8 +835,6 @@ def solve_distributed(dg: DistributedGraph, solver: str, *, local_solver: str = 
     stats.extra["rank"] = channel.rank
     if channel.rank == 0:
         stats.extra["ranks"] = ranks
-    else:
-        ids, src, dst, weights = mine, dg.src[position], dg.dst[position], weight
     return Forest(edge_ids=ids.astype(np.int64), src=src, dst=dst, weight=weights,
                   num_vertices=dg.num_vertices,
                   num_components=dg.num_vertices - forest_edges,

@@ -20,11 +20,13 @@ keeps its edges as pairs of local ids. One round:
    one of them becomes a root: the smaller for an even edge id, else the
    larger (always the smaller made the lowest ranks own most of the roots,
    and the later rounds' work, as components merged). The others' edges are
-   forest edges. Pointer jumping through the owners (one request and reply per jump, only for
-   components whose colour is not yet a root) gives every component its root.
-3. **Relabel.** The roots that have an edge are numbered by an exclusive
-   prefix sum over the owners; each rank asks the owners for the new label of
-   its local components (one request and reply), relabels its edges, drops
+   forest edges. The roots that have an edge are numbered by an exclusive
+   prefix sum over the owners. Pointer jumping through the owners (one
+   request and reply per jump, only for components whose colour is not yet a
+   root) gives every component its root, and the jump that reaches the root
+   brings the root's number too.
+3. **Relabel.** Each rank asks the owners for the new label of the other
+   components its edges touch (one request and reply), relabels its edges, drops
    those inside one component, and, once parallel edges are likely, keeps only
    the lightest of them (by the cycle property the others are in no minimum
    spanning forest).
@@ -315,36 +317,44 @@ def _minima(channel: Any, edges: _Edges, starts: np.ndarray, pack_shift: int
 
 
 def _hook(channel: Any, starts: np.ndarray, best_id: np.ndarray, best_far: np.ndarray
-          ) -> tuple[np.ndarray, np.ndarray]:
-    """Step 2: which owned components are roots, and every owned component's root."""
+          ) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """Steps 2 and 3's numbering: which owned components are roots, and the next round's
+    label of every owned component (-1: finished); how many labels this rank gives, from
+    which first one.
+
+    The roots that have an edge are numbered by an exclusive prefix sum before
+    the pointer jumping, and every jump asks for its target's label beside its
+    colour: the jump that reaches a root brings its label, so no request for
+    the labels follows.
+    """
     first = int(starts[channel.rank])
     ids = np.arange(first, first + len(best_id), dtype=np.int64)
     has = best_id >= 0
     succ = np.where(has, best_far, ids)
     (back,) = channel.fetch(succ, None, first, [succ], starts)
     root = ~has | ((back == ids) & ((ids < succ) == (best_id % 2 == 0)))
-    colour = np.where(root, ids, succ)
-    pending = np.flatnonzero(~root)
-    while channel.allreduce_int(len(pending), "sum"):
-        (jumped,) = channel.fetch(colour[pending], None, first, [colour], starts)
-        moved = jumped != colour[pending]
-        colour[pending] = jumped
-        pending = pending[moved]
-    return root, colour
-
-
-def _relabel(channel: Any, edges: _Edges, starts: np.ndarray, root: np.ndarray,
-             has: np.ndarray, colour: np.ndarray) -> np.ndarray:
-    """Step 3: new labels (roots with an edge numbered by Exscan); the edges relabelled.
-
-    Returns the next round's ``starts``.
-    """
-    first = int(starts[channel.rank])
     new_root = root & has
     count = int(np.count_nonzero(new_root))
     new_first = channel.exscan_int(count)
-    new_id = np.where(new_root, new_first + np.cumsum(new_root) - 1, -1)
-    (label,) = channel.fetch(colour, None, first, [new_id], starts)
+    new_label = np.where(new_root, new_first + np.cumsum(new_root) - 1, -1)
+    label = new_label.copy()  # the roots' own; the others' come with the jumps
+    colour = np.where(root, ids, succ)
+    pending = np.flatnonzero(~root)
+    while channel.allreduce_int(len(pending), "sum"):
+        asked = colour[pending]
+        jumped, jumped_label = channel.fetch(asked, None, first, [colour, new_label], starts)
+        reached = jumped == asked  # the target is a root: its colour is itself
+        label[pending[reached]] = jumped_label[reached]
+        colour[pending] = jumped
+        pending = pending[~reached]
+    return root, label, count, new_first
+
+
+def _relabel(channel: Any, edges: _Edges, starts: np.ndarray, label: np.ndarray, count: int,
+             new_first: int) -> np.ndarray:
+    """Step 3: the edges relabelled (owned components' ``label`` from :func:`_hook`, the
+    others' fetched from their owners); returns the next round's ``starts``."""
+    first = int(starts[channel.rank])
     # Only local components that still have an edge here ask: one whose edges all became
     # loops may belong to a finished component, which has no label (-1) and no owner.
     lu, lv, _, _ = edges.arrays()
@@ -420,12 +430,12 @@ def owner_rounds(channel: Any, cu: np.ndarray, cv: np.ndarray, keys: np.ndarray,
                 best_id, best_far, best_sender = first_minima
                 first_minima = None
         with stats.phase("hook"):
-            root, colour = _hook(channel, starts, best_id, best_far)
+            root, label, count, new_first = _hook(channel, starts, best_id, best_far)
             forest = ~root & (best_id >= 0)
             chosen.append(best_id[forest])
             holders.append(best_sender[forest])
         with stats.phase("relabel"):
-            starts = _relabel(channel, edges, starts, root, best_id >= 0, colour)
+            starts = _relabel(channel, edges, starts, label, count, new_first)
         rounds += 1
     with stats.phase("finish"):
         last, last_holders = _finish(channel, edges, int(starts[-1]))

@@ -45,7 +45,8 @@ def boruvka_allreduce(graph, stats: Stats) -> np.ndarray:
 
 
 def filter_boruvka(graph, stats: Stats, local_solver: str = "auto",
-                   threads: int | None = None, rounds: str = "auto") -> np.ndarray:
+                   threads: int | None = None, rounds: str = "auto",
+                   local_filter: str = "auto") -> np.ndarray:
     """Edge ids of the minimum spanning forest by filter-first distributed Borůvka.
 
     ``local_solver`` solves each rank's own edges (any registered one-process
@@ -55,7 +56,11 @@ def filter_boruvka(graph, stats: Stats, local_solver: str = "auto",
     rounds (minima sent to each component's owner; edges stay where they
     are), ``"genboruvka"`` rounds (contracted rows redistributed each round),
     or ``"auto"``: all-reduce up to 65,536 components left after the filter,
-    owner rounds beyond.
+    owner rounds beyond. ``local_filter`` runs the filter (``"on"``), skips
+    it so the rounds start from the vertices (``"off"``), or (``"auto"``)
+    runs it only where the ranks' local edges could contract at least 90 %
+    of the vertices (graphs with locality; not uniform random graphs at two
+    ranks or more).
 
     Examples
     --------
@@ -65,7 +70,7 @@ def filter_boruvka(graph, stats: Stats, local_solver: str = "auto",
     [0, 1]
     """
     return _solve(graph, stats, "filter-boruvka/mpi", local_solver=local_solver,
-                  threads=threads, rounds=rounds)
+                  threads=threads, rounds=rounds, local_filter=local_filter)
 
 
 def genboruvka(graph, stats: Stats, threads: int | None = None) -> np.ndarray:
