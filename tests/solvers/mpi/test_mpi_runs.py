@@ -251,6 +251,30 @@ def test_rank_shares_are_the_forest_by_id_range(local_filter):
     assert "whole True shares True" in done.stdout, done.stdout + done.stderr
 
 
+FILTER_CHOICE = """
+import sys
+import parmst
+from parmst.distributed import DistributedGraph
+for spec in sys.argv[1:]:
+    graph = parmst.generate(spec)
+    forest = parmst.minimum_spanning_forest(DistributedGraph.from_graph(graph),
+                                            "filter-boruvka/mpi")
+    if forest.stats.extra["rank"] == 0:
+        reference = parmst.minimum_spanning_forest(graph, "kruskal/serial")
+        print(spec, forest.stats.extra["local_filter"],
+              forest.edge_ids.tolist() == reference.edge_ids.tolist())
+"""
+
+
+def test_local_filter_auto_filters_only_where_ranks_hold_most_edges_whole():
+    """On two ranks a grid keeps nearly every edge inside a rank (the filter runs); a uniform
+    random graph keeps a third of the held edges (the rounds start from the vertices)."""
+    road, sparse = "road:side=40,seed=1", "seed000-sparse:n=4000,m=6000,seed=1"
+    done = _run(2, ["-c", FILTER_CHOICE, road, sparse], timeout=300)
+    assert f"{road} on True" in done.stdout, done.stdout + done.stderr
+    assert f"{sparse} off True" in done.stdout, done.stdout + done.stderr
+
+
 READ_EVERY_FORMAT = """
 import json, sys
 import numpy as np

@@ -360,8 +360,32 @@ class Channel:
         if not ok:
             raise ValueError(f"fetch: an owner outside 0..{self.size - 1}")
         (asked,), asked_counts = self.alltoallv([grouped], counts)
-        answers, _ = self.alltoallv([_answers(v, asked, first) for v in values], asked_counts)
+        answers = [_answers(v, asked, first) for v in values]
+        if len(answers) > 1 and len({a.dtype for a in answers}) == 1:
+            # One exchange of rows instead of one per array.
+            (rows,), _ = self.alltoallv([np.stack(answers, axis=1)], asked_counts)
+            answers = [rows[:, k] for k in range(len(answers))]
+        else:
+            answers, _ = self.alltoallv(answers, asked_counts)
         return [_placed(answer, came_from) for answer in answers]
+
+    def to_owners(self, ids: np.ndarray, starts: np.ndarray, values: np.ndarray
+                  ) -> np.ndarray:
+        """Rows ``(id, value)`` sent to the owner of each id (rank ``r`` owns ``starts[r]``
+        up to ``starts[r + 1] - 1``); returns the rows this rank received, as an
+        ``(k, 2)`` int64 array. One ``Alltoallv``: where the sender knows what the
+        owner must learn, this replaces a fetch's request and reply.
+        """
+        none = np.zeros(0, dtype=np.int64)
+        ok, grouped, came_from, counts = _requests_by_owner(
+            np.asarray(ids, dtype=np.int64), none, np.asarray(starts, dtype=np.int64),
+            self.size)
+        if not ok:
+            raise ValueError(f"to_owners: an id outside 0..{int(starts[-1]) - 1}")
+        rows = np.empty((len(grouped), 2), dtype=np.int64)
+        rows[:, 0], rows[:, 1] = grouped, np.asarray(values, dtype=np.int64)[came_from]
+        (received,), _ = self.alltoallv([rows], counts)
+        return received
 
     def allgatherv(self, array: np.ndarray) -> np.ndarray:
         """Concatenation of every rank's ``array`` (rank order), on every rank."""

@@ -443,6 +443,24 @@ def _lightest_of_components(roots, cut_at, src, dst, ids, rank, cyclic, size, bl
     return eid, far, holder
 
 
+@numba.njit(cache=True)
+def _held_counts(src, dst, ids, rank, cyclic, size, block):
+    """Of the held edges (self-loops left out): how many have both ends owned by ``rank``,
+    and how many ``rank`` gives to the rounds (its src owner for even ids, else its dst
+    owner, as :func:`_split_held`). One pass serves the filter's choice and
+    :func:`_vertex_graph`'s allocation."""
+    local, held = 0, 0
+    for e in range(len(src)):
+        s, d = np.int64(src[e]), np.int64(dst[e])
+        if s == d:
+            continue
+        owner_s = _owner_and_index(s, cyclic, size, block)[0]
+        owner_d = _owner_and_index(d, cyclic, size, block)[0]
+        local += owner_s == rank and owner_d == rank
+        held += (owner_s if ids[e] % 2 == 0 else owner_d) == rank
+    return local, held
+
+
 @numba.njit(cache=True, inline="always")
 def _vertex_label(v, cyclic, size, starts):
     """Round label of vertex ``v``: ``starts[owner(v)] + local(v)`` (``v`` itself for block
@@ -451,35 +469,31 @@ def _vertex_label(v, cyclic, size, starts):
 
 
 @numba.njit(cache=True)
-def _vertex_graph(src, dst, ids, keys, rank, cyclic, size, block, starts):
+def _vertex_graph(src, dst, ids, keys, rank, cyclic, size, block, starts, held):
     """The rounds' input when the filter is skipped: vertices are the components.
 
     Vertex ``v`` gets the label :func:`_vertex_label`, so labels are owned in
     the contiguous ranges ``starts`` with no message. Returns this rank's
-    held edges between labels, each edge given by one rank only (its src
-    owner for even ids, else its dst owner, as :func:`_split_held`) with its
-    own end first, self-loops left out; and each owned vertex's lightest edge
+    held edges between labels (``held`` of them, from :func:`_held_counts`),
+    each edge given by one rank only (its src owner for even ids, else its
+    dst owner, as :func:`_split_held`) with its own end first, self-loops
+    left out; and each owned vertex's lightest edge
     (id, -1 where none; far label; that edge's holder), which this rank knows
     because it holds every edge at its vertices: the first round's minima
-    without a message. The lightest key and id per vertex live in two arrays
-    of their own: going through the edge's position made three dependent
-    cache misses per edge end.
+    without a message. Each vertex's lightest key and held position share
+    one 16-byte row, read with one cache miss per edge end; the edge's id,
+    far end and holder are looked up once per vertex at the end (keeping
+    them current cost three more scattered writes per improvement, and most
+    edge ends improve their vertex's minimum on a sparse graph).
     """
     first, n_owned = starts[rank], starts[rank + 1] - starts[rank]
-    held = 0
-    for e in range(len(src)):
-        s, d = np.int64(src[e]), np.int64(dst[e])
-        if s != d:
-            end = _vertex_label(s if ids[e] % 2 == 0 else d, cyclic, size, starts)
-            held += first <= end < first + n_owned
     cu = np.empty(held, dtype=np.int64)
     cv = np.empty(held, dtype=np.int64)
     key = np.empty(held, dtype=keys.dtype)
     eid = np.empty(held, dtype=np.int64)
-    best_key = np.zeros(n_owned, dtype=keys.dtype)
-    best_id = np.full(n_owned, -1, dtype=np.int64)
-    best_far = np.zeros(n_owned, dtype=np.int64)
-    holder = np.zeros(n_owned, dtype=np.int64)
+    # Rows of (key, held position) as uint64, all ones for none: every real edge precedes
+    # that. Held edges are in global id order, so positions break ties as ids do.
+    best = np.full((n_owned, 2), NO_KEY, dtype=np.uint64)
     j = 0
     for e in range(len(src)):
         s, d = np.int64(src[e]), np.int64(dst[e])
@@ -487,23 +501,31 @@ def _vertex_graph(src, dst, ids, keys, rank, cyclic, size, block, starts):
             continue
         label_s = _vertex_label(s, cyclic, size, starts)
         label_d = _vertex_label(d, cyclic, size, starts)
-        for here, there in ((label_s, label_d), (label_d, label_s)):
-            v = here - first
-            if 0 <= v < n_owned and (best_id[v] < 0 or precedes(keys[e], ids[e], best_key[v],
-                                                                  best_id[v])):
-                best_key[v], best_id[v], best_far[v] = keys[e], ids[e], there
-                # Held by the src owner for even ids, else by the dst owner.
-                if (here == label_s) == (ids[e] % 2 == 0):
-                    holder[v] = rank
-                elif cyclic:
-                    holder[v] = np.searchsorted(starts, there, side="right") - 1
-                else:
-                    holder[v] = there // block
+        key_e, pos_e = np.uint64(keys[e]), np.uint64(e)
+        v = label_s - first
+        if 0 <= v < n_owned and precedes(key_e, pos_e, best[v, 0], best[v, 1]):
+            best[v, 0], best[v, 1] = key_e, pos_e
+        v = label_d - first
+        if 0 <= v < n_owned and precedes(key_e, pos_e, best[v, 0], best[v, 1]):
+            best[v, 0], best[v, 1] = key_e, pos_e
         held_at = label_s if ids[e] % 2 == 0 else label_d
         if first <= held_at < first + n_owned:
             cu[j], cv[j] = held_at, label_d if held_at == label_s else label_s
             key[j], eid[j] = keys[e], ids[e]
             j += 1
+    best_id = np.full(n_owned, -1, dtype=np.int64)
+    best_far = np.zeros(n_owned, dtype=np.int64)
+    holder = np.zeros(n_owned, dtype=np.int64)
+    for v in range(n_owned):
+        if best[v, 1] == NO_KEY:
+            continue
+        e = np.int64(best[v, 1])
+        s, d = np.int64(src[e]), np.int64(dst[e])
+        label_s = _vertex_label(s, cyclic, size, starts)
+        best_id[v] = ids[e]
+        best_far[v] = _vertex_label(d, cyclic, size, starts) if label_s == first + v else label_s
+        # Held by the src owner for even ids, else by the dst owner.
+        holder[v] = _owner_and_index(s if ids[e] % 2 == 0 else d, cyclic, size, block)[0]
     return (cu, cv, key, eid), (best_id, best_far, holder)
 
 
@@ -517,16 +539,17 @@ FILTER_MIN_REACH = 0.9
 LOCAL_FILTER = ("auto", "on", "off")
 
 
-def filter_pays(dg: DistributedGraph) -> bool:
-    """Whether ``local_filter="auto"`` runs the filter: see :data:`FILTER_MIN_REACH`."""
-    own = dg.ownership
-    local = _count_local(dg.src, dg.dst, dg.rank, own.kind == "cyclic", own.size, own.block)
-    reach = dg.channel.allreduce_int(min(local, own.count(dg.rank)), "sum")
+def filter_pays(dg: DistributedGraph, local: int) -> bool:
+    """Whether ``local_filter="auto"`` runs the filter, this rank holding ``local`` edges
+    with both ends owned: see :data:`FILTER_MIN_REACH`."""
+    reach = dg.channel.allreduce_int(min(local, dg.ownership.count(dg.rank)), "sum")
     return reach >= FILTER_MIN_REACH * dg.num_vertices
 
 
-def vertex_graph(dg: DistributedGraph) -> tuple[tuple, int, int, tuple[int, int], tuple]:
-    """:func:`filter_contract`'s results with no filter: every vertex a component.
+def vertex_graph(dg: DistributedGraph, held: int) -> tuple[tuple, int, int, tuple[int, int],
+                                                          tuple]:
+    """:func:`filter_contract`'s results with no filter: every vertex a component
+    (``held``: the edges this rank gives to the rounds, from :func:`_held_counts`).
 
     Vertices without an edge are components without one; the rounds finish them
     at once.
@@ -536,7 +559,7 @@ def vertex_graph(dg: DistributedGraph) -> tuple[tuple, int, int, tuple[int, int]
     starts = np.concatenate(([0], np.cumsum(counts)))
     keys, key_bits = _edge_keys(dg)
     edges, minima = _vertex_graph(dg.src, dg.dst, dg.edge_ids, keys, dg.rank,
-                                  own.kind == "cyclic", own.size, own.block, starts)
+                                  own.kind == "cyclic", own.size, own.block, starts, held)
     return edges, dg.num_vertices, key_bits, (int(starts[dg.rank]), int(counts[dg.rank])), minima
 
 
@@ -634,7 +657,10 @@ def _filter_boruvka(dg: DistributedGraph, stats: Stats, local_solver: str,
     from parmst.solvers.mpi.owners import owner_rounds
 
     channel = dg.channel
-    use_filter = filter_pays(dg) if local_filter == "auto" else local_filter == "on"
+    own = dg.ownership
+    local, held = (0, 0) if local_filter == "on" else _held_counts(
+        dg.src, dg.dst, dg.edge_ids, dg.rank, own.kind == "cyclic", own.size, own.block)
+    use_filter = local_filter == "on" or (local_filter == "auto" and filter_pays(dg, local))
     stats.extra["local_filter"] = "on" if use_filter else "off"
     if use_filter:
         contracted, (cu, cv, keys, ids), total, key_bits, (first, k_here), minima = \
@@ -642,7 +668,7 @@ def _filter_boruvka(dg: DistributedGraph, stats: Stats, local_solver: str,
     else:
         t0 = time.perf_counter()
         contracted = np.zeros(0, dtype=np.int64)
-        (cu, cv, keys, ids), total, key_bits, (first, k_here), minima = vertex_graph(dg)
+        (cu, cv, keys, ids), total, key_bits, (first, k_here), minima = vertex_graph(dg, held)
         _phase(stats, "vertex-graph", t0)
     if total == 0:  # every rank's local forests already make the whole forest
         return contracted

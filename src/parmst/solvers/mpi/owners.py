@@ -137,6 +137,28 @@ def _relabel_pairs(lu, lv, key, eid, remap):
 
 
 @numba.njit(cache=True)
+def _relabel_labelled(cu, cv, key, eid, label, far_label, first):
+    """The first round's relabel on edges still between global labels: ``cu`` owned here
+    (``label[cu - first]``), ``cv`` owned here or the next of ``far_label`` (the labels
+    fetched for the edges whose ``cv`` is elsewhere, in edge order); loops dropped.
+
+    Compacts the four arrays in place and returns how many edges are kept.
+    """
+    f, kept = 0, 0
+    for e in range(len(cu)):
+        a = label[cu[e] - first]
+        if first <= cv[e] < first + len(label):
+            b = label[cv[e] - first]
+        else:
+            b = far_label[f]
+            f += 1
+        if a != b:
+            cu[kept], cv[kept], key[kept], eid[kept] = a, b, key[e], eid[e]
+            kept += 1
+    return kept
+
+
+@numba.njit(cache=True)
 def _drop_heavier_twins(lu, lv, key, eid, groups):
     """Keep only the lightest edge of each pair of ends (ends ``0..groups-1``, smaller first).
 
@@ -316,6 +338,33 @@ def _minima(channel: Any, edges: _Edges, starts: np.ndarray, pack_shift: int
     return best_id, best_far, best_sender
 
 
+def _mutual(channel: Any, starts: np.ndarray, best_id: np.ndarray, best_far: np.ndarray,
+            has: np.ndarray) -> np.ndarray:
+    """Which owned components chose the same edge as the component at its far end.
+
+    Every component with an edge tells the owner of its far end which edge
+    it chose (one ``Alltoallv`` of ``(far component, edge id)`` rows); a
+    component is one of a mutual pair exactly when its own edge comes back
+    to it. A request for the far end's choice and its reply cost two
+    exchanges and a pass more.
+    """
+    choosing = np.flatnonzero(has)
+    rows = channel.to_owners(best_far[choosing], starts, best_id[choosing])
+    return _chosen_back(rows, best_id, int(starts[channel.rank]))
+
+
+@numba.njit(cache=True)
+def _chosen_back(rows, best_id, first):
+    """:func:`_mutual`'s receiving side: owned component ``c`` is marked when a row
+    ``(c, best_id[c])`` arrived."""
+    mutual = np.zeros(len(best_id), dtype=np.bool_)
+    for i in range(len(rows)):
+        c = rows[i, 0] - first
+        if best_id[c] == rows[i, 1]:
+            mutual[c] = True
+    return mutual
+
+
 def _hook(channel: Any, starts: np.ndarray, best_id: np.ndarray, best_far: np.ndarray
           ) -> tuple[np.ndarray, np.ndarray, int, int]:
     """Steps 2 and 3's numbering: which owned components are roots, and the next round's
@@ -331,8 +380,8 @@ def _hook(channel: Any, starts: np.ndarray, best_id: np.ndarray, best_far: np.nd
     ids = np.arange(first, first + len(best_id), dtype=np.int64)
     has = best_id >= 0
     succ = np.where(has, best_far, ids)
-    (back,) = channel.fetch(succ, None, first, [succ], starts)
-    root = ~has | ((back == ids) & ((ids < succ) == (best_id % 2 == 0)))
+    mutual = _mutual(channel, starts, best_id, best_far, has)
+    root = ~has | (mutual & ((ids < succ) == (best_id % 2 == 0)))
     new_root = root & has
     count = int(np.count_nonzero(new_root))
     new_first = channel.exscan_int(count)
@@ -343,11 +392,25 @@ def _hook(channel: Any, starts: np.ndarray, best_id: np.ndarray, best_far: np.nd
     while channel.allreduce_int(len(pending), "sum"):
         asked = colour[pending]
         jumped, jumped_label = channel.fetch(asked, None, first, [colour, new_label], starts)
-        reached = jumped == asked  # the target is a root: its colour is itself
-        label[pending[reached]] = jumped_label[reached]
-        colour[pending] = jumped
-        pending = pending[~reached]
+        pending = _jumped(pending, asked, jumped, jumped_label, colour, label)
     return root, label, count, new_first
+
+
+@numba.njit(cache=True)
+def _jumped(pending, asked, jumped, jumped_label, colour, label):
+    """One pointer jump's bookkeeping: a pending component whose target answered with
+    itself (a root) takes the root's label and is done; the others move their colour to
+    the target's. Returns the components still pending, in order."""
+    still = 0
+    for i in range(len(pending)):
+        c = pending[i]
+        if jumped[i] == asked[i]:
+            label[c] = jumped_label[i]
+        else:
+            colour[c] = jumped[i]
+            pending[still] = c
+            still += 1
+    return pending[:still]
 
 
 def _relabel(channel: Any, edges: _Edges, starts: np.ndarray, label: np.ndarray, count: int,
@@ -371,6 +434,20 @@ def _relabel(channel: Any, edges: _Edges, starts: np.ndarray, label: np.ndarray,
     remap[asking], edges.comp = _local_ids(comp, new_first, count)
     edges.contract(remap, len(edges.comp))
     return np.concatenate(([0], np.cumsum(channel.allgather_int(count))))
+
+
+def _hook_and_choose(channel: Any, starts: np.ndarray,
+                     minima: tuple[np.ndarray, np.ndarray, np.ndarray], chosen: list,
+                     holders: list) -> tuple[np.ndarray, int, int]:
+    """Step 2 on the owned components' minima ``(id, far component, holder)``: the forest
+    edges it picks are appended to ``chosen`` and their holders to ``holders``; returns
+    :func:`_hook`'s labels, count and first label."""
+    best_id, best_far, best_sender = minima
+    root, label, count, new_first = _hook(channel, starts, best_id, best_far)
+    forest = ~root & (best_id >= 0)
+    chosen.append(best_id[forest])
+    holders.append(best_sender[forest])
+    return label, count, new_first
 
 
 def _finish(channel: Any, edges: _Edges, num_components: int) -> tuple[np.ndarray, np.ndarray]:
@@ -410,30 +487,40 @@ def owner_rounds(channel: Any, cu: np.ndarray, cv: np.ndarray, keys: np.ndarray,
     compacted in place); every edge is given by exactly one rank, which is
     then its holder. ``first_minima``, when
     the caller already knows them, are the first round's step 1 for the
-    components this rank owns (lightest edge id, far component, holder rank),
-    and that round sends no minima. Returns the ids of the forest edges this
-    rank holds.
+    components this rank owns (lightest edge id, far component, holder rank):
+    that round sends no minima, and each ``cu`` must then be a component of
+    this rank. Returns the ids of the forest edges this rank holds.
     """
     shift = id_bits(num_edges)
     pack_shift = shift if key_bits + shift < 64 else 0
+    chosen, holders = [], []
+    rounds = 0
+    first = int(starts[channel.rank])
+    if first_minima is not None and channel.allreduce_int(len(cu), "sum") > FINISH_EDGES:
+        # Round one with its minima known: its edges keep their global labels, so they are
+        # numbered locally only once, after the round (the far ends' new labels are asked
+        # for edge by edge: on a sparse graph few far ends repeat).
+        stats.worklist_sizes.append(int(starts[-1]))
+        with stats.phase("hook"):
+            label, count, new_first = _hook_and_choose(channel, starts, first_minima, chosen,
+                                                       holders)
+        with stats.phase("relabel"):
+            elsewhere = (cv < first) | (cv >= first + len(label))
+            (far_label,) = channel.fetch(cv[elsewhere], None, first, [label], starts)
+            del elsewhere
+            kept = _relabel_labelled(cu, cv, keys, ids, label, far_label, first)
+            cu, cv, keys, ids = cu[:kept], cv[:kept], keys[:kept], ids[:kept]
+            starts = np.concatenate(([0], np.cumsum(channel.allgather_int(count))))
+        rounds += 1
     with stats.phase("relabel"):
         edges = _Edges(cu, cv, keys, ids, int(starts[channel.rank]),
                        int(starts[channel.rank + 1] - starts[channel.rank]))
-    chosen, holders = [], []
-    rounds = 0
     while channel.allreduce_int(edges.size, "sum") > FINISH_EDGES:
         stats.worklist_sizes.append(int(starts[-1]))
         with stats.phase("minima"):
-            if first_minima is None:
-                best_id, best_far, best_sender = _minima(channel, edges, starts, pack_shift)
-            else:
-                best_id, best_far, best_sender = first_minima
-                first_minima = None
+            minima = _minima(channel, edges, starts, pack_shift)
         with stats.phase("hook"):
-            root, label, count, new_first = _hook(channel, starts, best_id, best_far)
-            forest = ~root & (best_id >= 0)
-            chosen.append(best_id[forest])
-            holders.append(best_sender[forest])
+            label, count, new_first = _hook_and_choose(channel, starts, minima, chosen, holders)
         with stats.phase("relabel"):
             starts = _relabel(channel, edges, starts, label, count, new_first)
         rounds += 1
