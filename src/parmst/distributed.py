@@ -87,6 +87,8 @@ class Ownership:
     >>> c = Ownership("cyclic", num_vertices=5, size=2)
     >>> c.owner(np.arange(5)).tolist(), c.local(np.arange(5)).tolist()
     ([0, 1, 0, 1, 0], [0, 0, 1, 1, 2])
+    >>> o.starts().tolist(), c.starts().tolist()
+    ([0, 2, 4, 5, 5], [0, 3, 5])
     """
 
     kind: str
@@ -116,6 +118,13 @@ class Ownership:
         if self.kind == "cyclic":
             return max(0, (n - rank + self.size - 1) // self.size)
         return max(0, min(n, (rank + 1) * self.block) - rank * self.block)
+
+    def starts(self) -> np.ndarray:
+        """Bounds of the ranks' vertex ranges once each rank's vertices are numbered
+        consecutively in rank order: vertex ``v`` becomes ``starts[owner(v)] + local(v)``
+        (``v`` itself under block ownership); ``p + 1`` bounds, no communication."""
+        counts = [self.count(r) for r in range(self.size)]
+        return np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
 
     def global_ids(self, rank: int) -> np.ndarray:
         """The vertex ids ``rank`` owns, increasing (local index order)."""

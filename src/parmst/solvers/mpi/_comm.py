@@ -177,8 +177,10 @@ def _placed(answer, came_from):
 
 def owner_of(starts: np.ndarray, ids: np.ndarray) -> np.ndarray:
     """Owner rank of each id under contiguous ranges: rank ``r`` holds
-    ``starts[r] .. starts[r + 1] - 1``."""
-    return np.searchsorted(starts, ids, side="right") - 1
+    ``starts[r] .. starts[r + 1] - 1`` (-1 for an id outside them); see
+    :func:`_range_owners`."""
+    starts = np.asarray(starts, dtype=np.int64)
+    return _range_owners(np.asarray(ids, dtype=np.int64), starts, len(starts) - 1)
 
 
 def world() -> Any:
@@ -308,6 +310,11 @@ class Channel:
         self.comm.Allgather(np.array([value], dtype=np.int64), out)
         self._count(start, self.size - 1, 8)
         return out
+
+    def range_starts(self, count: int) -> np.ndarray:
+        """Bounds of contiguous ranges where this rank owns ``count`` ids: rank ``r`` owns
+        ``starts[r] .. starts[r + 1] - 1`` (``p + 1`` bounds, one Allgather)."""
+        return np.concatenate(([0], np.cumsum(self.allgather_int(count))))
 
     # ------------------------------------------------------------ personalised exchange
     def alltoallv(self, arrays: Sequence[np.ndarray], counts: np.ndarray

@@ -324,15 +324,12 @@ def _owner_and_index(v, cyclic, size, block):
     return v // block, v % block
 
 
-@numba.njit(cache=True)
-def _count_local(src, dst, rank, cyclic, size, block):
-    """How many held edges have both ends owned by ``rank``."""
-    count = 0
-    for e in range(len(src)):
-        if _owner_and_index(np.int64(src[e]), cyclic, size, block)[0] == rank and \
-                _owner_and_index(np.int64(dst[e]), cyclic, size, block)[0] == rank:
-            count += 1
-    return count
+@numba.njit(cache=True, inline="always")
+def _holder(owner_src, owner_dst, edge_id):
+    """The rank that gives a cut edge to the rounds: its src owner for even ids, else its
+    dst owner (given the edge's two ends instead, the end whose owner that is). Generators that write the smaller end first would otherwise give every cut
+    edge to the lower rank, which then did most of the rounds' work."""
+    return owner_src if edge_id % 2 == 0 else owner_dst
 
 
 @numba.njit(cache=True)
@@ -342,11 +339,8 @@ def _split_held(src, dst, ids, rank, cyclic, size, block, local_pos, lsrc, ldst,
 
     Local edges (both ends owned): held position and both local indices.
     Cut edges: held position, owned end's local index ``at``, the far end's
-    global id ``far``, and whether this rank is its *primary* holder. Each cut
-    edge joins the contracted graph once: at its src owner if its id is even,
-    else at its dst owner; generators that write the smaller end first would
-    otherwise give every cut edge to the lower rank, which then did most of
-    the rounds' work.
+    global id ``far``, and whether this rank is its *primary* holder
+    (:func:`_holder`): each cut edge joins the contracted graph once.
     """
     n_local = 0
     n_cut = 0
@@ -362,15 +356,15 @@ def _split_held(src, dst, ids, rank, cyclic, size, block, local_pos, lsrc, ldst,
         cut[n_cut] = e
         at[n_cut] = index_s if src_here else index_d
         far[n_cut] = d if src_here else s
-        primary[n_cut] = src_here == (ids[e] % 2 == 0)
+        primary[n_cut] = _holder(owner_s, owner_d, ids[e]) == rank
         n_cut += 1
 
 
-def _split(dg: DistributedGraph) -> tuple[np.ndarray, ...]:
-    """:func:`_split_held` on this rank's edges, its arrays allocated to size."""
+def _split(dg: DistributedGraph, n_local: int) -> tuple[np.ndarray, ...]:
+    """:func:`_split_held` on this rank's edges, its arrays allocated to size (``n_local``
+    edges with both ends owned, from :func:`_held_counts`)."""
     own = dg.ownership
     cyclic, size, block = own.kind == "cyclic", own.size, own.block
-    n_local = _count_local(dg.src, dg.dst, dg.rank, cyclic, size, block)
     n_cut = len(dg.src) - n_local
     # The narrowest types that hold them: held positions, local indices, global vertex ids
     # (int32 below 2**31 halves what a rank holds of its cut edges until the rounds).
@@ -426,7 +420,7 @@ def _lightest_of_components(roots, cut_at, src, dst, ids, rank, cyclic, size, bl
     kept only because both its components had met a lighter cut edge.
     Returns, per component (``roots`` in label order): that edge's global id,
     its far end's global vertex id, and its holder in the contracted graph
-    (the src owner for even ids, else the dst owner, as :func:`_split_held`).
+    (:func:`_holder`).
     """
     k = len(roots)
     eid = np.empty(k, dtype=np.int64)
@@ -439,32 +433,34 @@ def _lightest_of_components(roots, cut_at, src, dst, ids, rank, cyclic, size, bl
         owner_d = _owner_and_index(d, cyclic, size, block)[0]
         eid[c] = ids[e]
         far[c] = d if owner_s == rank else s
-        holder[c] = owner_s if eid[c] % 2 == 0 else owner_d
+        holder[c] = _holder(owner_s, owner_d, eid[c])
     return eid, far, holder
 
 
 @numba.njit(cache=True)
 def _held_counts(src, dst, ids, rank, cyclic, size, block):
-    """Of the held edges (self-loops left out): how many have both ends owned by ``rank``,
-    and how many ``rank`` gives to the rounds (its src owner for even ids, else its dst
-    owner, as :func:`_split_held`). One pass serves the filter's choice and
-    :func:`_vertex_graph`'s allocation."""
-    local, held = 0, 0
+    """Of the held edges: how many non-loop edges have both ends owned by ``rank``, how
+    many self-loops it owns (:func:`_split_held` counts them as local edges too), and how
+    many non-loop edges it gives to the rounds (:func:`_holder`). One pass serves the
+    filter's choice and the allocation of :func:`_split` or :func:`_vertex_graph`."""
+    local, loops, held = 0, 0, 0
     for e in range(len(src)):
         s, d = np.int64(src[e]), np.int64(dst[e])
-        if s == d:
-            continue
         owner_s = _owner_and_index(s, cyclic, size, block)[0]
         owner_d = _owner_and_index(d, cyclic, size, block)[0]
+        if s == d:
+            loops += owner_s == rank
+            continue
         local += owner_s == rank and owner_d == rank
-        held += (owner_s if ids[e] % 2 == 0 else owner_d) == rank
-    return local, held
+        held += _holder(owner_s, owner_d, ids[e]) == rank
+    return local, loops, held
 
 
 @numba.njit(cache=True, inline="always")
 def _vertex_label(v, cyclic, size, starts):
-    """Round label of vertex ``v``: ``starts[owner(v)] + local(v)`` (``v`` itself for block
-    ownership, so the hot loops below divide only under cyclic ownership)."""
+    """Round label of vertex ``v`` under :meth:`Ownership.starts`: ``starts[owner(v)] +
+    local(v)`` (``v`` itself for block ownership, so the hot loops below divide only under
+    cyclic ownership)."""
     return starts[v % size] + v // size if cyclic else v
 
 
@@ -475,9 +471,8 @@ def _vertex_graph(src, dst, ids, keys, rank, cyclic, size, block, starts, held):
     Vertex ``v`` gets the label :func:`_vertex_label`, so labels are owned in
     the contiguous ranges ``starts`` with no message. Returns this rank's
     held edges between labels (``held`` of them, from :func:`_held_counts`),
-    each edge given by one rank only (its src owner for even ids, else its
-    dst owner, as :func:`_split_held`) with its own end first, self-loops
-    left out; and each owned vertex's lightest edge
+    each edge given by one rank only (:func:`_holder`) with its own end
+    first, self-loops left out; and each owned vertex's lightest edge
     (id, -1 where none; far label; that edge's holder), which this rank knows
     because it holds every edge at its vertices: the first round's minima
     without a message. Each vertex's lightest key and held position share
@@ -508,7 +503,7 @@ def _vertex_graph(src, dst, ids, keys, rank, cyclic, size, block, starts, held):
         v = label_d - first
         if 0 <= v < n_owned and precedes(key_e, pos_e, best[v, 0], best[v, 1]):
             best[v, 0], best[v, 1] = key_e, pos_e
-        held_at = label_s if ids[e] % 2 == 0 else label_d
+        held_at = _holder(label_s, label_d, ids[e])
         if first <= held_at < first + n_owned:
             cu[j], cv[j] = held_at, label_d if held_at == label_s else label_s
             key[j], eid[j] = keys[e], ids[e]
@@ -524,8 +519,7 @@ def _vertex_graph(src, dst, ids, keys, rank, cyclic, size, block, starts, held):
         label_s = _vertex_label(s, cyclic, size, starts)
         best_id[v] = ids[e]
         best_far[v] = _vertex_label(d, cyclic, size, starts) if label_s == first + v else label_s
-        # Held by the src owner for even ids, else by the dst owner.
-        holder[v] = _owner_and_index(s if ids[e] % 2 == 0 else d, cyclic, size, block)[0]
+        holder[v] = _owner_and_index(_holder(s, d, ids[e]), cyclic, size, block)[0]
     return (cu, cv, key, eid), (best_id, best_far, holder)
 
 
@@ -557,18 +551,19 @@ def vertex_graph(dg: DistributedGraph, held: int) -> tuple[tuple, int, int, tupl
     at once.
     """
     own = dg.ownership
-    counts = np.array([own.count(r) for r in range(own.size)], dtype=np.int64)
-    starts = np.concatenate(([0], np.cumsum(counts)))
+    starts = own.starts()
     keys, key_bits = _edge_keys(dg)
     edges, minima = _vertex_graph(dg.src, dg.dst, dg.edge_ids, keys, dg.rank,
                                   own.kind == "cyclic", own.size, own.block, starts, held)
-    return edges, dg.num_vertices, key_bits, (int(starts[dg.rank]), int(counts[dg.rank])), minima
+    return edges, dg.num_vertices, key_bits, (int(starts[dg.rank]), own.count(dg.rank)), minima
 
 
 def filter_contract(dg: DistributedGraph, stats: Stats, local_solver: str,
-                    threads: int | None) -> tuple[np.ndarray, tuple, int, int, tuple[int, int],
-                                                  tuple[np.ndarray, ...]]:
-    """Steps 1-3 of filter-boruvka: local forest, safe contraction, contracted graph.
+                    threads: int | None, n_local: int
+                    ) -> tuple[np.ndarray, tuple, int, int, tuple[int, int],
+                               tuple[np.ndarray, ...]]:
+    """Steps 1-3 of filter-boruvka: local forest, safe contraction, contracted graph
+    (``n_local``: the held edges with both ends owned here, from :func:`_held_counts`).
 
     Returns the ids of the edges contracted here (global forest edges held
     here); the contracted graph's edges held here ``(cu, cv, keys, ids)``,
@@ -580,7 +575,7 @@ def filter_contract(dg: DistributedGraph, stats: Stats, local_solver: str,
     """
     channel = dg.channel
     own = dg.ownership
-    local_pos, lsrc, ldst, cut, at, far, primary = _split(dg)
+    local_pos, lsrc, ldst, cut, at, far, primary = _split(dg, n_local)
     t0 = time.perf_counter()
     in_forest = _local_forest(dg, local_pos, lsrc, ldst, local_solver, threads)
     forest_pos = local_pos[in_forest]
@@ -660,13 +655,13 @@ def _filter_boruvka(dg: DistributedGraph, stats: Stats, local_solver: str,
 
     channel = dg.channel
     own = dg.ownership
-    local, held = (0, 0) if local_filter == "on" else _held_counts(
-        dg.src, dg.dst, dg.edge_ids, dg.rank, own.kind == "cyclic", own.size, own.block)
+    local, loops, held = _held_counts(dg.src, dg.dst, dg.edge_ids, dg.rank,
+                                      own.kind == "cyclic", own.size, own.block)
     use_filter = local_filter == "on" or (local_filter == "auto" and filter_pays(dg, local))
     stats.extra["local_filter"] = "on" if use_filter else "off"
     if use_filter:
         contracted, (cu, cv, keys, ids), total, key_bits, (first, k_here), minima = \
-            filter_contract(dg, stats, local_solver, threads)
+            filter_contract(dg, stats, local_solver, threads, local + loops)
     else:
         t0 = time.perf_counter()
         contracted = np.zeros(0, dtype=np.int64)
@@ -678,7 +673,7 @@ def _filter_boruvka(dg: DistributedGraph, stats: Stats, local_solver: str,
         rounds = "allreduce" if total <= ALLREDUCE_MAX_COMPONENTS else "owners"
     stats.extra["rounds_by"] = rounds
     if rounds == "owners":
-        starts = np.concatenate(([0], np.cumsum(channel.allgather_int(k_here))))
+        starts = channel.range_starts(k_here)
         return np.concatenate([contracted, owner_rounds(channel, cu, cv, keys, ids, starts,
                                                         stats, key_bits, dg.num_edges,
                                                         minima)])

@@ -51,7 +51,7 @@ class _Rows:
         self.indptr = np.zeros(count + 1, dtype=np.int64)
         np.cumsum(np.bincount(src, minlength=count), out=self.indptr[1:])
         self.first, self.count = first, count
-        self.starts = np.concatenate(([0], np.cumsum(channel.allgather_int(count))))
+        self.starts = channel.range_starts(count)
         self.ids = np.arange(first, first + count, dtype=np.int64)
 
     def owner(self, ids: np.ndarray) -> np.ndarray:
@@ -64,8 +64,7 @@ class _Rows:
 def _first_rows(dg: DistributedGraph) -> _Rows:
     """Round-one rows: every owned vertex, one entry per incident non-loop edge end it owns."""
     channel, own = dg.channel, dg.ownership
-    counts = channel.allgather_int(own.count(dg.rank))
-    first_of = np.concatenate(([0], np.cumsum(counts)))
+    first_of = own.starts()
     keys = weight_keys(dg.weight).astype(np.uint64)
     loop = dg.src == dg.dst
     out_src = ~loop & (own.owner(dg.src) == dg.rank)
@@ -133,7 +132,7 @@ def rows_of_contracted(channel: Any, first: int, count: int, cu: np.ndarray, cv:
     Every edge ``(cu, cv)`` is given once, by the owner of ``cu``; its mirror
     entry goes to the owner of ``cv`` with one ``Alltoallv``.
     """
-    starts = np.concatenate(([0], np.cumsum(channel.allgather_int(count))))
+    starts = channel.range_starts(count)
     to = owner_of(starts, cv)
     order = group_order(to, channel.size)
     counts = np.bincount(to, minlength=channel.size).astype(np.int64)

@@ -433,7 +433,7 @@ def _relabel(channel: Any, edges: _Edges, starts: np.ndarray, label: np.ndarray,
     remap = np.full(len(edges.comp), -1, dtype=np.int64)
     remap[asking], edges.comp = _local_ids(comp, new_first, count)
     edges.contract(remap, len(edges.comp))
-    return np.concatenate(([0], np.cumsum(channel.allgather_int(count))))
+    return channel.range_starts(count)
 
 
 def _hook_and_choose(channel: Any, starts: np.ndarray,
@@ -510,7 +510,7 @@ def owner_rounds(channel: Any, cu: np.ndarray, cv: np.ndarray, keys: np.ndarray,
             del elsewhere
             kept = _relabel_labelled(cu, cv, keys, ids, label, far_label, first)
             cu, cv, keys, ids = cu[:kept], cv[:kept], keys[:kept], ids[:kept]
-            starts = np.concatenate(([0], np.cumsum(channel.allgather_int(count))))
+            starts = channel.range_starts(count)
         rounds += 1
     with stats.phase("relabel"):
         edges = _Edges(cu, cv, keys, ids, int(starts[channel.rank]),
