@@ -15,29 +15,18 @@ from typing import Any
 import numpy as np
 
 from parmst.errors import ParmstError, VerificationError
+from parmst.keyvalue import parse_pairs
 
 log = logging.getLogger("parmst")
 
 IDS_SUFFIXES = (".ids", ".npy")
 
 
-def _parse_value(text: str) -> Any:
-    for cast in (int, float):
-        try:
-            return cast(text)
-        except ValueError:
-            pass
-    return {"true": True, "false": False, "none": None}.get(text.lower(), text)
-
-
 def _parse_options(pairs: Sequence[str]) -> dict[str, Any]:
-    options = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise ParmstError(f"--option expects KEY=VALUE, got {pair!r}")
-        options[key.replace("-", "_")] = _parse_value(value)
-    return options
+    try:
+        return parse_pairs(pairs, "--option")
+    except ValueError as exc:
+        raise ParmstError(str(exc)) from None
 
 
 def read_graph(path: str, format: str | None, relabel: str | None):

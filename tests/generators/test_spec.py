@@ -17,7 +17,7 @@ from parmst.generators import (
     parse_spec,
     rmat,
 )
-from parmst.generators._params import parse_value
+from parmst.keyvalue import parse_value
 
 
 def test_parse_spec_reads_int_float_and_string_values():
@@ -36,9 +36,9 @@ def test_parse_value(text, value):
 
 
 @pytest.mark.parametrize("spec, fragment", [
-    ("rmat:scale", "key=value"),
-    ("rmat:=3", "key=value"),
-    ("rmat:scale=", "key=value"),
+    ("rmat:scale", "KEY=VALUE"),
+    ("rmat:=3", "KEY=VALUE"),
+    ("rmat:scale=", "KEY=VALUE"),
     ("rmat:scale=1,scale=2", "twice"),
     ("", "names no family"),
     (":scale=3", "names no family"),

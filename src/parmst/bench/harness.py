@@ -49,6 +49,7 @@ from parmst.bench.suites import BenchGraph, Suite, default_cache_dir, get_suite,
 from parmst.bench.timing import KBEST, MEDIAN, Scheme, pick, select
 from parmst.errors import GraphFormatError, UnknownOptionError, UnknownSolverError
 from parmst.graph import Graph
+from parmst.keyvalue import parse_pairs
 from parmst.stats import Stats
 
 __all__ = ["choose_solvers", "parse_solver_spec", "run", "split_specs"]
@@ -101,20 +102,6 @@ def split_specs(values: Iterable[str]) -> list[str]:
     return specs
 
 
-def _option_value(text: str) -> Any:
-    lowered = text.lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
-    if lowered == "none":
-        return None
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
-
-
 def parse_solver_spec(spec: str) -> tuple[str, dict[str, Any], str]:
     """``"ecl/gpu[launch=persistent,filter=false]"`` -> pattern, options, options' text.
 
@@ -135,12 +122,7 @@ def parse_solver_spec(spec: str) -> tuple[str, dict[str, Any], str]:
         raise ValueError(f"solver spec {spec!r}: options go in brackets, e.g. "
                          "'ecl/gpu[launch=persistent,filter=false]'")
     text = rest[:-1]
-    options: dict[str, Any] = {}
-    for item in text.split(","):
-        key, equals, value = item.partition("=")
-        if not equals or not key.strip():
-            raise ValueError(f"solver spec {spec!r}: {item!r} is not NAME=VALUE")
-        options[key.strip()] = _option_value(value.strip())
+    options = parse_pairs(text.split(","), f"solver spec {spec!r}")
     return pattern.strip(), options, text
 
 

@@ -7,18 +7,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from parmst.errors import GraphValueError
+from parmst.keyvalue import parse_pairs
 
 WEIGHT_KINDS = ("int", "float", "unique")
-
-
-def parse_value(text: str) -> int | float | str:
-    """``"16"`` -> 16, ``"0.57"`` / ``"1e6"`` -> float, anything else stays a string."""
-    for convert in (int, float):
-        try:
-            return convert(text)
-        except ValueError:
-            continue
-    return text
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
@@ -37,15 +28,10 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     name = name.strip()
     if not name:
         raise GraphValueError(f"generator spec {spec!r} names no family")
-    params: dict[str, Any] = {}
-    for item in filter(None, (part.strip() for part in rest.split(","))):
-        key, equals, value = (s.strip() for s in item.partition("="))
-        if not equals or not key or not value:
-            raise GraphValueError(
-                f"generator spec {spec!r}: expected key=value, got {item!r}")
-        if key in params:
-            raise GraphValueError(f"generator spec {spec!r} gives {key!r} twice")
-        params[key] = parse_value(value)
+    try:
+        params = parse_pairs(rest.split(","), f"generator spec {spec!r}")
+    except ValueError as exc:
+        raise GraphValueError(str(exc)) from None
     return name, params
 
 
