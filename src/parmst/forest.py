@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass, field, fields
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import numba
@@ -268,7 +267,7 @@ class Forest:
     def _copy_to_host(self, graph: Graph) -> None:
         """A device forest's host fields: ids and their endpoints and weights gathered on the
         device, copied back once."""
-        from parmst.solvers.gpu._arrays import gather
+        from parmst._cuda.arrays import gather
 
         ids = self._device_ids
         edges = graph.to_device()
@@ -289,11 +288,11 @@ class Forest:
         >>> parmst.minimum_spanning_forest(g, "ecl/gpu").edge_ids_device  # doctest: +SKIP
         array([0, 1])
         """
-        from parmst.solvers.gpu import _device
+        from parmst._cuda import foreign, runtime
 
         if self._device_ids is None:
-            self._set(_device_ids=_device.to_device(self.edge_ids))
-        return _device.export(self._device_ids, self._kind)
+            self._set(_device_ids=runtime.to_device(self.edge_ids))
+        return foreign.export(self._device_ids, self._kind)
 
     @property
     def num_edges(self) -> int:

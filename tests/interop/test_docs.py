@@ -5,7 +5,7 @@ import importlib
 
 import pytest
 
-MODULES = ["parmst.interop.networkx_backend", "parmst.interop.tables", "parmst.interop._solve",
+MODULES = ["parmst.interop.networkx_backend", "parmst._tables", "parmst.interop._solve",
            "parmst.scipy", "parmst.io.parquet"]
 
 
