@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import numba
 import numpy as np
 
+from parmst._labels import smallest_vertex_labels
 from parmst._optional import require
 from parmst.stats import Stats
 
@@ -311,9 +312,7 @@ class Forest:
 
     def component_labels(self) -> np.ndarray:
         """Component id of each vertex: the smallest vertex id in its tree."""
-        from parmst.solvers.serial._unionfind import forest_labels
-
-        return forest_labels(self.src, self.dst, self.num_vertices)
+        return smallest_vertex_labels(self.src, self.dst, self.weight, self.num_vertices)
 
     def to_numpy(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(src, dst, weight)`` arrays of the forest's edges."""
