@@ -1,8 +1,8 @@
 """The CUDA layer: devices and device arrays, with no knowledge of graphs or solvers.
 
-Layer 2 of the design (``DESIGN.md`` section 9), below the graph and the
-forest, which keep and read their edge lists on the device through it, and
-below the GPU solvers. From the bottom up:
+The second layer from the bottom: above only the errors and helpers every
+module uses, below the graph and the forest (which keep and read their edge
+lists on the device through it) and below the GPU solvers. From the bottom up:
 
 - :mod:`~parmst._cuda.runtime`: the probe, launch limits, synchronization,
   host-to-device copies, the simulator switch;
