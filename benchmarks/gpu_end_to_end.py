@@ -50,7 +50,7 @@ from numba import cuda
 from numba.cuda.cudadrv import driver
 
 import parmst
-from parmst.solvers.gpu import _device
+from parmst._cuda import runtime
 
 
 def _median_seconds(action, repeat: int) -> tuple[float, object]:
@@ -66,7 +66,7 @@ def _median_seconds(action, repeat: int) -> tuple[float, object]:
 
 
 def _h2d(arrays) -> float:
-    return _median_seconds(lambda: [_device.to_device(a) for a in arrays], 5)[0]
+    return _median_seconds(lambda: [runtime.to_device(a) for a in arrays], 5)[0]
 
 
 def _device_copy(array: np.ndarray):
@@ -325,7 +325,7 @@ def main() -> None:
     fixed = overheads() if args.overheads else None
     if args.suite:
         rows = _measure_suite(args.suite, args.only, args.repeat, args.scipy, lambda so_far:
-                              report(so_far, args.out, _device.device_name(), command, fixed))
+                              report(so_far, args.out, runtime.device_name(), command, fixed))
     for k in [] if args.suite else args.log2_edges:
         m = 1 << k
         n = m >> 2
@@ -336,7 +336,7 @@ def main() -> None:
         rows += [measure(src, dst, rng.integers(0, 1 << 20, m).astype(np.int32), n,
                          args.repeat, profile, scipy=args.scipy),
                  measure(src, dst, rng.random(m), n, args.repeat, profile, scipy=args.scipy)]
-    report(rows, args.out, _device.device_name(), command, fixed)
+    report(rows, args.out, runtime.device_name(), command, fixed)
     if profiles:
         (args.out / "gpu_end_to_end_profile.txt").write_text("\n".join(profiles))
 

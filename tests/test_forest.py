@@ -29,6 +29,20 @@ def test_forest_fields_and_converters(tmp_path):
     assert "3 forest edges" in f.summary()
 
 
+def test_component_labels_are_each_components_smallest_vertex():
+    rng = np.random.default_rng(5)
+    g = parmst.Graph.from_edges(rng.integers(0, 300, 250), rng.integers(0, 300, 250),
+                                rng.random(250), num_vertices=320)
+    labels = parmst.minimum_spanning_forest(g, solver="kruskal/serial").component_labels()
+    for component in np.unique(labels):
+        members = np.flatnonzero(labels == component)
+        assert members[0] == component
+    src, dst = g.src, g.dst
+    assert (labels[src] == labels[dst]).all()  # every graph edge stays inside one component
+    assert len(np.unique(labels)) == g.num_vertices - len(
+        parmst.minimum_spanning_forest(g, solver="kruskal/serial"))
+
+
 def test_total_with_both_infinities_is_nan_not_an_error():
     assert math.isnan(exact_sum(np.array([-np.inf, 1.0, np.inf])))
     assert exact_sum(np.array([1.0, np.inf])) == np.inf

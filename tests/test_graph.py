@@ -232,3 +232,50 @@ def test_random_hostile_inputs_raise_only_graph_value_error(data):
     else:
         assert g.num_edges == len(g.dst) == len(g.weight)
         assert g.num_edges == 0 or max(g.src.max(), g.dst.max()) < g.num_vertices
+
+
+_NO_CUDA_CHECK = """
+import sys
+import parmst
+g = parmst.Graph.from_edges([0, 1, 2], [1, 2, 0], [1.0, 2.0, 3.0])
+f = parmst.minimum_spanning_forest(g, solver="kruskal/serial")
+assert g.has_nan is False and g.csr().num_vertices == 3 and f.component_labels().tolist() == [0] * 3
+print("numba.cuda" in sys.modules)
+"""
+
+
+def test_host_graphs_never_import_numba_cuda():
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", _NO_CUDA_CHECK], check=True, capture_output=True,
+                         text=True, timeout=300).stdout
+    assert out.strip() == "False"
+
+
+def _parmst_imports(module) -> set[str]:
+    """Every ``parmst`` module that ``module``'s source imports, at any depth of its code."""
+    import ast
+    import inspect
+
+    found = set()
+    for node in ast.walk(ast.parse(inspect.getsource(module))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("parmst"):
+            found.update(f"{node.module}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.startswith("parmst"))
+    return found
+
+
+def test_graph_and_forest_import_nothing_above_their_layer():
+    import importlib
+
+    parts = ["parmst.graph", "parmst.forest", "parmst._csr", "parmst._edge_input",
+             "parmst._graph_device", "parmst._graph_convert", "parmst._tables", "parmst._labels"]
+    above = ("parmst.solvers", "parmst.interop", "parmst.registry", "parmst.api",
+             "parmst.verify", "parmst.bench", "parmst.cli", "parmst.distributed")
+    for name in parts:
+        imported = _parmst_imports(importlib.import_module(name))
+        assert not [m for m in imported if m.startswith(above)], name
+        if name != "parmst.graph":  # Graph.read and Graph.write hand files to parmst.io
+            assert not [m for m in imported if m.startswith("parmst.io")], name

@@ -1,4 +1,4 @@
-"""Building the CSR view of a graph (initialization work, timed apart from computation).
+"""The CSR view of a graph and how it is built (initialization work, timed apart from computation).
 
 Both passes over the edges (degree count, placement) are split by *vertex
 range* across the Numba threads: every thread scans all edges in id order
@@ -11,8 +11,31 @@ random writes it shares out.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numba
 import numpy as np
+
+__all__ = ["CSR", "build_csr", "entry_balanced_bounds"]
+
+
+@dataclass(frozen=True)
+class CSR:
+    """Both directions of every non-loop edge, grouped by source vertex.
+
+    ``indices[indptr[v]:indptr[v+1]]`` are the neighbours of ``v``;
+    ``weights`` and ``edge_ids`` run parallel to ``indices``, so vertex-centric
+    solvers keep the ``(weight, edge_id)`` tie rule. Self-loops are left out.
+    """
+
+    indptr: np.ndarray
+    indices: np.ndarray
+    weights: np.ndarray
+    edge_ids: np.ndarray
+
+    @property
+    def num_vertices(self) -> int:
+        return len(self.indptr) - 1
 
 
 def entry_balanced_bounds(indptr: np.ndarray, parts: int) -> np.ndarray:
@@ -72,10 +95,8 @@ def _scatter_both_directions(src, dst, weight, bounds, indptr, indices, weights,
                 cursor[v - lo] = k + 1
 
 
-def build_csr(src: np.ndarray, dst: np.ndarray, weight: np.ndarray, num_vertices: int):
+def build_csr(src: np.ndarray, dst: np.ndarray, weight: np.ndarray, num_vertices: int) -> CSR:
     """CSR of both directions of every non-loop edge; rows list neighbours by edge id."""
-    from parmst.graph import CSR
-
     idx = src.dtype
     parts = numba.get_num_threads()
     indptr = np.zeros(num_vertices + 1, dtype=np.int64)

@@ -5,12 +5,12 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass, field, fields
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import numba
 import numpy as np
 
+from parmst._labels import smallest_vertex_labels
 from parmst._optional import require
 from parmst.stats import Stats
 
@@ -268,7 +268,7 @@ class Forest:
     def _copy_to_host(self, graph: Graph) -> None:
         """A device forest's host fields: ids and their endpoints and weights gathered on the
         device, copied back once."""
-        from parmst.solvers.gpu._arrays import gather
+        from parmst._cuda.arrays import gather
 
         ids = self._device_ids
         edges = graph.to_device()
@@ -289,11 +289,11 @@ class Forest:
         >>> parmst.minimum_spanning_forest(g, "ecl/gpu").edge_ids_device  # doctest: +SKIP
         array([0, 1])
         """
-        from parmst.solvers.gpu import _device
+        from parmst._cuda import foreign, runtime
 
         if self._device_ids is None:
-            self._set(_device_ids=_device.to_device(self.edge_ids))
-        return _device.export(self._device_ids, self._kind)
+            self._set(_device_ids=runtime.to_device(self.edge_ids))
+        return foreign.export(self._device_ids, self._kind)
 
     @property
     def num_edges(self) -> int:
@@ -312,9 +312,7 @@ class Forest:
 
     def component_labels(self) -> np.ndarray:
         """Component id of each vertex: the smallest vertex id in its tree."""
-        from parmst.solvers.serial._unionfind import forest_labels
-
-        return forest_labels(self.src, self.dst, self.num_vertices)
+        return smallest_vertex_labels(self.src, self.dst, self.weight, self.num_vertices)
 
     def to_numpy(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(src, dst, weight)`` arrays of the forest's edges."""

@@ -12,212 +12,40 @@ it in place, and ``src``/``dst``/``weight`` are copied to the host only when
 something on the host reads them (a host solver, ``verify``, a converter).
 A host graph caches its device copy (:meth:`Graph.to_device`), so a second
 GPU solve transfers nothing.
+
+This module is the graph itself; its parts live beside it: the checks and
+dtypes of edge arrays in :mod:`parmst._edge_input`, the device path in
+:mod:`parmst._graph_device`, the CSR view in :mod:`parmst._csr`, other
+libraries' graphs and tables in :mod:`parmst._graph_convert` and
+:mod:`parmst._tables`. Files go through :mod:`parmst.io`, which
+:meth:`Graph.read` and :meth:`Graph.write` call (``io`` builds graphs, so it
+is imported only when they run).
 """
 
 from __future__ import annotations
 
-import math
-import operator
 import os
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from parmst import _edge_checks, _memory, _optional
+from parmst import _edge_checks, _graph_convert, _graph_device
+from parmst._csr import CSR, build_csr
+from parmst._edge_input import (
+    WEIGHT_DTYPES,
+    check_memory,
+    coerce_ids,
+    coerce_weights,
+    has_nan,
+    index_dtype_for,
+    readonly,
+    vertex_count,
+)
+from parmst._graph_device import DeviceEdges, is_device_array
+from parmst._tables import column_array
 from parmst.errors import GraphValueError
 
-__all__ = ["CSR", "DeviceEdges", "Graph", "index_dtype_for", "is_device_array"]
-
-_INT32_LIMIT = 2**31 - 1
-WEIGHT_DTYPES = (np.dtype(np.int32), np.dtype(np.int64), np.dtype(np.float32),
-                 np.dtype(np.float64))
-
-
-#: DLPack device types of CUDA memory (``kDLCUDA``, ``kDLCUDAManaged``).
-_DLPACK_CUDA = (2, 13)
-
-
-def is_device_array(obj: Any) -> bool:
-    """Whether ``obj`` is an array in CUDA device memory: ``__cuda_array_interface__``
-    (CuPy, PyTorch CUDA tensors, Numba, JAX), a numba-cuda (simulator) device array, or a
-    DLPack producer on a CUDA device. Imports nothing.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> is_device_array(np.zeros(3))
-    False
-    """
-    if isinstance(obj, np.ndarray):
-        return False
-    if hasattr(obj, "__cuda_array_interface__") or getattr(obj, "__cuda_ndarray__", False):
-        return True
-    probe = getattr(obj, "__dlpack_device__", None)
-    if probe is None:
-        return False
-    try:
-        return int(probe()[0]) in _DLPACK_CUDA
-    except Exception:  # noqa: BLE001 - a producer that cannot say where it lives is not ours
-        return False
-
-
-def index_dtype_for(num_vertices: int, num_edges: int) -> np.dtype:
-    """int32 while ``num_vertices`` and ``2 * num_edges`` fit, else int64."""
-    if num_vertices <= _INT32_LIMIT and 2 * num_edges <= _INT32_LIMIT:
-        return np.dtype(np.int32)
-    return np.dtype(np.int64)
-
-
-@dataclass(frozen=True)
-class CSR:
-    """Both directions of every non-loop edge, grouped by source vertex.
-
-    ``indices[indptr[v]:indptr[v+1]]`` are the neighbours of ``v``;
-    ``weights`` and ``edge_ids`` run parallel to ``indices``, so vertex-centric
-    solvers keep the ``(weight, edge_id)`` tie rule. Self-loops are left out.
-    """
-
-    indptr: np.ndarray
-    indices: np.ndarray
-    weights: np.ndarray
-    edge_ids: np.ndarray
-
-    @property
-    def num_vertices(self) -> int:
-        return len(self.indptr) - 1
-
-
-@dataclass(frozen=True)
-class DeviceEdges:
-    """A graph's edge list in GPU memory, as numba-cuda device arrays.
-
-    CuPy (``cupy.asarray``) and PyTorch (``torch.as_tensor``) read these
-    without a copy through ``__cuda_array_interface__``.
-
-    Attributes
-    ----------
-    src, dst : device array of int32 or int64
-    weight : device array of int32, int64, float32 or float64
-    kind : str
-        Whose arrays the graph was built from (``"cupy"``, ``"torch"``,
-        ``"numba"``), or ``"host"`` for a host graph's device copy; results
-        on the device come back as the same kind (:attr:`parmst.Forest.edge_ids_device`).
-    """
-
-    src: Any
-    dst: Any
-    weight: Any
-    kind: str
-
-
-def _readonly(a: np.ndarray) -> np.ndarray:
-    a.setflags(write=False)
-    return a
-
-
-def _as_array(name: str, values: Any) -> np.ndarray:
-    """``values`` as a one-dimensional array, or GraphValueError naming what it is instead."""
-    try:
-        a = np.asarray(values)
-    except (ValueError, TypeError) as exc:  # ragged nested lists, objects NumPy cannot read
-        raise GraphValueError(f"{name} must be a one-dimensional array: {exc}") from None
-    if a.ndim != 1:
-        what = "a scalar" if a.ndim == 0 else f"shape {a.shape}"
-        raise GraphValueError(f"{name} must be a one-dimensional array, got {what}")
-    return a
-
-
-# Narrow integer and boolean GPU weights widened on the device, as the host path does.
-_DEVICE_WEIGHT_WIDENING = {"b1": np.int32, "i1": np.int32, "i2": np.int32, "u1": np.int32,
-                           "u2": np.int32, "u4": np.int64}
-
-
-def _device_column(name: str, values: Any) -> Any:
-    """One edge array as a numba-cuda device array: GPU arrays as they are (no copy),
-    host arrays copied over (a graph mixing both)."""
-    from parmst.solvers.gpu import _device
-
-    if is_device_array(values):
-        a = _device.as_device_array(values)
-    else:
-        a = _device.to_device(_as_array(name, values))
-    if len(a.shape) != 1:
-        raise GraphValueError(f"{name} must be a one-dimensional array, got shape {a.shape}")
-    return a
-
-
-def _coerce_weights(weight: Any, m: int) -> np.ndarray:
-    if weight is None:
-        return np.ones(m, dtype=np.int32)
-    w = _as_array("weight", weight)
-    if w.dtype == object or w.dtype.kind not in "biuf":
-        raise GraphValueError(f"weights must be real numbers, got dtype {w.dtype}")
-    if w.dtype.kind == "b" or (w.dtype.kind in "iu" and w.dtype.itemsize < 4):
-        return w.astype(np.int32)
-    if w.dtype == np.uint32:
-        return w.astype(np.int64)
-    if w.dtype == np.uint64:
-        if m and int(w.max()) > np.iinfo(np.int64).max:
-            raise GraphValueError(
-                f"weight {int(w.max())} does not fit int64 (the widest integer weight type)")
-        return w.astype(np.int64)
-    if w.dtype.kind == "f" and w.dtype.itemsize < 4:
-        return w.astype(np.float32)
-    if w.dtype.kind == "f" and w.dtype.itemsize > 8:
-        raise GraphValueError(f"weight dtype {w.dtype} is wider than float64")
-    return w
-
-
-def _has_nan(w: np.ndarray) -> bool:
-    """Whether a float weight array holds a NaN (one parallel pass on large arrays)."""
-    if len(w) >= _edge_checks.PARALLEL_FROM_EDGES and w.dtype.isnative:
-        return _edge_checks.first_nan(w) >= 0
-    return bool(np.isnan(w).any())
-
-
-def _coerce_ids(name: str, ids: Any) -> np.ndarray:
-    a = _as_array(name, ids)
-    if a.dtype == object or (a.size and a.dtype.kind not in "iub"):
-        if a.dtype.kind == "f" and a.size and np.all(np.isfinite(a)) and np.all(a == np.floor(a)):
-            largest = float(np.abs(a).max())
-            if largest >= 2.0**63:
-                raise GraphValueError(f"{name} holds vertex id {largest!r}, beyond int64")
-            return a.astype(np.int64)
-        raise GraphValueError(f"{name} must hold integer vertex ids, got dtype {a.dtype}")
-    return a
-
-
-def _vertex_count(value: Any) -> int:
-    """The ``num_vertices`` argument as an int (integral floats allowed), or GraphValueError."""
-    number = None
-    if not isinstance(value, (bool, np.bool_)):
-        try:
-            number = operator.index(value)
-        except TypeError:
-            if (isinstance(value, (float, np.floating)) and math.isfinite(value)
-                    and value == int(value)):
-                number = int(value)
-    if number is None or number < 0:
-        raise GraphValueError(f"num_vertices must be a non-negative integer, got {value!r}")
-    return number
-
-
-def _check_memory(num_vertices: int, inferred: bool, s: np.ndarray, d: np.ndarray,
-                  w: np.ndarray, idx: np.dtype) -> None:
-    """GraphValueError before the copies and the solvers' per-vertex arrays outgrow memory."""
-    problem = _memory.shortfall(num_vertices)
-    if problem is not None:
-        if not inferred:
-            raise GraphValueError(f"num_vertices={num_vertices} {problem}")
-        hi = num_vertices - 1
-        where = int(np.flatnonzero((s == hi) | (d == hi))[0])
-        raise GraphValueError(
-            f"vertex id {hi} (edge {where}) {problem}; vertex ids must be 0..n-1, so number "
-            "sparse ids densely first (the edge-list and SNAP readers take relabel=True)")
-    problem = _memory.shortfall(len(s), "edges", 2 * idx.itemsize + w.dtype.itemsize)
-    if problem is not None:
-        raise GraphValueError(f"the graph's arrays {problem}")
+__all__ = ["CSR", "WEIGHT_DTYPES", "DeviceEdges", "Graph", "index_dtype_for", "is_device_array"]
 
 
 class Graph:
@@ -245,7 +73,7 @@ class Graph:
     def __init__(self, src: np.ndarray, dst: np.ndarray, weight: np.ndarray,
                  num_vertices: int) -> None:
         # Trusted constructor: callers have validated; public code uses from_edges.
-        object.__setattr__(self, "_host", (_readonly(src), _readonly(dst), _readonly(weight)))
+        object.__setattr__(self, "_host", (readonly(src), readonly(dst), readonly(weight)))
         object.__setattr__(self, "_device", None)
         object.__setattr__(self, "num_vertices", int(num_vertices))
         object.__setattr__(self, "_cache", {})
@@ -273,7 +101,7 @@ class Graph:
         if self._host is None:
             edges = self._device
             object.__setattr__(self, "_host", tuple(
-                _readonly(a.copy_to_host()) for a in (edges.src, edges.dst, edges.weight)))
+                readonly(a.copy_to_host()) for a in (edges.src, edges.dst, edges.weight)))
         return self._host
 
     @property
@@ -326,9 +154,7 @@ class Graph:
             return self._device
         edges = self._cache.get("device")
         if edges is None:
-            from parmst.solvers.gpu import _device
-
-            edges = DeviceEdges(*(_device.to_device(a) for a in self._host), kind="host")
+            edges = _graph_device.copy_to_device(*self._host)
             self._cache["device"] = edges
         return edges
 
@@ -387,12 +213,12 @@ class Graph:
         if any(is_device_array(a) for a in (src, dst, weight)):
             return cls._from_device_arrays(src, dst, weight, num_vertices, allow_nan=allow_nan,
                                            copy=copy)
-        s = _coerce_ids("src", src)
-        d = _coerce_ids("dst", dst)
+        s = coerce_ids("src", src)
+        d = coerce_ids("dst", dst)
         if len(s) != len(d):
             raise GraphValueError(f"src has {len(s)} entries but dst has {len(d)}")
         m = len(s)
-        w = _coerce_weights(weight, m)
+        w = coerce_weights(weight, m)
         if len(w) != m:
             raise GraphValueError(f"{m} edges but {len(w)} weights")
         parallel = _edge_checks.takes(s, d, w)
@@ -408,20 +234,20 @@ class Graph:
         if inferred:
             num_vertices = hi + 1
         else:
-            num_vertices = _vertex_count(num_vertices)
+            num_vertices = vertex_count(num_vertices)
             if hi >= num_vertices:
                 first = int(np.flatnonzero((s >= num_vertices) | (d >= num_vertices))[0])
                 raise GraphValueError(
                     f"edge {first} has vertex id {max(int(s[first]), int(d[first]))} "
                     f"but num_vertices is {num_vertices}")
-        if w.dtype.kind == "f" and not allow_nan and _has_nan(w):
+        if w.dtype.kind == "f" and not allow_nan and has_nan(w):
             nan = np.isnan(w)
             raise GraphValueError(
                 f"edge {int(np.flatnonzero(nan)[0])} has a NaN weight "
                 f"({int(nan.sum())} NaN weights in all); pass allow_nan=True and solve "
                 "with ignore_nan=True to leave them out")
         idx = index_dtype_for(int(num_vertices), m)
-        _check_memory(num_vertices, inferred, s, d, w, idx)
+        check_memory(num_vertices, inferred, s, d, w, idx)
         if copy and parallel:
             graph = cls(_edge_checks.copy_into(s, idx), _edge_checks.copy_into(d, idx),
                         _edge_checks.copy_into(w, w.dtype), int(num_vertices))
@@ -440,53 +266,15 @@ class Graph:
     @classmethod
     def _from_device_arrays(cls, src: Any, dst: Any, weight: Any, num_vertices: Any, *,
                             allow_nan: bool, copy: bool) -> Graph:
-        """:meth:`from_edges` for GPU arrays: the checks run as kernels on the device.
-
-        Only a few numbers come back to the host (lengths, smallest and largest
-        id, a NaN count). When a check fails, the arrays are copied to the host
-        and :meth:`from_edges` words the error exactly as for host arrays.
-        """
-        _optional.require("numba_cuda", "a Graph from GPU arrays")
-        from parmst.solvers.gpu import _arrays, _device
-
-        kind = next(_device.array_kind(a) for a in (src, dst, weight) if is_device_array(a))
-        s, d = _device_column("src", src), _device_column("dst", dst)
-        for name, a in (("src", s), ("dst", d)):
-            if a.dtype.kind not in "iu":
-                raise GraphValueError(f"{name} must hold integer vertex ids, got dtype {a.dtype} "
-                                      "(GPU arrays are not converted from floats)")
-        m = s.shape[0]
-        if d.shape[0] != m:
-            raise GraphValueError(f"src has {m} entries but dst has {d.shape[0]}")
-        w = _arrays.fill(m, 1, np.int32) if weight is None else _device_column("weight", weight)
-        if w.shape[0] != m:
-            raise GraphValueError(f"{m} edges but {w.shape[0]} weights")
-        wide = _DEVICE_WEIGHT_WIDENING.get(np.dtype(w.dtype).str[1:])
-        if np.dtype(w.dtype) not in WEIGHT_DTYPES and wide is None:
-            raise GraphValueError(
-                f"GPU weights of dtype {w.dtype} are not converted on the device: pass int32, "
-                "int64, float32 or float64")
-
-        def on_host() -> Graph:
-            w_host = None if weight is None else w.copy_to_host()
-            return cls.from_edges(s.copy_to_host(), d.copy_to_host(), w_host,
+        """:meth:`from_edges` for GPU arrays: checked on the device
+        (:func:`parmst._graph_device.validated`); where a check fails, the arrays are copied
+        to the host and :meth:`from_edges` words the error exactly as for host arrays."""
+        checked = _graph_device.validated(src, dst, weight, num_vertices, allow_nan=allow_nan,
+                                          copy=copy)
+        if checked is None:
+            return cls.from_edges(*_graph_device.host_copies(src, dst, weight),
                                   num_vertices=num_vertices, allow_nan=allow_nan)
-
-        search_nan = np.dtype(w.dtype).kind == "f" and not allow_nan
-        # One launch for the id bounds and the NaN search, one small copy back.
-        lo, hi, nans = _arrays.edge_checks(s, d, w if search_nan else None) if m else (0, -1, 0)
-        inferred = num_vertices is None
-        n = hi + 1 if inferred else _vertex_count(num_vertices)
-        nan = nans > 0
-        if lo < 0 or hi >= n or nan or _memory.shortfall(n) is not None:
-            return on_host()  # raises the host path's message for the first bad edge
-        idx = index_dtype_for(n, m)
-        ids = [a if a.dtype == idx and not copy else _arrays.cast(a, idx) for a in (s, d)]
-        if wide is not None:
-            w = _arrays.cast(w, wide)
-        elif copy and weight is not None:
-            w = _arrays.cast(w, w.dtype)
-        graph = cls._on_device(DeviceEdges(*ids, w, kind=kind), n)
+        graph = cls._on_device(*checked)
         if not allow_nan:
             graph._cache["has_nan"] = False
         return graph
@@ -508,23 +296,8 @@ class Graph:
         >>> g.num_edges
         1
         """
-        sp = _optional.require("scipy.sparse", "Graph.from_scipy")
-        if not sp.issparse(matrix):
-            raise GraphValueError(f"expected a SciPy sparse matrix, got {type(matrix).__name__}")
-        rows, cols = matrix.shape
-        if rows != cols:
-            raise GraphValueError(f"adjacency matrix must be square, got shape {matrix.shape}")
-        coo = matrix.tocoo()
-        r, c, w = coo.row, coo.col, coo.data
-        if symmetric == "upper":
-            keep = r <= c
-        elif symmetric == "lower":
-            keep = r >= c
-        elif symmetric == "all":
-            keep = slice(None)
-        else:
-            raise GraphValueError(f"symmetric must be 'upper', 'lower' or 'all', got {symmetric!r}")
-        return cls.from_edges(r[keep], c[keep], w[keep], num_vertices=rows)
+        src, dst, weight, n = _graph_convert.scipy_edges(matrix, symmetric)
+        return cls.from_edges(src, dst, weight, num_vertices=n)
 
     @classmethod
     def from_networkx(cls, graph: Any, weight: str = "weight", default: float = 1.0) -> Graph:
@@ -541,12 +314,8 @@ class Graph:
         >>> g.num_vertices, g.num_edges
         (4, 3)
         """
-        index = {node: i for i, node in enumerate(graph.nodes)}
-        edges = list(graph.edges(data=weight, default=default))
-        src = np.fromiter((index[u] for u, _, _ in edges), dtype=np.int64, count=len(edges))
-        dst = np.fromiter((index[v] for _, v, _ in edges), dtype=np.int64, count=len(edges))
-        w = np.array([x for _, _, x in edges]) if edges else np.zeros(0)
-        return cls.from_edges(src, dst, w, num_vertices=len(index))
+        src, dst, w, n = _graph_convert.networkx_edges(graph, weight, default)
+        return cls.from_edges(src, dst, w, num_vertices=n)
 
     @classmethod
     def from_table(cls, table: Any, source: str = "source", target: str = "target",
@@ -568,8 +337,6 @@ class Graph:
         >>> g.num_edges
         2
         """
-        from parmst.interop.tables import column_array
-
         w = column_array(table, weight) if weight is not None else None
         return cls.from_edges(column_array(table, source), column_array(table, target), w,
                               num_vertices=num_vertices, allow_nan=allow_nan, copy=False)
@@ -590,19 +357,8 @@ class Graph:
         >>> g.num_vertices, g.weight.tolist()
         (3, [2.0, 1.0])
         """
-        module = type(graph).__module__.split(".", 1)[0]
-        if module != "igraph":
-            raise GraphValueError(f"expected an igraph.Graph, got {type(graph).__name__}")
-        ends = np.array(graph.get_edgelist(), dtype=np.int64).reshape(-1, 2)
-        w = None
-        if weight is not None:
-            if weight in graph.es.attributes():
-                w = np.array(graph.es[weight])
-            elif weight != "weight":
-                raise GraphValueError(
-                    f"igraph graph has no edge attribute {weight!r}; it has "
-                    f"{', '.join(graph.es.attributes()) or 'none'}")
-        return cls.from_edges(ends[:, 0], ends[:, 1], w, num_vertices=graph.vcount())
+        src, dst, w, n = _graph_convert.igraph_edges(graph, weight)
+        return cls.from_edges(src, dst, w, num_vertices=n)
 
     @classmethod
     def read(cls, path: str | os.PathLike, format: str | None = None, **options: Any) -> Graph:
@@ -636,8 +392,6 @@ class Graph:
         """
         view = self._cache.get("csr")
         if view is None:
-            from parmst._csr import build_csr
-
             view = build_csr(self.src, self.dst, self.weight, self.num_vertices)
             self._cache["csr"] = view
         return view
@@ -659,11 +413,9 @@ class Graph:
             if self.weight_dtype.kind != "f":
                 self._cache["has_nan"] = False
             elif self._device is not None and self._host is None:
-                from parmst.solvers.gpu import _arrays
-
-                self._cache["has_nan"] = _arrays.nan_count(self._device.weight) > 0
+                self._cache["has_nan"] = _graph_device.has_nan(self._device)
             else:
-                self._cache["has_nan"] = _has_nan(self.weight)
+                self._cache["has_nan"] = has_nan(self.weight)
         return self._cache["has_nan"]
 
     def subgraph_edges(self, keep: np.ndarray) -> tuple[Graph, np.ndarray]:
@@ -678,7 +430,7 @@ class Graph:
 
     def with_weights(self, weight: np.ndarray) -> Graph:
         """The same edges with other weights (same length, validated dtype)."""
-        w = _coerce_weights(weight, self.num_edges)
+        w = coerce_weights(weight, self.num_edges)
         if len(w) != self.num_edges:
             raise GraphValueError(f"{self.num_edges} edges but {len(w)} weights")
         return Graph(self.src, self.dst, np.array(w), self.num_vertices)
@@ -688,29 +440,9 @@ class Graph:
 
         Self-loops are dropped, as no spanning forest uses them.
         """
-        sp = _optional.require("scipy.sparse", "Graph.to_scipy")
-
-        loop = self.src == self.dst
-        s = np.minimum(self.src, self.dst)[~loop]
-        d = np.maximum(self.src, self.dst)[~loop]
-        w = self.weight[~loop]
-        order = np.lexsort((w, d, s))
-        s, d, w = s[order], d[order], w[order]
-        first = np.ones(len(s), dtype=bool)
-        first[1:] = (s[1:] != s[:-1]) | (d[1:] != d[:-1])
-        s, d, w = s[first], d[first], w[first]
-        n = self.num_vertices
-        return sp.coo_array((np.concatenate([w, w]), (np.concatenate([s, d]), np.concatenate([d, s]))),
-                            shape=(n, n)).tocsr()
+        return _graph_convert.scipy_matrix(self.src, self.dst, self.weight, self.num_vertices)
 
     def to_networkx(self):
         """A ``networkx.MultiGraph`` with ``weight`` and ``edge_id`` edge attributes."""
-        nx = _optional.require("networkx", "Graph.to_networkx")
-
-        g = nx.MultiGraph()
-        g.add_nodes_from(range(self.num_vertices))
-        g.add_edges_from(
-            (int(u), int(v), {"weight": w, "edge_id": i})
-            for i, (u, v, w) in enumerate(zip(self.src.tolist(), self.dst.tolist(),
-                                              self.weight.tolist())))
-        return g
+        return _graph_convert.networkx_multigraph(self.src, self.dst, self.weight,
+                                                  self.num_vertices)

@@ -16,9 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import parmst
-from parmst.solvers.gpu import _device
+from parmst._cuda import runtime
 
-SIMULATOR = _device.simulator_active()
+SIMULATOR = runtime.simulator_active()
 GPU_SOLVERS = [name for name in parmst.registry.solvers() if name.endswith("/gpu")]
 # Every ecl/gpu code path: edge-list and CSR (hybrid warp / thread) initialization,
 # with and without filtering, atomic guards, one or both directions, select by sweeping
@@ -43,8 +43,8 @@ ECL_VARIANTS = [
 BLOCK = {"block_size": 32} if SIMULATOR else {}
 
 pytestmark = [
-    pytest.mark.skipif(_device.probe() is not True,
-                       reason=f"GPU solvers cannot run: {_device.probe()}"),
+    pytest.mark.skipif(runtime.probe() is not True,
+                       reason=f"GPU solvers cannot run: {runtime.probe()}"),
     # The simulator runs the float64 -> float32 narrowing check in NumPy, which warns where
     # a GPU just rounds to infinity (and the check then keeps the float64 keys).
     pytest.mark.filterwarnings("ignore:overflow encountered in cast:RuntimeWarning"),
@@ -222,7 +222,7 @@ def test_genboruvka_exclusive_scan_over_several_block_levels(count):
 
     values = np.random.default_rng(count).integers(0, 9, count).astype(np.int32)
     out = cuda.device_array(count + 1, np.int64)
-    launcher = genboruvka._Launcher(BLOCK.get("block_size", _device.DEFAULT_BLOCK_SIZE))
+    launcher = genboruvka._Launcher(BLOCK.get("block_size", runtime.DEFAULT_BLOCK_SIZE))
     total = launcher.exclusive_scan(cuda.to_device(values), count, out)
     expected = np.concatenate([[0], np.cumsum(values)])
     assert total == expected[-1]
@@ -300,13 +300,13 @@ def test_radix_order_is_a_stable_sort(bits):
     """One pass, a partial last digit, and all sixteen 4-bit passes of a 64-bit key."""
     from numba import cuda
 
-    from parmst.solvers.gpu import _arrays
+    from parmst._cuda import arrays as cuda_arrays
 
     rng = np.random.default_rng(bits)
     keys = rng.integers(0, 2**bits, 90 if SIMULATOR else 300_000, dtype=np.uint64)
     keys[::7] = keys[0]  # many ties
     assert int(keys.max()).bit_length() == bits
-    order = _arrays.radix_order(cuda.to_device(keys), bits)
+    order = cuda_arrays.radix_order(cuda.to_device(keys), bits)
     np.testing.assert_array_equal(order.copy_to_host(), np.argsort(keys, kind="stable"))
 
 
@@ -314,10 +314,10 @@ def test_radix_order_is_a_stable_sort(bits):
 def test_compaction_keeps_flagged_items_in_order(count):
     from numba import cuda
 
-    from parmst.solvers.gpu import _arrays
+    from parmst._cuda import arrays as cuda_arrays
 
     flags = (np.random.default_rng(count).random(count) < 0.3).astype(np.uint8)
-    np.testing.assert_array_equal(_arrays.compact(cuda.to_device(flags)).copy_to_host(),
+    np.testing.assert_array_equal(cuda_arrays.compact(cuda.to_device(flags)).copy_to_host(),
                                   np.flatnonzero(flags))
 
 
@@ -452,11 +452,12 @@ def poison_idle_buffers(value: int = 1) -> int:
     """Fill every idle pooled array with ``value`` (1: every vertex's parent is vertex 1,
     every minimum and worklist count 1, every edge in the forest), as a previous solve might
     have left it; returns how many arrays."""
-    from parmst.solvers.gpu import _arrays, _pool
+    from parmst._cuda import arrays as cuda_arrays
+    from parmst._cuda import pool as cuda_pool
 
-    idle = [a for arrays in _pool.device_pool()._idle.values() for a in arrays if a.size]
+    idle = [a for arrays in cuda_pool.device_pool()._idle.values() for a in arrays if a.size]
     for array in idle:
-        _arrays.refill(array, value)
+        cuda_arrays.refill(array, value)
     return len(idle)
 
 
@@ -464,9 +465,9 @@ def poison_idle_buffers(value: int = 1) -> int:
 def test_ecl_pooled_buffers_never_leak_a_previous_solve(keys):
     """Solves of different graphs and sizes, interleaved, each after every idle buffer was
     poisoned: each forest exact, and a second graph of the same sizes allocates nothing."""
-    from parmst.solvers.gpu import _pool
+    from parmst._cuda import pool as cuda_pool
 
-    pool = _pool.device_pool()
+    pool = cuda_pool.device_pool()
     graphs = [random_graph(20 + i, n, m, dtype) for i, ((n, m), dtype)
               in enumerate([(SIZES[1], "int32"), (SIZES[0], "float64"), (SIZES[1], "float64"),
                             (SIZES[0], "int32")])]
@@ -487,9 +488,9 @@ def test_ecl_pooled_buffers_never_leak_a_previous_solve(keys):
 
 
 def test_pool_reuses_by_shape_and_dtype_and_frees_beyond_its_cap():
-    from parmst.solvers.gpu import _pool
+    from parmst._cuda import pool as cuda_pool
 
-    pool = _pool.DevicePool(max_idle_bytes=1000)
+    pool = cuda_pool.DevicePool(max_idle_bytes=1000)
     a = pool.take(100, np.int64)
     b = pool.take((2, 50), np.int32)
     assert pool.missing_bytes([(100, np.int64)]) == 800
@@ -505,11 +506,11 @@ def test_pool_reuses_by_shape_and_dtype_and_frees_beyond_its_cap():
 @pytest.mark.parametrize("dtype", ["int32", "int64"])
 @pytest.mark.parametrize("count", [1, 33, 700 if SIMULATOR else 3_000_000])
 def test_edge_checks_fold_every_block(dtype, count):
-    """Id bounds and NaN count of :func:`~parmst.solvers.gpu._arrays.edge_checks` (one row
+    """Id bounds and NaN count of :func:`~parmst._cuda.arrays.edge_checks` (one row
     per block, folded on the host) against NumPy, with extremes in the last items."""
     from numba import cuda
 
-    from parmst.solvers.gpu import _arrays
+    from parmst._cuda import arrays as cuda_arrays
 
     rng = np.random.default_rng(count)
     src = rng.integers(5, 1000, count).astype(dtype)
@@ -519,6 +520,6 @@ def test_edge_checks_fold_every_block(dtype, count):
     weight[rng.random(count) < 0.1] = np.nan
     weight[-1] = np.nan
     d = cuda.to_device
-    assert _arrays.edge_checks(d(src), d(dst), d(weight)) == (
+    assert cuda_arrays.edge_checks(d(src), d(dst), d(weight)) == (
         -7, 2**30, int(np.isnan(weight).sum()))
-    assert _arrays.edge_checks(d(src), d(dst), None) == (-7, 2**30, 0)
+    assert cuda_arrays.edge_checks(d(src), d(dst), None) == (-7, 2**30, 0)

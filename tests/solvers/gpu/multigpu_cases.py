@@ -22,10 +22,10 @@ from hypothesis import strategies as st
 
 import parmst
 from conformance.cases import CASES, GENERATOR_SPECS  # tests/ is on sys.path (conftest)
-from parmst.solvers.gpu import _device
+from parmst._cuda import runtime
 
-SIMULATOR = _device.simulator_active()
-_PROBE = _device.probe()
+SIMULATOR = runtime.simulator_active()
+_PROBE = runtime.probe()
 REQUIRED = os.environ.get("PARMST_REQUIRE_GPU") == "1"
 
 pytestmark = pytest.mark.skipif(_PROBE is not True and not REQUIRED,

@@ -21,12 +21,12 @@ import numpy as np
 import pytest
 
 import parmst
-from parmst.solvers.gpu import _device
+from parmst._cuda import runtime
 
 REQUIRED = os.environ.get("PARMST_REQUIRE_GPU") == "1"
-_PROBE = _device.probe()
-ON_DEVICE = _PROBE is True and not _device.simulator_active()
-_WHY_NOT = "the CUDA simulator has no warp intrinsics" if _device.simulator_active() \
+_PROBE = runtime.probe()
+ON_DEVICE = _PROBE is True and not runtime.simulator_active()
+_WHY_NOT = "the CUDA simulator has no warp intrinsics" if runtime.simulator_active() \
     else f"no real GPU: {_PROBE}"
 
 pytestmark = [
@@ -68,7 +68,7 @@ def test_a_real_device_runs_the_warp_paths():
 
     assert ON_DEVICE, f"PARMST_REQUIRE_GPU=1 but {_WHY_NOT}"
     assert _kernels.WARP_INTRINSICS
-    assert _device.device_name().startswith("cuda:")
+    assert runtime.device_name().startswith("cuda:")
 
 
 @pytest.mark.parametrize("keys", ["auto", "two-pass"])

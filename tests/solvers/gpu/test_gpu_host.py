@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 
 from parmst import registry
+from parmst._cuda import runtime
 from parmst.solvers.gpu import _device
 
-GPU_NAMES = ["ecl/gpu", "boruvka-edge/gpu", "prim-dense/gpu"]
+GPU_NAMES = ["ecl/gpu", "boruvka-edge/gpu", "genboruvka/gpu", "prim-dense/gpu"]
 needs_numba_cuda = pytest.mark.skipif(importlib.util.find_spec("numba_cuda") is None,
                                       reason="numba-cuda is not installed")
 
@@ -22,14 +23,27 @@ def test_gpu_solver_registered_with_probe_and_limit(name):
     assert solver.backend == "gpu"
     assert solver.paper.startswith(tuple(registry.CITATIONS.values()))
     assert solver.requires == ("numba_cuda",)
-    assert solver.probe is _device.probe
-    assert solver.limit is not None
+    assert solver.probe is runtime.probe
+    assert solver.limit is (_device.dense_limit if name == "prim-dense/gpu" else _device.graph_limit)
 
 
-def test_probe_names_what_is_missing():
-    reason = _device.probe()
-    if reason is not True:
-        assert "numba-cuda" in reason or "CUDA" in reason
+def test_probe_is_true_exactly_where_the_gpu_solvers_can_run():
+    reason = runtime.probe()
+    if importlib.util.find_spec("numba_cuda") is None:
+        assert reason == "numba-cuda is not installed (pip install 'parmst[gpu]')"
+    elif runtime.simulator_active():
+        assert reason is True
+    else:
+        from numba import cuda
+
+        usable = cuda.is_available()
+        assert (reason is True) == usable, reason
+        assert usable or "CUDA" in reason
+
+
+def test_probe_names_a_missing_numba_cuda(monkeypatch):
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    assert runtime.probe() == "numba-cuda is not installed (pip install 'parmst[gpu]')"
 
 
 def test_graph_limit_rejects_vertex_ids_beyond_32_bits():

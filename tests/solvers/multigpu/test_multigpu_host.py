@@ -28,12 +28,12 @@ pytestmark = pytest.mark.skipif(importlib.util.find_spec("numba_cuda") is None,
 @pytest.fixture
 def machine(monkeypatch):
     """Pretend this process sees ``count`` real CUDA devices; returns a setter."""
-    from parmst.solvers.gpu import _device
+    from parmst._cuda import runtime
     from parmst.solvers.multigpu import _devices
 
     def set_devices(count: int) -> None:
-        monkeypatch.setattr(_device, "probe", lambda: True)
-        monkeypatch.setattr(_device, "simulator_active", lambda: False)
+        monkeypatch.setattr(runtime, "probe", lambda: True)
+        monkeypatch.setattr(runtime, "simulator_active", lambda: False)
         monkeypatch.setattr(_devices, "visible_devices",
                             lambda: [f"cuda:{d} Fake GPU" for d in range(count)])
 
@@ -47,7 +47,7 @@ def cpu_standin(monkeypatch, machine):
     switching; returns the (device, thread name) pairs the parts ran on."""
     from numba.cuda.simulator.cudadrv.devicearray import FakeCUDAArray
 
-    from parmst.solvers.gpu import _device
+    from parmst._cuda import runtime
     from parmst.solvers.multigpu import _devices
     from parmst.solvers.multigpu import ecl as multigpu
     from parmst.solvers.serial import kruskal
@@ -78,11 +78,11 @@ def cpu_standin(monkeypatch, machine):
     # The stand-in's devices are not real ones: never ask the driver about peer access.
     monkeypatch.setattr(_devices, "_can_access_peer", lambda target, source: False)
     monkeypatch.setattr(multigpu.ecl, "solve", ecl_solve)
-    monkeypatch.setattr(multigpu, "_arrays", kernels)
+    monkeypatch.setattr(multigpu, "arrays", kernels)
     monkeypatch.setattr(multigpu, "cuda", types.SimpleNamespace(
         device_array=lambda count, dtype: FakeCUDAArray(np.empty(count, dtype))))
-    monkeypatch.setattr(_device, "to_device", lambda a: FakeCUDAArray(np.array(a)))
-    monkeypatch.setattr(_device, "synchronize", lambda: None)
+    monkeypatch.setattr(runtime, "to_device", lambda a: FakeCUDAArray(np.array(a)))
+    monkeypatch.setattr(runtime, "synchronize", lambda: None)
     monkeypatch.setattr(multigpu, "visible_devices",
                         lambda: [f"cuda:{d} Fake GPU" for d in range(4)])
     machine(4)

@@ -4,8 +4,9 @@ Under ``NUMBA_ENABLE_CUDASIM=1`` the probe reports them runnable, so the
 conformance suite exercises every kernel on the CPU simulator in CI.
 """
 
+from parmst._cuda.runtime import DEFAULT_BLOCK_SIZE, probe
 from parmst.registry import CITATIONS, Solver, register
-from parmst.solvers.gpu._device import DEFAULT_BLOCK_SIZE, dense_limit, graph_limit, probe
+from parmst.solvers.gpu._device import dense_limit, graph_limit
 
 _REQUIRES = ("numba_cuda",)
 
@@ -72,6 +73,6 @@ def release_buffers() -> int:
     >>> release_buffers() >= 0
     True
     """
-    from parmst.solvers.gpu import _pool
+    from parmst._cuda import pool
 
-    return _pool.release_all()
+    return pool.release_all()

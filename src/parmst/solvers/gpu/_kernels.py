@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda
 
-from parmst.solvers.gpu._device import simulator_active
+from parmst._cuda.runtime import simulator_active
 
 # The simulator has no warp intrinsics: there every thread reserves its own
 # worklist slot. On a GPU a warp reserves all its slots with one atomicAdd.

@@ -38,13 +38,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-
 from numba import cuda
 
+from parmst._cuda import arrays as _arrays
+from parmst._cuda import pool as _pool
+from parmst._cuda.arrays import launch_grid, reduction_grid
 from parmst.order import id_bits, weight_key
 from parmst.solvers import ecl_host
-from parmst.solvers.gpu import _arrays, _pool
-from parmst.solvers.gpu._arrays import launch_grid, reduction_grid
 from parmst.stats import Stats
 
 __all__ = ["KEY_METHODS", "MAX_KEY", "UNPACKED_METHODS", "SlotKeys", "device_keys",
@@ -233,12 +233,13 @@ def graph_keys(graph: Any, method: str, stats: Stats, unpacked: str = "rank") ->
     cache_key = ("gpu-keys", method, unpacked)
     cached = graph._cache.get(cache_key)
     if cached is None:
+        from parmst._cuda import runtime
         from parmst.solvers.gpu import _device
 
         weight = _device.device_graph(graph, stats).weight
         with stats.phase("keys"):
             cached = device_keys(weight, method, unpacked)
-            _device.synchronize()
+            runtime.synchronize()
         graph._cache[cache_key] = cached
     return cached
 

@@ -20,7 +20,8 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda
 
-from parmst.solvers.gpu import _arrays, _device
+from parmst._cuda import arrays, pool, runtime
+from parmst.solvers.gpu import _device
 from parmst.solvers.gpu._kernels import (
     LOW32,
     SHIFT32,
@@ -113,7 +114,7 @@ def _clear(wl, counts, cur, min_key, no_ties):
     reset_items(wl, counts, cur, min_key, no_ties)
 
 
-def solve(graph, stats: Stats, *, block_size: int = _device.DEFAULT_BLOCK_SIZE,
+def solve(graph, stats: Stats, *, block_size: int = runtime.DEFAULT_BLOCK_SIZE,
           keys: str = "auto") -> np.ndarray:
     """Edge ids of the minimum spanning forest by Shou and He's CUDA Borůvka.
 
@@ -142,22 +143,22 @@ def solve(graph, stats: Stats, *, block_size: int = _device.DEFAULT_BLOCK_SIZE,
         raise ValueError(f"boruvka-edge/gpu: block_size must be a multiple of 32 in 32..1024, "
                          f"got {block_size}")
     n, m = graph.num_vertices, graph.num_edges
-    threads, max_blocks = _device.launch_limits(block_size)
+    threads, max_blocks = runtime.launch_limits(block_size)
 
     def grid(count):
-        return min(max_blocks, _device.blocks_for(count, threads)), threads
+        return min(max_blocks, runtime.blocks_for(count, threads)), threads
 
     with stats.init():
         needed = (2 * graph.index_dtype.itemsize + 8) * m + 2 * max(m, 1) * 16 + 16 * n + m + 16
-        _device.ensure_memory("boruvka-edge/gpu", needed)
+        pool.ensure_memory("boruvka-edge/gpu", needed)
         edges = _device.device_graph(graph, stats)
         keys = graph_keys(graph, keys, stats)
         src, dst, d_keys = edges.src, edges.dst, keys.keys
-        dsu = _arrays.iota(n, np.uint64)  # rank 0, parent itself
-        min_key = _device.device_full(n, MAX_KEY, np.uint64)
-        in_forest = _device.device_full(m, 0, np.uint8)
+        dsu = arrays.iota(n, np.uint64)  # rank 0, parent itself
+        min_key = arrays.fill(n, MAX_KEY, np.uint64)
+        in_forest = arrays.fill(m, 0, np.uint8)
         wl = cuda.device_array((2, max(m, 1), 2), dtype=np.uint64)
-        counts = _device.device_full(2, 0, np.int64)
+        counts = arrays.fill(2, 0, np.int64)
         no_ties = cuda.device_array(0, dtype=np.uint64)
     stats.extra["key_method"] = keys.method
     with stats.compute():
@@ -173,7 +174,7 @@ def solve(graph, stats: Stats, *, block_size: int = _device.DEFAULT_BLOCK_SIZE,
                 _merge[grid(size)](wl, counts, cur, dsu, min_key, no_ties, in_forest,
                                    keys.slot_mask)
                 _clear[grid(size)](wl, counts, cur, min_key, no_ties)
-        _device.synchronize()
+        runtime.synchronize()
     edge_ids = _device.result_ids(graph, keys, in_forest, stats)
     _device.record_device(stats, needed)
     return edge_ids

@@ -48,9 +48,10 @@ import math
 import numpy as np
 from numba import cuda
 
+from parmst._cuda import arrays, pool, runtime
 from parmst.solvers.ecl_host import DEVICE_FILTER_TARGET as FILTER_TARGET
 from parmst.solvers.ecl_host import VERTEX_SELECT_RATIO
-from parmst.solvers.gpu import _arrays, _device, _pool
+from parmst.solvers.gpu import _device
 from parmst.solvers.gpu._kernels import (
     FULL_MASK,
     NO_EDGE,
@@ -328,7 +329,7 @@ def _resident_blocks(argument_types: tuple, block_size: int) -> int:
 def _cooperative_blocks(args: tuple, block_size: int) -> int:
     """Grid size for the persistent kernel: all resident blocks (one under the simulator,
     whose grid barrier spans a single block)."""
-    if _device.simulator_active():
+    if runtime.simulator_active():
         return 1
     return _resident_blocks(tuple(_all_rounds.typeof_pyval(a) for a in args), block_size)
 
@@ -372,7 +373,7 @@ class _Run:
         # Selecting by vertices needs each slot's endpoints: the edge list.
         by_vertices = select == "auto" and init == "edge"
         self.vertex_ratio = VERTEX_SELECT_RATIO if by_vertices else 0
-        self.block_size, self.max_blocks = _device.launch_limits(block_size)
+        self.block_size, self.max_blocks = runtime.launch_limits(block_size)
         self.init = init
         self.both_directions = both_directions
         # Two-pass keys: records carry the edge id, sets a tie-breaking id (empty: packed keys).
@@ -388,18 +389,18 @@ class _Run:
                 [(n, np.int32), (n, np.uint64), (n if two_pass else 0, np.uint64),
                  (m, np.uint8), ((2, capacity, record_words), np.uint64), (2, np.int64),
                  (_MAX_ROUNDS + 1, np.int64)],
-                check=lambda _: _device.ensure_memory("ecl/gpu", needed))
+                check=lambda _: pool.ensure_memory("ecl/gpu", needed))
         if init == "edge":
             self.graph_arrays = (edges.src, edges.dst, keys.keys)
         else:
             indptr, indices, edge_ids = _device.device_csr(graph, stats)
-            self.graph_arrays = (indptr, indices, _arrays.gather(keys.keys, edge_ids), edge_ids)
+            self.graph_arrays = (indptr, indices, arrays.gather(keys.keys, edge_ids), edge_ids)
         work = (self.parent, self.min_edge, self.min_id, self.in_forest, self.counts, self.sizes)
         _reset_work[self._grid(max(n, m))](*work)
         self.slot_mask = keys.slot_mask
 
     def _grid(self, count: int) -> tuple[int, int]:
-        return min(self.max_blocks, _device.blocks_for(count, self.block_size)), self.block_size
+        return min(self.max_blocks, runtime.blocks_for(count, self.block_size)), self.block_size
 
     def populate(self, threshold, heavy: bool) -> int:
         """Fill ``wl[0]`` with the phase's edges; returns how many."""
@@ -466,7 +467,7 @@ class _Run:
 
 def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
           atomic_guards: bool = True, both_directions: bool = False,
-          block_size: int = _device.DEFAULT_BLOCK_SIZE, launch: str = "auto",
+          block_size: int = runtime.DEFAULT_BLOCK_SIZE, launch: str = "auto",
           persistent_below: int = PERSISTENT_BELOW, seed: int = 0,
           keys: str = "auto", select: str = "auto",
           filter_target: float = FILTER_TARGET) -> np.ndarray:
@@ -532,7 +533,7 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
     [1, 2, 3]
     """
     _check_options(init, block_size, launch, persistent_below, select, filter_target)
-    with _pool.lease() as lease:
+    with pool.lease() as lease:
         with stats.init():
             edges = _device.device_graph(graph, stats)
             keys = graph_keys(graph, keys, stats, unpacked="two-pass")
@@ -547,7 +548,7 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
             for bound, heavy in phases:
                 with stats.phase("heavy" if heavy and threshold is not None else "light"):
                     run.rounds(run.populate(bound, heavy), atomic_guards, stats)
-            _device.synchronize()
+            runtime.synchronize()
         edge_ids = _device.result_ids(graph, keys, run.in_forest, stats)
     _device.record_device(stats, stats.extra["device_memory_bytes"])
     return edge_ids

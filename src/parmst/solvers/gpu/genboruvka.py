@@ -33,7 +33,7 @@ of the graph's entries (RMAT hubs, the giant component after a few rounds),
 and a warp's entries of one super-vertex share one ``atomicAdd``
 (:func:`_reserve_in_run`). The thesis used ModernGPU's scan; CuPy is not
 available in CI, so :meth:`_Launcher.exclusive_scan` is the shared block scan
-of :func:`parmst.solvers.gpu._arrays.exclusive_scan` (shared memory plus a
+of :func:`parmst._cuda.arrays.exclusive_scan` (shared memory plus a
 recursive scan of the block sums), which also runs under numba-cuda's
 simulator. Kernels loop grid-stride, so the simulator can run
 them on two small blocks.
@@ -44,12 +44,13 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda
 
-from parmst.solvers.gpu import _arrays, _device
+from parmst._cuda import arrays, pool, runtime
+from parmst.solvers.gpu import _device
 from parmst.solvers.gpu._kernels import FULL_MASK, WARP_INTRINSICS, lower_min, warp_round
 from parmst.solvers.gpu._keys import MAX_KEY, graph_keys
 from parmst.stats import Stats
 
-WARP_SIZE = _device.WARP_SIZE
+WARP_SIZE = runtime.WARP_SIZE
 
 
 @cuda.jit(cache=True)
@@ -202,14 +203,14 @@ class _Launcher:
     """Grid shapes for the solver's grid-stride kernels, and the scan built from them."""
 
     def __init__(self, block_size: int) -> None:
-        self.threads, self.max_blocks = _device.launch_limits(block_size)
+        self.threads, self.max_blocks = runtime.launch_limits(block_size)
 
     def __call__(self, count: int) -> tuple[int, int]:
-        return min(self.max_blocks, _device.blocks_for(count, self.threads)), self.threads
+        return min(self.max_blocks, runtime.blocks_for(count, self.threads)), self.threads
 
     def exclusive_scan(self, values, count: int, out) -> int:
         """``out[:count + 1]`` = exclusive prefix sums of ``values[:count]``; returns the total."""
-        _arrays.exclusive_scan(values, count, out, self.max_blocks)
+        arrays.exclusive_scan(values, count, out, self.max_blocks)
         return int(out[count:count + 1].copy_to_host()[0])
 
 
@@ -220,7 +221,7 @@ def _initial_entries(graph, keys, stats):
     csr = graph.csr()
     row = np.repeat(np.arange(graph.num_vertices, dtype=np.int32), np.diff(csr.indptr))
     edge_ids = _device.device_csr(graph, stats)[2]
-    return row, csr.indices.astype(np.int32), _arrays.gather(keys.keys, edge_ids)
+    return row, csr.indices.astype(np.int32), arrays.gather(keys.keys, edge_ids)
 
 
 def _colour(launch, graph, buffers, in_forest, slot_mask) -> int:
@@ -291,7 +292,7 @@ def device_bytes(n: int, m: int) -> int:
     return 2 * 2 * m * 16 + (n + 1) * 60 + m
 
 
-def solve(graph, stats: Stats, *, block_size: int = _device.DEFAULT_BLOCK_SIZE,
+def solve(graph, stats: Stats, *, block_size: int = runtime.DEFAULT_BLOCK_SIZE,
           keys: str = "auto") -> np.ndarray:
     """Edge ids of the minimum spanning forest by Sousa's generic Borůvka on the GPU.
 
@@ -328,14 +329,14 @@ def solve(graph, stats: Stats, *, block_size: int = _device.DEFAULT_BLOCK_SIZE,
         first_entries = _initial_entries(graph, keys, stats)
         entries = len(first_entries[0])
         needed = device_bytes(n, m)
-        _device.ensure_memory("genboruvka/gpu", needed)
-        with _device.timed_transfer(stats, "transfer_time"):
+        pool.ensure_memory("genboruvka/gpu", needed)
+        with runtime.timed_transfer(stats, "transfer_time"):
             buffers = _device_buffers(n, max(entries, 1))
             current = tuple(array[:entries] for array in buffers["entries"][0])
             if entries:
                 for device_array, column in zip(current, first_entries):
                     device_array.copy_to_device(column)
-        in_forest = _device.device_full(max(m, 1), 0, np.uint8)
+        in_forest = arrays.fill(max(m, 1), 0, np.uint8)
     stats.extra["key_method"] = keys.method
     stats.rounds = 0
     passes = []
@@ -348,7 +349,7 @@ def solve(graph, stats: Stats, *, block_size: int = _device.DEFAULT_BLOCK_SIZE,
             target = buffers["entries"][stats.rounds % 2]
             graph_now = _contract(launch, graph_now, buffers, target)
             entries = len(graph_now[1][0])
-        _device.synchronize()
+        runtime.synchronize()
     stats.extra["colour_passes"] = passes
     edge_ids = _device.result_ids(graph, keys, in_forest, stats)
     _device.record_device(stats, needed)

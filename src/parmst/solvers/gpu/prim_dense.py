@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda
 
+from parmst._cuda import arrays, pool, runtime
 from parmst.solvers.gpu import _device
 from parmst.solvers.gpu._kernels import NO_EDGE
 from parmst.solvers.gpu._keys import graph_keys
@@ -24,7 +25,7 @@ from parmst.stats import Stats
 
 # Threads per block: shared-memory arrays need a compile-time size. Pugliese
 # uses 1024; the simulator runs each thread in Python, so it gets one warp.
-BLOCK = _device.WARP_SIZE if _device.simulator_active() else 1024
+BLOCK = runtime.WARP_SIZE if runtime.simulator_active() else 1024
 _NONE = np.int64(-1)
 
 
@@ -100,17 +101,17 @@ def solve(graph, stats: Stats, *, keys: str = "auto") -> np.ndarray:
     [1, 2, 3]
     """
     n = graph.num_vertices
-    blocks = _device.blocks_for(n, BLOCK)
+    blocks = runtime.blocks_for(n, BLOCK)
     with stats.init():
         keys = graph_keys(graph, keys, stats)
         with stats.phase("build-matrix"):
             # Dense graphs are small (at most 2**16 vertices): the matrix is built on the host.
             matrix = _build_key_matrix(graph.src, graph.dst, keys.keys.copy_to_host(), n)
-        _device.ensure_memory("prim-dense/gpu", matrix.nbytes + 9 * n)
-        with _device.timed_transfer(stats, "transfer_time"):
-            d_matrix = _device.to_device(matrix)
-            dist = _device.device_full(n, NO_EDGE, np.uint64)
-            in_tree = _device.device_full(n, 0, np.uint8)
+        pool.ensure_memory("prim-dense/gpu", matrix.nbytes + 9 * n)
+        with runtime.timed_transfer(stats, "transfer_time"):
+            d_matrix = runtime.to_device(matrix)
+            dist = arrays.fill(n, NO_EDGE, np.uint64)
+            in_tree = arrays.fill(n, 0, np.uint8)
             block_key = cuda.device_array(blocks, dtype=np.uint64)
             block_node = cuda.device_array(blocks, dtype=np.int64)
     slots, trees = [], 0
@@ -123,9 +124,9 @@ def solve(graph, stats: Stats, *, keys: str = "auto") -> np.ndarray:
             else:
                 slots.append(int(key & keys.slot_mask))
             _update_distances[blocks, BLOCK](d_matrix, dist, in_tree, u)
-        _device.synchronize()
+        runtime.synchronize()
     stats.rounds = trees
     stats.extra.update(matrix_bytes=matrix.nbytes, key_method=keys.method)
     _device.record_device(stats, matrix.nbytes + 9 * n)
     edge_ids = keys.edge_ids(np.array(slots, dtype=np.int64))
-    return _device.to_device(np.sort(edge_ids)) if graph.is_on_device else edge_ids
+    return runtime.to_device(np.sort(edge_ids)) if graph.is_on_device else edge_ids

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from parmst.solvers.gpu import _device
+from parmst._cuda import runtime
 
 __all__ = ["Plan", "copy_into", "describe_devices", "load_kernels_per_device", "on_device", "plan",
            "probe", "transfer_path",
@@ -31,7 +31,7 @@ def visible_devices() -> list[str]:
     >>> isinstance(visible_devices(), list)  # doctest: +SKIP
     True
     """
-    if _device.simulator_active():
+    if runtime.simulator_active():
         return ["cuda:0 cuda-simulator"]
     from numba import cuda
 
@@ -92,7 +92,7 @@ def plan(devices: Sequence[int] | None = None, parts: int | None = None) -> Plan
     if isinstance(ids, str):
         return ids
     if parts is None:
-        if _device.simulator_active():
+        if runtime.simulator_active():
             parts = _SIMULATED_PARTS
         elif len(ids) < 2:
             shown = ", ".join(names[d] for d in ids) or "none"
@@ -113,7 +113,7 @@ def probe(devices: Sequence[int] | None = None, parts: int | None = None) -> boo
     >>> isinstance(probe(), (bool, str))
     True
     """
-    ok = _device.probe()
+    ok = runtime.probe()
     if ok is not True:
         return ok
     chosen = plan(devices, parts)
@@ -128,11 +128,11 @@ def describe_devices() -> str:
     >>> describe_devices()  # doctest: +SKIP
     '2 devices: cuda:0 NVIDIA H200, cuda:1 NVIDIA H200'
     """
-    ok = _device.probe()
+    ok = runtime.probe()
     if ok is not True:
         return str(ok)
     names = visible_devices()
-    if _device.simulator_active():
+    if runtime.simulator_active():
         return f"1 simulated device; ecl/multigpu runs {_SIMULATED_PARTS} parts on it"
     return f"{len(names)} device{'s' if len(names) != 1 else ''}: {', '.join(names)}"
 

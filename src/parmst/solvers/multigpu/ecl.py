@@ -31,13 +31,20 @@ from typing import Any
 import numpy as np
 from numba import cuda
 
+from parmst._cuda import arrays, runtime
 from parmst.errors import SolverUnavailable
 from parmst.graph import DeviceEdges, Graph
 from parmst.partition import METHODS, crossing_mask, partition
-from parmst.solvers.gpu import _arrays, _device, ecl
-from parmst.solvers.multigpu._devices import (Plan, copy_into, load_kernels_per_device,
-                                              on_device, plan, transfer_path,
-                                              visible_devices)
+from parmst.solvers.gpu import ecl
+from parmst.solvers.multigpu._devices import (
+    Plan,
+    copy_into,
+    load_kernels_per_device,
+    on_device,
+    plan,
+    transfer_path,
+    visible_devices,
+)
 from parmst.stats import Stats
 
 SPLITS = ("edges", *METHODS)
@@ -56,16 +63,16 @@ class _Part:
     def solve_here(self, options: dict) -> None:
         """The part's local forest by ``ecl/gpu`` on the current device, left there, and its
         survivors' columns (src, dst, weight, global id) gathered there."""
-        edges = DeviceEdges(*(_device.to_device(a) for a in
+        edges = DeviceEdges(*(runtime.to_device(a) for a in
                               (self.graph.src, self.graph.dst, self.graph.weight)), kind="numba")
         self.stats = Stats()
         self.forest = ecl.solve(Graph._on_device(edges, self.graph.num_vertices), self.stats,
                                 **options)
-        ids = (_arrays.shift(self.forest, self.ids) if isinstance(self.ids, int)
-               else _arrays.gather(_device.to_device(self.ids), self.forest))
-        self.survivors = (*(_arrays.gather(a, self.forest)
+        ids = (arrays.shift(self.forest, self.ids) if isinstance(self.ids, int)
+               else arrays.gather(runtime.to_device(self.ids), self.forest))
+        self.survivors = (*(arrays.gather(a, self.forest)
                             for a in (edges.src, edges.dst, edges.weight)), ids)
-        _device.synchronize()
+        runtime.synchronize()
 
 
 def _edge_range_parts(graph: Graph, parts: int) -> list[_Part]:
@@ -147,7 +154,7 @@ def _gather_on(chosen: Plan, parts: list[_Part], graph: Graph, crossing: np.ndar
     paths = {path for _, path, _ in pieces}
     with on_device(target):
         if len(crossing):
-            pieces.append((target, "device", tuple(_device.to_device(a) for a in (
+            pieces.append((target, "device", tuple(runtime.to_device(a) for a in (
                 graph.src[crossing], graph.dst[crossing], graph.weight[crossing], crossing))))
         total = sum(columns[0].shape[0] for _, _, columns in pieces)
         dtypes = (graph.index_dtype, graph.index_dtype, graph.weight_dtype, np.int64)
@@ -159,7 +166,7 @@ def _gather_on(chosen: Plan, parts: list[_Part], graph: Graph, crossing: np.ndar
             copy_into(out[start:end], values, source, target, path)
         start = end
     with on_device(target):
-        _device.synchronize()
+        runtime.synchronize()
     return DeviceEdges(*merged[:3], kind="numba"), merged[3], paths
 
 
@@ -255,15 +262,15 @@ def solve(graph: Graph, stats: Stats, *, devices: Sequence[int] | None = None,
             if split != "edges":  # vertex parts interleave ids: back to ascending global ids
                 with on_device(chosen.devices[0]):
                     bits = max(1, graph.num_edges - 1).bit_length()
-                    order = _arrays.radix_order(global_ids, bits)
-                    merged = DeviceEdges(*(_arrays.gather(a, order) for a in
+                    order = arrays.radix_order(global_ids, bits)
+                    merged = DeviceEdges(*(arrays.gather(a, order) for a in
                                            (merged.src, merged.dst, merged.weight)), kind="numba")
-                    global_ids = _arrays.gather(global_ids, order)
+                    global_ids = arrays.gather(global_ids, order)
         with stats.phase("merge"), on_device(chosen.devices[0]):
             merge = Stats()
             picked = ecl.solve(Graph._on_device(merged, graph.num_vertices), merge, **options)
-            with _device.timed_transfer(merge, "copy_back_time"):
-                forest = _arrays.gather(global_ids, picked).copy_to_host()
+            with runtime.timed_transfer(merge, "copy_back_time"):
+                forest = arrays.gather(global_ids, picked).copy_to_host()
     stats.extra["transfer"] = "+".join(sorted(paths))
     # The devices ran their kernels at once: the local stage's computation is its slowest
     # device's; the rest of the stage's wall time (splits, transfers) stays initialization.

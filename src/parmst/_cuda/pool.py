@@ -13,6 +13,9 @@ stream, in order, so a buffer given back while queued kernels still use it is
 only handed to kernels queued after them. Buffers come back as the last user
 left them: every taker resets what it reads (a test checks that nothing of a
 previous graph leaks into the next solve).
+
+:func:`ensure_memory` checks a solve's memory need against what the device
+has free, counting idle pooled buffers as memory the solve can have back.
 """
 
 from __future__ import annotations
@@ -25,7 +28,11 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["MAX_IDLE_BYTES", "DevicePool", "Lease", "device_pool", "lease", "release_all"]
+from parmst._cuda import runtime
+from parmst.errors import SolverUnavailable
+
+__all__ = ["MAX_IDLE_BYTES", "DevicePool", "Lease", "device_pool", "ensure_memory", "lease",
+           "release_all"]
 
 #: Idle bytes a pool keeps for reuse; beyond it, the least recently used sizes are freed.
 MAX_IDLE_BYTES = 4 << 30
@@ -136,9 +143,7 @@ _POOLS_LOCK = threading.Lock()
 
 def device_pool() -> DevicePool:
     """The pool of the current device (the simulator's one device under ``NUMBA_ENABLE_CUDASIM``)."""
-    from parmst.solvers.gpu import _device
-
-    device = 0 if _device.simulator_active() else _current_device_id()
+    device = 0 if runtime.simulator_active() else _current_device_id()
     with _POOLS_LOCK:
         return _POOLS.setdefault(device, DevicePool())
 
@@ -164,3 +169,21 @@ def lease() -> Iterator[Lease]:
         yield held
     finally:
         held.close()
+
+
+def ensure_memory(solver: str, needed_bytes: int) -> None:
+    """Raise :class:`SolverUnavailable` naming needed and free memory if ``needed_bytes`` won't fit."""
+    if runtime.simulator_active():
+        return
+    from numba import cuda
+
+    context = cuda.current_context()
+    free, total = context.get_memory_info()
+    # Idle pooled buffers are memory this solve can have back.
+    if needed_bytes > free and device_pool().clear():
+        context.deallocations.clear()
+        free, total = context.get_memory_info()
+    if needed_bytes > free:
+        raise SolverUnavailable(
+            f"{solver} needs {needed_bytes / 2**30:.2f} GiB of device memory for this graph "
+            f"but only {free / 2**30:.2f} GiB of {total / 2**30:.2f} GiB is free")

@@ -24,17 +24,17 @@ from typing import Any
 import numpy as np
 from numba import cuda
 
-from parmst.solvers.gpu import _device, _pool
+from parmst._cuda import pool, runtime
 
 __all__ = ["block_partials", "cast", "compact", "edge_checks", "exclusive_scan", "fill",
            "fold_partials", "gather", "iota", "launch_grid", "nan_count", "radix_order",
            "reduction_grid", "refill", "reiota", "shift", "store_partials"]
 
 #: Threads per block of the scan kernel (its shared buffer needs a compile-time size).
-SCAN_THREADS = _device.WARP_SIZE if _device.simulator_active() else 1024
+SCAN_THREADS = runtime.WARP_SIZE if runtime.simulator_active() else 1024
 #: Bits of one radix-sort digit, and the items one thread counts and scatters in order.
 RADIX_BITS = 4
-RADIX_TILE = 16 if _device.simulator_active() else 64
+RADIX_TILE = 16 if runtime.simulator_active() else 64
 _BUCKETS = 1 << RADIX_BITS
 _U64_MAX = np.uint64(2**64 - 1)
 _I64_MAX = np.int64(2**63 - 1)
@@ -43,8 +43,8 @@ _I64_MIN = np.int64(-(2**63))
 
 def launch_grid(count: int) -> tuple[int, int]:
     """Blocks and threads of a grid-stride launch over ``count`` items."""
-    threads, max_blocks = _device.launch_limits(_device.DEFAULT_BLOCK_SIZE)
-    return min(max_blocks, _device.blocks_for(count, threads)), threads
+    threads, max_blocks = runtime.launch_limits(runtime.DEFAULT_BLOCK_SIZE)
+    return min(max_blocks, runtime.blocks_for(count, threads)), threads
 
 
 #: Blocks of a reduction launch: every thread folds many items into its own minimum, maximum
@@ -202,7 +202,7 @@ def edge_checks(src: Any, dst: Any, weight: Any | None) -> tuple[int, int, int]:
     if weight is None:
         weight = src[:0]
     grid = reduction_grid(count)
-    with _pool.lease() as lease:
+    with pool.lease() as lease:
         partials = lease.take((grid[0], 3), np.int64)
         _edge_checks[grid](src, dst, weight, partials)
         return fold_partials(partials)
@@ -264,11 +264,11 @@ def exclusive_scan(values: Any, count: int, out: Any, max_blocks: int | None = N
 
     The total is ``out[count]``; it stays on the device (read it only where
     the host needs it). ``max_blocks`` caps the scan's grid (default: the
-    launch limit of :func:`parmst.solvers.gpu._device.launch_limits`).
+    launch limit of :func:`parmst._cuda.runtime.launch_limits`).
     """
     if max_blocks is None:
-        max_blocks = _device.launch_limits(_device.DEFAULT_BLOCK_SIZE)[1]
-    blocks = _device.blocks_for(count + 1, SCAN_THREADS)
+        max_blocks = runtime.launch_limits(runtime.DEFAULT_BLOCK_SIZE)[1]
+    blocks = runtime.blocks_for(count + 1, SCAN_THREADS)
     block_sums = cuda.device_array(blocks, dtype=np.int64)
     _block_scan[min(max_blocks, blocks), SCAN_THREADS](values, count, out, block_sums)
     if blocks > 1:
@@ -279,7 +279,7 @@ def exclusive_scan(values: Any, count: int, out: Any, max_blocks: int | None = N
 
 #: Blocks of a compaction: each takes one contiguous tile of the flags, so its offset in
 #: the output is the sum of the tiles before it (few enough to sum in every block).
-COMPACT_BLOCKS = 2 if _device.simulator_active() else 512
+COMPACT_BLOCKS = 2 if runtime.simulator_active() else 512
 
 
 @cuda.jit(cache=True)
@@ -334,7 +334,7 @@ def compact(flags: Any, values: Any | None = None) -> Any:
     m = flags.shape[0]
     blocks = max(1, min(COMPACT_BLOCKS, -(-m // SCAN_THREADS)))
     tile = -(-m // blocks)
-    with _pool.lease() as lease:
+    with pool.lease() as lease:
         partials = lease.take((blocks, 3), np.int64)
         _count_flagged[blocks, SCAN_THREADS](flags, np.int64(tile), partials)
         size = fold_partials(partials)[2]

@@ -1,0 +1,119 @@
+"""The CUDA runtime as parmst uses it: probing, launch limits, synchronization, copies.
+
+The bottom of the CUDA layer (:mod:`parmst._cuda`): it knows devices and
+launches, not graphs or solvers. Everything here imports ``numba.cuda``
+lazily: ``import parmst`` and ``parmst.available_solvers()`` on a machine
+without numba-cuda must keep working. Under numba-cuda's simulator
+(``NUMBA_ENABLE_CUDASIM=1``, set before ``numba.cuda`` is first imported) the
+same kernels run in Python threads, so the solvers are testable in CI
+without a GPU; the simulator lacks the warp intrinsics (``ballot_sync``,
+``shfl_sync``), so kernels pick a thread-only path there (see
+:func:`simulator_active`).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import time
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from parmst.stats import Stats
+
+#: Threads per block unless a solver is told otherwise (Shou and He optimization 1 chose 512;
+#: ECL-MST uses 512 for its edge-centric kernels too).
+DEFAULT_BLOCK_SIZE = 512
+WARP_SIZE = 32
+
+
+def simulator_active() -> bool:
+    """Whether numba-cuda runs kernels in its CPU simulator (``NUMBA_ENABLE_CUDASIM=1``)."""
+    import numba
+
+    return bool(getattr(numba.config, "ENABLE_CUDASIM", 0))
+
+
+def probe() -> bool | str:
+    """``True`` if a CUDA device (or the simulator) can run the GPU solvers, else why not.
+
+    Examples
+    --------
+    >>> isinstance(probe(), (bool, str))
+    True
+    """
+    if importlib.util.find_spec("numba_cuda") is None:
+        return "numba-cuda is not installed (pip install 'parmst[gpu]')"
+    if simulator_active():
+        return True
+    try:
+        from numba import cuda
+
+        if cuda.is_available():
+            return True
+    except Exception as exc:  # noqa: BLE001 - a broken driver must read as "cannot run"
+        return f"CUDA is not usable: {exc}"
+    return "no CUDA device (set NUMBA_ENABLE_CUDASIM=1 to use numba-cuda's simulator)"
+
+
+def device_name() -> str:
+    """``"cuda:0 <name>"`` of the current device, or ``"cuda-simulator"``."""
+    if simulator_active():
+        return "cuda-simulator"
+    from numba import cuda
+
+    dev = cuda.get_current_device()
+    name = dev.name.decode() if isinstance(dev.name, bytes) else str(dev.name)
+    return f"cuda:{dev.id} {name}"
+
+
+def launch_limits(block_size: int) -> tuple[int, int]:
+    """Threads per block and the most blocks a launch uses (grid-stride loops cover the rest).
+
+    The simulator runs each thread in Python, so there launches shrink to
+    two blocks of one warp: the kernels' results do not depend on the shape.
+    """
+    if simulator_active():
+        return WARP_SIZE, 2
+    return block_size, 1 << 20
+
+
+def blocks_for(count: int, block_size: int) -> int:
+    """Blocks that give every one of ``count`` work items a thread (at least one block)."""
+    return max(1, -(-int(count) // block_size))
+
+
+def synchronize() -> None:
+    """Wait for every queued kernel and copy (no-op under the simulator)."""
+    from numba import cuda
+
+    cuda.synchronize()
+
+
+@contextmanager
+def timed_transfer(stats: Stats, key: str) -> Iterator[None]:
+    """Time a block that moves data, with the device drained at both ends, into ``stats.extra``."""
+    synchronize()
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        synchronize()
+        stats.extra[key] = stats.extra.get(key, 0.0) + time.perf_counter() - start
+
+
+def to_device(array: np.ndarray) -> Any:
+    """Copy a host array to the device (contiguous first; the caller's array is untouched).
+
+    One pageable copy: a pipeline through pinned staging buffers (the host
+    fills one 8 MiB buffer while the other crosses the bus) measured no
+    faster on an H200, 9.16 ms against 9.13 ms for 48 MiB
+    (``benchmarks/results/gpu_end_to_end.md``), so it was left out.
+    """
+    from numba import cuda
+
+    return cuda.to_device(np.ascontiguousarray(array))
