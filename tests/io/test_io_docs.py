@@ -7,7 +7,7 @@ import pytest
 
 MODULES = ["parmst.io", "parmst.io.edgelist", "parmst.io.snap", "parmst.io.dimacs",
            "parmst.io.mtx", "parmst.io.pbbs", "parmst.io.egr", "parmst.io.npz",
-           "parmst.io._mirror"]
+           "parmst.io._mirror", "parmst.io._ranges"]
 
 
 @pytest.mark.parametrize("name", MODULES)

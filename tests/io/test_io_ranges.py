@@ -1,9 +1,10 @@
-"""Partitioned reading (parmst.distributed) in one process: ranks simulated by their parts.
+"""Partitioned reading (parmst.io.read_part, each format's read_range) in one process.
 
-For every format and every rank count 1..5 (and more ranks than lines), the
-ranks' parts together must be exactly the file's edges, in id order, each
-once: the byte ranges tile the edge lines and every part parses only its own.
-The same code runs under mpiexec in tests/solvers/mpi/.
+Ranks are simulated by their parts: for every format and every rank count
+1..5 (and more ranks than lines), the parts together must be exactly the
+file's edges, in id order, each once: the byte ranges tile the edge lines
+and every part parses only its own. The same code runs under mpiexec in
+tests/solvers/mpi/.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from hypothesis import strategies as st
 
 from conformance.cases import tie_heavy_graphs
 from parmst import Graph, io
-from parmst.distributed import Ownership, byte_range, read_part
 from parmst.errors import GraphFormatError
+from parmst.io import read_part
+from parmst.io._ranges import byte_range
 
 EXTENSIONS = {"edgelist": ".txt", "snap": ".snap", "dimacs": ".gr", "npz": ".npz",
               "mtx": ".mtx", "pbbs": ".pbbs", "egr": ".egr"}
@@ -212,19 +214,6 @@ def parmst_ring(n: int) -> Graph:
     return Graph.from_edges(np.arange(n), (np.arange(n) + 1) % n, np.arange(n) % 3)
 
 
-@pytest.mark.parametrize("kind", ["block", "cyclic"])
-@pytest.mark.parametrize("n,size", [(0, 3), (1, 4), (5, 4), (17, 5), (10, 1)])
-def test_ownership_gives_every_vertex_one_owner_and_a_dense_local_index(kind, n, size):
-    own = Ownership(kind, n, size)
-    v = np.arange(n)
-    owner, local = own.owner(v), own.local(v)
-    for r in range(size):
-        mine = own.global_ids(r)
-        assert mine.tolist() == v[owner == r].tolist()
-        assert local[mine].tolist() == list(range(own.count(r)))
-    assert sum(own.count(r) for r in range(size)) == n
-
-
 @pytest.mark.parametrize("size", [1, 3, 5])
 def test_compressed_npz_is_sliced_through_the_archive_member(tmp_path, size):
     rng = np.random.default_rng(3)
@@ -233,20 +222,3 @@ def test_compressed_npz_is_sliced_through_the_archive_member(tmp_path, size):
     path = tmp_path / "g.npz"
     io.write(g, path, compressed=True)
     _assert_tiles(path, g, size)
-
-
-@given(keys=st.lists(st.integers(0, 6), max_size=60))
-def test_group_order_is_a_stable_argsort_of_small_keys(keys):
-    from parmst.solvers.mpi._comm import group_order
-
-    keys = np.array(keys, dtype=np.int64)
-    assert group_order(keys, 7).tolist() == np.argsort(keys, kind="stable").tolist()
-
-
-@pytest.mark.parametrize("bad", [-1, 7])
-def test_group_order_refuses_a_key_out_of_range(bad):
-    """An out-of-range key once wrote past the order array (heap corruption, no error)."""
-    from parmst.solvers.mpi._comm import group_order
-
-    with pytest.raises(ValueError, match="outside 0..6"):
-        group_order(np.array([3, bad, 0], dtype=np.int64), 7)
