@@ -196,11 +196,11 @@ def read_range(path: str | os.PathLike, rank: int, size: int, *, before: Before 
     --------
     >>> import os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "g.mtx")
-    >>> _ = open(path, "w").write("%%MatrixMarket matrix coordinate integer general\\n"
-    ...                           "2 2 2\\n1 2 4\\n2 1 4\\n")
+    >>> _ = open(path, "w").write("%%MatrixMarket matrix coordinate integer general\\n3 3 4\\n"
+    ...                           "1 2 4\\n2 1 4\\n2 3 5\\n3 2 5\\n")
     >>> parts = [read_range(path, r, 2, general="upper") for r in range(2)]
-    >>> [p.src.tolist() for p in parts], [p.counted for p in parts]
-    ([[0], []], [1, 1])
+    >>> [p.dst.tolist() for p in parts], [p.counted for p in parts]
+    ([[1], [2]], [2, 2])
     """
     check_choice("general", general, GENERAL_CHOICES)
     if general == "dedupe":
