@@ -130,8 +130,8 @@ def _open_member(archive: zipfile.ZipFile, path: str, name: str
     try:
         f = archive.open(name + ".npy")
     except KeyError:
-        raise GraphFormatError(path, f"missing array {name!r}; a graph archive holds src, dst, "
-                                     "weight, num_vertices") from None
+        raise GraphFormatError(path, f"missing array {name!r}; a graph archive holds "
+                                     f"{', '.join(ARRAYS)}") from None
     shape, dtype = _member_header(f)
     if dtype.hasobject:
         raise GraphFormatError(path, f"array {name!r} holds Python objects; never loaded")
