@@ -204,6 +204,7 @@ def _find_newline(buf, start):
 
 @numba.njit(cache=True)
 def _in_word(c):
+    """Whether byte ``c`` belongs to a word: neither a space nor a line break."""
     return c != NEWLINE and not _is_space(c)
 
 
