@@ -1,215 +1,26 @@
-"""Partitioned reading (parmst.distributed) in one process: ranks simulated by their parts.
+"""parmst.distributed in one process: ownership, and the constructors as one rank.
 
-For every format and every rank count 1..5 (and more ranks than lines), the
-ranks' parts together must be exactly the file's edges, in id order, each
-once: the byte ranges tile the edge lines and every part parses only its own.
-The same code runs under mpiexec in tests/solvers/mpi/.
+The partitioned readers are tested in tests/io/test_io_ranges.py; whole
+runs on several ranks under mpiexec in tests/solvers/mpi/.
 """
 
 from __future__ import annotations
 
-import itertools
+import doctest
+import importlib
+import importlib.util
 
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance.cases import tie_heavy_graphs
-from parmst import Graph, io
-from parmst.distributed import Ownership, byte_range, read_part
-from parmst.errors import GraphFormatError
+import parmst
+from parmst import Graph
+from parmst.distributed import DistributedGraph, Ownership
+from parmst.partition import block_bounds
 
-EXTENSIONS = {"edgelist": ".txt", "snap": ".snap", "dimacs": ".gr", "npz": ".npz",
-              "mtx": ".mtx", "pbbs": ".pbbs", "egr": ".egr"}
-
-
-def _parts(path, size: int):
-    return [read_part(path, rank, size) for rank in range(size)]
-
-
-def _assert_tiles(path, whole: Graph, size: int, **options) -> None:
-    parts = [read_part(path, rank, size, **options) for rank in range(size)]
-    src = np.concatenate([p.src for p in parts])
-    dst = np.concatenate([p.dst for p in parts])
-    weight = np.concatenate([p.weight for p in parts]).astype(whole.weight.dtype)
-    assert src.tolist() == whole.src.tolist(), size
-    assert dst.tolist() == whole.dst.tolist(), size
-    assert np.array_equal(weight, whole.weight), size
-    balances = [p.balance for p in parts if p.balance is not None]
-    if balances:  # .egr: the mirror check sums over the parts
-        assert not np.sum(balances, axis=0, dtype=np.uint64).any()
-
-
-def _integer_weights(graph: Graph) -> Graph:
-    """egr holds int32 weights only: the same graph with its weights ranked."""
-    if graph.weight.dtype.kind == "i" and graph.weight.dtype.itemsize <= 4:
-        return graph
-    ranks = np.unique(graph.weight, return_inverse=True)[1].astype(np.int32)
-    return Graph.from_edges(graph.src, graph.dst, ranks, graph.num_vertices)
-
-
-@given(graph=tie_heavy_graphs(max_vertices=12, max_edges=30),
-       fmt=st.sampled_from(sorted(EXTENSIONS)))
-def test_parts_are_the_file_for_1_to_5_ranks(tmp_path_factory, graph, fmt):
-    path = tmp_path_factory.mktemp("part") / f"g{EXTENSIONS[fmt]}"
-    if fmt == "egr":
-        graph = _integer_weights(graph)
-    io.write(graph, path)
-    whole = Graph.read(path)
-    assert whole.num_edges == graph.num_edges
-    for size in range(1, 6):
-        _assert_tiles(path, whole, size)
-
-
-HAND_MADE = (
-    "# a comment\n\n"
-    "3 1 2.5\n"
-    "% another comment\n"
-    "0 1 1\r\n"
-    "   \n"
-    "1 2 -4\n"
-    "2 0 7" + " " * 300 + "\n"  # a line longer than some ranks' ranges
-    "0 0 1e3\n"
-    "2 3 5"  # no final line break
-)
-
-
-@pytest.mark.parametrize("size", [1, 2, 3, 4, 5, 9, 40])
-def test_hand_made_edge_list_with_comments_blank_lines_and_long_line(tmp_path, size):
-    path = tmp_path / "g.txt"
-    path.write_text(HAND_MADE)
-    whole = Graph.read(path)
-    assert whole.num_edges == 6
-    _assert_tiles(path, whole, size)
-
-
-@pytest.mark.parametrize("size", [1, 2, 3, 5])
-def test_header_line_is_read_by_every_rank_and_counted_once(tmp_path, size):
-    path = tmp_path / "g.txt"
-    path.write_text("6 4\n0 1 5\n1 2 7\n2 3 1\n4 5 2\n")
-    parts = _parts(path, size)
-    assert sum(len(p.src) for p in parts) == 4
-    assert {p.num_vertices for p in parts} == {6}
-    assert {p.expected_edges for p in parts} == {4}
-
-
-@pytest.mark.parametrize("size", [1, 2, 3, 4, 5])
-def test_bad_line_is_reported_with_its_file_line_by_the_rank_that_holds_it(tmp_path, size):
-    lines = [f"{i} {i + 1} {i}" for i in range(30)]
-    lines[21] = "21 22 oops"
-    path = tmp_path / "g.txt"
-    path.write_text("# header comment\n" + "\n".join(lines) + "\n")
-    failures = []
-    for rank in range(size):
-        try:
-            read_part(path, rank, size)
-        except GraphFormatError as exc:
-            failures.append((rank, str(exc)))
-    assert len(failures) == 1
-    assert "line 23" in failures[0][1] and "oops" in failures[0][1]
-
-
-def test_byte_ranges_start_at_line_starts_and_tile(tmp_path):
-    data = np.frombuffer(b"h\n" + b"".join(b"%d 1 2\n" % i for i in range(50)), dtype=np.uint8)
-    for size in range(1, 12):
-        ranges = [byte_range(data, 2, r, size) for r in range(size)]
-        assert ranges[0][0] == 2 and ranges[-1][1] == len(data)
-        for (_, hi), (next_lo, _) in itertools.pairwise(ranges):
-            assert hi == next_lo
-        assert all(lo == 2 or data[lo - 1] == 10 for lo, _ in ranges)
-
-
-def test_gzip_and_whole_file_options_are_refused_with_a_hint(tmp_path):
-    g = Graph.from_edges([0], [1], [2])
-    io.write(g, tmp_path / "g.txt.gz")
-    with pytest.raises(GraphFormatError, match="uncompressed"):
-        read_part(tmp_path / "g.txt.gz", 0, 2)
-    io.write(g, tmp_path / "g.mtx")
-    with pytest.raises(ValueError, match="keep, upper and lower"):
-        read_part(tmp_path / "g.mtx", 0, 2, general="dedupe")
-    with pytest.raises(TypeError, match="header= does not apply to mtx"):
-        read_part(tmp_path / "g.mtx", 0, 2, header=True)
-
-
-GENERAL_MTX = ("%%MatrixMarket matrix coordinate real general\n% a comment\n5 5 9\n"
-               + "".join(f"{i} {j} {w}\n" for i, j, w in [(1, 2, 1.5), (2, 1, 1.5), (3, 3, 2),
-                                                           (4, 1, 0.5), (1, 4, 0.5), (5, 2, 7),
-                                                           (2, 5, 7), (3, 4, 1), (4, 3, 1)]))
-
-
-@pytest.mark.parametrize("general", ["keep", "upper", "lower"])
-@pytest.mark.parametrize("size", [1, 2, 3, 4, 5, 12])
-def test_general_matrix_market_entries_keep_their_ids_under_each_choice(tmp_path, general, size):
-    path = tmp_path / "g.mtx"
-    path.write_text(GENERAL_MTX)
-    whole = io.read(path, general=general)
-    _assert_tiles(path, whole, size, general=general)
-    parts = [read_part(path, r, size, general=general) for r in range(size)]
-    assert sum(p.counted for p in parts) == 9  # the size line counts entries before the choice
-
-
-PBBS_ACROSS_LINES = "WeightedEdgeArray 0 1\n5 1\n2 7 2 3\n\n\n1 3 0 2.5\n4 4 4"
-
-
-@pytest.mark.parametrize("size", [1, 2, 3, 4, 5, 9])
-def test_pbbs_rows_may_span_lines_and_ranges(tmp_path, size):
-    path = tmp_path / "g.pbbs"
-    path.write_text(PBBS_ACROSS_LINES)
-    whole = io.read(path)
-    assert whole.num_edges == 5
-    _assert_tiles(path, whole, size)
-
-
-@pytest.mark.parametrize("size", [1, 2, 4])
-def test_pbbs_incomplete_last_row_is_reported_once(tmp_path, size):
-    path = tmp_path / "g.pbbs"
-    path.write_text("WeightedEdgeArray\n0 1 5\n1 2 7\n2 3\n")
-    failures = []
-    for rank in range(size):
-        try:
-            read_part(path, rank, size)
-        except GraphFormatError as exc:
-            failures.append(str(exc))
-    with pytest.raises(GraphFormatError) as whole:
-        io.read(path)
-    assert failures == [str(whole.value)]
-
-
-@pytest.mark.parametrize("size", [1, 2, 3, 5])
-def test_egr_without_a_mirror_entry_fails_the_summed_check(tmp_path, size):
-    path = tmp_path / "g.egr"
-    io.write(Graph.from_edges([0, 1, 2, 3], [1, 2, 3, 0], [4, 5, 6, 7]), path)
-    raw = np.fromfile(path, dtype="<i4")
-    raw[-1] += 1  # the last entry's weight no longer matches its mirror's
-    raw.tofile(path)
-    parts = [read_part(path, r, size) for r in range(size)]
-    assert np.sum([p.balance for p in parts], axis=0, dtype=np.uint64).any()
-    with pytest.raises(GraphFormatError, match="no mirror"):
-        io.read(path)
-
-
-@pytest.mark.parametrize("size", [1, 2, 3, 5])
-def test_egr_with_a_decreasing_nindex_is_reported_by_one_part(tmp_path, size):
-    path = tmp_path / "g.egr"
-    io.write(parmst_ring(12), path)
-    raw = np.fromfile(path, dtype="<i4")
-    raw[2 + 7] = 1  # nindex[7] below nindex[6]
-    raw.tofile(path)
-    failures = []
-    for rank in range(size):
-        try:
-            read_part(path, rank, size)
-        except GraphFormatError as exc:
-            failures.append(str(exc))
-    assert failures and all("nindex" in f for f in failures)
-    with pytest.raises(GraphFormatError) as whole:
-        io.read(path)
-    assert str(whole.value) in failures
-
-
-def parmst_ring(n: int) -> Graph:
-    return Graph.from_edges(np.arange(n), (np.arange(n) + 1) % n, np.arange(n) % 3)
+HAS_MPI4PY = importlib.util.find_spec("mpi4py") is not None
 
 
 @pytest.mark.parametrize("kind", ["block", "cyclic"])
@@ -225,14 +36,30 @@ def test_ownership_gives_every_vertex_one_owner_and_a_dense_local_index(kind, n,
     assert sum(own.count(r) for r in range(size)) == n
 
 
-@pytest.mark.parametrize("size", [1, 3, 5])
-def test_compressed_npz_is_sliced_through_the_archive_member(tmp_path, size):
-    rng = np.random.default_rng(3)
-    g = Graph.from_edges(rng.integers(0, 30, 200), rng.integers(0, 30, 200),
-                         rng.random(200).astype(np.float32))
-    path = tmp_path / "g.npz"
-    io.write(g, path, compressed=True)
-    _assert_tiles(path, g, size)
+@pytest.mark.parametrize("n,size", [(0, 3), (1, 4), (5, 4), (16, 3), (17, 5), (100, 16)])
+def test_block_ownership_is_the_block_partition(n, size):
+    """One block rule: the ranks' vertices under "block" are partition(method="blocks")."""
+    graph = Graph.from_edges([], [], [], num_vertices=n)
+    own = Ownership("block", n, size)
+    assert own.owner(np.arange(n)).tolist() == parmst.partition(graph, size, "blocks").tolist()
+    assert own.starts().tolist() == block_bounds(n, size).tolist()
+
+
+def test_ownership_docstring_examples():
+    result = doctest.testmod(importlib.import_module("parmst.distributed.ownership"))
+    assert result.attempted > 0 and result.failed == 0
+
+
+@pytest.mark.skipif(not HAS_MPI4PY, reason="mpi4py is not installed (pip install 'parmst[mpi]')")
+def test_one_rank_holds_the_whole_file_with_its_ids(tmp_path):
+    path = tmp_path / "g.txt"
+    path.write_text("4 3\n0 1 5\n1 2 7.5\n2 3 1\n")
+    dg = DistributedGraph.read(path)
+    assert dg.is_distributed
+    assert (dg.num_vertices, dg.num_edges, dg.input_edges) == (4, 3, 3)
+    assert dg.edge_ids.tolist() == [0, 1, 2] and dg.weight.dtype == np.float64
+    same = DistributedGraph.from_graph(Graph.read(path))
+    assert same.src.tolist() == dg.src.tolist() and same.weight.tolist() == dg.weight.tolist()
 
 
 @given(keys=st.lists(st.integers(0, 6), max_size=60))

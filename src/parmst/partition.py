@@ -1,4 +1,4 @@
-"""Vertex partitions, shared by multi-instance Prim and the ``mpi`` backend.
+"""Vertex partitions: the parts of multi-instance Prim and multi-GPU ECL, and the block rule.
 
 :func:`partition` maps each vertex to a part (contiguous blocks, parts grown
 by breadth-first search to equal edge counts, or METIS through ``pymetis``);
@@ -6,6 +6,14 @@ by breadth-first search to equal edge counts, or METIS through ``pymetis``);
 the boundary vertices at their ends (Sousa, section 4.3.2, lists the
 three qualities a partition should have: balanced vertices, balanced edges,
 few crossing edges).
+
+The *block rule* (:func:`block_size`, :func:`block_bounds`,
+:func:`block_owner`) cuts the ids ``0..n-1`` into blocks of ``ceil(n / p)``
+consecutive ids, so the block of ``v`` is one division away and its index
+in the block one remainder; the last blocks are smaller or empty when ``p``
+does not divide ``n``. ``partition(method="blocks")`` is this rule, and so
+is the ``"block"`` ownership that gives the ranks of the ``mpi`` backend
+their vertices (:class:`parmst.distributed.Ownership`).
 
 The local forests of a partition's parts, and the local-forest filter built
 on them, are in :mod:`parmst.solvers.local_forest`: this module imports no
@@ -29,10 +37,44 @@ from parmst.errors import GraphValueError
 if TYPE_CHECKING:
     from parmst.graph import Graph
 
-__all__ = ["METHODS", "Cut", "check_part", "crossing_mask", "cut", "partition"]
+__all__ = ["METHODS", "Cut", "block_bounds", "block_owner", "block_size", "check_part",
+           "crossing_mask", "cut", "partition"]
 
 METHODS = ("blocks", "bfs", "metis")
 """Partitioning methods :func:`partition` accepts."""
+
+
+def block_size(n: int, parts: int) -> int:
+    """Ids per block of the block rule: ``ceil(n / parts)``, at least 1.
+
+    Examples
+    --------
+    >>> block_size(5, 4), block_size(16, 2), block_size(0, 3)
+    (2, 8, 1)
+    """
+    return max(1, -(-n // parts))
+
+
+def block_bounds(n: int, parts: int) -> np.ndarray:
+    """The ``parts + 1`` bounds of the block rule: block ``r`` is ``bounds[r] .. bounds[r+1]-1``.
+
+    Examples
+    --------
+    >>> block_bounds(5, 4).tolist()
+    [0, 2, 4, 5, 5]
+    """
+    return np.minimum(np.arange(parts + 1, dtype=np.int64) * block_size(n, parts), n)
+
+
+def block_owner(v: np.ndarray, n: int, parts: int) -> np.ndarray:
+    """The block of each id ``v`` (int64) under the block rule of ``n`` ids in ``parts`` blocks.
+
+    Examples
+    --------
+    >>> block_owner(np.arange(5), 5, 4).tolist()
+    [0, 0, 1, 1, 2]
+    """
+    return np.asarray(v, dtype=np.int64) // block_size(n, parts)
 
 
 def partition(graph: Graph, parts: int, method: str = "bfs") -> np.ndarray:
@@ -43,10 +85,11 @@ def partition(graph: Graph, parts: int, method: str = "bfs") -> np.ndarray:
     graph : Graph
     parts : int
         Number of parts, at least 1. Parts may come out empty when there are
-        fewer vertices than parts.
+        fewer vertices than parts; under ``"blocks"`` the last part is empty
+        whenever ``(parts - 1) * ceil(n / parts) >= n``.
     method : {"bfs", "blocks", "metis"}
-        ``"blocks"``: contiguous ranges of vertex ids with equal vertex
-        counts. ``"bfs"``: each part grown by breadth-first search from one
+        ``"blocks"``: the block rule, contiguous ranges of ``ceil(n / parts)``
+        vertex ids (the last ones smaller). ``"bfs"``: each part grown by breadth-first search from one
         seed until it holds its share of edge endpoints; connected, except
         where a search is enclosed first and for pockets the last part
         takes to keep the balance (see :func:`_grow_parts`). ``"metis"``: METIS k-way partitioning through
@@ -72,7 +115,7 @@ def partition(graph: Graph, parts: int, method: str = "bfs") -> np.ndarray:
     parts = int(parts)
     n = graph.num_vertices
     if method == "blocks":
-        return (np.arange(n, dtype=np.int64) * parts // max(n, 1)).astype(np.int32)
+        return block_owner(np.arange(n), n, parts).astype(np.int32)
     if method == "bfs":
         csr = graph.csr()
         return _grow_parts(csr.indptr, csr.indices, parts)

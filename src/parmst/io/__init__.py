@@ -24,6 +24,10 @@ True/False force it).
 Edge ids are the order of the edges in the file (lines, arcs, entries),
 except in ``egr``, whose CSR layout orders them by smaller endpoint.
 
+Every format but ``parquet`` can also be read in parts, one per MPI rank,
+each part reading only its own bytes: :func:`read_part` calls the format's
+``read_range``, which shares its parser with the format's reader.
+
 Examples
 --------
 >>> import os, tempfile
@@ -50,9 +54,10 @@ from parmst.errors import GraphFormatError
 from parmst.graph import Graph
 from parmst.io import dimacs, edgelist, egr, mtx, npz, parquet, pbbs, snap
 from parmst.io._files import GraphFileNotFoundError, check_readable, is_gzip
+from parmst.io._ranges import Before, Part, check_uncompressed
 
-__all__ = ["FORMATS", "Format", "GraphFileNotFoundError", "convert", "detect_format", "read",
-           "read_with_labels", "write"]
+__all__ = ["FORMATS", "Format", "GraphFileNotFoundError", "Part", "convert", "detect_format",
+           "read", "read_part", "read_with_labels", "write"]
 
 _SNIFF_BYTES = 4096
 
@@ -72,7 +77,10 @@ class Format:
     look like this format; it only serves to suggest a format in errors.
     Formats whose ids may be sparse have ``read_with_labels`` (``relabel=``
     numbers the vertices ``0..n-1`` and it returns their ids in the file) and
-    a ``labels=`` write option that writes vertices under such ids.
+    a ``labels=`` write option that writes vertices under such ids. Formats
+    that can be read in parts (one per MPI rank, see :func:`read_part`) have
+    ``read_range(path, rank, size, **options) -> Part`` and its keyword
+    options ``range_options``.
     """
 
     name: str
@@ -84,6 +92,8 @@ class Format:
     write_options: tuple[str, ...]
     gzip: bool = True
     read_with_labels: Callable[..., tuple[Graph, Any]] | None = None
+    read_range: Callable[..., Part] | None = None
+    range_options: tuple[str, ...] = ()
 
     def describe(self) -> str:
         return f"{self.name} ({', '.join(self.extensions)})"
@@ -122,29 +132,36 @@ FORMATS: dict[str, Format] = {
     "edgelist": Format(
         "edgelist", (".txt", ".el", ".wel", ".edges"), edgelist.read, edgelist.write,
         _sniff_edges, _keywords(edgelist.read_with_labels, exclude=("comments",)),
-        _keywords(edgelist.write), read_with_labels=edgelist.read_with_labels),
+        _keywords(edgelist.write), read_with_labels=edgelist.read_with_labels,
+        read_range=edgelist.read_range,
+        range_options=_keywords(edgelist.read_range, exclude=("comments",))),
     "snap": Format(
         "snap", (".snap",), snap.read, snap.write, _sniff_snap,
         _keywords(edgelist.read_with_labels, exclude=("comments",)), _keywords(snap.write),
-        read_with_labels=snap.read_with_labels),
+        read_with_labels=snap.read_with_labels, read_range=snap.read_range,
+        range_options=_keywords(edgelist.read_range, exclude=("comments",))),
     "dimacs": Format(
         "dimacs", (".gr",), dimacs.read, dimacs.write, _sniff_dimacs,
-        _keywords(dimacs.read), _keywords(dimacs.write)),
+        _keywords(dimacs.read), _keywords(dimacs.write), read_range=dimacs.read_range,
+        range_options=_keywords(dimacs.read_range)),
     "mtx": Format(
         "mtx", (".mtx",), mtx.read, mtx.write,
         lambda head, size: head.startswith(b"%%MatrixMarket"),
-        _keywords(mtx.read), _keywords(mtx.write)),
+        _keywords(mtx.read), _keywords(mtx.write), read_range=mtx.read_range,
+        range_options=_keywords(mtx.read_range)),
     "pbbs": Format(
         "pbbs", (".pbbs",), pbbs.read, pbbs.write,
         lambda head, size: _first_word(head) in (b"WeightedEdgeArray", b"EdgeArray"),
-        _keywords(pbbs.read), _keywords(pbbs.write)),
+        _keywords(pbbs.read), _keywords(pbbs.write), read_range=pbbs.read_range,
+        range_options=_keywords(pbbs.read_range)),
     "egr": Format(
         "egr", (".egr",), egr.read, egr.write, _sniff_egr, _keywords(egr.read),
-        _keywords(egr.write)),
+        _keywords(egr.write), read_range=egr.read_range, range_options=_keywords(egr.read_range)),
     "npz": Format(
         "npz", (".npz",), npz.read, npz.write,
         lambda head, size: head.startswith(b"PK\x03\x04"),
-        _keywords(npz.read), _keywords(npz.write), gzip=False),
+        _keywords(npz.read), _keywords(npz.write), gzip=False, read_range=npz.read_range,
+        range_options=_keywords(npz.read_range)),
     "parquet": Format(
         "parquet", (".parquet", ".pq"), parquet.read, parquet.write,
         lambda head, size: head.startswith(b"PAR1"),
@@ -275,6 +292,64 @@ def read_with_labels(path: str | os.PathLike, format: str | None = None, *,
                                                 f"relabelling applies to {sparse} files")
     _check_options(fmt, {**options, "relabel": relabel}, fmt.read_options, "reading")
     return fmt.read_with_labels(path, relabel=relabel, **options)
+
+
+def read_part(path: str | os.PathLike, rank: int, size: int, format: str | None = None, *,
+              before: Before | None = None, num_vertices: int | None = None,
+              weight_dtype: str | None = None, header: bool | None = None,
+              general: str | None = None, allow_nan: bool = False) -> Part:
+    """Read part ``rank`` of ``size`` of a graph file, reading nothing else (its format's ``read_range``).
+
+    Text files are cut into byte ranges at line starts (PBBS files, whose
+    line breaks do not matter, at word boundaries: a part takes the rows
+    whose first word lies in its range); ``.egr`` files into whole CSR rows of
+    near-equal entry counts (edge ids follow CSR order, so the parts in rank
+    order are the file's edges in order); ``.npz`` files into equal slices.
+    The whole file's checks (header counts, ``max id``, ``.egr`` mirrors, one
+    weight dtype) need every part: :class:`parmst.distributed.DistributedGraph`
+    makes them.
+
+    ``before`` gives the counts of the parts before this one (see
+    :mod:`parmst.io._ranges`; by default one process counts them). Options
+    as in :func:`read`, for the formats that take them; gzip files,
+    ``symmetric="dedupe"``, ``general="dedupe"`` and ``relabel`` need the
+    whole file and are not offered.
+
+    Raises
+    ------
+    GraphFormatError
+        Malformed part (with the file's line or byte offset), gzip file, a
+        format without ``read_range``.
+    TypeError
+        An option the format does not take.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "g.txt")
+    >>> _ = open(path, "w").write("0 1 5\\n1 2 7\\n2 3 1\\n")
+    >>> [read_part(path, r, 2).src.tolist() for r in range(2)]
+    [[0, 1], [2]]
+    """
+    path = os.fspath(path)
+    check_readable(path)
+    fmt = detect_format(path, format)
+    check_uncompressed(path)
+    if fmt.read_range is None:
+        ranged = ", ".join(f.name for f in FORMATS.values() if f.read_range is not None)
+        raise GraphFormatError(path, f"distributed reading supports {ranged} files, not "
+                                     f"{fmt.name}; convert it with 'parmst convert'")
+    given = {name: value for name, value in (("num_vertices", num_vertices),
+                                             ("weight_dtype", weight_dtype), ("header", header),
+                                             ("general", general)) if value is not None}
+    takes = sorted(set(fmt.range_options) - {"before", "allow_nan"})
+    extra = sorted(set(given) - set(takes))
+    if extra:
+        raise TypeError(f"{', '.join(extra)}= does not apply to {fmt.name} files (they take "
+                        f"{', '.join(takes) or 'no options'})")
+    common = {"before": before, "allow_nan": allow_nan}
+    given.update((name, value) for name, value in common.items() if name in fmt.range_options)
+    return fmt.read_range(path, rank, size, **given)
 
 
 def write(graph: Graph, path: str | os.PathLike, format: str | None = None,

@@ -137,6 +137,11 @@ def finish_weights(rows: Rows, dtype: np.dtype | None) -> np.ndarray | None:
     return rows.weight.astype(dtype, copy=False)
 
 
+def unit_weights(weight: np.ndarray | None, rows: int) -> np.ndarray:
+    """``weight``, or int32 ones for a file of ``rows`` rows without a weight column."""
+    return np.ones(rows, dtype=np.int32) if weight is None else weight
+
+
 def relabel_ids(src: np.ndarray, dst: np.ndarray, relabel: bool | str
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """Map arbitrary ids onto 0..n-1: ``"sorted"`` (or True) by id, ``"first"`` by first appearance.
@@ -191,6 +196,5 @@ def graph_from_rows(path: str, src: np.ndarray, dst: np.ndarray, weight: np.ndar
         raise GraphFormatError(path, f"vertex id {top} needs more than num_vertices="
                                      f"{num_vertices} vertices")
     index = index_dtype_for(num_vertices, m)
-    weight = np.ones(m, dtype=np.int32) if weight is None else weight
-    return Graph(src.astype(index, copy=False), dst.astype(index, copy=False), weight,
-                 num_vertices)
+    return Graph(src.astype(index, copy=False), dst.astype(index, copy=False),
+                 unit_weights(weight, m), num_vertices)

@@ -202,6 +202,73 @@ def _find_newline(buf, start):
     return len(buf)
 
 
+@numba.njit(cache=True)
+def _in_word(c):
+    """Whether byte ``c`` belongs to a word: neither a space nor a line break."""
+    return c != NEWLINE and not _is_space(c)
+
+
+@numba.njit(cache=True)
+def _count_word_starts(buf, lo, hi):
+    """Words starting in ``buf[lo:hi]`` (a word that began before ``lo`` is not counted)."""
+    count = 0
+    for k in range(lo, hi):
+        if _in_word(buf[k]) and (k == 0 or not _in_word(buf[k - 1])):
+            count += 1
+    return count
+
+
+@numba.njit(cache=True)
+def _word_span(buf, lo, skip, take):
+    """Start of word ``skip`` counted from ``lo`` and the end of word ``skip + take - 1``.
+
+    Stops at the end of the buffer (the row parser then reports an incomplete row).
+    """
+    n = len(buf)
+    pos, seen, start = lo, 0, n
+    while True:
+        pos = _skip_separator(buf, pos, 0, False)[0]
+        if pos >= n:
+            break
+        if seen == skip:
+            start = pos
+        pos = _token_end(buf, pos)
+        seen += 1
+        if seen == skip + take:
+            return start, pos
+    return start, n
+
+
+def count_lines(data: np.ndarray) -> int:
+    """Line breaks in ``data``."""
+    return int(_count_newlines(data))
+
+
+def count_words(data: np.ndarray, lo: int, hi: int) -> int:
+    """Words (runs of bytes other than spaces and line breaks) that start in ``data[lo:hi]``."""
+    return int(_count_word_starts(data, lo, hi))
+
+
+def first_word(data: np.ndarray, pos: int, line: int) -> tuple[int, int, int]:
+    """The first word at or after ``pos`` (1-based ``line``): its start, end and line.
+
+    Line breaks count as spaces here (PBBS files); start and end are ``len(data)``
+    when no word is left.
+    """
+    start, line = (int(x) for x in _skip_separator(data, pos, line, False))
+    return start, int(_token_end(data, start)), line
+
+
+def word_span(data: np.ndarray, lo: int, skip: int, take: int) -> tuple[int, int]:
+    """Bytes of ``take`` words after the first ``skip`` words from ``lo`` (line breaks are spaces).
+
+    Returns ``(start, end)``; ``end`` may lie past a part's range (its last row
+    finishes there) and is ``len(data)`` when the words run out.
+    """
+    start, end = _word_span(data, lo, skip, take)
+    return int(start), int(end)
+
+
 @dataclass(frozen=True)
 class TextFile:
     """A text graph file's bytes and the name used in error messages."""
@@ -329,7 +396,7 @@ def _most_rows(data: np.ndarray, pos: int, spec: RowSpec) -> int:
 def _estimate_rows(data: np.ndarray, pos: int, most: int) -> int:
     """Rows from ``pos`` on, judged by the line breaks in the first MiB (arrays grow if short)."""
     sample = data[pos:pos + _SAMPLE_BYTES]
-    lines = int(_count_newlines(sample)) + 1
+    lines = count_lines(sample) + 1
     if len(sample) == len(data) - pos:
         return min(lines, most)
     return min(int(lines * (len(data) - pos) / len(sample) * 1.05) + 1024, most)

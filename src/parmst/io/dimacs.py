@@ -36,6 +36,7 @@ Example
 from __future__ import annotations
 
 import os
+from functools import partial
 
 import numpy as np
 
@@ -50,10 +51,12 @@ from parmst.io._common import (
     graph_from_rows,
     metadata_comment,
     resolve_weight_dtype,
+    unit_weights,
     weight_limits,
 )
 from parmst.io._emit import write_rows
 from parmst.io._files import open_output, read_bytes
+from parmst.io._ranges import Before, Part, announced_rows, file_bytes, line_range
 from parmst.io._rows import RowSpec, TextFile, parse_rows
 
 PROBLEM_LINE = "'p sp <n> <m>'"
@@ -90,6 +93,15 @@ def _problem_line(text: TextFile) -> tuple[int, int, int, int, Metadata]:
     return n, m, next_pos, line, metadata
 
 
+def _arc_spec(n: int, p_line: int, dtype: np.dtype | None, allow_nan: bool) -> RowSpec:
+    """The arc lines' row spec: ``a u v w`` with 1-based ids up to the problem line's ``n``."""
+    weight_range, integer_weights = weight_limits(dtype)
+    return RowSpec(("u", "v", "w"), prefix="a", comments=b"c", id_range=(1, n),
+                   id_hint=f" (ids are 1-based; the problem line on line {p_line} says n={n})",
+                   weight_range=weight_range, integer_weights=integer_weights,
+                   allow_nan=allow_nan)
+
+
 def read(path: str | os.PathLike, *, symmetric: str = "keep", weight_dtype: str | None = None,
          allow_nan: bool = False, progress: bool | None = None) -> Graph:
     """Read a DIMACS ``.gr`` file (see the module docstring).
@@ -107,12 +119,7 @@ def read(path: str | os.PathLike, *, symmetric: str = "keep", weight_dtype: str 
     n, m, pos, p_line, metadata = _problem_line(text)
     check_declared_vertices(text.path, n, f"n={n} in the problem line", line=p_line)
     dtype = resolve_weight_dtype(text.path, weight_dtype, metadata)
-    weight_range, integer_weights = weight_limits(dtype)
-    spec = RowSpec(("u", "v", "w"), prefix="a", comments=b"c", id_range=(1, n),
-                   id_hint=f" (ids are 1-based; the problem line on line {p_line} says n={n})",
-                   weight_range=weight_range, integer_weights=integer_weights,
-                   allow_nan=allow_nan)
-    rows = parse_rows(text, pos, p_line + 1, spec, progress)
+    rows = parse_rows(text, pos, p_line + 1, _arc_spec(n, p_line, dtype, allow_nan), progress)
     if len(rows.src) != m:
         raise text.error(f"the problem line announces m={m} arcs but the file has "
                          f"{len(rows.src)} arc lines", p_line)
@@ -120,6 +127,35 @@ def read(path: str | os.PathLike, *, symmetric: str = "keep", weight_dtype: str 
     rows.src -= 1  # 1-based ids; the arrays are the parser's own
     rows.dst -= 1
     return graph_from_rows(text.path, rows.src, rows.dst, finish_weights(rows, dtype), n)
+
+
+def read_range(path: str | os.PathLike, rank: int, size: int, *, before: Before | None = None,
+               weight_dtype: str | None = None, allow_nan: bool = False) -> Part:
+    """Read part ``rank`` of ``size`` of a DIMACS file: the arc lines of its byte range.
+
+    Every part reads the problem line; its arc count is checked over the
+    whole file by the caller (:attr:`Part.expected_edges`). ``before`` as in
+    :func:`parmst.io.edgelist.read_range`; ``symmetric="dedupe"`` needs the
+    whole file and is not offered.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "g.gr")
+    >>> _ = open(path, "w").write("p sp 3 2\\na 1 2 7\\na 2 3 1\\n")
+    >>> [read_range(path, r, 2).src.tolist() for r in range(2)]
+    [[0], [1]]
+    """
+    text = TextFile(os.fspath(path), file_bytes(path))
+    n, m, pos, p_line, metadata = _problem_line(text)
+    lines, line = line_range(text, pos, p_line + 1, rank, size, before)
+    dtype = resolve_weight_dtype(text.path, weight_dtype, metadata)
+    rows = parse_rows(lines, 0, line, _arc_spec(n, p_line, dtype, allow_nan), progress=False)
+    rows.src -= 1  # 1-based ids; the arrays are the parser's own
+    rows.dst -= 1
+    return Part(text.path, rows.src, rows.dst,
+                unit_weights(finish_weights(rows, dtype), len(rows.src)), dtype, n, m, p_line,
+                partial(announced_rows, m, "arc"))
 
 
 def write(graph: Graph, path: str | os.PathLike, *, both_directions: bool = False,

@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
@@ -73,10 +74,12 @@ from parmst.io._common import (
     metadata_comment,
     relabel_ids,
     resolve_weight_dtype,
+    unit_weights,
     weight_limits,
 )
 from parmst.io._emit import write_rows
 from parmst.io._files import open_output, read_bytes
+from parmst.io._ranges import Before, Part, announced_rows, file_bytes, line_range
 from parmst.io._rows import INT64_MAX, INT64_MIN, RowSpec, TextFile, parse_rows
 
 COMMENTS = "#%"
@@ -159,6 +162,26 @@ def _vertex_count(text: TextFile, option: int | None, layout: _Layout) -> tuple[
     return count, source
 
 
+def _edge_spec(layout: _Layout, comments: str, dtype: np.dtype | None, allow_nan: bool,
+               num_vertices: int | None, source: str, *, relabel: bool | str = False,
+               ids_count: bool = False) -> RowSpec:
+    """The edge lines' row spec: columns, comment markers, id and weight ranges.
+
+    ``ids_count`` makes the largest id set the vertex count (checked to fit
+    in memory); a part of the file (:func:`read_range`) never sets it.
+    """
+    weight_range, integer_weights = weight_limits(dtype)
+    if relabel:
+        id_range, hint = (INT64_MIN, INT64_MAX), ""
+    elif num_vertices is None:
+        id_range, hint = (0, INT64_MAX), ""
+    else:
+        id_range, hint = (0, num_vertices - 1), f" (num_vertices={num_vertices} from {source})"
+    return RowSpec(("u", "v", "w")[:layout.ncols], comments=comments.encode(), id_range=id_range,
+                   id_hint=hint, weight_range=weight_range, integer_weights=integer_weights,
+                   allow_nan=allow_nan, ids_count=ids_count, sparse_hint=SPARSE_HINT)
+
+
 def read_with_labels(path: str | os.PathLike, *, num_vertices: int | None = None,
                      weight_dtype: str | None = None, header: bool | None = None,
                      symmetric: str = "keep", relabel: bool | str = False,
@@ -184,17 +207,8 @@ def read_with_labels(path: str | os.PathLike, *, num_vertices: int | None = None
     layout = _layout(text, header, comments)
     num_vertices, source = _vertex_count(text, num_vertices, layout)
     dtype = resolve_weight_dtype(text.path, weight_dtype, layout.metadata)
-    weight_range, integer_weights = weight_limits(dtype)
-    if relabel:
-        id_range, hint = (INT64_MIN, INT64_MAX), ""
-    elif num_vertices is None:
-        id_range, hint = (0, INT64_MAX), ""
-    else:
-        id_range, hint = (0, num_vertices - 1), f" (num_vertices={num_vertices} from {source})"
-    spec = RowSpec(("u", "v", "w")[:layout.ncols], comments=comments.encode(), id_range=id_range,
-                   id_hint=hint, weight_range=weight_range, integer_weights=integer_weights,
-                   allow_nan=allow_nan, ids_count=not relabel and num_vertices is None,
-                   sparse_hint=SPARSE_HINT)
+    spec = _edge_spec(layout, comments, dtype, allow_nan, num_vertices, source, relabel=relabel,
+                      ids_count=not relabel and num_vertices is None)
     rows = parse_rows(text, layout.pos, layout.line, spec, progress)
     if layout.header is not None and len(rows.src) != layout.header[1]:
         raise text.error(f"the header line 'n m' announces m={layout.header[1]} edges but the "
@@ -217,6 +231,44 @@ def read(path: str | os.PathLike, **options) -> Graph:
     [5, 7]
     """
     return read_with_labels(path, **options)[0]
+
+
+def read_range(path: str | os.PathLike, rank: int, size: int, *, before: Before | None = None,
+               num_vertices: int | None = None, weight_dtype: str | None = None,
+               header: bool | None = None, allow_nan: bool = False,
+               comments: str = COMMENTS) -> Part:
+    """Read part ``rank`` of ``size`` of an edge list: the edge lines of its byte range.
+
+    Every part reads the file's head (header line, metadata comment); the
+    header's edge count is checked over the whole file by the caller, who
+    sums the parts (:attr:`Part.expected_edges`). ``before`` gives the
+    lines of the parts before this one (see :mod:`parmst.io._ranges`); by
+    default one process counts them. Options as in :func:`read_with_labels`,
+    but ``symmetric="dedupe"`` and ``relabel`` need the whole file and are
+    not offered.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "g.txt")
+    >>> _ = open(path, "w").write("0 1 5\\n1 2 7\\n2 3 1\\n")
+    >>> [read_range(path, r, 2).src.tolist() for r in range(2)]
+    [[0, 1], [2]]
+    """
+    check_vertex_count(num_vertices)
+    text = TextFile(os.fspath(path), file_bytes(path))
+    layout = _layout(text, header, comments)
+    lines, line = line_range(text, layout.pos, layout.line, rank, size, before)
+    num_vertices, source = _vertex_count(text, num_vertices, layout)
+    dtype = resolve_weight_dtype(text.path, weight_dtype, layout.metadata)
+    spec = _edge_spec(layout, comments, dtype, allow_nan, num_vertices, source)
+    rows = parse_rows(lines, 0, line, spec, progress=False)
+    weight = unit_weights(finish_weights(rows, dtype), len(rows.src))
+    if layout.header is None:
+        return Part(text.path, rows.src, rows.dst, weight, dtype, num_vertices)
+    _, m, header_line = layout.header
+    return Part(text.path, rows.src, rows.dst, weight, dtype, num_vertices, m, header_line,
+                partial(announced_rows, m, "edges"))
 
 
 def write_lines(graph: Graph, path: str | os.PathLike, head: str, *, separator: str = " ",

@@ -60,6 +60,7 @@ from parmst.graph import Graph
 from parmst.io._common import check_declared_vertices
 from parmst.io._files import copy_out, open_output, progress_bar, read_bytes
 from parmst.io._mirror import mirror_pairs
+from parmst.io._ranges import Part, file_bytes
 
 _INT32 = np.dtype("<i4")
 _INT32_RANGE = np.iinfo(np.int32)
@@ -253,6 +254,37 @@ def unmirrored_error(path: str, data: np.ndarray, n: int, e: int,
     eweight = np.asarray(body[n + 1 + e:]) if weighted else np.ones(e, dtype=np.int32)
     rows = np.repeat(np.arange(n, dtype=np.int32), np.diff(nindex))
     return _unmirrored(path, n, rows, nlist, eweight)
+
+
+def read_range(path: str | os.PathLike, rank: int, size: int) -> Part:
+    """Read part ``rank`` of ``size`` of an ``.egr`` file: whole CSR rows, near-equal entry counts.
+
+    The parts in rank order are the file's edges in id order. Each part
+    checks its own slice of ``nindex`` and ``nlist``; the mirror check needs
+    every part: their :attr:`Part.balance` must sum to zero (wrapping), else
+    :func:`unmirrored_file_error` names the first entry without a mirror.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "g.egr")
+    >>> write(Graph.from_edges([0, 1], [1, 2], [5, 6]), path)
+    >>> [read_range(path, r, 2).weight.tolist() for r in range(2)]
+    [[5, 6], []]
+    """
+    path = os.fspath(path)
+    data = file_bytes(path)
+    n, e, weighted = layout(path, data)
+    bounds = row_bounds(data, n, e, size)
+    rows = read_rows(path, data, n, e, weighted, int(bounds[rank]), int(bounds[rank + 1]))
+    return Part(path, rows.src, rows.dst, rows.weight, np.dtype(np.int32), n,
+                balance=rows.balance)
+
+
+def unmirrored_file_error(path: str) -> GraphFormatError:
+    """:func:`unmirrored_error` of the file at ``path``, mapped again (the parts' error path)."""
+    data = read_bytes(path)
+    return unmirrored_error(path, data, *layout(path, data))
 
 
 def read(path: str | os.PathLike, *, progress: bool | None = None) -> Graph:

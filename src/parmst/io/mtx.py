@@ -42,6 +42,7 @@ Example
 from __future__ import annotations
 
 import os
+from functools import partial
 
 import numpy as np
 
@@ -55,10 +56,12 @@ from parmst.io._common import (
     graph_from_rows,
     metadata_comment,
     resolve_weight_dtype,
+    unit_weights,
     weight_limits,
 )
 from parmst.io._emit import write_rows
 from parmst.io._files import open_output, read_bytes
+from parmst.io._ranges import Before, Part, file_bytes, line_range
 from parmst.io._rows import Rows, RowSpec, TextFile, parse_rows
 
 BANNER = "%%MatrixMarket"
@@ -120,7 +123,7 @@ def entry_spec(text: TextFile, weight_dtype: str | None, allow_nan: bool
 
     Returns ``(spec, dtype, n, nnz, pos, size_line, symmetry)``: entries start
     at byte ``pos``, on the line after ``size_line``. Shared by :func:`read`
-    and the partitioned reader of :mod:`parmst.distributed`.
+    and :func:`read_range`.
     """
     field, symmetry, pos = _banner(text)
     n, nnz, pos, size_line, metadata = _size_line(text, pos)
@@ -176,6 +179,46 @@ def read(path: str | os.PathLike, *, general: str = "keep", weight_dtype: str | 
     rows.src -= 1  # 1-based ids; the arrays are the parser's own
     rows.dst -= 1
     return graph_from_rows(text.path, rows.src, rows.dst, finish_weights(rows, dtype), n)
+
+
+def read_range(path: str | os.PathLike, rank: int, size: int, *, before: Before | None = None,
+               general: str = "keep", weight_dtype: str | None = None,
+               allow_nan: bool = False) -> Part:
+    """Read part ``rank`` of ``size`` of a Matrix Market file: the entries of its byte range.
+
+    Every part reads the banner and the size line; the entry count is checked
+    over the whole file by the caller, on the entries before the
+    ``general=`` choice (:attr:`Part.rows_read`). ``before`` as in
+    :func:`parmst.io.edgelist.read_range`; ``general="dedupe"`` pairs entries
+    across the whole file and is not offered.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "g.mtx")
+    >>> _ = open(path, "w").write("%%MatrixMarket matrix coordinate integer general\\n3 3 4\\n"
+    ...                           "1 2 4\\n2 1 4\\n2 3 5\\n3 2 5\\n")
+    >>> parts = [read_range(path, r, 2, general="upper") for r in range(2)]
+    >>> [p.dst.tolist() for p in parts], [p.counted for p in parts]
+    ([[1], [2]], [2, 2])
+    """
+    check_choice("general", general, GENERAL_CHOICES)
+    if general == "dedupe":
+        raise ValueError("general='dedupe' pairs entries across the whole file; distributed "
+                         "reading offers keep, upper and lower")
+    text = TextFile(os.fspath(path), file_bytes(path))
+    spec, dtype, n, nnz, pos, size_line, symmetry = entry_spec(text, weight_dtype, allow_nan)
+    lines, line = line_range(text, pos, size_line + 1, rank, size, before)
+    rows = parse_rows(lines, 0, line, spec, progress=False)
+    rows_read = None
+    if symmetry == "general":
+        rows_read = len(rows.src)  # the size line counts entries before the choice
+        rows = select_general(rows, general)
+    rows.src -= 1  # 1-based ids; the arrays are the parser's own
+    rows.dst -= 1
+    return Part(text.path, rows.src, rows.dst,
+                unit_weights(finish_weights(rows, dtype), len(rows.src)), dtype, n, nnz,
+                size_line, partial(count_message, nnz), rows_read)
 
 
 def write(graph: Graph, path: str | os.PathLike, *, symmetry: str = "symmetric",

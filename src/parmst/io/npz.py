@@ -24,20 +24,31 @@ import math
 import os
 import zipfile
 import zlib
+from typing import BinaryIO
 
 import numpy as np
 
 from parmst import _memory
-from parmst.errors import GraphFormatError
+from parmst.errors import GraphFormatError, GraphValueError
 from parmst.graph import Graph
 from parmst.io._common import build_graph
 from parmst.io._files import check_readable, open_output, progress_bar
+from parmst.io._ranges import Part, slice_bounds
 
 ARRAYS = ("src", "dst", "weight", "num_vertices")
 _NPY_MAGIC = b"\x93NUMPY"
 # What a damaged archive raises: zip structure, deflate stream, .npy header, unknown method.
 _ZIP_ERRORS = (zipfile.BadZipFile, zlib.error, ValueError, OSError, EOFError,
                NotImplementedError, KeyError)
+
+
+def _member_header(f: BinaryIO) -> tuple[tuple[int, ...], np.dtype]:
+    """Shape and dtype from the header of an open ``.npy`` member, which then stands at its data."""
+    version = np.lib.format.read_magic(f)
+    read_header = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+                   else np.lib.format.read_array_header_2_0)
+    shape, _, dtype = read_header(f)
+    return shape, dtype
 
 
 def _check_declared_size(path: str, archive: np.lib.npyio.NpzFile, name: str) -> None:
@@ -50,10 +61,7 @@ def _check_declared_size(path: str, archive: np.lib.npyio.NpzFile, name: str) ->
     member = name + ".npy" if name + ".npy" in archive.zip.namelist() else name
     stored = archive.zip.getinfo(member).file_size
     with archive.zip.open(member) as f:
-        version = np.lib.format.read_magic(f)
-        read_header = (np.lib.format.read_array_header_1_0 if version == (1, 0)
-                       else np.lib.format.read_array_header_2_0)
-        shape, _, dtype = read_header(f)
+        shape, dtype = _member_header(f)
         header = f.tell()
     count = math.prod(shape)
     declared = count * dtype.itemsize
@@ -114,6 +122,80 @@ def read(path: str | os.PathLike, *, allow_nan: bool = False,
             raise GraphFormatError(path, f"{name} must be one-dimensional, found shape "
                                          f"{arrays[name].shape}")
     return build_graph(path, arrays["src"], arrays["dst"], arrays["weight"], int(n), allow_nan)
+
+
+def _open_member(archive: zipfile.ZipFile, path: str, name: str
+                 ) -> tuple[BinaryIO, np.dtype, tuple[int, ...]]:
+    """The ``.npy`` member ``name`` opened at its data, with its dtype and shape."""
+    try:
+        f = archive.open(name + ".npy")
+    except KeyError:
+        raise GraphFormatError(path, f"missing array {name!r}; a graph archive holds "
+                                     f"{', '.join(ARRAYS)}") from None
+    shape, dtype = _member_header(f)
+    if dtype.hasobject:
+        raise GraphFormatError(path, f"array {name!r} holds Python objects; never loaded")
+    if name != "num_vertices" and len(shape) != 1:
+        raise GraphFormatError(path, f"{name} must be one-dimensional, found shape {shape}")
+    return f, dtype, shape
+
+
+def _member_slice(archive: zipfile.ZipFile, path: str, name: str, lo: int, hi: int,
+                  length: int) -> np.ndarray:
+    """Entries ``lo .. hi-1`` of the one-dimensional member ``name`` of ``length`` entries.
+
+    Seeks in the member: a stored member reads only those bytes, a deflated
+    one is decompressed as a stream up to them.
+    """
+    f, dtype, shape = _open_member(archive, path, name)
+    with f:
+        if shape[0] != length:
+            raise GraphFormatError(path, f"src has {length} entries but {name} has {shape[0]}")
+        f.seek(f.tell() + lo * dtype.itemsize)
+        raw = f.read((hi - lo) * dtype.itemsize)
+    return np.frombuffer(raw, dtype=dtype).copy()
+
+
+def read_range(path: str | os.PathLike, rank: int, size: int, *,
+               num_vertices: int | None = None, allow_nan: bool = False) -> Part:
+    """Read part ``rank`` of ``size`` of a ``.npz`` archive: a near-equal slice of its arrays.
+
+    Only the slice is read from each member, never the whole array.
+    ``num_vertices`` replaces the archive's count.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "g.npz")
+    >>> np.savez(path, src=[0, 1, 2], dst=[1, 2, 0], weight=[4, 5, 6], num_vertices=3)
+    >>> [read_range(path, r, 2).weight.tolist() for r in range(2)]
+    [[4], [5, 6]]
+    """
+    path = os.fspath(path)
+    try:
+        archive = zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise GraphFormatError(path, f"not a NumPy .npz archive ({exc})") from exc
+    with archive:
+        f, dtype, shape = _open_member(archive, path, "num_vertices")
+        with f:
+            stored = np.frombuffer(f.read(dtype.itemsize), dtype=dtype)[0] \
+                if shape == () and dtype.kind in "iu" else None
+        if stored is None:
+            raise GraphFormatError(path, f"num_vertices must be an integer scalar, found shape "
+                                         f"{shape} dtype {dtype}")
+        n = int(stored) if num_vertices is None else num_vertices
+        f, _, shape = _open_member(archive, path, "src")
+        f.close()
+        m = shape[0]
+        lo, hi = slice_bounds(m, rank, size)
+        src, dst, weight = (_member_slice(archive, path, name, lo, hi, m)
+                            for name in ("src", "dst", "weight"))
+    try:
+        local = Graph.from_edges(src, dst, weight, n, allow_nan=allow_nan)
+    except GraphValueError as exc:
+        raise GraphFormatError(path, f"edges {lo}..{hi - 1}: {exc}") from exc
+    return Part(path, local.src, local.dst, local.weight, local.weight.dtype, n)
 
 
 def write(graph: Graph, path: str | os.PathLike, *, compressed: bool = False,

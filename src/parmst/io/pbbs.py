@@ -37,11 +37,29 @@ from parmst.io._common import (
     finish_weights,
     graph_from_rows,
     resolve_weight_dtype,
+    unit_weights,
     weight_limits,
 )
 from parmst.io._emit import write_rows
 from parmst.io._files import open_output, read_bytes
-from parmst.io._rows import INT64_MAX, RowSpec, TextFile, _skip_separator, _token_end, parse_rows
+from parmst.io._ranges import (
+    Before,
+    Part,
+    byte_range,
+    file_bytes,
+    range_counts,
+    simulated_before,
+)
+from parmst.io._rows import (
+    INT64_MAX,
+    RowSpec,
+    TextFile,
+    count_lines,
+    count_words,
+    first_word,
+    parse_rows,
+    word_span,
+)
 
 HEADERS = {"WeightedEdgeArray": ("u", "v", "w"), "EdgeArray": ("u", "v")}
 
@@ -71,13 +89,12 @@ def row_spec(text: TextFile, num_vertices: int | None, weight_dtype: str | None,
     """Check the header word; returns the rows' spec, weight dtype, and where the rows start.
 
     Returns ``(spec, dtype, end of the header word, its line)``. Shared by
-    :func:`read` and the partitioned reader of :mod:`parmst.distributed`.
+    :func:`read` and :func:`read_range`.
     """
     if num_vertices is not None:
         check_declared_vertices(text.path, num_vertices,
                                 f"num_vertices={num_vertices} from the num_vertices option")
-    start, line = (int(x) for x in _skip_separator(text.data, 0, 1, False))
-    end = int(_token_end(text.data, start))
+    start, end, line = first_word(text.data, 0, 1)
     word = text.token_at(start)
     if word not in HEADERS:
         found = "an empty file" if start >= len(text.data) else f"'{word}'"
@@ -90,6 +107,44 @@ def row_spec(text: TextFile, num_vertices: int | None, weight_dtype: str | None,
                    weight_range=weight_range, integer_weights=integer_weights,
                    allow_nan=allow_nan, ids_count=num_vertices is None)
     return spec, dtype, end, line
+
+
+def read_range(path: str | os.PathLike, rank: int, size: int, *, before: Before | None = None,
+               num_vertices: int | None = None, weight_dtype: str | None = None,
+               allow_nan: bool = False) -> Part:
+    """Read part ``rank`` of ``size`` of a PBBS file: the rows whose first word lies in its range.
+
+    Line breaks mean nothing in PBBS files, so the byte ranges (cut at line
+    starts, as for the other text formats) are read as words: the words of
+    the parts before this one (``before`` sums lines and words, see
+    :mod:`parmst.io._ranges`) tell which of its first words finish the
+    previous part's last row, and a part reads past its range to finish its
+    own last row.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "g.pbbs")
+    >>> _ = open(path, "w").write("WeightedEdgeArray 0 1\\n5 1\\n2 7 2 3 1\\n")
+    >>> [read_range(path, r, 2).weight.tolist() for r in range(2)]
+    [[5, 7], [1]]
+    """
+    check_vertex_count(num_vertices)
+    text = TextFile(os.fspath(path), file_bytes(path))
+    data = text.data
+    spec, dtype, start, first_line = row_spec(text, num_vertices, weight_dtype, allow_nan)
+    lo, hi = byte_range(data, start, rank, size)
+    mine = (count_lines(data[lo:hi]), count_words(data, lo, hi))
+    before = simulated_before(rank) if before is None else before
+    lines_before, words_before = before(mine, range_counts(data, start, size, words=True))
+    width = len(spec.columns)
+    skip = -words_before % width  # the words that finish the previous part's last row
+    rows_here = max(0, -(-(words_before + mine[1]) // width) - -(-words_before // width))
+    first, last = word_span(data, lo, skip, rows_here * width) if rows_here else (lo, lo)
+    line = first_line + lines_before + count_lines(data[lo:first])
+    rows = parse_rows(TextFile(text.path, data[first:last]), 0, line, spec, progress=False)
+    return Part(text.path, rows.src, rows.dst,
+                unit_weights(finish_weights(rows, dtype), len(rows.src)), dtype, num_vertices)
 
 
 def write(graph: Graph, path: str | os.PathLike, *, progress: bool | None = None) -> None:

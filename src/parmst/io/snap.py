@@ -34,6 +34,7 @@ import numpy as np
 from parmst.graph import Graph
 from parmst.io import edgelist
 from parmst.io._common import metadata_comment
+from parmst.io._ranges import Part
 
 
 def read_with_labels(path: str | os.PathLike, **options) -> tuple[Graph, np.ndarray | None]:
@@ -65,6 +66,20 @@ def read(path: str | os.PathLike, **options) -> Graph:
     1
     """
     return read_with_labels(path, **options)[0]
+
+
+def read_range(path: str | os.PathLike, rank: int, size: int, **options) -> Part:
+    """Read part ``rank`` of ``size`` of a SNAP file (see :func:`parmst.io.edgelist.read_range`).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "g.snap")
+    >>> _ = open(path, "w").write("# Nodes: 3 Edges: 2\\n0\\t1\\n1\\t2\\n")
+    >>> [read_range(path, r, 2).dst.tolist() for r in range(2)]
+    [[1], [2]]
+    """
+    return edgelist.read_range(path, rank, size, comments="#", **options)
 
 
 def write(graph: Graph, path: str | os.PathLike, *, metadata: bool = True,
