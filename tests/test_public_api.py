@@ -22,6 +22,8 @@ MODULES = {
     "parmst.registry": [
         "BACKENDS", "CITATIONS", "Solver", "add_auto_rule", "available_solvers", "cpu_count",
         "explain", "get", "register", "select", "solvers",
+        # the one way into a solver (issue 25)
+        "is_distributed", "resolve", "run", "run_distributed",
     ],
     "parmst.distributed": ["OWNERSHIPS", "DistributedGraph", "Ownership", "byte_range",
                            "read_part"],

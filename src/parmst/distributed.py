@@ -154,6 +154,8 @@ class DistributedGraph:
         Edges this rank read or was given (its slice of the input).
     """
 
+    is_distributed = True  # the registry sends graphs that say so to the distributed entries
+
     def __init__(self, channel: Any, src: np.ndarray, dst: np.ndarray, weight: np.ndarray,
                  edge_ids: np.ndarray, num_vertices: int, num_edges: int,
                  ownership: Ownership, input_edges: int) -> None:
