@@ -2,7 +2,13 @@ import numpy as np
 import pytest
 
 import parmst
-from parmst import GraphValueError, SolverUnavailable, UnknownOptionError, UnknownSolverError
+from parmst import (
+    GraphValueError,
+    ParmstError,
+    SolverUnavailable,
+    UnknownOptionError,
+    UnknownSolverError,
+)
 
 
 def triangle():
@@ -64,3 +70,13 @@ def test_unavailable_solver_reason(monkeypatch):
                         lambda self, graph=None, options=None: "no reason at all")
     with pytest.raises(SolverUnavailable, match="no reason at all"):
         parmst.minimum_spanning_forest(triangle(), solver=solver.name)
+
+
+def test_distributed_input_keeps_its_messages():
+    class Spread:  # what the registry reads of a graph spread over MPI ranks
+        is_distributed = True
+
+    with pytest.raises(ParmstError, match="verify=True needs the whole graph on one rank"):
+        parmst.minimum_spanning_forest(Spread(), verify=True)
+    with pytest.raises(SolverUnavailable, match="a DistributedGraph needs an mpi solver"):
+        parmst.minimum_spanning_forest(Spread(), solver="kruskal/serial")

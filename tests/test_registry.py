@@ -1,5 +1,7 @@
+import pytest
+
 import parmst
-from parmst import registry
+from parmst import SolverUnavailable, UnknownOptionError, registry
 
 
 def test_names_follow_algorithm_slash_backend():
@@ -45,3 +47,40 @@ def test_can_run_hands_the_probe_only_its_own_options():
     assert fake.can_run() == "needs parts"
     assert fake.can_run(None, {"parts": 2, "keys": "rank"}) is True
     assert given == [None, 2]
+
+
+def test_check_options_names_the_unknown_and_the_accepted():
+    solver = registry.get("filter-kruskal/serial")
+    solver.check_options({name: None for name in solver.options})
+    with pytest.raises(UnknownOptionError) as raised:
+        solver.check_options({"colour": "red", "bogus": 1})
+    accepted = ", ".join(sorted(solver.options)) or "none"
+    assert str(raised.value) == (f"solver 'filter-kruskal/serial' got unknown option(s) bogus, "
+                                 f"colour; it accepts: {accepted}")
+
+
+def test_run_returns_the_solver_its_edge_ids_and_stats():
+    g = parmst.Graph.from_edges([0, 1, 0], [1, 2, 2], [1, 2, 3])
+    chosen, edge_ids, stats = registry.run("auto", g)
+    assert chosen is registry.select(g)
+    assert sorted(edge_ids.tolist()) == [0, 1] and isinstance(stats, parmst.Stats)
+    with pytest.raises(UnknownOptionError, match="unknown option"):
+        registry.run("kruskal/serial", g, bogus=1)
+
+
+class _Spread:
+    """Stands for a graph spread over MPI ranks: only the attribute the registry reads."""
+
+    is_distributed = True
+
+
+def test_distributed_graphs_go_to_distributed_entries():
+    spread = _Spread()
+    assert registry.is_distributed(spread) and not registry.is_distributed(object())
+    assert registry.select(spread).name == "filter-boruvka/mpi"
+    with pytest.raises(SolverUnavailable, match="'kruskal/serial' solves a whole Graph"):
+        registry.resolve("kruskal/serial", spread)
+    with pytest.raises(TypeError, match="run_distributed"):
+        registry.run("auto", spread)
+    for name, solver in registry.solvers().items():
+        assert (solver.distributed_entry is not None) == (solver.backend == "mpi"), name

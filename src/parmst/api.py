@@ -7,10 +7,9 @@ from typing import Any
 import numpy as np
 
 from parmst import registry
-from parmst.errors import GraphValueError, SolverUnavailable, UnknownOptionError
+from parmst.errors import GraphValueError, ParmstError
 from parmst.forest import Forest
 from parmst.graph import Graph
-from parmst.stats import Stats
 
 __all__ = ["as_graph", "maximum_spanning_forest", "minimum_spanning_forest"]
 
@@ -36,34 +35,20 @@ def as_graph(data: Any) -> Graph:
         f"got {type(data).__name__}; build one with parmst.Graph.from_edges")
 
 
-def solve_edge_ids(graph: Graph, solver: str, options: dict[str, Any]
-                   ) -> tuple[registry.Solver, np.ndarray, Stats]:
-    """Select, check and run a solver on a NaN-free graph: the solver, its edge ids
-    (any order; a device array when a GPU solver ran on a graph on the device) and its
-    stats, without assembling a :class:`Forest`.
-
-    The front doors (``parmst.scipy``, the NetworkX backend) use it directly,
-    since they return their callers' types and would throw the Forest away.
-    """
-    chosen = registry.select(graph) if solver == "auto" else registry.get(solver)
-    unknown = sorted(set(options) - set(chosen.options))
-    if unknown:
-        accepted = ", ".join(sorted(chosen.options)) or "none"
-        raise UnknownOptionError(f"solver {chosen.name!r} got unknown option(s) {', '.join(unknown)}; "
-                        f"it accepts: {accepted}")
-    ok = chosen.can_run(graph, options)
-    if ok is not True:
-        raise SolverUnavailable(f"solver {chosen.name!r} cannot run here: {ok}")
-    stats = Stats()
-    edge_ids = chosen.load()(graph, stats, **{**chosen.options, **options})
-    if not hasattr(edge_ids, "copy_to_host"):  # ids a GPU solve left on the device stay there
-        edge_ids = np.asarray(edge_ids)
-    return chosen, edge_ids, stats
-
-
 def _run(graph: Graph, solver: str, options: dict[str, Any]) -> Forest:
-    chosen, edge_ids, stats = solve_edge_ids(graph, solver, options)
+    chosen, edge_ids, stats = registry.run(solver, graph, **options)
     return Forest.from_edge_ids(graph, edge_ids, solver=chosen.name, stats=stats)
+
+
+def _run_distributed(dg: Any, solver: str, ignore_nan: bool, verify: bool,
+                     options: dict[str, Any]) -> Forest:
+    """The forest of a graph spread over MPI ranks: rank 0 the whole, the others their share."""
+    if verify:
+        raise ParmstError("verify=True needs the whole graph on one rank: on rank 0 call "
+                          "parmst.verify(parmst.Graph.read(path), forest)")
+    if ignore_nan:
+        dg = dg.without_nan()
+    return registry.run_distributed(solver, dg, **options)
 
 
 def minimum_spanning_forest(graph: Any, solver: str = "auto", *, ignore_nan: bool = False,
@@ -99,10 +84,8 @@ def minimum_spanning_forest(graph: Any, solver: str = "auto", *, ignore_nan: boo
     >>> f.edge_ids.tolist(), f.total_weight
     ([1, 2, 3], 6)
     """
-    if type(graph).__name__ == "DistributedGraph":
-        from parmst.solvers.mpi.solve import solve_graph
-
-        return solve_graph(graph, solver, ignore_nan=ignore_nan, verify=verify, **options)
+    if registry.is_distributed(graph):
+        return _run_distributed(graph, solver, ignore_nan, verify, options)
     g = as_graph(graph)
     if g.has_nan:
         if not ignore_nan:

@@ -9,7 +9,11 @@ imports nothing heavy.
 
 Selection follows NetworkX's dispatch habit: :meth:`Solver.can_run` returns
 ``True`` or a reason string, and ``solver="auto"`` picks by the documented
-rule in :func:`select`.
+rule in :func:`select`. :func:`run` is the one way into a solver (the API,
+the front doors and the command line all go through it): select, check the
+options, check that the solver can run, load it, call it. A graph spread over
+MPI ranks (one whose ``is_distributed`` attribute is true) goes the same way
+through :func:`run_distributed` to the solver's ``distributed_entry``.
 """
 
 from __future__ import annotations
@@ -21,9 +25,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from parmst.errors import SolverUnavailable, UnknownSolverError
+import numpy as np
+
+from parmst.errors import SolverUnavailable, UnknownOptionError, UnknownSolverError
+from parmst.stats import Stats
 
 if TYPE_CHECKING:
+    from parmst.forest import Forest
     from parmst.graph import Graph
 
 __all__ = [
@@ -35,7 +43,11 @@ __all__ = [
     "cpu_count",
     "explain",
     "get",
+    "is_distributed",
     "register",
+    "resolve",
+    "run",
+    "run_distributed",
     "select",
     "solvers",
 ]
@@ -91,6 +103,11 @@ class Solver:
     exact : bool
         Whether it returns the minimum spanning forest. An approximate solver
         (False) returns a spanning forest at least as heavy; "auto" never picks it.
+    distributed_entry : str, optional
+        ``"module:function"`` solving a graph spread over MPI ranks:
+        ``function(dg, **options) -> Forest``, called on every rank (the
+        complete Forest on rank 0, each other rank its share). Only solvers
+        with one accept a distributed graph.
     """
 
     name: str
@@ -103,6 +120,7 @@ class Solver:
     probe_options: tuple[str, ...] = ()
     limit: Callable[[Graph], bool | str] | None = None
     exact: bool = True
+    distributed_entry: str | None = None
 
     @property
     def algorithm(self) -> str:
@@ -128,9 +146,19 @@ class Solver:
             return self.limit(graph)
         return True
 
-    def load(self) -> Callable[..., Any]:
-        """Import and return the solve function."""
-        module, function = self.entry.split(":")
+    def check_options(self, options: dict[str, Any]) -> None:
+        """Raise :class:`~parmst.errors.UnknownOptionError` (a TypeError) naming any of
+        ``options`` this solver does not accept, and those it does."""
+        unknown = sorted(set(options) - set(self.options))
+        if unknown:
+            accepted = ", ".join(sorted(self.options)) or "none"
+            raise UnknownOptionError(f"solver {self.name!r} got unknown option(s) "
+                                     f"{', '.join(unknown)}; it accepts: {accepted}")
+
+    def load(self, distributed: bool = False) -> Callable[..., Any]:
+        """Import and return the solve function (``distributed``: the one for a graph spread
+        over MPI ranks)."""
+        module, function = (self.distributed_entry if distributed else self.entry).split(":")
         return getattr(importlib.import_module(module), function)
 
 
@@ -227,6 +255,19 @@ def add_auto_rule(name: str, condition: Callable[[Graph, int], bool], why: str,
     AUTO_RULES.insert(position, (name, condition, why))
 
 
+# The "auto" rule for a graph spread over MPI ranks (docs/mpi.md): the solver that
+# contracts each rank's own edges before it communicates, and picks its rounds by
+# what is left.
+DISTRIBUTED_AUTO = ("filter-boruvka/mpi",
+                    "distributed graph: filter-first Borůvka, the default of the mpi backend")
+
+
+def is_distributed(graph: Any) -> bool:
+    """Whether ``graph`` is spread over MPI ranks: it says so with a true
+    ``is_distributed`` attribute (:class:`parmst.distributed.DistributedGraph` does)."""
+    return bool(getattr(graph, "is_distributed", False))
+
+
 def select(graph: Graph) -> Solver:
     """The solver ``solver="auto"`` picks for ``graph`` on this machine."""
     return explain(graph)[0]
@@ -234,6 +275,9 @@ def select(graph: Graph) -> Solver:
 
 def explain(graph: Graph) -> tuple[Solver, str]:
     """The solver "auto" picks for ``graph`` and the rule that picked it."""
+    if is_distributed(graph):
+        name, why = DISTRIBUTED_AUTO
+        return get(name), why
     table = solvers()
     cores = cpu_count()
     for name, condition, why in AUTO_RULES:
@@ -243,3 +287,65 @@ def explain(graph: Graph) -> tuple[Solver, str]:
         if condition(graph, cores):
             return solver, why
     raise SolverUnavailable("no registered solver can run on this graph")
+
+
+def resolve(solver: str, graph: Any = None, options: dict[str, Any] | None = None) -> Solver:
+    """The solver that ``solver`` (a name or ``"auto"``) names for ``graph``, checked.
+
+    Raises
+    ------
+    UnknownSolverError
+        No solver of that name.
+    SolverUnavailable
+        A distributed graph and a solver without a distributed entry, or the
+        solver cannot run here (on ``graph``, with ``options``).
+    UnknownOptionError
+        An option the solver does not take.
+    """
+    options = options or {}
+    chosen = select(graph) if solver == "auto" else get(solver)
+    if is_distributed(graph) and chosen.distributed_entry is None:
+        spread = [name for name, s in solvers().items() if s.distributed_entry is not None]
+        raise SolverUnavailable(f"a DistributedGraph needs an mpi solver ({', '.join(spread)}); "
+                                f"{chosen.name!r} solves a whole Graph on one process")
+    chosen.check_options(options)
+    ok = chosen.can_run(graph, options)
+    if ok is not True:
+        raise SolverUnavailable(f"solver {chosen.name!r} cannot run here: {ok}")
+    return chosen
+
+
+def run(solver: str, graph: Graph, /, **options: Any) -> tuple[Solver, Any, Stats]:
+    """Select, check and run a solver on a NaN-free graph held whole.
+
+    Returns the solver that ran, its edge ids (any order; a device array when
+    a GPU solver ran on a graph on the device) and its stats, without
+    assembling a :class:`~parmst.Forest`: the front doors (``parmst.scipy``,
+    the NetworkX backend) return their callers' types and would throw it away.
+
+    Examples
+    --------
+    >>> import parmst
+    >>> g = parmst.Graph.from_edges([0, 1, 0], [1, 2, 2], [1, 2, 3])
+    >>> chosen, edge_ids, stats = run("kruskal/serial", g)
+    >>> chosen.name, sorted(edge_ids.tolist())
+    ('kruskal/serial', [0, 1])
+    """
+    if is_distributed(graph):
+        raise TypeError("a graph spread over MPI ranks is solved by run_distributed")
+    chosen = resolve(solver, graph, options)
+    stats = Stats()
+    edge_ids = chosen.load()(graph, stats, **{**chosen.options, **options})
+    if not hasattr(edge_ids, "copy_to_host"):  # ids a GPU solve left on the device stay there
+        edge_ids = np.asarray(edge_ids)
+    return chosen, edge_ids, stats
+
+
+def run_distributed(solver: str, graph: Any, /, **options: Any) -> Forest:
+    """Select, check and run a solver on a graph spread over MPI ranks; call it on every rank.
+
+    ``solver="auto"`` picks ``filter-boruvka/mpi``. Rank 0 gets the complete
+    Forest, every other rank its share (see the solver's distributed entry).
+    """
+    chosen = resolve(solver, graph, options)
+    return chosen.load(distributed=True)(graph, **{**chosen.options, **options})

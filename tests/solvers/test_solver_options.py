@@ -1,4 +1,5 @@
-"""Every solver's registry ``options`` are exactly the keyword options of its solve function.
+"""Every solver's registry ``options`` are exactly the keyword options of its solve function
+(and of its distributed entry, for the mpi solvers).
 
 The API passes the registry's defaults to the solver (tests override them to
 force parallel branches on tiny graphs), so the two lists must not drift.
@@ -25,3 +26,10 @@ def test_registry_options_match_the_solve_signature(name):
     parameters = list(inspect.signature(solver.load()).parameters.values())[2:]  # graph, stats
     defaults = {p.name: p.default for p in parameters}
     assert defaults == solver.options
+
+
+@pytest.mark.parametrize("name", [n for n, s in registry.solvers().items() if s.distributed_entry])
+def test_distributed_entry_takes_the_same_options(name):
+    solver = registry.get(name)
+    parameters = list(inspect.signature(solver.load(distributed=True)).parameters.values())[1:]
+    assert {p.name: p.default for p in parameters} == solver.options  # after the graph

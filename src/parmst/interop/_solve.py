@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from parmst.api import solve_edge_ids
+from parmst import registry
 from parmst.graph import Graph
 
 
@@ -23,4 +23,4 @@ def forest_edge_ids(graph: Graph, solver: str = "auto") -> np.ndarray:
     >>> sorted(forest_edge_ids(g).tolist())
     [0, 1]
     """
-    return solve_edge_ids(graph, solver, {})[1]
+    return registry.run(solver, graph)[1]

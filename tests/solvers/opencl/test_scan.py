@@ -213,7 +213,7 @@ def test_too_large_for_the_device_fails_before_allocating():
 
 
 def test_cli_info_lists_opencl_devices():
-    from parmst.cli import device_report
+    from parmst.cli.info import device_report
 
     rows = dict(device_report())
     device = opencl_devices()[0]

@@ -46,6 +46,7 @@ def describe_mpi() -> str:
 register(Solver(
     name="boruvka-allreduce/mpi",
     entry="parmst.solvers.mpi.solve:boruvka_allreduce",
+    distributed_entry="parmst.solvers.mpi.solve:boruvka_allreduce_distributed",
     paper=CITATIONS["shou-he"] + ", section 3.4, Listing 8 (Allreduce of the lightest edge "
                                  "per component)",
     summary="edge-partitioned Borůvka: Allreduce MIN of packed (weight, id) per component "
@@ -56,6 +57,7 @@ register(Solver(
 register(Solver(
     name="filter-boruvka/mpi",
     entry="parmst.solvers.mpi.solve:filter_boruvka",
+    distributed_entry="parmst.solvers.mpi.solve:filter_boruvka_distributed",
     paper=CITATIONS["sanders-schimek"] + "; rounds of Shou and He's Listing 8",
     summary="local forest of each rank's own edges, safe local contraction, then "
             "distributed Borůvka on the contracted cut graph (minima sent to component "
@@ -67,6 +69,7 @@ register(Solver(
 register(Solver(
     name="ghs/mpi",
     entry="parmst.solvers.mpi.solve:ghs",
+    distributed_entry="parmst.solvers.mpi.solve:ghs_distributed",
     paper=CITATIONS["ghs"] + ", as " + CITATIONS["shou-he"] + " adapt it (section 3.4, "
           "optimizations 2 and 3)",
     summary="Gallager-Humblet-Spira message passing, each rank simulating its vertices: local "
@@ -77,6 +80,7 @@ register(Solver(
 register(Solver(
     name="genboruvka/mpi",
     entry="parmst.solvers.mpi.solve:genboruvka",
+    distributed_entry="parmst.solvers.mpi.solve:genboruvka_distributed",
     paper=CITATIONS["sousa"] + ", section 4.4 and Figure 5.7 (GenBoruvka, MPI x threads)",
     summary="block-owned contracted CSR per rank, genboruvka/cpu's lightest-edge kernel, "
             "pointer jumping across ranks, Exscan renumbering, Alltoallv redistribution",

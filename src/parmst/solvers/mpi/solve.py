@@ -1,26 +1,88 @@
-"""Registry entry points of the mpi solvers for a :class:`~parmst.Graph` that every rank holds.
+"""Registry entry points of the mpi solvers: for a distributed graph, and for a whole Graph.
 
-``parmst.minimum_spanning_forest(graph, solver="filter-boruvka/mpi")`` with a
-plain Graph (the conformance suite, a script run on every rank) spreads it
-over ``MPI.COMM_WORLD`` (each rank keeps its slice), solves, and gives every
-rank the forest's edge ids. Distributed inputs go through
-:func:`parmst.solvers.mpi.boruvka.solve_distributed` instead.
+Each solver has two entries. Its distributed entry (``*_distributed``,
+the registry's ``distributed_entry``) solves a
+:class:`~parmst.distributed.DistributedGraph` on every rank through
+:func:`parmst.solvers.mpi.driver.solve_distributed`, handing it the rounds
+that choose this rank's forest edges. Its plain entry solves a
+:class:`~parmst.Graph` that every rank holds (the conformance suite, a script
+run on every rank): it spreads the graph over ``MPI.COMM_WORLD`` (each rank
+keeps its slice), runs the distributed entry and gives every rank the forest's
+edge ids.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
+from parmst.forest import Forest
 from parmst.stats import Stats
 
 
-def _solve(graph, stats: Stats, solver: str, **options) -> np.ndarray:
+def boruvka_allreduce_distributed(dg) -> Forest:
+    """The minimum spanning forest of ``dg`` by Shou and He's all-reduce Borůvka."""
+    from parmst.solvers.mpi.allreduce import boruvka_allreduce_held
+    from parmst.solvers.mpi.driver import solve_distributed
+
+    return solve_distributed(dg, "boruvka-allreduce/mpi",
+                             lambda stats: boruvka_allreduce_held(dg, stats))
+
+
+def filter_boruvka_distributed(dg, local_solver: str = "auto", threads: int | None = None,
+                               rounds: str = "auto", local_filter: str = "auto") -> Forest:
+    """The minimum spanning forest of ``dg`` by filter-first distributed Borůvka.
+
+    ``local_solver`` solves each rank's own edges (any registered one-process
+    solver); ``threads`` is passed to it when it takes threads (and to the
+    GenBoruvka rounds). ``rounds`` contracts what crosses ranks by
+    ``"allreduce"`` rounds (replicated per-component arrays), ``"owners"``
+    rounds (minima sent to each component's owner; edges stay where they
+    are), ``"genboruvka"`` rounds (contracted rows redistributed each round),
+    or ``"auto"``: all-reduce up to 65,536 components left after the filter,
+    owner rounds beyond. ``local_filter`` runs the filter (``"on"``), skips
+    it so the rounds start from the vertices (``"off"``), or (``"auto"``)
+    runs it only where the ranks' local edges could contract at least 90 %
+    of the vertices (graphs with locality; not uniform random graphs at two
+    ranks or more).
+    """
+    from parmst.solvers.mpi.driver import solve_distributed
+    from parmst.solvers.mpi.filter_boruvka import filter_boruvka_held
+
+    return solve_distributed(dg, "filter-boruvka/mpi", lambda stats: filter_boruvka_held(
+        dg, stats, local_solver, threads, rounds, local_filter))
+
+
+def genboruvka_distributed(dg, threads: int | None = None) -> Forest:
+    """The minimum spanning forest of ``dg`` by Sousa's distributed GenBoruvka.
+
+    ``threads``: Numba threads per rank for the lightest-edge kernel.
+    """
+    from parmst.solvers.mpi.driver import solve_distributed
+    from parmst.solvers.mpi.genboruvka import genboruvka_held
+
+    return solve_distributed(dg, "genboruvka/mpi",
+                             lambda stats: genboruvka_held(dg, stats, threads))
+
+
+def ghs_distributed(dg) -> Forest:
+    """The minimum spanning forest of ``dg`` by Gallager-Humblet-Spira message passing."""
+    from parmst.solvers.mpi.driver import solve_distributed
+    from parmst.solvers.mpi.ghs import ghs_held
+
+    return solve_distributed(dg, "ghs/mpi", lambda stats: ghs_held(dg, stats))
+
+
+def _on_every_rank(graph, stats: Stats, distributed: Callable[..., Forest],
+                   **options) -> np.ndarray:
+    """Spread ``graph`` over the ranks, solve it with the ``distributed`` entry, and give
+    every rank the forest's edge ids; ``stats`` gets the solve's figures."""
     from parmst.distributed import DistributedGraph
-    from parmst.solvers.mpi.boruvka import solve_distributed
 
     with stats.init():
         dg = DistributedGraph.from_graph(graph)
-    forest = solve_distributed(dg, solver, **options)
+    forest = distributed(dg, **options)
     ids = dg.channel.comm.bcast(forest.edge_ids if dg.rank == 0 else None, root=0)
     stats.compute_time += forest.stats.compute_time
     stats.phases.update(forest.stats.phases)
@@ -41,7 +103,7 @@ def boruvka_allreduce(graph, stats: Stats) -> np.ndarray:
     >>> boruvka_allreduce(g, parmst.Stats()).tolist()  # doctest: +SKIP
     [0, 1]
     """
-    return _solve(graph, stats, "boruvka-allreduce/mpi")
+    return _on_every_rank(graph, stats, boruvka_allreduce_distributed)
 
 
 def filter_boruvka(graph, stats: Stats, local_solver: str = "auto",
@@ -49,18 +111,7 @@ def filter_boruvka(graph, stats: Stats, local_solver: str = "auto",
                    local_filter: str = "auto") -> np.ndarray:
     """Edge ids of the minimum spanning forest by filter-first distributed Borůvka.
 
-    ``local_solver`` solves each rank's own edges (any registered one-process
-    solver); ``threads`` is passed to it when it takes threads (and to the
-    GenBoruvka rounds). ``rounds`` contracts what crosses ranks by
-    ``"allreduce"`` rounds (replicated per-component arrays), ``"owners"``
-    rounds (minima sent to each component's owner; edges stay where they
-    are), ``"genboruvka"`` rounds (contracted rows redistributed each round),
-    or ``"auto"``: all-reduce up to 65,536 components left after the filter,
-    owner rounds beyond. ``local_filter`` runs the filter (``"on"``), skips
-    it so the rounds start from the vertices (``"off"``), or (``"auto"``)
-    runs it only where the ranks' local edges could contract at least 90 %
-    of the vertices (graphs with locality; not uniform random graphs at two
-    ranks or more).
+    The options are those of :func:`filter_boruvka_distributed`.
 
     Examples
     --------
@@ -69,8 +120,8 @@ def filter_boruvka(graph, stats: Stats, local_solver: str = "auto",
     >>> filter_boruvka(g, parmst.Stats()).tolist()  # doctest: +SKIP
     [0, 1]
     """
-    return _solve(graph, stats, "filter-boruvka/mpi", local_solver=local_solver,
-                  threads=threads, rounds=rounds, local_filter=local_filter)
+    return _on_every_rank(graph, stats, filter_boruvka_distributed, local_solver=local_solver,
+                          threads=threads, rounds=rounds, local_filter=local_filter)
 
 
 def genboruvka(graph, stats: Stats, threads: int | None = None) -> np.ndarray:
@@ -85,7 +136,7 @@ def genboruvka(graph, stats: Stats, threads: int | None = None) -> np.ndarray:
     >>> genboruvka(g, parmst.Stats()).tolist()  # doctest: +SKIP
     [0, 1]
     """
-    return _solve(graph, stats, "genboruvka/mpi", threads=threads)
+    return _on_every_rank(graph, stats, genboruvka_distributed, threads=threads)
 
 
 def ghs(graph, stats: Stats) -> np.ndarray:
@@ -98,34 +149,4 @@ def ghs(graph, stats: Stats) -> np.ndarray:
     >>> ghs(g, parmst.Stats()).tolist()  # doctest: +SKIP
     [0, 1]
     """
-    return _solve(graph, stats, "ghs/mpi")
-
-
-def solve_graph(dg, solver: str = "auto", *, ignore_nan: bool = False, verify: bool = False,
-                **options):
-    """``parmst.minimum_spanning_forest`` for a :class:`~parmst.distributed.DistributedGraph`.
-
-    ``solver="auto"`` picks ``filter-boruvka/mpi``. Call it on every rank;
-    rank 0 gets the complete Forest, the others their share (see
-    :func:`parmst.solvers.mpi.boruvka.solve_distributed`).
-    """
-    from parmst import registry
-    from parmst.errors import ParmstError, SolverUnavailable, UnknownOptionError
-    from parmst.solvers.mpi.boruvka import solve_distributed
-
-    chosen = registry.get("filter-boruvka/mpi" if solver == "auto" else solver)
-    if chosen.backend != "mpi":
-        mpi = [name for name, s in registry.solvers().items() if s.backend == "mpi"]
-        raise SolverUnavailable(f"a DistributedGraph needs an mpi solver ({', '.join(mpi)}); "
-                                f"{chosen.name!r} solves a whole Graph on one process")
-    unknown = sorted(set(options) - set(chosen.options))
-    if unknown:
-        raise UnknownOptionError(f"solver {chosen.name!r} got unknown option(s) "
-                                 f"{', '.join(unknown)}; it accepts: "
-                                 f"{', '.join(sorted(chosen.options)) or 'none'}")
-    if verify:
-        raise ParmstError("verify=True needs the whole graph on one rank: on rank 0 call "
-                          "parmst.verify(parmst.Graph.read(path), forest)")
-    if ignore_nan:
-        dg = dg.without_nan()
-    return solve_distributed(dg, chosen.name, **{**chosen.options, **options})
+    return _on_every_rank(graph, stats, ghs_distributed)

@@ -15,6 +15,8 @@ import argparse
 import sys
 from typing import Any
 
+from parmst.cli.files import write_output
+from parmst.cli.report import print_report
 from parmst.errors import ParmstError
 from parmst.solvers.mpi._comm import Channel, DistributedError, abort
 
@@ -37,25 +39,16 @@ def _load(args: argparse.Namespace, channel: Channel):
 
 
 def _check(args: argparse.Namespace, options: dict[str, Any]) -> None:
+    """Fail, alike on every rank, on what the registry and the mpi solvers refuse."""
     from parmst import registry
-    from parmst.errors import UnknownOptionError
 
-    solver = registry.get(args.solver)
-    unknown = sorted(set(options) - set(solver.options))
-    if unknown:
-        raise UnknownOptionError(f"solver {solver.name!r} got unknown option(s) "
-                                 f"{', '.join(unknown)}; it accepts: "
-                                 f"{', '.join(sorted(solver.options)) or 'none'}")
+    registry.resolve(args.solver, options=options)
     if args.maximum:
         raise ParmstError("--maximum is not offered by the mpi solvers yet")
-    ok = solver.can_run()
-    if ok is not True:
-        raise ParmstError(f"solver {solver.name!r} cannot run here: {ok}")
 
 
 def _run(args: argparse.Namespace, options: dict[str, Any], channel: Channel) -> int:
     import parmst
-    from parmst.cli import print_report, write_output
 
     error = None
     try:

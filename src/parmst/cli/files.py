@@ -1,0 +1,99 @@
+"""The files a command names: the graph it reads, the forest or edge ids it writes or reads."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import numpy as np
+
+from parmst.errors import GraphFormatError, ParmstError
+
+IDS_SUFFIXES = (".ids", ".npy")
+
+
+def read_graph(path: str, format: str | None, relabel: str | None):
+    """The graph in ``path`` and, with ``relabel``, the file's id of each vertex (else None)."""
+    from parmst import io
+
+    if relabel is None:
+        return io.read(path, format=format), None
+    return io.read_with_labels(path, format=format, relabel=relabel)
+
+
+def load_graph(args: argparse.Namespace):
+    """The graph of ``FILE`` or ``--generate SPEC`` and, with ``--relabel``, its file's ids."""
+    if args.generate:
+        from parmst.generators import generate
+
+        if args.relabel is not None:
+            raise ParmstError("--relabel applies to graph files, not to --generate")
+        return generate(args.generate), None
+    if not args.file:
+        raise ParmstError("give a graph FILE or --generate SPEC")
+    return read_graph(args.file, args.format, args.relabel)
+
+
+def check_output(out: Path, format: str | None, labels: np.ndarray | None) -> None:
+    """Fail before solving if the forest cannot be written to ``out``."""
+    from parmst import io
+
+    if out.suffix in IDS_SUFFIXES:
+        return
+    fmt = io.detect_format(out, format)
+    if labels is not None and "labels" not in fmt.write_options:
+        holders = [f.name for f in io.FORMATS.values() if "labels" in f.write_options]
+        raise ParmstError(f"{out}: with --relabel the forest is written in the input file's own "
+                          f"vertex ids, which {fmt.name} files cannot hold; write "
+                          f"{' or '.join(holders)} ({', '.join(IDS_SUFFIXES)} for edge ids)")
+
+
+def write_output(forest, args: argparse.Namespace, labels: np.ndarray | None = None) -> None:
+    """Write ``--output``: edge ids for ``.ids``/``.npy``, else the forest's edges as a graph
+    (in the input file's own vertex ids when it was read with ``--relabel``)."""
+    if not args.output:
+        return
+    out = Path(args.output)
+    if out.suffix in IDS_SUFFIXES:
+        write_ids(out, forest.edge_ids)
+    elif labels is None:
+        forest.write(out, format=args.output_format)
+    else:
+        forest.write(out, format=args.output_format, labels=labels)
+
+
+def write_ids(path: Path, ids: np.ndarray) -> None:
+    """Write forest edge ids (or vertex labels): ``.npy`` as a NumPy array, else one per line."""
+    if path.suffix == ".npy":
+        np.save(path, ids)
+    else:
+        path.write_text("".join(f"{i}\n" for i in ids.tolist()))
+
+
+def read_edge_ids(path: Path) -> np.ndarray:
+    """Read forest edge ids written by :func:`write_ids` (one integer per line)."""
+    if not path.exists():
+        raise GraphFormatError(str(path), "no such file")
+    if path.is_dir():
+        raise GraphFormatError(str(path), "is a directory, not an edge-id file")
+    if path.suffix == ".npy":
+        try:  # a memory map: a damaged header cannot make NumPy allocate what it claims
+            return np.array(np.load(path, mmap_mode="r", allow_pickle=False))
+        except (ValueError, OSError, EOFError) as exc:
+            raise GraphFormatError(str(path),
+                                   f"not a NumPy .npy array of edge ids ({exc})") from None
+    ids = []
+    text = path.read_bytes().decode("utf-8", errors="replace")
+    for number, line in enumerate(text.splitlines(), start=1):
+        token = line.strip()
+        if not token or token.startswith("#"):
+            continue
+        try:
+            value = int(token)
+        except ValueError:
+            value = None
+        if value is None or not -(2**63) <= value < 2**63:
+            raise GraphFormatError(str(path), f"expected an edge id (int64), found {token[:40]!r}",
+                                   line=number)
+        ids.append(value)
+    return np.array(ids, dtype=np.int64)

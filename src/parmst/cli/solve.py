@@ -1,0 +1,87 @@
+"""``parmst solve``: read or generate a graph, solve it, print the report, write the forest."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from parmst.cli.files import check_output, load_graph, write_output
+from parmst.cli.report import print_report
+from parmst.errors import ParmstError, VerificationError
+from parmst.keyvalue import parse_pairs
+
+
+def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
+    """The solver options of the repeated ``--option KEY=VALUE``."""
+    try:
+        return parse_pairs(pairs, "--option")
+    except ValueError as exc:
+        raise ParmstError(str(exc)) from None
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    import parmst
+    from parmst import registry
+
+    options = parse_options(args.option)
+    if args.threads is not None:
+        options["threads"] = args.threads
+    if args.solver != "auto" and registry.get(args.solver).distributed_entry is not None:
+        from parmst.cli.mpi import solve_command
+
+        if args.relabel is not None:
+            raise ParmstError("--relabel is not available with the mpi solvers (each rank reads "
+                              "only its share of the file); renumber it once with "
+                              "'parmst convert --relabel' instead")
+
+        return solve_command(args, options)
+    graph, labels = load_graph(args)
+    if args.output:
+        check_output(Path(args.output), args.output_format, labels)
+    solve = parmst.maximum_spanning_forest if args.maximum else parmst.minimum_spanning_forest
+    if args.solver == "auto":
+        _, why = registry.explain(graph)
+        if why == _cold_start_why():
+            print(f"parmst: solver kruskal/serial: {why}", file=sys.stderr)
+    try:
+        forest = solve(graph, solver=args.solver, ignore_nan=args.ignore_nan,
+                       verify=args.verify, **options)
+    except VerificationError as failure:
+        print(f"parmst: verification failed: {failure}", file=sys.stderr)
+        return 1
+    except ParmstError:
+        raise
+    except ValueError as exc:  # solvers check their option values (threads=0) with ValueError
+        raise ParmstError(f"{args.solver}: {exc}") from exc
+    s = forest.stats
+    report = {
+        "solver": forest.solver,
+        "num_vertices": graph.num_vertices,
+        "num_edges": graph.num_edges,
+        "forest_edges": forest.num_edges,
+        "components": forest.num_components,
+        "total_weight": forest.total_weight,
+        "init_time_s": s.init_time,
+        "compute_time_s": s.compute_time,
+        "compile_time_s": s.compile_time,
+    }
+    if args.stats:
+        report.update({k: v for k, v in s.as_dict().items()
+                       if k not in ("init_time", "compute_time", "compile_time")})
+    if args.verify:
+        report["verified"] = True
+    print_report(report, args.json)
+    write_output(forest, args, labels)
+    return 0
+
+
+def _cold_start_why() -> str | None:
+    """The "auto" reason given when a parallel solver is passed over for its cold kernels."""
+    try:
+        from parmst.solvers.cpu import COLD_START_WHY
+    except ImportError:  # numba missing: the cpu backend does not load
+        return None
+    return COLD_START_WHY
