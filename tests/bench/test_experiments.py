@@ -16,7 +16,8 @@ import sys
 import pytest
 
 from parmst.bench import cli, run, suites
-from parmst.bench.harness import parse_solver_spec, split_specs
+from parmst.bench.markdown import to_markdown
+from parmst.bench.specs import parse_solver_spec, split_specs
 from parmst.errors import UnknownOptionError
 
 TINY = {"grid2d": "grid2d:side=5,seed=1", "rmat": "rmat:scale=5,edge_factor=4,seed=7",
@@ -66,7 +67,7 @@ def test_time_limit_starts_no_graph_after_it(tiny):
     assert result.graphs == [] and seen == []
     assert set(result.config["skipped_graphs"]) == {"graph0", "graph1"}
     assert "- graph graph1 not run: not started: the time limit of 0 s was spent" in (
-        result.to_markdown())
+        to_markdown(result))
 
 
 def test_after_graph_sees_the_result_grow(tiny):
