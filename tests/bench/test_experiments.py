@@ -49,7 +49,7 @@ def test_solver_specs_carry_options():
         "a/serial", "ecl/gpu[init=thread,filter=false]"]
     assert parse_solver_spec("x/cpu[threads=2,ratio=0.5,keys=auto,opt=none]")[1] == {
         "threads": 2, "ratio": 0.5, "keys": "auto", "opt": None}
-    with pytest.raises(ValueError, match="NAME=VALUE"):
+    with pytest.raises(ValueError, match="KEY=VALUE"):
         parse_solver_spec("ecl/gpu[filter]")
     with pytest.raises(ValueError, match="brackets"):
         parse_solver_spec("ecl/gpu[filter=false")
