@@ -29,8 +29,9 @@ from parmst.bench import solver_timing
 from parmst.bench.config import RunConfig
 from parmst.bench.format_timing import time_format
 from parmst.bench.machine import load_average, machine_info
+from parmst.bench.peer_runner import PeerRunner
 from parmst.bench.peer_timing import time_peer
-from parmst.bench.peers import PEERS, PeerRunner, resolve_peers
+from parmst.bench.peers import PEERS, resolve_peers
 from parmst.bench.placement import place
 from parmst.bench.result import REFERENCE, BenchResult, GraphInfo, Record
 from parmst.bench.specs import variants

@@ -1,6 +1,6 @@
 """Peers in the harness: another library's spanning-tree call on the same graph, same runs.
 
-The peer runs in a worker process (:class:`parmst.bench.peers.PeerRunner`),
+The peer runs in a worker process (:class:`parmst.bench.peer_runner.PeerRunner`),
 within a time budget per run; its total weight must equal the reference's
 (ECL-MST, which prints no weight, must pass its own edge-for-edge check
 against its serial Kruskal instead).
@@ -13,7 +13,8 @@ import math
 
 import numpy as np
 
-from parmst.bench.peers import PEERS, PeerRunner
+from parmst.bench.peer_runner import PeerRunner
+from parmst.bench.peers import PEERS
 from parmst.bench.result import GraphInfo, Record
 from parmst.bench.timing import Scheme, finish
 from parmst.graph import Graph
