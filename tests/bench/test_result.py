@@ -1,6 +1,7 @@
 """Report writing: Markdown tables, the JSON schema, loading and comparing runs."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -156,3 +157,14 @@ def test_front_door_table_divides_the_replaced_call_by_the_front_door():
     assert "| g1 | 24 | 4.00x |" in text and "| g2 | 100 | 2.00x |" in text
     assert "| geometric mean |  | 2.83x |" in text and "| lowest |  | 2.00x |" in text
     assert "## Front doors" not in to_markdown(_result())  # no front door, no table
+
+
+def test_every_committed_result_loads_and_renders():
+    """The bench results committed under benchmarks/results still load and render."""
+    results = Path(__file__).resolve().parents[2] / "benchmarks" / "results"
+    paths = [p for p in sorted(results.glob("*.json"))
+             if '"schema": "parmst-bench/1"' in p.read_text(encoding="utf-8")[:200]]
+    assert paths
+    for path in paths:
+        result = load(path)
+        assert f"# parmst bench: {result.config['name']}" in to_markdown(result), path.name

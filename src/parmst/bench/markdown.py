@@ -24,6 +24,9 @@ def _method(result: BenchResult) -> str:
     if result.measure == "compute":
         what = ("computation only: a GPU solver's graph is already on the device and "
                 "its result left there, as ECL-MST's own timer")
+    elif result.config.get("end_to_end"):
+        what = ("the whole call: the graph built from the input arrays, the forest, its "
+                "edge ids where the input lies")
     else:
         what = "the whole solve: initialization and computation"
     checks = [f"Every parmst result has the same edge ids as {REFERENCE}"]
@@ -37,7 +40,19 @@ def _method(result: BenchResult) -> str:
         checks.append("every OpenCL scan equals NumPy's cumsum")
     warmup = result.config.get("warmup_text", "after a warm-up run")
     return (f"Throughput in millions of input edges per second ({what}; {scheme}, "
-            f"{warmup}; higher is better). {'; '.join(checks)}.")
+            f"{warmup}; higher is better). {'; '.join(checks)}.{_graph_names(result)}")
+
+
+def _graph_names(result: BenchResult) -> str:
+    """What the suffixes of graph names say: a weight transform, the input's placement."""
+    said = []
+    if "ranked" in (result.config.get("weights") or ()):
+        said.append("`~ranked`: the same edges with the int64 ranks of their weights (same "
+                    "order, same forest)")
+    if "device" in (result.config.get("placements") or ()):
+        said.append("`@device`: the solvers take the graph from arrays already on the GPU")
+    return "".join(f" {line}." for line in said)
+
 
 def to_markdown(result: BenchResult) -> str:
     """The report: machine, headline table, speedups, scaling, phases, I/O, details, notes."""
