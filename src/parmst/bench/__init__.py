@@ -4,8 +4,9 @@ One call runs chosen solvers on chosen graphs (files, generator specs or the
 named suites of :mod:`parmst.bench.suites`), verifies every result against the
 ``kruskal/serial`` reference, times peers (SciPy, NetworkX, igraph, cuGraph)
 where installed, runs Sun and Skadron's OpenCL prefix-scan experiment when given
-sizes (:mod:`parmst.bench.scan`), and returns a :class:`BenchResult` that writes
-Markdown, JSON and PNG reports. ``parmst bench`` is the same from the command line.
+sizes (:mod:`parmst.bench.scan`), and returns a :class:`BenchResult`;
+:func:`to_markdown` and :func:`save` write its Markdown, JSON and PNG reports. The run's
+settings are a :class:`RunConfig`. ``parmst bench`` is the same from the command line.
 
 Examples
 --------

@@ -174,10 +174,15 @@ def _listing() -> str:
         settings = [f"{what} {', '.join(map(str, value)) or 'none'}" for what, value in
                     (("solvers", suite.solvers), ("peers", suite.peers),
                      ("threads", suite.threads), ("ranks", suite.ranks),
-                     ("formats", suite.formats or None))
+                     ("formats", suite.formats or None),
+                     ("weights", suite.weights if suite.weights != ("given",) else None),
+                     ("placements", suite.placements if suite.placements != ("host",)
+                      else None))
                     if value is not None]
         if suite.measure != "time":
             settings.append(f"measure {suite.measure}")
+        if suite.end_to_end:
+            settings.append("end to end")
         if settings:
             lines.append(f"    ({'; '.join(settings)})")
         lines.extend(f"    {g.name:16s} {g.spec:42s} {_size(g.spec)}"
