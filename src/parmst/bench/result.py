@@ -8,7 +8,7 @@ The JSON schema (``"schema": "parmst-bench/1"``)::
     {"schema", "machine": {label, cpu, cores, gpus, versions, git_commit, date, ...},
      "config": {name, suite, paper, scheme: {kind, runs, k, tolerance}, threads, budget,
                 size_series, measure, baseline, reference: {name, source, values, measure},
-                formats, skipped_peers, skipped_graphs},
+                formats, weights, placements, end_to_end, skipped_peers, skipped_graphs},
      "graphs": [{name, source, stands_for, num_vertices, num_edges, weight_dtype,
                  num_components, total_weight, verified, verify_message}],
      "records": [{graph, solver, kind, threads, options, variant, status, ranks, note, warmup_time,
@@ -16,9 +16,12 @@ The JSON schema (``"schema": "parmst-bench/1"``)::
                   compute_time, cpu_time, converged, phases, rounds, worklist_sizes, device,
                   threads_used, total_weight, weight_ok, extra}]}
 
-``kind`` is ``"parmst"`` (a solver), ``"peer"`` (another library),
-``"io"`` (writing or reading one file format) or ``"scan"`` (one method of
-the prefix-scan experiment, :mod:`parmst.bench.scan`; ``graph`` names the size). ``status`` is ``"ok"``,
+A graph's name ends in ``~ranked`` for the ranked-weights twin
+(:mod:`parmst.bench.transforms`) and in ``@device`` where the solvers took it
+from device arrays (:mod:`parmst.bench.placement`). ``kind`` is ``"parmst"``
+(a solver), ``"peer"`` (another library), ``"io"`` (writing or reading one
+file format) or ``"scan"`` (one method of the prefix-scan experiment,
+:mod:`parmst.bench.scan`; ``graph`` names the size). ``status`` is ``"ok"``,
 ``"MISMATCH"`` (a solver's edge ids differ from the reference, a peer's total
 weight from ours, or a file read back from the graph written), ``"error"`` or
 ``"skipped"``; only ``"ok"`` records carry times.
