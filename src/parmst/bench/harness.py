@@ -19,8 +19,9 @@ import os
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -34,8 +35,9 @@ from parmst.bench.peer_timing import time_peer
 from parmst.bench.peers import PEERS, resolve_peers
 from parmst.bench.placement import place
 from parmst.bench.result import REFERENCE, BenchResult, GraphInfo, Record
-from parmst.bench.specs import variants
+from parmst.bench.specs import Variant, variants
 from parmst.bench.suites import BenchGraph, Suite, default_cache_dir, load_graph
+from parmst.bench.timing import Scheme
 from parmst.bench.transforms import transform
 from parmst.graph import Graph
 
@@ -161,6 +163,8 @@ def run(config: RunConfig) -> BenchResult:
     with (PeerRunner(config.budget) as runner,
           tempfile.TemporaryDirectory(prefix="parmst-bench-io-") as folder,
           tqdm(total=total, desc="bench", unit="run", disable=not config.progress) as bar):
+        plan = _Plan(config, scheme, timed, peer_names, peers_explicit, formats, placements,
+                     end_to_end, runner, Path(folder), bar)
         for item in items:
             name = item.name if isinstance(item, BenchGraph) else item[0]
             if (config.time_limit is not None
@@ -184,8 +188,7 @@ def run(config: RunConfig) -> BenchResult:
                 named = name if weight == "given" else f"{name}~{weight}"
                 info = GraphInfo(named, source, graph.num_vertices, graph.num_edges,
                                  graph.weight.dtype.name, stands_for)
-                _time_graph(graph, info, placements, config, result, timed, peer_names,
-                            peers_explicit, formats, runner, Path(folder), bar, end_to_end)
+                _time_graph(plan, graph, info, result)
                 del graph
             del loaded
             if config.after_graph is not None:
@@ -198,38 +201,53 @@ def run(config: RunConfig) -> BenchResult:
     return result
 
 
-def _time_graph(graph: Graph, info: GraphInfo, placements: list[str], config: RunConfig,
-                result: BenchResult, timed: list, peer_names: list[str], peers_explicit: bool,
-                formats: list[str], runner: PeerRunner, folder: Path, bar,
-                end_to_end: bool) -> None:
+@dataclass(frozen=True)
+class _Plan:
+    """What runs on every graph, and the run's shared tools (peer worker, scratch folder,
+    progress bar)."""
+
+    config: RunConfig
+    scheme: Scheme
+    variants: list[Variant]
+    peers: list[str]
+    peers_explicit: bool
+    formats: list[str]
+    placements: list[str]
+    end_to_end: bool
+    runner: PeerRunner
+    folder: Path
+    bar: Any
+
+
+def _time_graph(plan: _Plan, graph: Graph, info: GraphInfo, result: BenchResult) -> None:
     """One graph (after its weight transform): solvers at each placement, peers, formats.
 
     A placement that cannot be had here (device arrays without numba-cuda or
     a device) skips that entry with the reason; peers and formats run once,
     beside the first placement.
     """
-    scheme = config.scheme
-    reference = _reference(graph, info) if timed or peer_names else None
-    for k, placement in enumerate(placements):
+    scheme, bar = plan.scheme, plan.bar
+    reference = _reference(graph, info) if plan.variants or plan.peers else None
+    for k, placement in enumerate(plan.placements):
         named = info.name if placement == "host" else f"{info.name}@{placement}"
         try:
             placed = place(graph, placement)
         except Exception as exc:  # noqa: BLE001 - no device here: the entry is skipped
             result.config["skipped_graphs"][named] = (
                 f"input on the {placement}: {type(exc).__name__}: {exc}")
-            bar.update((len(timed) + (0 if k else len(peer_names) + len(formats)))
+            bar.update((len(plan.variants) + (0 if k else len(plan.peers) + len(plan.formats)))
                        * (scheme.runs + 1))
             continue
         result.graphs.append(dataclasses.replace(info, name=named))
-        if timed:
-            result.records.extend(solver_timing.time_solvers(graph, placed, named, timed, reference,
-                                               scheme, bar, folder, config.budget,
-                                               end_to_end, _checkpoint(config, result)))
+        if plan.variants:
+            result.records.extend(solver_timing.time_solvers(
+                graph, placed, named, plan.variants, reference, scheme, bar, plan.folder,
+                plan.config.budget, plan.end_to_end, _checkpoint(plan.config, result)))
         del placed
         if k:
             continue
-        for peer_name in peer_names:
+        for peer_name in plan.peers:
             result.records.append(time_peer(graph, result.graphs[-1], peer_name,
-                                            peers_explicit, runner, scheme, bar))
-        for fmt in formats:
-            result.records.extend(time_format(graph, named, fmt, folder, scheme, bar))
+                                            plan.peers_explicit, plan.runner, scheme, bar))
+        for fmt in plan.formats:
+            result.records.extend(time_format(graph, named, fmt, plan.folder, scheme, bar))
