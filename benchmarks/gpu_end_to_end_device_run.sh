@@ -10,14 +10,17 @@
 #      gpu_cases.py through gpu_device_run.sh; they also fill numba-cuda's kernel cache
 #      (NUMBA_CACHE_DIR), so no compilation falls inside the measurements after them (which
 #      also warm up before timing);
-#   2. benchmarks/gpu_end_to_end.py at 2^22 edges with a profile, then at 2^24 (two runs, so
-#      a timeout in the second keeps the first's report);
+#   2. `parmst bench --suite end-to-end` (ecl/gpu's whole call from host and from device
+#      arrays beside its computation; the report is rewritten after each graph, so a timeout
+#      keeps what ran), then benchmarks/gpu_call_profile.py at 2^22 edges (where the host time
+#      of a device call goes, with numba-cuda's fixed costs);
 #   3. ecl_mst_side_by_side.sh (build + bench, no ncu) with --repeat 3, report
 #      gpu_vs_ecl_mst_h100;
 #   4. `tests/conformance -k gpu` through gpu_device_run.sh.
 # The device tool brings back at most 8 files, so every step writes under a work folder that
 # ends up as $OUT/results.tar.gz; $OUT/summary.log holds the steps' tails.
-# Timeouts (seconds): TESTS_TIMEOUT, E2E_TIMEOUT (each size), BENCH_TIMEOUT, CONFORMANCE_TIMEOUT.
+# Timeouts (seconds): TESTS_TIMEOUT, E2E_TIMEOUT, PROFILE_TIMEOUT, BENCH_TIMEOUT,
+# CONFORMANCE_TIMEOUT.
 set -uo pipefail
 ECL_DIR=${1:?usage: gpu_end_to_end_device_run.sh ECL_MST_DIR}
 OUT=${OUT:-/tmp/gpu_e2e_out}
@@ -40,11 +43,11 @@ step() {  # step NAME COMMAND...: run, log to $WORK/NAME.log, keep the tail in t
 
 step tests env OUT="$WORK/tests" TESTS_TIMEOUT="${TESTS_TIMEOUT:-90}" \
     bash benchmarks/gpu_device_run.sh tests
-for k in 22 24; do
-    step "e2e$k" timeout "${E2E_TIMEOUT:-45}" $PY benchmarks/gpu_end_to_end.py \
-        --log2-edges $k --repeat 3 $([[ $k == 22 ]] && echo --profile) \
-        --out "$WORK/e2e$k"
-done
+step e2e timeout "${E2E_TIMEOUT:-90}" $PY -m parmst bench --suite end-to-end --repeat 3 \
+    --time-limit $(( ${E2E_TIMEOUT:-90} * 2 / 3 )) \
+    --no-progress --out "$WORK/e2e"
+step profile timeout "${PROFILE_TIMEOUT:-45}" $PY benchmarks/gpu_call_profile.py \
+    --log2-edges 22 --overheads --out "$WORK/profile"
 step ecl_mst env OUT="$WORK/ecl" STEPS="build bench" BENCH_TIMEOUT="${BENCH_TIMEOUT:-100}" \
     bash benchmarks/ecl_mst_side_by_side.sh "$ECL_DIR" --repeat 3 --solver ecl/gpu \
     --name gpu_vs_ecl_mst_h100

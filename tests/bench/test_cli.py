@@ -121,3 +121,33 @@ def test_a_plot_that_fails_is_one_line_naming_why_and_the_tables_stay(tmp_path, 
         "plots not written: RuntimeError: planted plot failure"]
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "bench_front-doors-tiny.json", "bench_front-doors-tiny.md"]
+
+
+def test_weights_placement_and_end_to_end_options_reach_the_run(tmp_path, monkeypatch):
+    from parmst.bench import harness
+
+    place = harness.place
+
+    def no_device(graph, placement):
+        if placement == "device":
+            raise ImportError("numba-cuda is not installed")
+        return place(graph, placement)
+
+    monkeypatch.setattr(harness, "place", no_device)
+    status = _bench("--graph", "grid2d:side=4,weights=float,seed=1", "--solver",
+                    "kruskal/serial", "--peers", "none", "--repeat", "1", "--no-cache",
+                    "--no-plots", "--no-progress", "--weights", "given,ranked",
+                    "--placement", "host,device", "--end-to-end", "--out", str(tmp_path))
+    assert status == 0
+    data = json.loads((tmp_path / "bench_custom.json").read_text())
+    assert [g["name"] for g in data["graphs"]] == ["grid2d:side=4,weights=float,seed=1",
+                                                   "grid2d:side=4,weights=float,seed=1~ranked"]
+    assert sorted(data["config"]["skipped_graphs"]) == [
+        "grid2d:side=4,weights=float,seed=1@device",
+        "grid2d:side=4,weights=float,seed=1~ranked@device"]
+    assert data["config"]["end_to_end"] is True
+    command = data["config"]["command"]
+    assert "--weights given,ranked --placement host,device" in command
+    assert command.endswith("--end-to-end")
+    assert _bench("--graph", "grid2d:side=4,seed=1", "--weights", "squared",
+                  "--no-progress") == 2

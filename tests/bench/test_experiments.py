@@ -16,7 +16,8 @@ import sys
 import pytest
 
 from parmst.bench import cli, run, suites
-from parmst.bench.harness import parse_solver_spec, split_specs
+from parmst.bench.markdown import to_markdown
+from parmst.bench.specs import parse_solver_spec, split_specs
 from parmst.errors import UnknownOptionError
 
 TINY = {"grid2d": "grid2d:side=5,seed=1", "rmat": "rmat:scale=5,edge_factor=4,seed=7",
@@ -48,7 +49,7 @@ def test_solver_specs_carry_options():
         "a/serial", "ecl/gpu[init=thread,filter=false]"]
     assert parse_solver_spec("x/cpu[threads=2,ratio=0.5,keys=auto,opt=none]")[1] == {
         "threads": 2, "ratio": 0.5, "keys": "auto", "opt": None}
-    with pytest.raises(ValueError, match="NAME=VALUE"):
+    with pytest.raises(ValueError, match="KEY=VALUE"):
         parse_solver_spec("ecl/gpu[filter]")
     with pytest.raises(ValueError, match="brackets"):
         parse_solver_spec("ecl/gpu[filter=false")
@@ -66,7 +67,7 @@ def test_time_limit_starts_no_graph_after_it(tiny):
     assert result.graphs == [] and seen == []
     assert set(result.config["skipped_graphs"]) == {"graph0", "graph1"}
     assert "- graph graph1 not run: not started: the time limit of 0 s was spent" in (
-        result.to_markdown())
+        to_markdown(result))
 
 
 def test_after_graph_sees_the_result_grow(tiny):

@@ -5,8 +5,11 @@ import pytest
 
 import parmst
 from parmst import registry
-from parmst.bench import harness, run
-from parmst.bench.harness import _skip_reason, _Variant, choose_solvers
+from parmst.bench import run, solver_timing
+from parmst.bench.markdown import to_markdown
+from parmst.bench.solver_timing import skip_reason
+from parmst.bench.specs import Variant, choose_solvers
+from parmst.bench.store import save
 from parmst.errors import UnknownSolverError
 
 
@@ -26,16 +29,16 @@ def test_every_run_is_timed_after_a_warm_up(tiny):
 def test_prefix_warm_up_solves_the_first_edges_then_times_the_whole_graph(
         tiny, edge_count_recorder, monkeypatch):
     name, calls = edge_count_recorder
-    monkeypatch.setattr(harness, "WARMUP_PREFIX_EDGES", 50)
+    monkeypatch.setattr(solver_timing, "WARMUP_PREFIX_EDGES", 50)
     result = run([tiny], [name], peers=["none"], repeat=2, progress=False,
                  warmup="prefix")
     assert result.records[0].status == "ok"
     assert calls == [50, 120, 120]
-    assert "after a warm-up run on the graph's first 50 edges" in result.to_markdown()
+    assert "after a warm-up run on the graph's first 50 edges" in to_markdown(result)
 
 
 def test_prefix_warm_up_answer_is_checked(tiny, wrong_solver, monkeypatch):
-    monkeypatch.setattr(harness, "WARMUP_PREFIX_EDGES", 60)
+    monkeypatch.setattr(solver_timing, "WARMUP_PREFIX_EDGES", 60)
     result = run([tiny], [wrong_solver], peers=["none"], repeat=2, progress=False,
                  warmup="prefix")
     assert result.records[0].status == "MISMATCH"
@@ -59,7 +62,7 @@ def test_planted_wrong_solver_is_a_loud_mismatch_never_timed(tiny, wrong_solver)
     assert bad.times == [] and bad.time is None
     assert "1 missing, 0 extra" in bad.note
     assert result.failed
-    assert "**MISMATCH**" in result.to_markdown()
+    assert "**MISMATCH**" in to_markdown(result)
 
 
 def test_solvers_runs_are_interleaved_round_robin(tiny, recorders):
@@ -89,10 +92,10 @@ def test_default_solvers_leave_out_dense_matrix_solvers_on_sparse_graphs():
     n = 5000
     path = parmst.Graph.from_edges(np.arange(n - 1), np.arange(1, n), np.ones(n - 1))
     dense = registry.get("prim-dense/serial")
-    assert "dense-matrix" in _skip_reason(_Variant(dense, {}, "", explicit=False), path)
-    assert _skip_reason(_Variant(dense, {}, "", explicit=True), path) is None
+    assert "dense-matrix" in skip_reason(Variant(dense, {}, "", explicit=False), path)
+    assert skip_reason(Variant(dense, {}, "", explicit=True), path) is None
     complete = parmst.generate("dense:n=64,seed=1")
-    assert _skip_reason(_Variant(dense, {}, "", explicit=False), complete) is None
+    assert skip_reason(Variant(dense, {}, "", explicit=False), complete) is None
 
 
 def test_thread_sweep_runs_threaded_solvers_once_per_count(tiny):
@@ -134,7 +137,7 @@ def test_networkx_is_left_out_of_large_graphs_unless_named():
 def test_bench_result_writes_markdown_json_and_plots(tiny, tmp_path):
     result = run([tiny], ["kruskal/serial"], peers=["none"], repeat=2, progress=False,
                  name="tiny", label="test machine")
-    written = result.save(tmp_path)
+    written = save(result, tmp_path)
     names = sorted(p.name for p in written)
     assert names == ["bench_tiny.json", "bench_tiny.md", "bench_tiny.png"]
     assert all(p.stat().st_size > 0 for p in written)

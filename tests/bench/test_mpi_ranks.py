@@ -9,14 +9,16 @@ import pytest
 
 import parmst.bench
 from parmst import registry
-from parmst.bench.harness import _variants
+from parmst.bench.markdown import to_markdown
+from parmst.bench.specs import variants
+from parmst.bench.store import save
 from parmst.bench.suites import get_suite
 
 
 def test_ranks_sweep_applies_to_mpi_solvers_only():
-    variants, _, _ = _variants(["kruskal/serial", "ecl/cpu", "filter-boruvka/mpi[threads=1]"],
-                               {"threads": [1, 2]}, explicit=True, ranks=[1, 2, 4])
-    seen = [(v.solver.name, v.ranks, v.threads) for v in variants]
+    chosen, _, _ = variants(["kruskal/serial", "ecl/cpu", "filter-boruvka/mpi[threads=1]"],
+                            {"threads": [1, 2]}, explicit=True, ranks=[1, 2, 4])
+    seen = [(v.solver.name, v.ranks, v.threads) for v in chosen]
     assert seen == [("kruskal/serial", None, None), ("ecl/cpu", None, 1), ("ecl/cpu", None, 2),
                     ("filter-boruvka/mpi", 1, 1), ("filter-boruvka/mpi", 2, 1),
                     ("filter-boruvka/mpi", 4, 1)]
@@ -57,9 +59,9 @@ def test_mpi_scaling_small_runs_tiny_under_mpiexec(tmp_path):
         assert r.extra["peak_growth_max_bytes"] >= r.extra["peak_growth_others_max_bytes"] >= 0
         assert r.extra["peak_of_timed_runs"] or sys.platform != "linux"  # window: timed runs
         assert r.extra["comm_time_max_s"] >= 0 and r.compute_time > 0
-    markdown = result.to_markdown()
+    markdown = to_markdown(result)
     assert "## MPI ranks" in markdown and "ghs/mpi 2 ranks" in markdown
     assert not result.failed
-    written = result.save(tmp_path / "out", plots=importlib.util.find_spec("matplotlib") is not None)
+    written = save(result, tmp_path / "out", plots=importlib.util.find_spec("matplotlib") is not None)
     assert any(p.name.endswith("_ranks.png") for p in written) or \
         importlib.util.find_spec("matplotlib") is None

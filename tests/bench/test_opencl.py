@@ -11,6 +11,8 @@ import pytest
 
 import parmst.bench
 from parmst.bench import scan
+from parmst.bench.markdown import to_markdown
+from parmst.bench.store import save
 from parmst.bench.timing import Scheme
 from parmst.solvers.opencl import _runtime
 
@@ -26,9 +28,9 @@ def test_every_method_is_timed_and_exact(tmp_path):
     assert [r.solver for r in records] == list(scan.SCAN_METHODS)
     assert all(r.ok and len(r.times) == 2 and r.graph == "uint32 1 MB" for r in records)
     assert records[0].extra["elements"] == 2**18 and records[0].extra["total_time"] > 0
-    text = result.to_markdown()
+    text = to_markdown(result)
     assert "## Prefix scan" in text and "| uint32 1 MB |" in text and "## Graphs" not in text
-    written = result.save(tmp_path, plots=False)
+    written = save(result, tmp_path, plots=False)
     assert json.loads(written[1].read_text())["config"]["scans"] == [1]
 
 

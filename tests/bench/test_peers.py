@@ -7,8 +7,8 @@ import pytest
 
 import parmst
 import parmst.bench
-from parmst.bench.peers import (ECL_MST_PROGRAM, PBBS_PROGRAM, PEERS, PeerRunner, available_peers,
-                                resolve_peers)
+from parmst.bench.peer_runner import PeerRunner
+from parmst.bench.peers import ECL_MST_PROGRAM, PBBS_PROGRAM, PEERS, available_peers, resolve_peers
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,7 @@
 """The PNG plots: which ones a result gets, and that they are written."""
 
-from parmst.bench.report import BenchResult, GraphInfo, Record
+from parmst.bench.result import BenchResult, GraphInfo, Record
+from parmst.bench.store import plot
 
 
 def _sweep_result(size_series):
@@ -22,7 +23,7 @@ def _sweep_result(size_series):
 
 
 def test_sweep_and_series_get_scaling_and_size_plots(tmp_path):
-    written = _sweep_result(True).plot(tmp_path)
+    written = plot(_sweep_result(True), tmp_path)
     assert [p.name for p in written] == ["bench_series.png", "bench_series_scaling.png",
                                          "bench_series_size.png"]
     for path in written:
@@ -32,7 +33,7 @@ def test_sweep_and_series_get_scaling_and_size_plots(tmp_path):
 def test_plain_result_gets_only_the_throughput_chart(tmp_path):
     result = _sweep_result(False)
     result.records = [r for r in result.records if r.threads is None]
-    assert [p.name for p in result.plot(tmp_path, stem="plain")] == ["plain.png"]
+    assert [p.name for p in plot(result, tmp_path, stem="plain")] == ["plain.png"]
 
 
 def test_reference_figures_are_drawn_beside_ours(tmp_path):
@@ -43,5 +44,5 @@ def test_reference_figures_are_drawn_beside_ours(tmp_path):
                                         "values": {"grid2d": 1117}, "measure": "compute"}},
                          graphs, [Record("grid2d", "ecl/gpu", times=[0.04], time=0.04,
                                          compute_time=0.002)])
-    (path,) = result.plot(tmp_path)
+    (path,) = plot(result, tmp_path)
     assert path.name == "bench_ref.png" and path.read_bytes()[:4] == b"\x89PNG"

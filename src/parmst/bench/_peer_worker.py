@@ -4,7 +4,7 @@ A module of its own, imported by nothing, so that running it does not re-execute
 a module that ``parmst.bench`` has already imported.
 """
 
-from parmst.bench.peers import worker_main
+from parmst.bench.peer_runner import worker_main
 
 if __name__ == "__main__":
     worker_main()

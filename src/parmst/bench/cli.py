@@ -1,4 +1,5 @@
-"""``parmst bench``: argument mapping onto :func:`parmst.bench.run` and the reports.
+"""``parmst bench``: argument mapping onto a :class:`~parmst.bench.config.RunConfig`, the run
+and the reports.
 
 The project's CLI adds the subcommand with :func:`add_arguments` and calls
 :func:`run`; ``python -m parmst.bench`` runs it standalone.
@@ -106,6 +107,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     what.add_argument("--ranks", type=_rank_counts, metavar="LIST",
                       help="MPI rank counts for the mpi solvers, e.g. 1,2,4 (one mpiexec "
                            "launch per solver and count)")
+    what.add_argument("--weights", metavar="LIST",
+                      help="weight transforms, each run on every graph: given (default), "
+                           "ranked (int64 ranks of the weights: same order, same forest; "
+                           "reported as <graph>~ranked), e.g. given,ranked")
     what.add_argument("--formats", metavar="LIST",
                       help="time writing and reading these file formats on every graph, "
                            "e.g. edgelist,npz, or 'all'")
@@ -121,6 +126,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     how.add_argument("--measure", choices=("time", "compute"),
                      help="what throughput and speedups divide by: the whole solve (default) "
                           "or the computation alone (GPU: graph already on the device)")
+    how.add_argument("--placement", metavar="LIST",
+                     help="where solvers take each graph from: host (default) and/or device "
+                          "(arrays already on the GPU; reported as <graph>@device), e.g. "
+                          "host,device")
+    how.add_argument("--end-to-end", action="store_true", default=None,
+                     help="time the whole call (graph from the arrays, the forest, its ids) "
+                          "instead of the solver alone")
     how.add_argument("--baseline", metavar="SOLVER",
                      help="solver that speedups are taken against (default kruskal/serial)")
     how.add_argument("--budget", type=float, default=30.0, metavar="SECONDS",
@@ -162,10 +174,15 @@ def _listing() -> str:
         settings = [f"{what} {', '.join(map(str, value)) or 'none'}" for what, value in
                     (("solvers", suite.solvers), ("peers", suite.peers),
                      ("threads", suite.threads), ("ranks", suite.ranks),
-                     ("formats", suite.formats or None))
+                     ("formats", suite.formats or None),
+                     ("weights", suite.weights if suite.weights != ("given",) else None),
+                     ("placements", suite.placements if suite.placements != ("host",)
+                      else None))
                     if value is not None]
         if suite.measure != "time":
             settings.append(f"measure {suite.measure}")
+        if suite.end_to_end:
+            settings.append("end to end")
         if settings:
             lines.append(f"    ({'; '.join(settings)})")
         lines.extend(f"    {g.name:16s} {g.spec:42s} {_size(g.spec)}"
@@ -180,7 +197,7 @@ def _listing() -> str:
 def _command_line(args: argparse.Namespace) -> str:
     words = ["parmst", "bench"]
     for option in ("suite", "only", "repeat", "budget", "name", "measure", "baseline",
-                   "formats", "opencl_device", "time_limit"):
+                   "formats", "weights", "placement", "opencl_device", "time_limit"):
         value = getattr(args, option)
         if value is not None and not (option == "budget" and value == 30.0):
             words += [f"--{option.replace('_', '-')}", f"{value:g}"
@@ -192,17 +209,22 @@ def _command_line(args: argparse.Namespace) -> str:
         values = getattr(args, option)
         if values:
             words += [f"--{option.replace('_', '-')}", ",".join(map(str, values))]
-    if args.kbest:
-        words.append("--kbest")
+    for flag in ("kbest", "end_to_end"):
+        if getattr(args, flag):
+            words.append(f"--{flag.replace('_', '-')}")
     return shlex.join(words)
 
 
 def run(args: argparse.Namespace) -> int:
     """Carry out ``parmst bench`` for parsed ``args``; returns the exit status."""
-    from parmst.bench import report
+    from parmst.bench import store
+    from parmst.bench.compare import format_compare
+    from parmst.bench.config import RunConfig
     from parmst.bench.harness import run as bench
-    from parmst.bench.harness import split_specs
+    from parmst.bench.markdown import to_markdown
     from parmst.bench.plots import unavailable
+    from parmst.bench.result import BenchResult
+    from parmst.bench.specs import split_specs
     from parmst.errors import ParmstError
 
     if args.list:
@@ -210,11 +232,11 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.compare:
         try:
-            before, after = (report.load(path) for path in args.compare)
+            before, after = (store.load(path) for path in args.compare)
         except (OSError, ValueError, KeyError) as exc:
             sys.stderr.write(f"parmst bench --compare: {exc}\n")
             return 2
-        sys.stdout.write(report.format_compare(before, after, tuple(args.compare)))
+        sys.stdout.write(format_compare(before, after, tuple(args.compare)))
         return 0
     if not args.suite and not args.graph and not args.scan_mb:
         sys.stderr.write("parmst bench: give --suite NAME, --graph FILE|SPEC or --scan-mb LIST "
@@ -229,38 +251,39 @@ def run(args: argparse.Namespace) -> int:
     why_no_plots = None if args.no_plots else unavailable()  # said once, with the other skips
     plots = bool(args.out) and not args.no_plots and why_no_plots is None
 
-    def save(partial: report.BenchResult) -> list[Path]:
+    def save(partial: BenchResult) -> list[Path]:
         """Write the tables, then the plots; a failed plot is one line and no more tries."""
         nonlocal plots
-        written = partial.save(args.out, plots=False)
+        written = store.save(partial, args.out, plots=False)
         if plots:
             try:
-                written += partial.plot(args.out)
+                written += store.plot(partial, args.out)
             except Exception as exc:  # noqa: BLE001 - a figure is never worth the tables
                 sys.stderr.write(f"plots not written: {type(exc).__name__}: {exc}\n")
                 plots = False
         return written
 
-    def checkpoint(partial: report.BenchResult) -> None:
+    def checkpoint(partial: BenchResult) -> None:
         if args.out:  # the report so far, so that a run stopped part way keeps it
             save(partial)
 
     try:
-        result = bench(args.graph, split_specs(args.solver) if args.solver else None,
-                       suite=args.suite, only=_split([args.only]) if args.only else None,
-                       peers=_split(args.peers), repeat=args.repeat,
-                       kbest=args.kbest, threads=args.threads, ranks=args.ranks,
-                       measure=args.measure, baseline=args.baseline, formats=formats,
-                       scans=args.scan_mb, opencl_device=None if args.opencl_device is None
-                       else _device(args.opencl_device), cache_dir=args.cache_dir,
-                       cache=not args.no_cache, budget=args.budget, time_limit=args.time_limit,
-                       progress=not args.no_progress, label=args.label, name=args.name,
-                       command=_command_line(args), after_graph=checkpoint,
-                       warmup=args.warmup)
+        result = bench(RunConfig(
+            args.graph, split_specs(args.solver) if args.solver else None, suite=args.suite,
+            only=_split([args.only]) if args.only else None, peers=_split(args.peers),
+            repeat=args.repeat, kbest=args.kbest, threads=args.threads, ranks=args.ranks,
+            measure=args.measure, baseline=args.baseline, formats=formats, scans=args.scan_mb,
+            opencl_device=None if args.opencl_device is None else _device(args.opencl_device),
+            weights=_split([args.weights]) if args.weights else None,
+            placements=_split([args.placement]) if args.placement else None,
+            end_to_end=args.end_to_end, cache_dir=args.cache_dir, cache=not args.no_cache,
+            budget=args.budget, time_limit=args.time_limit, progress=not args.no_progress,
+            label=args.label, name=args.name, command=_command_line(args),
+            after_graph=checkpoint, warmup=args.warmup))
     except (ValueError, ParmstError) as exc:
         sys.stderr.write(f"parmst bench: {exc}\n")
         return 2
-    sys.stdout.write(result.to_markdown())
+    sys.stdout.write(to_markdown(result))
     for peer, why in result.config["skipped_peers"].items():
         sys.stderr.write(f"peer {peer} skipped: {why}\n")
     for graph, why in result.config["skipped_graphs"].items():

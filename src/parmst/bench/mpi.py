@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from parmst.bench.report import Record
+from parmst.bench.result import Record
 from parmst.graph import Graph
 
 __all__ = ["mpi_skip_reason", "time_ranks"]

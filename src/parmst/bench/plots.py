@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from parmst.bench.report import BenchResult
+    from parmst.bench.result import BenchResult
 
 __all__ = ["plot_all", "plot_scaling", "plot_scan", "plot_size", "plot_throughput",
            "unavailable"]

@@ -1,7 +1,7 @@
 """Sun and Skadron Figures 5-8 in the harness: the OpenCL prefix scan against its baselines.
 
 For each size, an exclusive prefix sum of uint32 values (the paper's input)
-by four means, each a :class:`~parmst.bench.report.Record` of kind ``"scan"``:
+by four means, each a :class:`~parmst.bench.result.Record` of kind ``"scan"``:
 
 ``reduce-then-scan``  Sun and Skadron's two-level scan (:mod:`parmst.solvers.opencl._scan`),
                       three launches
@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from parmst.bench.report import Record
+from parmst.bench.result import Record
 from parmst.bench.timing import Scheme, pick, select
 
 __all__ = ["SCAN_METHODS", "time_scans"]

@@ -26,6 +26,9 @@ suite              reproduces
 ``prim-multi``     Sousa Figures 5.2-5.4: multiple-instance Prim on road-like graphs
 ``real-weights``   float64-weight graphs of 10 k to 10 M edges against SciPy, igraph
                    and NetworKit, the whole call timed
+``float-vs-int``   ``kruskal/serial`` on float64 weights against their int64 ranks
+``end-to-end``     ``ecl/gpu``'s whole call from host and from device arrays, beside
+                   its computation
 ``opencl-scan``    Sun and Skadron Figures 5-8: the OpenCL prefix scan, 1 MB to 512 MB,
                    against NumPy, a naive multi-pass scan and the device's copy
 ``opencl-mst``     the OpenCL solvers against ``ecl/gpu`` on Fallin et al.'s GPU
@@ -45,7 +48,8 @@ suite              reproduces
 Besides its graphs, a suite may fix the experiment's other settings (which
 solvers and solver options, peers, thread counts, whether throughput counts
 the whole solve or the computation alone, the speedup baseline, file
-formats); options given on the command line replace them.
+formats, weight transforms, where the input lies, whether the whole public call
+is timed); options given on the command line replace them.
 
 The ``-small`` variants hold 2,000 to 520,000 edges per graph. The full
 variants are for bigger machines: ``seed000`` goes up to 20 M vertices and
@@ -133,9 +137,18 @@ class Suite:
         (:mod:`parmst.bench.scan`), run besides any graphs.
     warmup : str
         ``"graph"``: each solver's warm-up solves the graph itself;
-        ``"prefix"``: its first :data:`parmst.bench.harness.WARMUP_PREFIX_EDGES`
+        ``"prefix"``: its first :data:`parmst.bench.solver_timing.WARMUP_PREFIX_EDGES`
         edges (same vertex count and dtypes, so the same kernels compile), for
         graphs where a second full solve of a slow baseline would cost minutes.
+    weights : tuple of str
+        Weight transforms (:mod:`parmst.bench.transforms`): each graph runs
+        once per transform, ``"ranked"`` as ``<name>~ranked``.
+    placements : tuple of str
+        Where the solvers take each graph from (:mod:`parmst.bench.placement`):
+        ``"host"`` arrays and/or ``"device"`` arrays, the latter as ``<name>@device``.
+    end_to_end : bool
+        Time the whole public call (graph from the arrays, the forest, its ids)
+        instead of the solve function (:mod:`parmst.bench.solver_calls`).
     """
 
     name: str
@@ -153,6 +166,9 @@ class Suite:
     formats: tuple[str, ...] = ()
     scans: tuple[int, ...] = ()
     warmup: str = "graph"
+    weights: tuple[str, ...] = ("given",)
+    placements: tuple[str, ...] = ("host",)
+    end_to_end: bool = False
     specs: tuple[str, ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -397,6 +413,19 @@ SUITES: dict[str, Suite] = {suite.name: suite for suite in (
           _real_weights(("10k", "100k")),
           solvers=("kruskal/serial", "filter-kruskal/serial", "ecl/cpu"),
           peers=_REAL_WEIGHT_PEERS),
+    Suite("float-vs-int", "kruskal/serial on float64 weights against the int64 ranks of the "
+          "same weights (same order, same forest), 100 k and 1 M edges",
+          _real_weights(("100k", "1M")), solvers=("kruskal/serial",), peers=(),
+          weights=("given", "ranked")),
+    Suite("float-vs-int-small", "kruskal/serial on float64 weights against their int64 ranks, "
+          "10 k and 100 k edges", _real_weights(("10k", "100k")), solvers=("kruskal/serial",),
+          peers=(), weights=("given", "ranked")),
+    Suite("end-to-end", "ecl/gpu's whole call from host arrays and from device arrays "
+          "against its computation on Fallin et al.'s families", _ECL_GPU,
+          solvers=("ecl/gpu",), peers=(), placements=("host", "device"), end_to_end=True),
+    Suite("end-to-end-small", "ecl/gpu's whole call from host and device arrays on three "
+          "small families", _ECL_GPU_SMALL, solvers=("ecl/gpu",), peers=(),
+          placements=("host", "device"), end_to_end=True),
     Suite("front-doors", "parmst's SciPy drop-in and NetworkX backend against SciPy and "
           "NetworkX, float64 weights, 100 k and 1 M edges", _real_weights(("100k", "1M")),
           solvers=("kruskal/serial",), peers=_FRONT_DOOR_PEERS),

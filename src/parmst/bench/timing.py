@@ -1,4 +1,5 @@
-"""Which of several timed runs to report: the median (Fallin et al.) or k-best (Sousa).
+"""The clock, and which of several timed runs to report: the median (Fallin et al.) or
+k-best (Sousa).
 
 Fallin et al. (section 4) repeats every experiment 9 times and reports the median.
 Sousa (section 5.1) uses the k-best scheme: 5 measurements, ``k = 3``,
@@ -10,11 +11,17 @@ reported), so a noisy measurement is visible in the report instead of hidden.
 
 from __future__ import annotations
 
+import gc
 import statistics
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["KBEST", "MEDIAN", "Scheme", "Selection", "pick", "select"]
+if TYPE_CHECKING:
+    from parmst.bench.result import Record
+
+__all__ = ["KBEST", "MEDIAN", "Scheme", "Selection", "clocked", "finish", "pick", "select"]
 
 
 @dataclass(frozen=True)
@@ -34,7 +41,7 @@ class Scheme:
     warmup : str
         What the untimed warm-up run solves: ``"graph"``, the graph itself, or
         ``"prefix"``, its first ``WARMUP_PREFIX_EDGES`` edges (see
-        :mod:`parmst.bench.harness`).
+        :mod:`parmst.bench.solver_timing`).
     """
 
     kind: str = "median"
@@ -125,3 +132,42 @@ def pick(values: Sequence[float], selection: Selection, scheme: Scheme) -> float
     if scheme.kind == "median":
         return statistics.median(values)
     return values[selection.index]
+
+
+def clocked(action: Callable[[], Any]) -> tuple[Any, float, float]:
+    """``action()``, its wall-clock seconds and this process's CPU seconds (all threads).
+
+    The garbage collector is off meanwhile, as in :mod:`timeit`.
+
+    Examples
+    --------
+    >>> value, wall, cpu = clocked(lambda: sum(range(10)))
+    >>> value, wall >= 0, cpu >= 0
+    (45, True, True)
+    """
+    gc.disable()
+    try:
+        wall, cpu = time.perf_counter(), time.process_time()
+        value = action()
+        return value, time.perf_counter() - wall, time.process_time() - cpu
+    finally:
+        gc.enable()
+
+
+def finish(record: Record, scheme: Scheme, phases: list[dict[str, float]]) -> None:
+    """Fill a record's reported figures from its timed runs under ``scheme``.
+
+    ``time`` is the selected run's (:func:`select`); init, compute, CPU time and
+    each of ``phases`` (one dict per run) are the matching figures (:func:`pick`).
+    """
+    selection = select(record.times, scheme)
+    record.time = selection.value
+    record.converged = selection.converged
+    if record.init_times:
+        record.init_time = pick(record.init_times, selection, scheme)
+        record.compute_time = pick(record.compute_times, selection, scheme)
+    if record.cpu_times:
+        record.cpu_time = pick(record.cpu_times, selection, scheme)
+    names = sorted({name for run in phases for name in run})
+    record.phases = {name: pick([run.get(name, 0.0) for run in phases], selection, scheme)
+                     for name in names}

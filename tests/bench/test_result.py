@@ -1,18 +1,14 @@
 """Report writing: Markdown tables, the JSON schema, loading and comparing runs."""
 
 import json
+from pathlib import Path
 
 import pytest
 
-from parmst.bench.report import (
-    SCHEMA,
-    BenchResult,
-    GraphInfo,
-    Record,
-    compare,
-    format_compare,
-    load,
-)
+from parmst.bench.compare import compare, format_compare
+from parmst.bench.markdown import to_markdown
+from parmst.bench.result import SCHEMA, BenchResult, GraphInfo, Record
+from parmst.bench.store import load, save, to_json
 
 
 def _result(kruskal_time=0.02, ecl_time=0.01, label="box A"):
@@ -44,7 +40,7 @@ def test_figures_come_from_the_selected_times():
 
 
 def test_markdown_has_headline_details_graphs_and_notes():
-    text = _result().to_markdown()
+    text = to_markdown(_result())
     assert "# parmst bench: demo" in text
     assert "| graph | edges | kruskal/serial | ecl/cpu x2 | scipy |" in text
     assert "| g1 | 24 | 0.0012 | 0.0024 | 0.0006 |" in text
@@ -67,13 +63,13 @@ def test_failed_flags_mismatches_errors_and_unverified_references():
 
 def test_json_round_trip_keeps_every_field(tmp_path):
     result = _result()
-    data = json.loads(result.to_json())
+    data = json.loads(to_json(result))
     assert data["schema"] == SCHEMA
     assert set(data) == {"schema", "machine", "config", "graphs", "records"}
     assert {"graph", "solver", "kind", "threads", "status", "times", "time", "init_time",
             "compute_time", "phases", "rounds", "total_weight", "weight_ok"} <= set(
         data["records"][0])
-    written = result.save(tmp_path, plots=False)
+    written = save(result, tmp_path, plots=False)
     assert [p.name for p in written] == ["bench_demo.md", "bench_demo.json"]
     again = load(tmp_path / "bench_demo.json")
     assert again.to_dict() == result.to_dict()
@@ -127,7 +123,7 @@ def test_compute_measure_and_reference_column():
     assert result.throughput(records[0]) == pytest.approx(1000.0)  # 2 M edges / 2 ms
     assert result.speedup(records[1], "ecl/gpu") == pytest.approx(0.5)
     assert result.speedup(records[0], "scipy") == pytest.approx(20.0)  # whole solve vs a peer
-    text = result.to_markdown()
+    text = to_markdown(result)
     assert "| graph | edges | ECL-MST H100 | ecl/gpu | ecl/gpu[filter=false] | scipy |" in text
     assert "| grid2d | 2,000,000 | 1117 | 1000 | 500 | 2.5 |" in text
     assert "computation only" in text and "`ECL-MST H100`: the original." in text
@@ -155,9 +151,20 @@ def test_front_door_table_divides_the_replaced_call_by_the_front_door():
                weight_ok=True),
     ]
     result.records = [r for r in result.records if not (r.graph == "g2" and r.status == "skipped")]
-    text = result.to_markdown()
+    text = to_markdown(result)
     assert "## Front doors" in text
     assert "| graph | edges | parmst-scipy vs scipy |" in text
     assert "| g1 | 24 | 4.00x |" in text and "| g2 | 100 | 2.00x |" in text
     assert "| geometric mean |  | 2.83x |" in text and "| lowest |  | 2.00x |" in text
-    assert "## Front doors" not in _result().to_markdown()  # no front door, no table
+    assert "## Front doors" not in to_markdown(_result())  # no front door, no table
+
+
+def test_every_committed_result_loads_and_renders():
+    """The bench results committed under benchmarks/results still load and render."""
+    results = Path(__file__).resolve().parents[2] / "benchmarks" / "results"
+    paths = [p for p in sorted(results.glob("*.json"))
+             if '"schema": "parmst-bench/1"' in p.read_text(encoding="utf-8")[:200]]
+    assert paths
+    for path in paths:
+        result = load(path)
+        assert f"# parmst bench: {result.config['name']}" in to_markdown(result), path.name

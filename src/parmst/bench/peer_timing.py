@@ -1,0 +1,86 @@
+"""Peers in the harness: another library's spanning-tree call on the same graph, same runs.
+
+The peer runs in a worker process (:class:`parmst.bench.peer_runner.PeerRunner`),
+within a time budget per run; its total weight must equal the reference's
+(ECL-MST, which prints no weight, must pass its own edge-for-edge check
+against its serial Kruskal instead).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+
+import numpy as np
+
+from parmst.bench.peer_runner import PeerRunner
+from parmst.bench.peers import PEERS
+from parmst.bench.result import GraphInfo, Record
+from parmst.bench.timing import Scheme, finish
+from parmst.graph import Graph
+
+__all__ = ["time_peer"]
+
+log = logging.getLogger(__name__)
+
+
+def _same_weight(theirs: float, ours: float, integer: bool) -> bool:
+    if integer and abs(ours) < 2**53:
+        return theirs == ours
+    return math.isclose(theirs, ours, rel_tol=1e-9, abs_tol=1e-12)
+
+
+def time_peer(graph: Graph, info: GraphInfo, peer_name: str, explicit: bool,
+               runner: PeerRunner, scheme: Scheme, bar) -> Record:
+    """Time a peer library on ``graph`` in the runner's worker process; check its weight.
+
+    A peer that cannot take this graph (not installed, over its default size,
+    weight-0 edges it would drop, weights it would round) is skipped with the
+    reason; a total weight other than the reference's is a MISMATCH.
+    """
+    peer = PEERS[peer_name]
+    record = Record(graph=info.name, solver=peer_name, kind="peer")
+    bar.set_postfix_str(f"{info.name} {peer_name}", refresh=False)
+    if not peer.installed():
+        record.status, record.note = "skipped", peer.missing()
+    elif (not explicit and peer.default_max_edges is not None
+          and graph.num_edges > peer.default_max_edges):
+        record.status, record.note = "skipped", (
+            f"{graph.num_edges:,} edges is over its default limit of "
+            f"{peer.default_max_edges:,} (ask for it with --peers to try within the budget)")
+    elif peer.needs_nonzero_weights and graph.num_edges and not graph.weight.all():
+        record.status, record.note = "skipped", "the graph has weight-0 edges, which it drops"
+    elif peer.weights_as is not None and not np.array_equal(
+            graph.weight.astype(peer.weights_as).astype(graph.weight.dtype), graph.weight):
+        record.status, record.note = "skipped", (
+            f"it reads weights as {peer.weights_as}, which would round some of this graph's "
+            f"{graph.weight.dtype.name} weights")
+    if record.status == "skipped":
+        bar.update(scheme.runs + 1)
+        return record
+    outcome = runner.run(peer_name, graph.src, graph.dst, graph.weight, graph.num_vertices,
+                         scheme.runs)
+    bar.update(scheme.runs + 1)
+    if outcome.skipped or outcome.error:
+        record.status = "skipped" if outcome.skipped else "error"
+        record.note = outcome.skipped or outcome.error
+        return record
+    record.times = outcome.times
+    if peer.times_compute_only:
+        record.extra["own_timer"] = True  # its computation alone: compared with our compute
+    if peer.finds_tree:  # a reference timing without a tree (reading the input) is not compared
+        record.total_weight = outcome.total_weight
+        if peer.checks_itself and outcome.total_weight is None:
+            record.weight_ok = True  # its forest equals its own serial one, so its weight is ours
+            record.note = "exact by its own check against its serial Kruskal"
+        else:
+            record.weight_ok = _same_weight(outcome.total_weight, info.total_weight,
+                                            graph.weight.dtype.kind in "iu")
+        if not record.weight_ok:
+            record.status, record.times = "MISMATCH", []
+            record.note = f"total weight {outcome.total_weight!r}, ours {info.total_weight!r}"
+            log.error("MISMATCH: peer %s on %s: %s", peer_name, info.name, record.note)
+            return record
+    finish(record, scheme, [])
+    record.init_time = outcome.prepare_time  # building its graph object, not in `time`
+    return record

@@ -1,0 +1,140 @@
+"""The Markdown tables of every report: throughput per graph, speedups, front doors, details.
+
+Each writer takes a :class:`~parmst.bench.result.BenchResult` and returns the
+table's lines, or none when the result has nothing for it.
+"""
+
+from __future__ import annotations
+
+from parmst.bench.cells import (
+    fmt_rate,
+    fmt_ratio,
+    fmt_time,
+    fmt_weight,
+    geomean,
+    status_cell,
+    table,
+)
+from parmst.bench.result import SCIPY, BenchResult
+
+__all__ = ["detail_table", "front_door_table", "graph_table", "headline_table", "notes", "summary_table"]
+
+
+def headline_table(result: BenchResult) -> list[str]:
+    """Rows = graphs, columns = solvers (and the reference's figures), cells = M edges/s;
+    geometric mean last."""
+    labels = result.labels()
+    by_cell = {(r.graph, r.label): r for r in result.records}
+    reference = result.reference
+    figures = [] if reference is None else [reference["values"].get(g.name)
+                                             for g in result.graphs]
+    rows = []
+    for i, g in enumerate(result.graphs):
+        row = [g.name, f"{g.num_edges:,}"]
+        if reference is not None:
+            row.append(fmt_rate(figures[i]))
+        rows.append(row + [status_cell(result, by_cell.get((g.name, lab))) for lab in labels])
+    means = [geomean([result.throughput(r) or 0 for r in result.records
+                       if r.label == lab and r.ok]) for lab in labels]
+    last = ["geometric mean", ""]
+    if reference is not None:
+        last.append(fmt_rate(geomean([f for f in figures if f])))
+    rows.append(last + [fmt_rate(m) for m in means])
+    header = ["graph", "edges"] + ([reference["name"]] if reference else []) + labels
+    return table(header, rows)
+
+
+def summary_table(result: BenchResult) -> list[str]:
+    """Per solver: geometric means over the graphs of throughput and of speedups."""
+    baseline, rows = result.baseline, []
+    for label in result.labels():
+        records = [r for r in result.records if r.label == label and r.ok]
+        if not records or records[0].kind == "io":
+            continue
+        rows.append([label, str(len(records)),
+                     fmt_rate(geomean([result.throughput(r) or 0 for r in records])),
+                     fmt_ratio(geomean([result.speedup(r, baseline) or 0 for r in records])),
+                     fmt_ratio(geomean([result.speedup(r, SCIPY) or 0 for r in records]))])
+    if len(rows) < 2:
+        return []
+    return table(["solver", "graphs", "M edges/s", f"vs {baseline}", f"vs {SCIPY}"], rows)
+
+
+def front_door_table(result: BenchResult) -> list[str]:
+    """Per graph: each front door's speedup over the call it replaces; geometric mean and
+    lowest last."""
+    from parmst.bench.peers import PEERS
+
+    pairs = [(label, PEERS[label].compares_with) for label in result.labels()
+             if label in PEERS and PEERS[label].compares_with]
+    pairs = [(label, base) for label, base in pairs
+             if any(r.label == base and r.ok for r in result.records)]
+    if not pairs:
+        return []
+    by_cell = {(r.graph, r.label): r for r in result.records if r.ok}
+    rows, ratios = [], {label: [] for label, _ in pairs}
+    for g in result.graphs:
+        row = [g.name, f"{g.num_edges:,}"]
+        for label, base in pairs:
+            mine, theirs = by_cell.get((g.name, label)), by_cell.get((g.name, base))
+            ratio = theirs.time / mine.time if mine and theirs and mine.time else None
+            if ratio is not None:
+                ratios[label].append(ratio)
+            row.append(fmt_ratio(ratio))
+        rows.append(row)
+    rows.append(["geometric mean", ""] + [fmt_ratio(geomean(ratios[label]))
+                                          for label, _ in pairs])
+    rows.append(["lowest", ""] + [fmt_ratio(min(ratios[label], default=None))
+                                  for label, _ in pairs])
+    return table(["graph", "edges"] + [f"{label} vs {base}" for label, base in pairs], rows)
+
+
+def detail_table(result: BenchResult) -> list[str]:
+    baseline = result.baseline
+    header = ["graph", "solver", "threads", "time (s)", "init (s)", "compute (s)",
+              "CPU (s)", "M edges/s", f"vs {baseline}", f"vs {SCIPY}", "rounds",
+              "warm-up (s)", "status"]
+    rows = []
+    for r in result.records:
+        if r.kind == "scan":  # in scan_table
+            continue
+        threads = r.threads_used if r.threads_used is not None else r.threads
+        status = r.status if r.converged else "ok, not converged †"
+        name = f"{r.solver}[{r.variant}]" if r.variant else r.solver
+        if r.ranks is not None:
+            name += f" {r.ranks} rank{'s' if r.ranks > 1 else ''}"
+        rows.append([r.graph, name, "" if threads is None else str(threads),
+                     fmt_time(r.time), fmt_time(r.init_time), fmt_time(r.compute_time),
+                     fmt_time(r.cpu_time), fmt_rate(result.throughput(r)),
+                     fmt_ratio(result.speedup(r, baseline) if r.kind != "io" else None),
+                     fmt_ratio(result.speedup(r, SCIPY) if r.kind != "io" else None),
+                     "" if r.rounds is None else str(r.rounds), fmt_time(r.warmup_time),
+                     status])
+    return table(header, rows, "lllrrrrrrrrrl")
+
+
+def graph_table(result: BenchResult) -> list[str]:
+    rows = [[g.name, f"`{g.source}`", g.stands_for, f"{g.num_vertices:,}",
+             f"{g.num_edges:,}", g.weight_dtype,
+             "" if g.num_components is None else f"{g.num_components:,}",
+             fmt_weight(g.total_weight),
+             {True: "yes", False: "**FAILED**", None: ""}[g.verified]]
+            for g in result.graphs]
+    return table(["graph", "source", "stands for", "vertices", "edges", "weights",
+                   "components", "forest weight", "verified"], rows, "lllrrlrrl")
+
+
+def notes(result: BenchResult) -> list[str]:
+    lines = []
+    for r in result.records:
+        if r.note:
+            lines.append(f"- {r.graph}, {r.label}: {r.status}: {r.note}")
+    for g in result.graphs:
+        if g.verified is False:
+            lines.append(f"- {g.name}: reference forest FAILED verification: "
+                         f"{g.verify_message}")
+    for graph, why in (result.config.get("skipped_graphs") or {}).items():
+        lines.append(f"- graph {graph} not run: {why}")
+    for peer, why in (result.config.get("skipped_peers") or {}).items():
+        lines.append(f"- peer {peer} not run: {why}")
+    return lines
