@@ -23,12 +23,14 @@ MODULES = {
         "BACKENDS", "CITATIONS", "Solver", "add_auto_rule", "available_solvers", "cpu_count",
         "explain", "get", "register", "select", "solvers",
         # the one way into a solver (issue 25)
-        "is_distributed", "resolve", "run", "run_distributed",
+        "is_distributed", "prepare", "resolve", "run", "run_distributed",
     ],
     "parmst.distributed": ["OWNERSHIPS", "DistributedGraph", "Ownership", "byte_range",
                            "read_part"],
     "parmst.io": ["FORMATS", "Format", "GraphFileNotFoundError", "convert", "detect_format",
-                  "read", "read_with_labels", "write"],
+                  "read", "read_with_labels", "write",
+                  # the partitioned read of every format, for MPI ranks (issue 25)
+                  "Part", "read_part"],
     "parmst.generators": [
         "DEFAULT_MAX_WEIGHT", "FAMILIES", "SIZES", "WEIGHT_KINDS", "Family", "delaunay", "dense",
         "describe", "generate", "grid2d", "kronecker", "parse_spec", "random_degree", "rmat",

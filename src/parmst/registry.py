@@ -18,6 +18,7 @@ through :func:`run_distributed` to the solver's ``distributed_entry``.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import os
@@ -46,6 +47,7 @@ __all__ = [
     "is_distributed",
     "register",
     "resolve",
+    "prepare",
     "run",
     "run_distributed",
     "select",
@@ -315,6 +317,26 @@ def resolve(solver: str, graph: Any = None, options: dict[str, Any] | None = Non
     return chosen
 
 
+def prepare(solver: str, graph: Graph | None, options: dict[str, Any]
+            ) -> tuple[Solver, Callable[[Graph, Stats], Any]]:
+    """Resolve and check ``solver`` once; return it and its solve function with its options
+    bound, ``solve(graph, stats) -> edge ids``.
+
+    :func:`run` calls it for one solve; the benchmark harness calls it once per
+    solver and then times the bound function alone, run after run.
+
+    Examples
+    --------
+    >>> import parmst
+    >>> chosen, solve = prepare("kruskal/serial", None, {})
+    >>> g = parmst.Graph.from_edges([0, 1, 0], [1, 2, 2], [1, 2, 3])
+    >>> sorted(solve(g, parmst.Stats()).tolist())
+    [0, 1]
+    """
+    chosen = resolve(solver, graph, options)
+    return chosen, functools.partial(chosen.load(), **{**chosen.options, **options})
+
+
 def run(solver: str, graph: Graph, /, **options: Any) -> tuple[Solver, Any, Stats]:
     """Select, check and run a solver on a NaN-free graph held whole.
 
@@ -333,9 +355,9 @@ def run(solver: str, graph: Graph, /, **options: Any) -> tuple[Solver, Any, Stat
     """
     if is_distributed(graph):
         raise TypeError("a graph spread over MPI ranks is solved by run_distributed")
-    chosen = resolve(solver, graph, options)
+    chosen, solve = prepare(solver, graph, options)
     stats = Stats()
-    edge_ids = chosen.load()(graph, stats, **{**chosen.options, **options})
+    edge_ids = solve(graph, stats)
     if not hasattr(edge_ids, "copy_to_host"):  # ids a GPU solve left on the device stay there
         edge_ids = np.asarray(edge_ids)
     return chosen, edge_ids, stats

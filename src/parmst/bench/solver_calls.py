@@ -38,9 +38,10 @@ def _host_ids(edge_ids: Any) -> np.ndarray:
     return np.sort(np.asarray(edge_ids, dtype=np.int64))
 
 
-def timed_solve(placed: Placed, solve: Callable[..., Any], options: dict[str, Any]
+def timed_solve(placed: Placed, solve: Callable[[Graph, Stats], Any]
                 ) -> tuple[np.ndarray, Stats, float, float]:
-    """One call of a solver's solve function on the cold graph ``placed.graph``.
+    """One call of a solve function bound by :func:`parmst.registry.prepare` on the cold
+    graph ``placed.graph``.
 
     Returns the sorted edge ids, the stats, wall-clock and CPU seconds. A GPU
     solver's ids stay on the device inside the clock and are copied back after.
@@ -50,7 +51,7 @@ def timed_solve(placed: Placed, solve: Callable[..., Any], options: dict[str, An
     stats = Stats()
 
     def call() -> Any:
-        edge_ids = solve(graph, stats, **options)
+        edge_ids = solve(graph, stats)
         placed.sync()
         return edge_ids
 

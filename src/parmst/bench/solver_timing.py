@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from parmst import registry
 from parmst.api import minimum_spanning_forest
 from parmst.bench.placement import Placed, place
 from parmst.bench.result import REFERENCE, Record
@@ -88,10 +89,10 @@ def _timing(record: Record, variant: Variant, end_to_end: bool) -> _Timing:
         def call(placed: Placed) -> tuple[np.ndarray, Any, float, float]:
             return timed_call(placed, solver.name, variant.options)
     else:
-        solve, options = solver.load(), {**solver.options, **variant.options}
+        _, solve = registry.prepare(solver.name, None, variant.options)
 
         def call(placed: Placed) -> tuple[np.ndarray, Any, float, float]:
-            return timed_solve(placed, solve, options)
+            return timed_solve(placed, solve)
     return _Timing(record, call, exact=solver.exact)
 
 
