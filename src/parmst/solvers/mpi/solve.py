@@ -4,7 +4,7 @@
 plain Graph (the conformance suite, a script run on every rank) spreads it
 over ``MPI.COMM_WORLD`` (each rank keeps its slice), solves, and gives every
 rank the forest's edge ids. Distributed inputs go through
-:func:`parmst.solvers.mpi.boruvka.solve_distributed` instead.
+:func:`parmst.solvers.mpi.driver.solve_distributed` instead.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from parmst.stats import Stats
 
 def _solve(graph, stats: Stats, solver: str, **options) -> np.ndarray:
     from parmst.distributed import DistributedGraph
-    from parmst.solvers.mpi.boruvka import solve_distributed
+    from parmst.solvers.mpi.driver import solve_distributed
 
     with stats.init():
         dg = DistributedGraph.from_graph(graph)
-    forest = solve_distributed(dg, solver, **options)
+    forest = solve_distributed(dg, solver, _held_forest(dg, solver, options))
     ids = dg.channel.comm.bcast(forest.edge_ids if dg.rank == 0 else None, root=0)
     stats.compute_time += forest.stats.compute_time
     stats.phases.update(forest.stats.phases)
@@ -29,6 +29,16 @@ def _solve(graph, stats: Stats, solver: str, **options) -> np.ndarray:
     stats.device, stats.threads = forest.stats.device, forest.stats.threads
     stats.extra.update(forest.stats.extra)
     return ids
+
+
+def _held_forest(dg, solver: str, options: dict):
+    """The driver's ``held_forest(stats)`` for ``solver`` with ``options`` on ``dg``."""
+    from parmst.solvers.mpi import allreduce, filter_boruvka, genboruvka, ghs
+
+    held = {"boruvka-allreduce/mpi": allreduce.boruvka_allreduce_held,
+            "filter-boruvka/mpi": filter_boruvka.filter_boruvka_held,
+            "ghs/mpi": ghs.ghs_held, "genboruvka/mpi": genboruvka.genboruvka_held}[solver]
+    return lambda stats: held(dg, stats, **options)
 
 
 def boruvka_allreduce(graph, stats: Stats) -> np.ndarray:
@@ -107,11 +117,11 @@ def solve_graph(dg, solver: str = "auto", *, ignore_nan: bool = False, verify: b
 
     ``solver="auto"`` picks ``filter-boruvka/mpi``. Call it on every rank;
     rank 0 gets the complete Forest, the others their share (see
-    :func:`parmst.solvers.mpi.boruvka.solve_distributed`).
+    :func:`parmst.solvers.mpi.driver.solve_distributed`).
     """
     from parmst import registry
     from parmst.errors import ParmstError, SolverUnavailable, UnknownOptionError
-    from parmst.solvers.mpi.boruvka import solve_distributed
+    from parmst.solvers.mpi.driver import solve_distributed
 
     chosen = registry.get("filter-boruvka/mpi" if solver == "auto" else solver)
     if chosen.backend != "mpi":
@@ -128,4 +138,5 @@ def solve_graph(dg, solver: str = "auto", *, ignore_nan: bool = False, verify: b
                           "parmst.verify(parmst.Graph.read(path), forest)")
     if ignore_nan:
         dg = dg.without_nan()
-    return solve_distributed(dg, chosen.name, **{**chosen.options, **options})
+    return solve_distributed(dg, chosen.name,
+                             _held_forest(dg, chosen.name, {**chosen.options, **options}))
