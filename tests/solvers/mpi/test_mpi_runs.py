@@ -126,7 +126,7 @@ def test_unknown_option_is_one_message_from_every_rank(road_file):
 PLANTED = """
 import sys
 from mpi4py import MPI
-import parmst.solvers.mpi.boruvka as b
+import parmst.solvers.mpi.{module} as b
 real = b.{function}
 def planted(*args, **kwargs):
     if MPI.COMM_WORLD.rank == 1:
@@ -140,7 +140,7 @@ sys.exit(main(["solve", sys.argv[1], "--solver", "filter-boruvka/mpi"]))
 
 def test_planted_failure_on_one_rank_aborts_the_job_naming_the_rank(road_file):
     path, _ = road_file
-    code = PLANTED.format(function="_local_forest",
+    code = PLANTED.format(module="contract", function="_local_forest",
                           action='raise RuntimeError("planted failure")')
     done = _run(3, ["-c", code, str(path)], timeout=300)
     assert done.returncode != 0
@@ -150,7 +150,7 @@ def test_planted_failure_on_one_rank_aborts_the_job_naming_the_rank(road_file):
 
 def test_rank_that_dies_mid_run_ends_the_job(road_file):
     path, _ = road_file
-    code = PLANTED.format(function="allreduce_rounds", action="import os; os._exit(7)")
+    code = PLANTED.format(module="filter_boruvka", function="allreduce_rounds", action="import os; os._exit(7)")
     done = _run(3, ["-c", code, str(path)], timeout=300)
     assert done.returncode != 0
     assert "forest_edges" not in done.stdout

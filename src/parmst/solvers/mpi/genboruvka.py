@@ -33,10 +33,10 @@ from typing import Any
 import numpy as np
 
 from parmst.distributed import DistributedGraph
-from parmst.order import weight_keys
 from parmst.solvers.cpu._common import using_threads
 from parmst.solvers.cpu.genboruvka import _edge_balanced_blocks, _min_edge
 from parmst.solvers.mpi._comm import group_order, owner_of
+from parmst.solvers.mpi.held import edge_keys, held_share, vertex_labels
 from parmst.stats import Stats
 
 
@@ -62,22 +62,19 @@ class _Rows:
 
 
 def _first_rows(dg: DistributedGraph) -> _Rows:
-    """Round-one rows: every owned vertex, one entry per incident non-loop edge end it owns."""
-    channel, own = dg.channel, dg.ownership
-    first_of = own.starts()
-    keys = weight_keys(dg.weight).astype(np.uint64)
-    loop = dg.src == dg.dst
-    out_src = ~loop & (own.owner(dg.src) == dg.rank)
-    out_dst = ~loop & (own.owner(dg.dst) == dg.rank)
-
-    def super_id(v: np.ndarray) -> np.ndarray:
-        return first_of[own.owner(v)] + own.local(v)
-
-    src = np.concatenate([own.local(dg.src[out_src]), own.local(dg.dst[out_dst])])
-    adj = np.concatenate([super_id(dg.dst[out_src]), super_id(dg.src[out_dst])])
+    """Round-one rows: every owned vertex (by its range label), one entry per incident
+    non-loop edge end it owns."""
+    labels = vertex_labels(dg)
+    keys, _ = edge_keys(dg)
+    loop = labels.src == labels.dst
+    out_src = ~loop & (labels.first <= labels.src) & (labels.src < labels.stop)
+    out_dst = ~loop & (labels.first <= labels.dst) & (labels.dst < labels.stop)
+    src = np.concatenate([labels.src[out_src], labels.dst[out_dst]]).astype(np.int64)
+    adj = np.concatenate([labels.dst[out_src], labels.src[out_dst]]).astype(np.int64)
     key = np.concatenate([keys[out_src], keys[out_dst]])
     eid = np.concatenate([dg.edge_ids[out_src], dg.edge_ids[out_dst]]).astype(np.int64)
-    return _Rows(channel, int(first_of[dg.rank]), own.count(dg.rank), src, adj, key, eid)
+    return _Rows(dg.channel, labels.first, labels.stop - labels.first, src - labels.first,
+                 adj, key, eid)
 
 
 def _colours(channel: Any, rows: _Rows, min_pos: np.ndarray, stats: Stats
@@ -143,9 +140,11 @@ def rows_of_contracted(channel: Any, first: int, count: int, cu: np.ndarray, cv:
                  np.concatenate([ids, me]))
 
 
-def genboruvka_rounds(dg: DistributedGraph, stats: Stats, threads: int | None) -> np.ndarray:
-    """Edge ids of the forest chosen by this rank's super-vertices, over all rounds."""
-    return rounds(dg.channel, _first_rows(dg), stats, threads)
+def genboruvka_held(dg: DistributedGraph, stats: Stats, threads: int | None) -> np.ndarray:
+    """This rank's share of the forest (:func:`~parmst.solvers.mpi.held.held_share`): the
+    edge ids every rank's super-vertices chose, over all rounds, gathered on every rank."""
+    chosen = rounds(dg.channel, _first_rows(dg), stats, threads)
+    return held_share(dg, dg.channel.allgatherv(chosen))
 
 
 def rounds(channel: Any, rows: _Rows, stats: Stats, threads: int | None) -> np.ndarray:

@@ -50,6 +50,7 @@ from numba.typed import List
 
 from parmst.distributed import DistributedGraph
 from parmst.order import weight_keys
+from parmst.solvers.mpi.held import held_share
 from parmst.stats import Stats
 
 # Message kinds (the paper's names).
@@ -422,3 +423,8 @@ def ghs_forest(dg: DistributedGraph, stats: Stats) -> np.ndarray:
         error = ParmstError(f"rank {me}: GHS ended with {len(queue)} messages unanswered")
     dg.channel.agree(error)
     return np.unique(adj[se == BRANCH, ID])
+
+
+def ghs_held(dg: DistributedGraph, stats: Stats) -> np.ndarray:
+    """This rank's share of the forest (:func:`~parmst.solvers.mpi.held.held_share`) by GHS."""
+    return held_share(dg, ghs_forest(dg, stats))

@@ -47,9 +47,11 @@ from typing import Any
 import numba
 import numpy as np
 
+from parmst.graph import Graph, index_dtype_for
 from parmst.order import id_bits
 from parmst.solvers.mpi._comm import group_order
 from parmst.solvers.serial._keys import precedes
+from parmst.solvers.serial.kruskal import solve as kruskal
 from parmst.stats import Stats
 
 # The rounds stop when this many edges or fewer are left on all ranks together; rank 0
@@ -452,9 +454,6 @@ def _hook_and_choose(channel: Any, starts: np.ndarray,
 
 def _finish(channel: Any, edges: _Edges, num_components: int) -> tuple[np.ndarray, np.ndarray]:
     """The last edges, gathered once, solved by serial Kruskal on rank 0: ids and holders."""
-    from parmst.api import minimum_spanning_forest
-    from parmst.graph import Graph, index_dtype_for
-
     lu, lv, key, eid = edges.arrays()
     held = channel.allgather_int(len(lu))
     u = channel.gatherv(edges.comp[lu])
@@ -470,7 +469,7 @@ def _finish(channel: Any, edges: _Edges, num_components: int) -> tuple[np.ndarra
     idx = index_dtype_for(num_components, len(ids))
     graph = Graph(u[order].astype(idx), v[order].astype(idx),
                   (keys[order] ^ _SIGN64).view(np.int64), num_components)
-    taken = order[minimum_spanning_forest(graph, solver="kruskal/serial").edge_ids]
+    taken = order[np.sort(kruskal(graph, Stats()))]
     return ids[taken], holder[taken]
 
 

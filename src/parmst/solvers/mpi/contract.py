@@ -1,0 +1,308 @@
+"""filter-boruvka's filter: local forest, safe contraction, contracted graph (steps 1-3).
+
+After Sanders and Schimek, "Engineering Massively Parallel MST Algorithms"
+(2023). A rank holds every edge at the vertices it owns. It
+
+1. computes the minimum spanning forest of its *local* edges (both ends
+   owned) with a fast one-process solver: by the cycle property, a local edge
+   outside it is in no global forest and is dropped;
+2. contracts safely: scanning that forest and its cut edges in key order, it
+   joins the two components of a forest edge when at least one of them has
+   met no cut edge yet. Such an edge is then the lightest edge leaving that
+   component (every lighter incident edge is inside it), so it is a global
+   forest edge by the cut property. Only the forest edges are sorted: each
+   component keeps its lightest cut edge (one pass finds it per vertex), and
+   it has met a cut edge exactly when that one comes first;
+3. numbers the components that still touch a cut edge with an exclusive
+   prefix sum and learns the component of each cut edge's remote end with
+   one ``Alltoallv`` request and reply: the contracted graph the rounds of
+   :mod:`parmst.solvers.mpi.filter_boruvka` solve.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from parmst import registry
+from parmst.distributed import DistributedGraph
+from parmst.errors import SolverUnavailable
+from parmst.graph import Graph, index_dtype_for
+from parmst.order import id_bits
+from parmst.solvers.mpi._comm import owner_of
+from parmst.solvers.mpi.contracted import Contracted, FirstMinima, RoundEdges
+from parmst.solvers.mpi.held import Labels, edge_keys, holder
+from parmst.solvers.serial._keys import precedes
+from parmst.solvers.serial._unionfind import find, union_roots
+from parmst.stats import Stats
+
+
+@numba.njit(cache=True)
+def _lightest_cut(at, cut, keys, cut_key, cut_pos):
+    """Filter step 2's cut side: the lightest cut edge at each owned vertex, in one pass.
+
+    ``at`` is the owned end (local index) of each cut edge ``cut`` (held
+    positions, which break ties as edge ids do); ``cut_pos`` stays -1 where a
+    vertex has no cut edge.
+    """
+    for i in range(len(cut)):
+        v, e = at[i], cut[i]
+        if cut_pos[v] < 0 or precedes(keys[e], e, cut_key[v], cut_pos[v]):
+            cut_key[v], cut_pos[v] = keys[e], e
+
+
+@numba.njit(cache=True)
+def _contract_forest(a, b, key, pos, parent, size, cut_key, cut_pos, contracted):
+    """Filter step 2: join a local forest edge if one of its two components met no cut edge.
+
+    The local forest edges come in key order: ends ``a``, ``b``, keys
+    ``key``, held positions ``pos``. A component *met* a cut edge before
+    this one when its lightest cut edge (``cut_key``, ``cut_pos`` at its
+    root) comes first. Keeping each root's lightest cut edge replaces
+    scanning the cut edges themselves in key order, so only the forest edges
+    are sorted.
+    """
+    for k in range(len(a)):
+        ra, rb = find(parent, a[k]), find(parent, b[k])
+        met_a = cut_pos[ra] >= 0 and precedes(cut_key[ra], cut_pos[ra], key[k], pos[k])
+        met_b = cut_pos[rb] >= 0 and precedes(cut_key[rb], cut_pos[rb], key[k], pos[k])
+        if met_a and met_b:
+            continue
+        union_roots(parent, size, ra, rb)
+        root, other = (ra, rb) if find(parent, ra) == ra else (rb, ra)
+        if cut_pos[other] >= 0 and (cut_pos[root] < 0 or precedes(
+                cut_key[other], cut_pos[other], cut_key[root], cut_pos[root])):
+            cut_key[root], cut_pos[root] = cut_key[other], cut_pos[other]
+        contracted[k] = True
+
+
+@numba.njit(cache=True)
+def _component_labels(parent, touched, offset):
+    """Global label of each owned vertex's component, or -1 when it touches no cut edge."""
+    n = len(parent)
+    root_label = np.full(n, -1, dtype=np.int64)
+    count = 0
+    for v in range(n):
+        if parent[v] == v and touched[v]:
+            root_label[v] = offset + count
+            count += 1
+    label = np.empty(n, dtype=np.int64)
+    for v in range(n):
+        label[v] = root_label[find(parent, v)]
+    return label, count
+
+
+@numba.njit(cache=True)
+def _contracted_edges(label, fa, fb, forest_pos, contracted, at, cut, primary, far_label,
+                      keys, edge_ids):
+    """Filter step 3: the contracted graph's edges held here, in one pass.
+
+    The local forest edges left uncontracted, then each cut edge this rank is
+    primary for, as ``(cu, cv, key, id)`` between component labels;
+    ``far_label`` is the far end's label of each primary cut edge, in order.
+    """
+    total = len(contracted) - np.count_nonzero(contracted) + len(far_label)
+    cu = np.empty(total, dtype=np.int64)
+    cv = np.empty(total, dtype=np.int64)
+    key = np.empty(total, dtype=keys.dtype)
+    eid = np.empty(total, dtype=np.int64)
+    j = 0
+    for k in range(len(contracted)):
+        if not contracted[k]:
+            cu[j], cv[j] = label[fa[k]], label[fb[k]]
+            key[j], eid[j] = keys[forest_pos[k]], edge_ids[forest_pos[k]]
+            j += 1
+    f = 0
+    for k in range(len(cut)):
+        if primary[k]:
+            cu[j], cv[j] = label[at[k]], far_label[f]
+            key[j], eid[j] = keys[cut[k]], edge_ids[cut[k]]
+            j += 1
+            f += 1
+    return cu, cv, key, eid
+
+
+def _key_order(keys: np.ndarray, key_bits: int, cand: np.ndarray) -> np.ndarray:
+    """Indices into ``cand`` (held-edge positions) in ``(weight, edge_id)`` order.
+
+    Held edges are in global id order, so their positions break ties as ids
+    do: one sort of ``key << bits | position`` when that fits 64 bits, else a
+    two-key sort.
+    """
+    if len(cand) == 0:
+        return np.zeros(0, dtype=np.int64)
+    bits = id_bits(int(cand.max()) + 1)
+    if key_bits + bits > 64:
+        return np.lexsort((cand, keys[cand]))
+    packed = (keys[cand] << np.uint64(bits)) | cand.astype(np.uint64)
+    packed.sort()
+    position = (packed & np.uint64((1 << bits) - 1)).astype(np.int64)
+    # Map positions back to indices into cand (cand holds distinct positions).
+    where = np.empty(int(cand.max()) + 1, dtype=np.int64)
+    where[cand] = np.arange(len(cand))
+    return where[position]
+
+
+@numba.njit(cache=True)
+def _split_held(src, dst, ids, first, stop, local_pos, lsrc, ldst, cut, at, far, primary):
+    """Filter step 1's input in one pass: the held edges split into local and cut edges.
+
+    ``src``, ``dst`` are the held edges' range labels; this rank owns the
+    labels ``first .. stop - 1``. Local edges (both ends owned): held
+    position and both local indices. Cut edges: held position, owned end's
+    local index ``at``, the far end's label ``far``, and whether this rank is
+    its *primary* holder (:func:`~parmst.solvers.mpi.held.holder`): each cut
+    edge joins the contracted graph once.
+    """
+    n_local = 0
+    n_cut = 0
+    for e in range(len(src)):
+        s, d = np.int64(src[e]), np.int64(dst[e])
+        src_here = first <= s < stop
+        dst_here = first <= d < stop
+        if src_here and dst_here:
+            local_pos[n_local], lsrc[n_local], ldst[n_local] = e, s - first, d - first
+            n_local += 1
+            continue
+        cut[n_cut] = e
+        at[n_cut] = s - first if src_here else d - first
+        far[n_cut] = d if src_here else s
+        held_at = holder(s, d, ids[e])
+        primary[n_cut] = first <= held_at < stop
+        n_cut += 1
+
+
+def _split(dg: DistributedGraph, labels: Labels, n_local: int) -> tuple[np.ndarray, ...]:
+    """:func:`_split_held` on this rank's edges, its arrays allocated to size (``n_local``
+    edges with both ends owned, from :func:`~parmst.solvers.mpi.filter_boruvka._held_counts`)."""
+    n_cut = len(dg.src) - n_local
+    # The narrowest types that hold them: held positions, local indices, labels (int32
+    # below 2**31 halves what a rank holds of its cut edges until the rounds).
+    idx = index_dtype_for(labels.stop - labels.first, n_local)
+    pos = index_dtype_for(len(dg.src), 0)
+    vertex = index_dtype_for(dg.num_vertices, 0)
+    arrays = (np.empty(n_local, dtype=pos), np.empty(n_local, dtype=idx),
+              np.empty(n_local, dtype=idx), np.empty(n_cut, dtype=pos),
+              np.empty(n_cut, dtype=idx), np.empty(n_cut, dtype=vertex),
+              np.empty(n_cut, dtype=np.bool_))
+    _split_held(labels.src, labels.dst, dg.edge_ids, labels.first, labels.stop, *arrays)
+    return arrays
+
+
+def _local_forest(dg: DistributedGraph, local_pos: np.ndarray, lsrc: np.ndarray,
+                  ldst: np.ndarray, local_solver: str, threads: int | None) -> np.ndarray:
+    """Indices into ``local_pos`` of the minimum spanning forest of the local edges, sorted.
+
+    ``lsrc``, ``ldst`` are the local edges' ends as this rank's local
+    indices. ``local_solver`` names a registered one-process solver, or
+    ``"auto"``: kruskal/serial on one thread, else the solver
+    :func:`parmst.registry.select` picks for the local graph. Its solve
+    function is called directly: the local graph holds no NaN and needs no
+    Forest.
+    """
+    # Held edges are in global id order, so local ids order ties exactly as global ones do.
+    graph = Graph(lsrc, ldst, dg.weight[local_pos], dg.ownership.count(dg.rank))
+    one_thread = (threads if threads is not None else numba.get_num_threads()) == 1
+    if local_solver == "auto" and one_thread:
+        local_solver = "kruskal/serial"  # on one thread it beats ecl/cpu about 2x (docs/mpi.md)
+    options = {}
+    if threads is not None and local_solver != "auto" and \
+            "threads" in registry.get(local_solver).options:
+        options["threads"] = threads
+    chosen = registry.select(graph) if local_solver == "auto" else registry.get(local_solver)
+    ok = chosen.can_run(graph, options)
+    if ok is not True:
+        raise SolverUnavailable(f"solver {chosen.name!r} cannot run here: {ok}")
+    ids = chosen.load()(graph, Stats(), **{**chosen.options, **options})
+    return np.sort(np.asarray(ids, dtype=np.int64))
+
+
+@numba.njit(cache=True)
+def _lightest_of_components(roots, cut_at, src, dst, ids, first, stop):
+    """The contracted graph's lightest edge at each of this rank's components, known here.
+
+    A rank holds every edge at its vertices, so each component's lightest
+    cut edge is known locally (``cut_at`` at its root), and no edge left in
+    the contracted graph at it is lighter: an uncontracted forest edge was
+    kept only because both its components had met a lighter cut edge.
+    ``src``, ``dst`` are the held edges' range labels, ``first .. stop - 1``
+    this rank's. Returns, per component (``roots`` in label order): that
+    edge's global id, its far end's label, and the label of its holder end
+    (:func:`~parmst.solvers.mpi.held.holder`).
+    """
+    k = len(roots)
+    eid = np.empty(k, dtype=np.int64)
+    far = np.empty(k, dtype=np.int64)
+    holder_end = np.empty(k, dtype=np.int64)
+    for c in range(k):
+        e = cut_at[roots[c]]
+        s, d = np.int64(src[e]), np.int64(dst[e])
+        eid[c] = ids[e]
+        far[c] = d if first <= s < stop else s
+        holder_end[c] = holder(s, d, eid[c])
+    return eid, far, holder_end
+
+
+def filter_contract(dg: DistributedGraph, stats: Stats, labels: Labels, local_solver: str,
+                    threads: int | None, n_local: int) -> Contracted:
+    """Steps 1-3 of filter-boruvka: local forest, safe contraction, contracted graph
+    (``n_local``: the held edges with both ends owned here, from
+    :func:`~parmst.solvers.mpi.filter_boruvka._held_counts`).
+
+    The contracted graph's components are labelled in block-owned ranges;
+    each component's lightest edge comes as the owner rounds' first minima,
+    found without a message (:func:`_lightest_of_components`).
+    """
+    channel = dg.channel
+    local_pos, lsrc, ldst, cut, at, far, primary = _split(dg, labels, n_local)
+    with stats.phase("local-forest"):
+        in_forest = _local_forest(dg, local_pos, lsrc, ldst, local_solver, threads)
+        forest_pos = local_pos[in_forest]
+    with stats.phase("contract-local"):
+        keys, key_bits = edge_keys(dg)
+        fa, fb = lsrc[in_forest], ldst[in_forest]
+        n_owned = labels.stop - labels.first
+        if len(cut):
+            parent = np.arange(n_owned, dtype=np.int64)
+            cut_key = np.zeros(n_owned, dtype=np.uint64)
+            cut_at = np.full(n_owned, -1, dtype=np.int64)
+            _lightest_cut(at, cut, keys, cut_key, cut_at)
+            # Gathered in key order first: the scan then reads them in sequence.
+            order = _key_order(keys, key_bits, forest_pos)
+            in_order = np.zeros(len(forest_pos), dtype=np.bool_)
+            _contract_forest(fa[order], fb[order], keys[forest_pos[order]], forest_pos[order],
+                             parent, np.ones(n_owned, dtype=np.int64), cut_key, cut_at,
+                             in_order)
+            contracted = np.empty_like(in_order)
+            contracted[order] = in_order
+            touched = cut_at >= 0  # at a root: its component still has a cut edge
+        else:  # no cut edge: the local forest is this rank's part of the answer, all of it
+            contracted = np.ones(len(forest_pos), dtype=np.bool_)
+            parent = np.zeros(0, dtype=np.int64)  # and no component is left here
+            touched = np.zeros(0, dtype=np.bool_)
+            cut_at = np.zeros(0, dtype=np.int64)
+    roots = np.flatnonzero(touched & (parent == np.arange(len(parent))))  # in label order
+    k_here = len(roots)
+    offset = channel.exscan_int(k_here)
+    total = channel.allreduce_int(k_here, "sum")
+    label, _ = _component_labels(parent, touched, offset)
+    lightest, lightest_far, holder_end = _lightest_of_components(
+        roots, cut_at, labels.src, labels.dst, dg.edge_ids, labels.first, labels.stop)
+    # Per-vertex state and the far ends are done with: freed before the exchange's buffers.
+    del parent, cut_at, touched, roots
+    # Contracted graph: forest edges left uncontracted, and each cut edge once. The far
+    # labels of the components' lightest edges come in the same request.
+    primary_far = far[primary]
+    del far
+    far_label = channel.fetch(np.concatenate([primary_far, lightest_far]), None, labels.first,
+                              [label], labels.starts)[0]
+    far_label, lightest_far_label = far_label[:len(primary_far)], far_label[len(primary_far):]
+    stats.extra["local_edges"] = len(local_pos)
+    stats.extra["cut_edges_held"] = len(cut)
+    stats.extra["contracted_edges"] = int(np.count_nonzero(contracted))
+    stats.extra["components_after_filter"] = total
+    edges = RoundEdges(*_contracted_edges(label, fa, fb, forest_pos, contracted, at, cut,
+                                          primary, far_label, keys, dg.edge_ids))
+    minima = FirstMinima(lightest, lightest_far_label, owner_of(labels.starts, holder_end))
+    return Contracted(dg.edge_ids[forest_pos[contracted]], edges, total, key_bits, offset,
+                      k_here, minima)

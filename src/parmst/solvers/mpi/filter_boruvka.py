@@ -1,0 +1,151 @@
+"""filter-boruvka/mpi: the local filter first, then distributed Borůvka rounds.
+
+After Sanders and Schimek, "Engineering Massively Parallel MST Algorithms"
+(2023): vertices are owned by ranks and every rank holds all edges incident
+to its vertices. Each rank contracts what it can alone (the filter of
+:mod:`parmst.solvers.mpi.contract`: its local edges' minimum spanning forest
+and a safe contraction), and the rounds solve the contracted graph that is
+left: the all-reduce rounds of :mod:`parmst.solvers.mpi.allreduce` while it
+has at most :data:`ALLREDUCE_MAX_COMPONENTS` components, the owner rounds of
+:mod:`parmst.solvers.mpi.owners` beyond (or GenBoruvka's rounds, on request).
+
+On graphs with locality (roads, grids, meshes, a partition that follows
+communities) most vertices are contracted before any communication; on
+random graphs with many cut edges the filter contracts little, and
+``local_filter="auto"`` skips it: the rounds then start from the vertices
+(:mod:`parmst.solvers.mpi.vertex_graph`).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from parmst.distributed import DistributedGraph
+from parmst.solvers.mpi import genboruvka
+from parmst.solvers.mpi.allreduce import allreduce_rounds
+from parmst.solvers.mpi.contract import filter_contract
+from parmst.solvers.mpi.contracted import Contracted
+from parmst.solvers.mpi.held import held_share, holder, vertex_labels
+from parmst.solvers.mpi.owners import owner_rounds
+from parmst.solvers.mpi.vertex_graph import vertex_graph
+from parmst.stats import Stats
+
+# Above this many components left after the filter, rounds="auto" contracts them with the
+# owner rounds (O(m/p + k/p) work and words per rank and round) instead of all-reduce rounds
+# (O(k) replicated per rank, with O(k) words reduced each round).
+ALLREDUCE_MAX_COMPONENTS = 1 << 16
+ROUNDS = ("auto", "allreduce", "owners", "genboruvka")
+
+# filter-boruvka contracts each rank's local forest first only when the local edges could
+# contract at least this fraction of the vertices (sum over ranks of min(local edges, owned
+# vertices), against n). Below it the filter costs more than the Borůvka round that replaces
+# it: on seed000-sparse large (uniform random, 1.5 edges per vertex) a rank holds both ends
+# of a fraction 1/p of its edges, and at 4 ranks the filter took 1.5 s to contract 2 of the
+# 10 M vertices, where the first round contracts three quarters of them (10 M to 2.5 M
+# components); at 2 ranks (reach 0.75) the rounds from the vertices took 3.96 s, the filter
+# first 4.35 s (H200 host, one call).
+FILTER_MIN_REACH = 0.9
+LOCAL_FILTER = ("auto", "on", "off")
+
+
+@numba.njit(cache=True)
+def _held_counts(src, dst, ids, first, stop):
+    """Of the held edges (range labels ``src``, ``dst``; this rank owns ``first .. stop -
+    1``): how many non-loop edges have both ends owned here, how many self-loops it owns
+    (the filter's split counts them as local edges too), and how many non-loop edges it
+    gives to the rounds (:func:`~parmst.solvers.mpi.held.holder`). One pass serves the
+    filter's choice and the allocation of the filter's split or the vertex graph."""
+    local, loops, held = 0, 0, 0
+    for e in range(len(src)):
+        s, d = np.int64(src[e]), np.int64(dst[e])
+        src_here = first <= s < stop
+        if s == d:
+            loops += src_here
+            continue
+        local += src_here and first <= d < stop
+        held_at = holder(s, d, ids[e])
+        held += first <= held_at < stop
+    return local, loops, held
+
+
+def filter_pays(dg: DistributedGraph, local: int) -> bool:
+    """Whether ``local_filter="auto"`` runs the filter, this rank holding ``local`` edges
+    with both ends owned: see :data:`FILTER_MIN_REACH`."""
+    reach = dg.channel.allreduce_int(min(local, dg.ownership.count(dg.rank)), "sum")
+    return reach >= FILTER_MIN_REACH * dg.num_vertices
+
+
+def _check_options(rounds: str, local_filter: str) -> None:
+    if rounds not in ROUNDS:
+        raise ValueError(f"rounds must be one of {', '.join(ROUNDS)}, got {rounds!r}")
+    if local_filter not in LOCAL_FILTER:
+        raise ValueError(f"local_filter must be one of {', '.join(LOCAL_FILTER)}, "
+                         f"got {local_filter!r}")
+
+
+def _owner_rounds(dg: DistributedGraph, c: Contracted, stats: Stats,
+                  threads: int | None) -> np.ndarray:
+    """The owner rounds on the contracted graph: the forest ids they give this rank."""
+    e, minima = c.edges, c.minima
+    starts = dg.channel.range_starts(c.count)
+    return owner_rounds(dg.channel, e.cu, e.cv, e.keys, e.ids, starts, stats, c.key_bits,
+                        dg.num_edges, (minima.ids, minima.far, minima.holder))
+
+
+def _allreduce_rounds(dg: DistributedGraph, c: Contracted, stats: Stats,
+                      threads: int | None) -> np.ndarray:
+    """The all-reduce rounds on the contracted graph: this rank's share of their choice."""
+    e = c.edges
+    chosen = allreduce_rounds(dg.channel, e.cu, e.cv, e.keys, e.ids, c.num_components,
+                              c.key_bits, dg.num_edges, stats)
+    return held_share(dg, chosen)
+
+
+def _genboruvka_rounds(dg: DistributedGraph, c: Contracted, stats: Stats,
+                       threads: int | None) -> np.ndarray:
+    """GenBoruvka's rounds on the contracted graph: this rank's share of their choice."""
+    e = c.edges
+    rows = genboruvka.rows_of_contracted(dg.channel, c.first, c.count, e.cu, e.cv, e.keys,
+                                         e.ids)
+    chosen = dg.channel.allgatherv(genboruvka.rounds(dg.channel, rows, stats, threads))
+    return held_share(dg, chosen)
+
+
+_ROUNDS_BY = {"owners": _owner_rounds, "allreduce": _allreduce_rounds,
+              "genboruvka": _genboruvka_rounds}
+
+
+def filter_boruvka_held(dg: DistributedGraph, stats: Stats, local_solver: str,
+                        threads: int | None, rounds: str, local_filter: str) -> np.ndarray:
+    """This rank's share of the forest: the edges it contracted and its rounds' choices.
+
+    ``rounds`` and ``local_filter`` are checked on every rank together: a bad
+    value raises the same
+    :class:`~parmst.solvers.mpi._comm.DistributedError` on every rank.
+    """
+    error = None
+    try:
+        _check_options(rounds, local_filter)
+    except ValueError as exc:
+        error = exc
+    dg.channel.agree(error)
+    labels = vertex_labels(dg)
+    local, loops, held = _held_counts(labels.src, labels.dst, dg.edge_ids, labels.first,
+                                      labels.stop)
+    use_filter = local_filter == "on" or (local_filter == "auto" and filter_pays(dg, local))
+    stats.extra["local_filter"] = "on" if use_filter else "off"
+    if use_filter:
+        contracted = filter_contract(dg, stats, labels, local_solver, threads, local + loops)
+    else:
+        with stats.phase("vertex-graph"):
+            contracted = vertex_graph(dg, labels, held)
+    del labels
+    if contracted.num_components == 0:  # every rank's local forests make the whole forest
+        return contracted.forest
+    if rounds == "auto":
+        rounds = "allreduce" if contracted.num_components <= ALLREDUCE_MAX_COMPONENTS \
+            else "owners"
+    stats.extra["rounds_by"] = rounds
+    chosen = _ROUNDS_BY[rounds](dg, contracted, stats, threads)
+    return np.concatenate([contracted.forest, chosen])

@@ -1,0 +1,51 @@
+"""The owner rounds' one-rank kernels, without mpiexec: edge contraction and minima."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from parmst.solvers.mpi.owners import TWIN_DENSITY, _Edges
+
+
+def test_mpi_owner_edges_drop_loops_always_and_heavier_twins_once_dense():
+    # Twins 0 and 1 (ends 10 and 11), edge 2 from 10 to 20, and seven edges apart: 17 groups,
+    # too sparse for twins to be looked for.
+    far = np.arange(30, 44)
+    edges = _Edges(np.concatenate([[10, 11, 10], far[0::2]]),
+                   np.concatenate([[11, 10, 20], far[1::2]]),
+                   np.array([5, 3, 3] + [1] * 7, dtype=np.uint64), np.arange(10))
+    assert len(edges.comp) == 17 and 10 * TWIN_DENSITY <= 17 ** 2
+    assert edges.size == 10
+    # Three groups: 10, 11, and everything else; the seven become loops, the twins meet.
+    remap = np.full(17, 2, dtype=np.int64)
+    remap[np.flatnonzero(edges.comp == 10)] = 0
+    remap[np.flatnonzero(edges.comp == 11)] = 1
+    edges.contract(remap, 3)
+    lu, lv, key, eid = edges.arrays()
+    kept = sorted(zip(lu.tolist(), lv.tolist(), key.tolist(), eid.tolist()))
+    assert kept == [(0, 1, 3, 1), (0, 2, 3, 2)]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_owner_round_minima_packed_and_pairs_equal_the_plain_minimum(seed):
+    from parmst.solvers.mpi.owners import _lightest_packed, _lightest_pairs
+
+    rng = np.random.default_rng(seed)
+    groups, m = 40, 120
+    lu = rng.integers(0, groups, size=m)
+    lv = (lu + rng.integers(1, groups, size=m)) % groups  # no loops
+    key = rng.integers(0, 4, size=m).astype(np.uint64)  # heavy ties, broken by id
+    eid = rng.permutation(1000)[:m].astype(np.int64)
+    expect_id = np.full(groups, -1)
+    expect_far = np.full(groups, -1)
+    for e in sorted(range(m), key=lambda e: (int(key[e]), int(eid[e])), reverse=True):
+        for c, o in ((lu[e], lv[e]), (lv[e], lu[e])):
+            expect_id[c], expect_far[c] = eid[e], o
+    for best_key, best_id, far in (_lightest_pairs(lu, lv, key, eid, groups),
+                                   _lightest_packed(lu, lv, key, eid, groups, np.uint64(10))):
+        has = best_id >= 0
+        assert best_id.tolist() == expect_id.tolist()
+        assert far[has].tolist() == expect_far[has].tolist()
+        by_id = {int(i): int(k) for i, k in zip(eid, key)}
+        assert [int(k) for k in best_key[has]] == [by_id[int(i)] for i in best_id[has]]
