@@ -31,6 +31,7 @@ __all__ = ["spanning_edges", "spanning_tree"]
 
 
 def _tuples(snap: NxSnapshot, halves: np.ndarray, keys: bool, data: bool) -> list[tuple]:
+    """NetworkX's ``(u, v[, key][, data])`` tuples of ``halves``, oriented from row to neighbour."""
     h = halves.tolist()
     nodes = snap.nodes
     u = map(nodes.__getitem__, snap.row[halves].tolist())
@@ -59,7 +60,13 @@ def _yield_then_raise(edges: list[tuple], error: str | None):
 
 
 def spanning_edges(G: Any, algorithm: str, minimum: bool, weight: Any, keys: bool, data: bool,
-                    ignore_nan: bool):
+                   ignore_nan: bool):
+    """NetworkX's ``*_spanning_edges``: an iterator of its tuples, raising where NetworkX would.
+
+    The forest is found when this is called; the iterator yields the tuples
+    NetworkX would yield, then raises NetworkX's ``ValueError`` where
+    NetworkX would have met a NaN edge.
+    """
     snap = snapshot(G)
     halves, error = solve(snap, algorithm, minimum, weight, ignore_nan)
     return _yield_then_raise(_tuples(snap, halves, keys, data), error)

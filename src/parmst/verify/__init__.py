@@ -24,7 +24,7 @@ with a count of the rest:
     every forest edge on the forest path between ``u`` and ``v``. Runs only
     when ``acyclic`` holds, since "the forest path" needs a forest.
 
-The modules beside this one hold one part each: :mod:`~parmst.verify.result`
+The modules of this package hold one part each: :mod:`~parmst.verify.result`
 (what was found), :mod:`~parmst.verify.given` (``ids``, ``fields``),
 :mod:`~parmst.verify.structure` (``acyclic``, ``spanning``, ``minimal``) and
 :mod:`~parmst.verify.path_maxima` (the heaviest forest edge on a forest path,
