@@ -1,0 +1,214 @@
+"""A NetworkX graph as arrays: :class:`NxSnapshot`, the graph type of the ``parmst`` backend.
+
+Graphs convert without an edge-by-edge Python loop where the node labels
+allow it; attribute dicts, keys, node data and ``G.graph`` are held by
+reference, so results can hand NetworkX's own objects back.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from itertools import chain, compress
+from operator import methodcaller
+from typing import Any
+
+import networkx as nx
+import numpy as np
+
+__all__ = ["NxSnapshot", "gc_paused", "snapshot"]
+
+_values = methodcaller("values")
+
+
+class NxSnapshot:
+    """A NetworkX graph as arrays: the backend graph type of ``parmst``.
+
+    Half-edges are the adjacency entries in NetworkX's iteration order (rows
+    in node order, neighbours in adjacency order, a multigraph's keys
+    flattened); edges are the half-edges ``G.edges`` yields, i.e. those whose
+    neighbour does not come before their row. Attribute dicts, keys, node
+    data and ``G.graph`` are held by reference, as NetworkX yields them; like
+    NetworkX's cache of converted graphs, a snapshot assumes the graph is not
+    changed afterwards (NetworkX drops cached snapshots when it is).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> s = NxSnapshot(nx.path_graph(3))
+    >>> s.src.tolist(), s.dst.tolist()
+    ([0, 1], [1, 2])
+    """
+
+    __networkx_backend__ = "parmst"
+
+    def __init__(self, graph: Any) -> None:
+        if not isinstance(graph, nx.Graph):
+            raise TypeError(f"expected a NetworkX graph, got {type(graph).__name__}")
+        self.graph_class = type(graph)
+        self.graph = graph.graph
+        self.node_data = graph._node
+        self.directed = graph.is_directed()
+        self.multigraph = graph.is_multigraph()
+        self._adj = adj = graph._adj
+        with gc_paused():
+            self.nodes = list(adj)
+            n = len(self.nodes)
+            pairs = np.fromiter(map(len, adj.values()), dtype=np.int64, count=n)
+            pair_nbr = self._positions(lambda: chain.from_iterable(adj.values()),
+                                       int(pairs.sum()))
+            if self.multigraph:
+                multiplicity = np.fromiter(map(len, self._keydicts()), dtype=np.int64,
+                                           count=len(pair_nbr))
+                self.nbr = np.repeat(pair_nbr, multiplicity)
+                pair_end = np.cumsum(pairs)
+                half_end = np.concatenate(([0], np.cumsum(multiplicity)))
+                counts = np.diff(np.concatenate(([0], half_end[pair_end])))
+            else:
+                self.nbr = pair_nbr
+                counts = pairs
+            self.indptr = np.concatenate(([0], np.cumsum(counts)))
+            self.row = np.repeat(np.arange(n, dtype=np.int64), counts)
+            mask = self.nbr >= self.row
+            self.edge_half = np.flatnonzero(mask)
+            self.src = self.row[self.edge_half]
+            self.dst = self.nbr[self.edge_half]
+            self.edge_dicts = list(compress(self._half_dicts(), mask.tolist()))
+        self._derived: dict[str, Any] = {}
+        self._weights: dict[tuple[Any, bool], np.ndarray] = {}
+
+    def _keydicts(self) -> Iterator:
+        return chain.from_iterable(map(_values, self._adj.values()))
+
+    def _half_dicts(self) -> Iterator:
+        """Attribute dicts of the half-edges, in half-edge order (read from the adjacency)."""
+        if self.multigraph:
+            return chain.from_iterable(map(_values, self._keydicts()))
+        return chain.from_iterable(map(_values, self._adj.values()))
+
+    @property
+    def dicts(self) -> list:
+        """Attribute dict of every half-edge (built on first use: Prim, Borůvka, messages)."""
+        if "dicts" not in self._derived:
+            with gc_paused():
+                self._derived["dicts"] = list(self._half_dicts())
+        return self._derived["dicts"]
+
+    @property
+    def edge_of_half(self) -> np.ndarray:
+        """Edge index of every half-edge that ``G.edges`` yields, -1 for the others (cached)."""
+        if "edge_of_half" not in self._derived:
+            where = np.full(len(self.nbr), -1, dtype=np.int64)
+            where[self.edge_half] = np.arange(len(self.edge_half))
+            self._derived["edge_of_half"] = where
+        return self._derived["edge_of_half"]
+
+    @property
+    def keys(self) -> list | None:
+        """Multigraph key of every half-edge (``None`` for a simple graph)."""
+        if not self.multigraph:
+            return None
+        if "keys" not in self._derived:
+            with gc_paused():
+                self._derived["keys"] = list(chain.from_iterable(self._keydicts()))
+        return self._derived["keys"]
+
+    def _positions(self, labels: Callable[[], Iterator], count: int) -> np.ndarray:
+        """Positions (in node order) of the ``count`` node labels ``labels()`` yields.
+
+        Integer labels map through an array (identity for ``0..n-1``), others
+        through a dict; either way the loop over labels runs in C.
+        """
+        nodes = self.nodes
+        n = len(nodes)
+        if set(map(type, nodes)) <= {int}:
+            try:
+                values = np.fromiter(nodes, dtype=np.int64, count=n)
+                wanted = np.fromiter(labels(), dtype=np.int64, count=count)
+            except OverflowError:  # labels beyond int64: the dict below handles them
+                pass
+            else:
+                if np.array_equal(values, np.arange(n)):
+                    return wanted
+                lo = int(values.min())
+                span = int(values.max()) - lo + 1
+                if span <= 4 * n + 1024:
+                    where = np.full(span, -1, dtype=np.int64)
+                    where[values - lo] = np.arange(n)
+                    return where[wanted - lo]
+                order = np.argsort(values)
+                return order[np.searchsorted(values, wanted, sorter=order)]
+        index = dict(zip(nodes, range(n)))
+        return np.fromiter(map(index.__getitem__, labels()), dtype=np.int64, count=count)
+
+    @property
+    def num_vertices(self) -> int:
+        return len(self.nodes)
+
+    @property
+    def num_edges(self) -> int:
+        return len(self.edge_half)
+
+    def weights(self, weight: Any, half: bool) -> np.ndarray:
+        """Weights of the edges (``half`` False) or half-edges, missing ones 1 (cached).
+
+        Raises NotImplementedError for weights that are not int or float
+        numbers of at most 64 bits, so that NetworkX can run its own code.
+        """
+        cached = self._weights.get((weight, half))
+        if cached is not None:
+            return cached
+        dicts = self.dicts if half else self.edge_dicts
+        get = methodcaller("get", weight, 1)
+        with gc_paused():
+            values = np.array(list(map(get, dicts)))
+        if values.dtype.kind not in "biuf" or values.ndim != 1:
+            raise NotImplementedError(
+                f"parmst handles int and float weights; edge attribute {weight!r} holds "
+                f"{values.dtype} values")
+        if values.dtype.kind == "f" and values.size:
+            finite = np.abs(values[np.isfinite(values)])
+            if finite.size and finite.max() > 2**53 and any(
+                    isinstance(x, (int, np.integer)) for x in map(get, dicts)):
+                raise NotImplementedError(
+                    "integer weights above 2**53 mixed with floats would lose their exact order")
+        self._weights[(weight, half)] = values
+        return values
+
+    def to_networkx(self) -> nx.Graph:
+        """A graph of the original class with the same nodes, edges and attribute dicts."""
+        g = self.graph_class()
+        g.graph.update(self.graph)
+        g.add_nodes_from(self.node_data.items())
+        nodes = self.nodes
+        ends = zip(map(nodes.__getitem__, self.src.tolist()),
+                   map(nodes.__getitem__, self.dst.tolist()))
+        if self.multigraph:
+            keys = map(self.keys.__getitem__, self.edge_half.tolist())
+            g.add_edges_from((u, v, k, d) for (u, v), k, d in zip(ends, keys, self.edge_dicts))
+        else:
+            g.add_edges_from((u, v, d) for (u, v), d in zip(ends, self.edge_dicts))
+        return g
+
+
+@contextmanager
+def gc_paused():
+    """Pause the cyclic garbage collector while building many small objects.
+
+    Each burst of new tuples would trigger collections that traverse every
+    object of the caller's graph (its dicts of dicts); the objects built
+    here hold no cycles of their own.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def snapshot(G: Any) -> NxSnapshot:
+    """``G`` itself when NetworkX already converted it, else a new snapshot of it."""
+    return G if isinstance(G, NxSnapshot) else NxSnapshot(G)

@@ -1,0 +1,126 @@
+"""Independent certificate that a forest is the minimum spanning forest.
+
+:func:`verify` proves a result right without trusting any solver: it
+imports nothing from :mod:`parmst.solvers`. It runs these
+checks and reports every failure it finds, at most ``max_listed`` per check
+with a count of the rest:
+
+``ids``
+    Edge ids are integers in ``[0, m)``, listed once each, and none has a
+    NaN weight (NaN edges are absent from every forest, as with
+    ``ignore_nan=True``).
+``fields``
+    Only for a :class:`~parmst.Forest`: its ``src``, ``dst`` and ``weight``
+    arrays agree with the graph for its ids, and ``num_vertices``,
+    ``num_components`` and ``total_weight`` agree with its edges.
+``acyclic``
+    No listed edge closes a cycle (a self-loop is a cycle of one edge).
+``spanning``
+    The trees of the listed edges are the graph's connected components: no
+    graph edge joins two different trees.
+``minimal``
+    The cycle property (Shou and He, section 2.4) under the ``(weight, edge_id)``
+    total order: every non-forest edge ``e = (u, v)`` has a larger key than
+    every forest edge on the forest path between ``u`` and ``v``. Runs only
+    when ``acyclic`` holds, since "the forest path" needs a forest.
+
+The modules of this package hold one part each: :mod:`~parmst.verify.result`
+(what was found), :mod:`~parmst.verify.given` (``ids``, ``fields``),
+:mod:`~parmst.verify.structure` (``acyclic``, ``spanning``, ``minimal``) and
+:mod:`~parmst.verify.path_maxima` (the heaviest forest edge on a forest path,
+in ``O(log n)`` per query, for the cycle property).
+
+Examples
+--------
+>>> import parmst
+>>> g = parmst.Graph.from_edges([0, 1, 0], [1, 2, 2], [1, 1, 5])
+>>> print(verify(g, [0, 1]))
+verified: forest of 2 edges, 1 components, minimal
+>>> print(verify(g, [0, 2]))  # doctest: +NORMALIZE_WHITESPACE
+verification failed: 1 failure (forest of 2 edges, 1 trees; graph has 1 connected components)
+  [minimal] edge 1 (u=1, v=2, weight 1) is lighter than forest edge 2 (weight 5) on the
+  forest path between its ends: the forest is not minimal
+  passed: ids, acyclic, spanning
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from parmst.forest import Forest
+from parmst.graph import Graph
+from parmst.verify.given import check_fields, check_ids, check_num_components
+from parmst.verify.path_maxima import link_tree
+from parmst.verify.result import CHECKS, Failure, Recorder, VerifyResult
+from parmst.verify.structure import candidates, check_acyclic, check_minimal, check_spanning
+
+__all__ = ["CHECKS", "Failure", "VerifyResult", "verify"]
+
+
+def verify(graph: Graph, forest_or_edge_ids: Forest | Any, *,
+           max_listed: int = 10) -> VerifyResult:
+    """Check that a forest is the minimum spanning forest of ``graph``.
+
+    Uses no solver code: see the module docstring for the checks and
+    :mod:`parmst.verify.path_maxima` for the method. Every check runs even after others fail (``minimal`` needs an
+    acyclic edge set), so one call reports all problems found.
+
+    Parameters
+    ----------
+    graph : Graph
+    forest_or_edge_ids : Forest or array_like of int
+        A result to check, or the edge ids of a claimed forest (any order).
+    max_listed : int
+        Failures listed per check; the rest are counted in ``unlisted``.
+
+    Returns
+    -------
+    VerifyResult
+        Truthy iff every check ran and passed.
+
+    Raises
+    ------
+    TypeError
+        ``graph`` is not a :class:`~parmst.Graph`.
+    ParmstError
+        :func:`parmst.order.weight_keys` does not preserve the weight order
+        (a bug in parmst, not in the forest).
+
+    Examples
+    --------
+    >>> import parmst
+    >>> g = parmst.Graph.from_edges([0, 1, 2, 3], [1, 2, 0, 4], [2, 2, 1, 7], num_vertices=6)
+    >>> r = verify(g, [1, 2, 3])
+    >>> bool(r), r.num_trees, r.num_graph_components
+    (False, 3, 3)
+    >>> r.failures[0].message  # 0 and 1 tie on weight 2; the smaller id wins
+    'edge 0 (u=0, v=1, weight 2) ties with forest edge 1 (weight 2) on the forest path between its ends and has the smaller id: the forest is not minimal under the (weight, edge_id) order'
+    >>> verify(g, [0, 2, 3]).ok
+    True
+    """
+    if not isinstance(graph, Graph):
+        raise TypeError(f"verify needs a parmst.Graph, got {type(graph).__name__}")
+    result = VerifyResult()
+    rec = Recorder(result, max(0, int(max_listed)))
+    forest = forest_or_edge_ids if isinstance(forest_or_edge_ids, Forest) else None
+    given = forest.edge_ids if forest is not None else forest_or_edge_ids
+    ids = check_ids(graph, given, rec)
+    if forest is not None:
+        check_fields(graph, forest, rec)
+    if ids is None:
+        for check in ("acyclic", "spanning", "minimal"):
+            rec.skip(check, "the edge ids are unusable")
+        return result
+    result.num_forest_edges = len(ids)
+    tree = link_tree(graph, ids)
+    result.num_trees = tree.num_trees
+    if forest is not None:
+        check_num_components(forest, tree.num_trees, rec)
+    check_acyclic(graph, tree, rec)
+    candidate = candidates(graph, ids)
+    result.num_graph_components = check_spanning(graph, tree, candidate, rec)
+    if len(tree.cycle_edges):
+        rec.skip("minimal", "the listed edges contain a cycle, so forest paths are undefined")
+    else:
+        check_minimal(graph, tree, candidate, rec)
+    return result
