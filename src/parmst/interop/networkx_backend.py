@@ -54,9 +54,6 @@ __all__ = ["MIN_EDGES", "BackendInterface", "NxSnapshot", "convert_from_nx", "co
 #: parmst for minimum_spanning_tree, 300 edges 1.42 ms vs 0.75 ms).
 MIN_EDGES = 200
 
-ALGORITHMS = ("kruskal", "prim", "boruvka", "borůvka")
-
-
 def _graph_arg(args: tuple, kwargs: dict) -> Any:
     return args[0] if args else kwargs.get("G")
 
