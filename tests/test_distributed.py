@@ -64,7 +64,7 @@ def test_one_rank_holds_the_whole_file_with_its_ids(tmp_path):
 
 @given(keys=st.lists(st.integers(0, 6), max_size=60))
 def test_group_order_is_a_stable_argsort_of_small_keys(keys):
-    from parmst.solvers.mpi._comm import group_order
+    from parmst._mpi.channel import group_order
 
     keys = np.array(keys, dtype=np.int64)
     assert group_order(keys, 7).tolist() == np.argsort(keys, kind="stable").tolist()
@@ -73,7 +73,7 @@ def test_group_order_is_a_stable_argsort_of_small_keys(keys):
 @pytest.mark.parametrize("bad", [-1, 7])
 def test_group_order_refuses_a_key_out_of_range(bad):
     """An out-of-range key once wrote past the order array (heap corruption, no error)."""
-    from parmst.solvers.mpi._comm import group_order
+    from parmst._mpi.channel import group_order
 
     with pytest.raises(ValueError, match="outside 0..6"):
         group_order(np.array([3, bad, 0], dtype=np.int64), 7)

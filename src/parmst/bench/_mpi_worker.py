@@ -47,8 +47,8 @@ def main() -> None:
     from mpi4py import MPI
 
     import parmst
+    from parmst._mpi.channel import peak_memory_bytes
     from parmst.distributed import DistributedGraph
-    from parmst.solvers.mpi._comm import peak_memory_bytes
 
     path, reference, solver, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
     options, report_path = json.loads(sys.argv[5]), sys.argv[6]

@@ -15,10 +15,10 @@ import argparse
 import sys
 from typing import Any
 
+from parmst._mpi.channel import Channel, DistributedError, abort
 from parmst.cli.files import write_output
 from parmst.cli.report import print_report
 from parmst.errors import ParmstError
-from parmst.solvers.mpi._comm import Channel, DistributedError, abort
 
 RANK_COLUMNS = ("rank", "local_time_s", "comm_time_s", "collectives", "messages", "bytes_sent",
                 "held_edges", "peak_memory_bytes")

@@ -37,7 +37,7 @@ share (the solvers' own replicated state is documented with each solver).
 
 Errors seen by any rank (a malformed line in one rank's range, an id out of
 range) are agreed on: every rank raises the same
-:class:`~parmst.solvers.mpi._comm.DistributedError` with the lowest failing
+:class:`~parmst._mpi.channel.DistributedError` with the lowest failing
 rank's message (file, line), so no rank is left waiting.
 
 Example

@@ -215,7 +215,7 @@ class DistributedGraph:
 
 
 def _channel(comm: Any) -> Any:
-    from parmst.solvers.mpi._comm import Channel
+    from parmst._mpi.channel import Channel
 
     return comm if isinstance(comm, Channel) else Channel(comm)
 

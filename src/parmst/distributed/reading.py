@@ -6,7 +6,7 @@ from one ``Exscan`` of the ranks' line (and word) counts. Then the ranks
 agree on what only the whole file can tell: the vertex count, the header's
 edge count, the ``.egr`` mirror check, one weight dtype, and where each
 rank's global edge ids start. An error found by any rank is raised on every
-rank (:meth:`~parmst.solvers.mpi._comm.Channel.agree`), so none is left waiting.
+rank (:meth:`~parmst._mpi.channel.Channel.agree`), so none is left waiting.
 """
 
 from __future__ import annotations

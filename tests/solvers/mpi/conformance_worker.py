@@ -23,9 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # tests/, for conf
 import parmst
 from conformance.cases import CASES, GENERATOR_SPECS
 from parmst import registry
+from parmst._mpi.channel import Channel
 from parmst.distributed import DistributedGraph
 from parmst.solvers.mpi import owners
-from parmst.solvers.mpi._comm import Channel
 
 FINISH_EDGES = owners.FINISH_EDGES
 

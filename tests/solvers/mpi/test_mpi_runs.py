@@ -173,7 +173,7 @@ def test_without_mpiexec_the_cli_runs_as_one_rank(road_file):
 
 CHANNEL_EXTREMES = """
 import numpy as np
-from parmst.solvers.mpi._comm import Channel
+from parmst._mpi.channel import Channel
 ch = Channel()
 top = np.iinfo(np.uint64).max
 mine = np.array([top, 2**63 + ch.rank, 17 + ch.rank, 2**63 - 1 - ch.rank], dtype=np.uint64)
@@ -280,7 +280,7 @@ import json, sys
 import numpy as np
 import parmst
 from parmst.distributed import DistributedGraph
-from parmst.solvers.mpi._comm import Channel, DistributedError
+from parmst._mpi.channel import Channel, DistributedError
 channel = Channel()
 found = {}
 for path in sys.argv[1:]:

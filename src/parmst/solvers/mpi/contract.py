@@ -25,11 +25,11 @@ import numba
 import numpy as np
 
 from parmst import registry
+from parmst._mpi.channel import owner_of
 from parmst.distributed import DistributedGraph
 from parmst.errors import SolverUnavailable
 from parmst.graph import Graph, index_dtype_for
 from parmst.order import id_bits
-from parmst.solvers.mpi._comm import owner_of
 from parmst.solvers.mpi.contracted import Contracted, FirstMinima, RoundEdges
 from parmst.solvers.mpi.held import Labels, edge_keys, holder
 from parmst.solvers.serial._keys import precedes

@@ -16,9 +16,9 @@ from collections.abc import Callable
 
 import numpy as np
 
+from parmst._mpi.channel import peak_memory_bytes
 from parmst.distributed import DistributedGraph
 from parmst.forest import Forest, exact_sum
-from parmst.solvers.mpi._comm import peak_memory_bytes
 from parmst.solvers.mpi.gather import gather_forest, held_positions, id_order
 from parmst.stats import Stats
 

@@ -122,7 +122,7 @@ def filter_boruvka_held(dg: DistributedGraph, stats: Stats, local_solver: str,
 
     ``rounds`` and ``local_filter`` are checked on every rank together: a bad
     value raises the same
-    :class:`~parmst.solvers.mpi._comm.DistributedError` on every rank.
+    :class:`~parmst._mpi.channel.DistributedError` on every rank.
     """
     error = None
     try:

@@ -32,10 +32,10 @@ from typing import Any
 
 import numpy as np
 
+from parmst._mpi.channel import group_order, owner_of
 from parmst.distributed import DistributedGraph
 from parmst.solvers.cpu._common import using_threads
 from parmst.solvers.cpu.genboruvka import _edge_balanced_blocks, _min_edge
-from parmst.solvers.mpi._comm import group_order, owner_of
 from parmst.solvers.mpi.held import edge_keys, held_share, vertex_labels
 from parmst.stats import Stats
 

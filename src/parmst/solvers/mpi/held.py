@@ -9,7 +9,7 @@ says how, for every mpi solver:
 - range labels: :meth:`Ownership.starts` numbers each rank's vertices
   consecutively in rank order, so rank ``r`` owns the labels
   ``starts[r] .. starts[r + 1] - 1`` and "owned here" is a range test (the
-  owner of any label is :func:`~parmst.solvers.mpi._comm.owner_of`);
+  owner of any label is :func:`~parmst._mpi.channel.owner_of`);
 - the holder: the one rank that gives a cut edge to the rounds;
 - the share: which of the chosen edge ids this rank reports.
 """

@@ -47,9 +47,9 @@ from typing import Any
 import numba
 import numpy as np
 
+from parmst._mpi.channel import group_order
 from parmst.graph import Graph, index_dtype_for
 from parmst.order import id_bits
-from parmst.solvers.mpi._comm import group_order
 from parmst.solvers.serial._keys import precedes
 from parmst.solvers.serial.kruskal import solve as kruskal
 from parmst.stats import Stats

@@ -11,8 +11,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from parmst._mpi.channel import owner_of
 from parmst.distributed import DistributedGraph
-from parmst.solvers.mpi._comm import owner_of
 from parmst.solvers.mpi.contracted import Contracted, FirstMinima, RoundEdges
 from parmst.solvers.mpi.held import Labels, edge_keys, holder
 from parmst.solvers.serial._keys import precedes

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from parmst.solvers.mpi._comm import _range_owners, _requests_by_owner
+from parmst._mpi.channel import _range_owners, _requests_by_owner
 
 
 @pytest.mark.parametrize("seed", range(3))
