@@ -17,7 +17,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from parmst.solvers.serial._keys import precedes
+from parmst.order import precedes
 from parmst.solvers.serial.prim import _sift_down, _sift_up
 
 

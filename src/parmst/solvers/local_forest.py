@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, NamedTuple
 import numba
 import numpy as np
 
+from parmst.order import edge_keys
 from parmst.partition import check_part, crossing_mask
-from parmst.solvers.serial._keys import edge_keys
 from parmst.solvers.serial.prim import offer, pop_min
 
 if TYPE_CHECKING:
@@ -128,7 +128,7 @@ def local_forests(graph: Graph, part: np.ndarray, keys: np.ndarray | None = None
     part : ndarray of int
         One part id per vertex (see :func:`partition`).
     keys : ndarray of uint64, optional
-        :func:`parmst.solvers.serial._keys.edge_keys` of the weights, if the
+        :func:`parmst.order.edge_keys` of the weights (``.keys``), if the
         caller has them already.
 
     Examples
@@ -142,7 +142,7 @@ def local_forests(graph: Graph, part: np.ndarray, keys: np.ndarray | None = None
     part, parts = check_part(graph, part)
     csr = graph.csr()
     if keys is None:
-        keys = edge_keys(graph.weight)
+        keys = edge_keys(graph.weight).keys
     starts, members = _group_by_part(part, parts)
     label = part.astype(np.int64)
     order = np.empty(graph.num_vertices, dtype=np.int64)

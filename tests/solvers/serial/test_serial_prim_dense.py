@@ -7,7 +7,7 @@ import pytest
 
 import parmst
 from parmst.errors import SolverUnavailable
-from parmst.order import packed_keys
+from parmst.order import edge_keys
 from parmst.solvers.serial import DENSE_MAX_VERTICES, prim_dense
 from parmst.solvers.serial.prim_dense import NO_EDGE
 
@@ -16,7 +16,7 @@ def test_key_matrix_keeps_lightest_parallel_edge_and_skips_loops():
     src = np.array([0, 1, 0, 2, 2], dtype=np.int32)
     dst = np.array([1, 0, 1, 2, 0], dtype=np.int32)
     weight = np.array([5, 3, 3, -9, 7], dtype=np.int32)
-    keys = packed_keys(weight)
+    keys = edge_keys(weight).keys
     matrix = prim_dense._build_key_matrix(src, dst, keys, 3)
     assert matrix[0, 1] == matrix[1, 0] == keys[1]
     assert matrix[0, 2] == matrix[2, 0] == keys[4]

@@ -1,6 +1,7 @@
 """Multi-core CPU solvers compiled with Numba (``parallel=True``, ``prange``, LLVM atomics)."""
 
 from parmst.registry import CITATIONS, Solver, add_auto_rule, register
+from parmst.solvers.ecl_host import CPU_FILTER_DEGREE, CPU_FILTER_TARGET
 from parmst.solvers.serial import _dense_fits
 
 register(Solver(
@@ -10,7 +11,7 @@ register(Solver(
     summary="edge-centric worklist Borůvka: packed (weight, id) atomic min, implicit path "
             "compression, sampled filtering",
     options={"threads": None, "filtering": True, "keys": "auto", "kernel2": "auto",
-             "filter_target": 1.0, "filter_degree": 1.25},
+             "filter_target": CPU_FILTER_TARGET, "filter_degree": CPU_FILTER_DEGREE},
 ))
 register(Solver(
     name="boruvka-edge/cpu",

@@ -21,10 +21,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from parmst.order import precedes
 from parmst.partition import crossing_mask
 from parmst.solvers.cpu._common import flagged_ids, singleton_parents, using_threads
 from parmst.solvers.cpu._parts import other_end, partitioned_start
-from parmst.solvers.serial._keys import precedes
 from parmst.solvers.serial.kruskal import scan_in_order
 from parmst.stats import Stats
 

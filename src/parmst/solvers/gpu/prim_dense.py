@@ -125,7 +125,7 @@ def solve(graph, stats: Stats, *, keys: str = "auto") -> np.ndarray:
             _update_distances[blocks, BLOCK](d_matrix, dist, in_tree, u)
         _device.synchronize()
     stats.rounds = trees
-    stats.extra.update(matrix_bytes=matrix.nbytes, key_method=keys.method)
+    stats.extra.update(matrix_bytes=matrix.nbytes, key_method=keys.mode)
     _device.record_device(stats, matrix.nbytes + 9 * n)
     edge_ids = keys.edge_ids(np.array(slots, dtype=np.int64))
     return _device.to_device(np.sort(edge_ids)) if graph.is_on_device else edge_ids

@@ -7,7 +7,7 @@ Edges that close cycles are filtered with two finds instead of being
 sorted, which is what makes it fast on dense graphs.
 
 The recursion runs as an explicit stack inside one compiled loop. Edges are
-compared by ``(key, edge_id)`` (see :mod:`parmst.solvers.serial._keys`).
+compared by ``(key, edge_id)`` (keys of :func:`parmst.order.edge_keys`).
 Partitions and filters are stable, so within every segment the edge ids
 stay ascending and a stable sort by key alone orders a base case by
 ``(key, edge_id)`` when keys are not packed; packed keys are unique and
@@ -19,8 +19,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from parmst.order import id_bits
-from parmst.solvers.serial._keys import edge_keys, packs_with_ids, precedes
+from parmst.order import edge_keys, precedes
 from parmst.solvers.serial._unionfind import find
 from parmst.solvers.serial.kruskal import scan_in_order
 from parmst.stats import Stats
@@ -146,10 +145,10 @@ def solve(graph, stats: Stats, *, base_case: int = 1 << 14) -> np.ndarray:
         raise ValueError(f"base_case must be an integer of at least 2, got {base_case!r}")
     with stats.compute():
         with stats.phase("keys"):
-            keys = edge_keys(graph.weight)
+            prepared = edge_keys(graph.weight)  # a fresh array: ours to reorder
+            keys = prepared.keys
             ids = np.arange(graph.num_edges, dtype=np.int64)
-            packed = packs_with_ids(graph.weight)
-            id_mask = np.uint64((1 << id_bits(graph.num_edges)) - 1 if packed else 0)
+            id_mask = prepared.slot_mask if prepared.packed else np.uint64(0)
         with stats.phase("partition-filter-sort-scan"):
             chosen, segments, partitions, filtered = _filter_kruskal(
                 keys, ids, id_mask, graph.src, graph.dst, graph.num_vertices, int(base_case))

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from parmst.solvers.serial._keys import edge_keys, precedes
+from parmst.order import edge_keys, precedes
 from parmst.stats import Stats
 
 
@@ -151,7 +151,7 @@ def solve(graph, stats: Stats) -> np.ndarray:
         csr = graph.csr()
     with stats.compute():
         with stats.phase("keys"):
-            keys = edge_keys(graph.weight)
+            keys = edge_keys(graph.weight).keys
         with stats.phase("heap"):
             chosen, trees = _prim_forest(csr.indptr, csr.indices, csr.edge_ids, keys)
     stats.rounds = trees

@@ -6,8 +6,9 @@ lightest of parallel edges; self-loops left out) and ``NO_EDGE`` where there
 is none. The loop keeps ``d[v]``, the best key from the tree to each vertex
 outside it: pick the smallest, add it, relax ``d`` from its matrix row. A
 smallest ``d`` of ``NO_EDGE`` means the tree is complete, and the vertex
-starts the next tree of the forest. Packed keys make every comparison one
-unsigned compare, and their low bits are the edge id.
+starts the next tree of the forest. Unique keys (packed, or ranks where the
+weights do not pack, :func:`parmst.order.edge_keys`) make every comparison one
+unsigned compare, and their slot bits name the edge.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from parmst.order import id_bits, packed_keys
+from parmst.order import edge_keys
 from parmst.stats import Stats
 
 # No packed key equals NO_EDGE while there are fewer than 2**32 edges; the
@@ -88,11 +89,10 @@ def solve(graph, stats: Stats) -> np.ndarray:
     [0, 1]
     """
     with stats.init(), stats.phase("build-matrix"):
-        keys = packed_keys(graph.weight)
-        matrix = _build_key_matrix(graph.src, graph.dst, keys, graph.num_vertices)
+        keys = edge_keys(graph.weight, unpacked="rank")
+        matrix = _build_key_matrix(graph.src, graph.dst, keys.keys, graph.num_vertices)
     stats.extra["matrix_bytes"] = matrix.nbytes
     with stats.compute(), stats.phase("loop"):
-        id_mask = np.uint64((1 << id_bits(graph.num_edges)) - 1)
-        chosen, trees = _dense_prim(matrix, id_mask)
+        slots, trees = _dense_prim(matrix, keys.slot_mask)
     stats.rounds = trees
-    return chosen
+    return keys.edge_ids(slots)
