@@ -312,7 +312,7 @@ class Forest:
 
     def component_labels(self) -> np.ndarray:
         """Component id of each vertex: the smallest vertex id in its tree."""
-        from parmst.solvers.serial._unionfind import forest_labels
+        from parmst.kernels.unionfind import forest_labels
 
         return forest_labels(self.src, self.dst, self.num_vertices)
 

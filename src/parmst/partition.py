@@ -8,7 +8,7 @@ three qualities a partition should have: balanced vertices, balanced edges,
 few crossing edges).
 
 The local forests of a partition's parts, and the local-forest filter built
-on them, are in :mod:`parmst.solvers.local_forest`: this module imports no
+on them, are in :mod:`parmst.kernels`: this module imports no
 solver code, so ``import parmst`` (which exports :func:`partition`) stays
 light.
 

@@ -28,14 +28,6 @@ def test_stable_partition_splits_around_pivot_and_keeps_order():
     assert keys.tolist() == [5, 1, 5, 3, 0, 9, 5]
 
 
-def test_median_of_three_picks_middle_pair():
-    keys = np.array([4, 4, 4, 4, 4], dtype=np.uint64)
-    ids = np.array([9, 3, 7, 1, 5], dtype=np.int64)
-    assert filter_kruskal._median_of_three(keys, ids, 0, 5) == 2  # ids 9, 7, 5: 7 is the median
-    keys = np.array([1, 8, 3], dtype=np.uint64)
-    assert filter_kruskal._median_of_three(keys, np.arange(3), 0, 3) == 2
-
-
 @pytest.mark.parametrize("base_case", [2, 3, 17])
 @pytest.mark.parametrize("dtype", [np.int32, np.float64])
 def test_small_base_case_recurses_and_matches_kruskal(base_case, dtype):

@@ -1,8 +1,8 @@
 """Multi-core CPU solvers compiled with Numba (``parallel=True``, ``prange``, LLVM atomics)."""
 
+from parmst.kernels.dense import dense_fits
 from parmst.registry import CITATIONS, Solver, add_auto_rule, register
 from parmst.solvers.ecl_host import CPU_FILTER_DEGREE, CPU_FILTER_TARGET
-from parmst.solvers.serial import _dense_fits
 
 register(Solver(
     name="ecl/cpu",
@@ -42,7 +42,7 @@ register(Solver(
     paper=CITATIONS["pugliese"] + ", section 3 (a parallel min-reduction per step)",
     summary="O(V^2) Prim on a key matrix; each step's relax and min-reduction split over threads",
     options={"threads": None, "parallel_from": 1 << 14, "min_block": 1024},
-    limit=_dense_fits,
+    limit=dense_fits,
 ))
 
 register(Solver(

@@ -11,9 +11,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from parmst.kernels.prim_instances import LocalForests, local_forests
 from parmst.order import edge_keys
 from parmst.partition import cut, partition
-from parmst.solvers.local_forest import LocalForests, local_forests
 from parmst.stats import Stats
 
 

@@ -24,9 +24,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from parmst.kernels.selection import median_of_three
+from parmst.kernels.unionfind import sort_and_scan
 from parmst.order import EdgeKeys, edge_keys, precedes
 from parmst.solvers.cpu._common import BLOCK, using_threads
-from parmst.solvers.serial.filter_kruskal import _median_of_three, _sort_and_scan
 from parmst.stats import Stats
 
 
@@ -132,11 +133,11 @@ def _filter_kruskal(edges: _Edges, graph, base_case: int, stats: Stats) -> np.nd
                 hi = edges.split(lo, hi, counts, keep_ones=False)
         if hi - lo <= base_case:
             with stats.phase("sort and scan"):
-                count = _sort_and_scan(edges.keys, edges.ids, lo, hi, graph.src, graph.dst,
+                count = sort_and_scan(edges.keys, edges.ids, lo, hi, graph.src, graph.dst,
                                        parent, size, chosen, count, edges.id_mask)
             continue
         with stats.phase("partition"):
-            p = _median_of_three(edges.keys, edges.ids, lo, hi)
+            p = median_of_three(edges.keys, edges.ids, lo, hi)
             counts = _block_counts(lo, hi)
             _flag_heavy(edges.keys, edges.ids, lo, hi, edges.keys[p], edges.ids[p], edges.flags,
                         counts)

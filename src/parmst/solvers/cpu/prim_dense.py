@@ -20,13 +20,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from parmst.kernels.dense import NO_EDGE, build_key_matrix, relax_and_find_closest
 from parmst.order import edge_keys
 from parmst.solvers.cpu._common import using_threads
-from parmst.solvers.serial.prim_dense import (
-    NO_EDGE,
-    _build_key_matrix,
-    _relax_and_find_closest,
-)
 from parmst.stats import Stats
 
 PARALLEL_FROM = 1 << 14
@@ -78,7 +74,7 @@ def _dense_prim(matrix, id_mask, blocks, parallel_from, min_block):
             count += 1
         outside[next_index] = outside[num_outside - 1]
         if num_outside - 1 < parallel_from:
-            next_index = _relax_and_find_closest(matrix[u], dist, outside, num_outside - 1)
+            next_index = relax_and_find_closest(matrix[u], dist, outside, num_outside - 1)
             continue
         block = max(min_block, (num_outside - 1 + blocks - 1) // blocks)
         _relax_and_reduce(matrix[u], dist, outside, num_outside - 1, block, best_key, best_index)
@@ -123,7 +119,7 @@ def solve(graph, stats: Stats, threads: int | None = None,
     with using_threads(threads, stats) as count:
         with stats.init(), stats.phase("build-matrix"):
             keys = edge_keys(graph.weight, unpacked="rank")
-            matrix = _build_key_matrix(graph.src, graph.dst, keys.keys, graph.num_vertices)
+            matrix = build_key_matrix(graph.src, graph.dst, keys.keys, graph.num_vertices)
         stats.extra["matrix_bytes"] = matrix.nbytes
         with stats.compute(), stats.phase("loop"):
             slots, trees, parallel_steps = _dense_prim(matrix, keys.slot_mask, count,

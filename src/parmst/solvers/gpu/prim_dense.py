@@ -16,10 +16,10 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda
 
+from parmst.kernels.dense import build_key_matrix
 from parmst.solvers.gpu import _device
 from parmst.solvers.gpu._kernels import NO_EDGE
 from parmst.solvers.gpu._keys import graph_keys
-from parmst.solvers.serial.prim_dense import _build_key_matrix
 from parmst.stats import Stats
 
 # Threads per block: shared-memory arrays need a compile-time size. Pugliese
@@ -105,7 +105,7 @@ def solve(graph, stats: Stats, *, keys: str = "auto") -> np.ndarray:
         keys = graph_keys(graph, keys, stats)
         with stats.phase("build-matrix"):
             # Dense graphs are small (at most 2**16 vertices): the matrix is built on the host.
-            matrix = _build_key_matrix(graph.src, graph.dst, keys.keys.copy_to_host(), n)
+            matrix = build_key_matrix(graph.src, graph.dst, keys.keys.copy_to_host(), n)
         _device.ensure_memory("prim-dense/gpu", matrix.nbytes + 9 * n)
         with _device.timed_transfer(stats, "transfer_time"):
             d_matrix = _device.to_device(matrix)

@@ -14,8 +14,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from parmst.kernels.unionfind import find, union_roots
 from parmst.order import edge_keys, precedes
-from parmst.solvers.serial._unionfind import find, union_roots
 from parmst.stats import Stats
 
 
