@@ -3,7 +3,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from parmst.order import canonical_order, id_bits, packed_keys, unpack_edge_ids, weight_keys
+from parmst.order import canonical_order, edge_keys, id_bits, precedes, weight_keys
 
 
 def reference_order(weight):
@@ -38,16 +38,22 @@ def test_canonical_order_matches_sorting_by_weight_then_id(values):
 @given(st.lists(st.floats(allow_nan=False, width=32), max_size=60))
 def test_packed_keys_round_trip_ids_float32(values):
     w = np.array(values, dtype=np.float32)
-    keys = packed_keys(w)
-    assert keys is not None
-    assert unpack_edge_ids(np.sort(keys), len(w)).tolist() == reference_order(w.tolist())
+    keys = edge_keys(w)
+    assert keys.mode == "packed"
+    assert (np.sort(keys.keys) & keys.slot_mask).tolist() == reference_order(w.tolist())
 
 
 def test_wide_weights_fall_back_to_ranks():
     w = np.array([2**62, -(2**62), 5, 5], dtype=np.int64)
-    keys = packed_keys(w)
-    assert keys is not None
-    assert np.argsort(keys).tolist() == [1, 2, 3, 0]
+    keys = edge_keys(w, unpacked="rank")
+    assert keys.mode == "rank"
+    assert np.argsort(keys.keys).tolist() == [1, 2, 3, 0]
+    assert keys.edge_ids(np.arange(4)).tolist() == [1, 2, 3, 0]
+
+
+def test_precedes_is_key_then_id():
+    assert precedes(1, 9, 2, 0) and precedes(2, 0, 2, 1)
+    assert not precedes(2, 1, 2, 1) and not precedes(3, 0, 2, 9)
 
 
 def test_id_bits():

@@ -1,14 +1,13 @@
-"""parmst.partition, parmst.cut and the local-forest filter.
+"""parmst.partition and parmst.cut.
 
 Partitions must cover every vertex with a part id in range, keep what
 their method promises (the block rule for blocks, balanced edge endpoints
 for BFS), keep BFS parts connected where the graph allows, and report their
-cut exactly. The filter must keep every edge of the minimum spanning forest.
+cut exactly.
 """
 
 from __future__ import annotations
 
-import doctest
 import importlib
 import importlib.util
 
@@ -19,7 +18,6 @@ import pytest
 import parmst
 from parmst.graph import Graph
 from parmst.partition import METHODS, block_size
-from parmst.solvers.local_forest import local_forest_filter, local_forests
 
 HAS_METIS = importlib.util.find_spec("pymetis") is not None
 
@@ -125,50 +123,3 @@ def test_metis_absence_names_the_extra(grid, monkeypatch):
         parmst.partition(grid, 2, method="metis")
 
 
-@pytest.mark.parametrize("method", ["blocks", "bfs"])
-@pytest.mark.parametrize("parts", [1, 3, 9])
-def test_local_forest_filter_keeps_the_whole_minimum_forest(road, method, parts):
-    part = parmst.partition(road, parts, method=method)
-    kept = local_forest_filter(road, part)
-    msf = parmst.minimum_spanning_forest(road, solver="kruskal/serial").edge_ids
-    assert np.isin(msf, kept).all()
-    crossing = np.flatnonzero(part[road.src] != part[road.dst])
-    assert np.isin(crossing, kept).all()
-    assert len(kept) < road.num_edges
-
-
-def test_local_forest_filter_without_parts_is_the_forest(road):
-    msf = parmst.minimum_spanning_forest(road, solver="kruskal/serial").edge_ids
-    np.testing.assert_array_equal(local_forest_filter(road), msf)
-
-
-def test_filter_on_a_share_breaks_ties_as_the_whole_graph():
-    # Every weight ties: a share kept in global id order must keep the smaller global ids.
-    g = Graph.from_edges([0, 1, 2, 0, 1, 0], [1, 2, 0, 1, 2, 2], [1, 1, 1, 1, 1, 1])
-    share, ids = g.subgraph_edges(np.array([False, True, True, True, True, True]))
-    kept = ids[local_forest_filter(share)]
-    assert kept.tolist() == [1, 2]
-    msf = parmst.minimum_spanning_forest(g, solver="kruskal/serial").edge_ids
-    assert set(msf) & set(ids) <= set(kept)
-
-
-def test_local_forests_list_each_part_parents_first(road):
-    part = parmst.partition(road, 4)
-    forests = local_forests(road, part)
-    seen = np.zeros(road.num_vertices, dtype=bool)
-    for p in range(4):
-        members = forests.order[forests.starts[p]:forests.starts[p + 1]]
-        assert (part[members] == p).all()
-        for v in members:
-            e = forests.via[v]
-            if e >= 0:
-                u = road.src[e] + road.dst[e] - v
-                assert seen[u] and part[u] == p
-            seen[v] = True
-    assert seen.all()
-
-
-def test_partition_docstring_examples():
-    # parmst.partition is the function; the module is reached by its import name.
-    result = doctest.testmod(importlib.import_module("parmst.partition"))
-    assert result.attempted > 0 and result.failed == 0

@@ -16,7 +16,7 @@ is the ``"block"`` ownership that gives the ranks of the ``mpi`` backend
 their vertices (:class:`parmst.distributed.Ownership`).
 
 The local forests of a partition's parts, and the local-forest filter built
-on them, are in :mod:`parmst.solvers.local_forest`: this module imports no
+on them, are in :mod:`parmst.kernels`: this module imports no
 solver code, so ``import parmst`` (which exports :func:`partition`) stays
 light.
 

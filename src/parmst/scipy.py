@@ -131,7 +131,7 @@ def _forest_entries(data: np.ndarray, indices: np.ndarray, indptr: np.ndarray, n
 def _join_with_nan(rows: np.ndarray, indices: np.ndarray, nan: np.ndarray, chosen: np.ndarray,
                    n: int) -> np.ndarray:
     """SciPy sorts NaN after every number: NaN entries join what is left, in position order."""
-    from parmst.solvers.serial.kruskal import scan_in_order
+    from parmst.kernels.unionfind import scan_in_order
 
     order = np.concatenate([chosen, np.flatnonzero(nan)])
     picked = np.empty(max(n - 1, 0), dtype=np.int64)

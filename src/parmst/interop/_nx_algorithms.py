@@ -111,8 +111,7 @@ def _prim(snap: NxSnapshot, minimum: bool, weight: Any, ignore_nan: bool):
 
 def _boruvka(snap: NxSnapshot, minimum: bool, weight: Any, ignore_nan: bool):
     from parmst.interop._nx_kernels import boruvka_candidates
-    from parmst.solvers.serial._unionfind import forest_labels
-    from parmst.solvers.serial.kruskal import scan_in_order
+    from parmst.kernels.unionfind import forest_labels, scan_in_order
 
     if snap.multigraph:
         raise nx.NetworkXNotImplemented("not implemented for multigraph type")

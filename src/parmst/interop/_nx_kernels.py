@@ -17,8 +17,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from parmst.solvers.serial._keys import precedes
-from parmst.solvers.serial.prim import _sift_down, _sift_up
+from parmst.kernels.heap import sift_down, sift_up
+from parmst.order import precedes
 
 
 @numba.njit(cache=True)
@@ -78,18 +78,18 @@ def prim_order(indptr, nbr, keys, nan, ignore_nan, start_order):
                 if i == -1:
                     size += 1
                     offered[t] = h
-                    _sift_up(heap_key, heap_tie, heap_vertex, position, size - 1, keys[h],
+                    sift_up(heap_key, heap_tie, heap_vertex, position, size - 1, keys[h],
                              pushes, t)
                 elif precedes(keys[h], pushes, heap_key[i], heap_tie[i]):
                     offered[t] = h
-                    _sift_up(heap_key, heap_tie, heap_vertex, position, i, keys[h], pushes, t)
+                    sift_up(heap_key, heap_tie, heap_vertex, position, i, keys[h], pushes, t)
             if size == 0:
                 break
             v = heap_vertex[0]
             chosen[count] = offered[v]
             count += 1
             size -= 1
-            _sift_down(heap_key, heap_tie, heap_vertex, position, size, heap_key[size],
+            sift_down(heap_key, heap_tie, heap_vertex, position, size, heap_key[size],
                        heap_tie[size], heap_vertex[size])
     return chosen, count, -1
 

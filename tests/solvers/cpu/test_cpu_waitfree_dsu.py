@@ -6,8 +6,8 @@ import numba
 import numpy as np
 import pytest
 
+from parmst.kernels.unionfind import forest_labels
 from parmst.solvers.cpu._waitfree_dsu import PARENT_BITS, find, join, make_sets
-from parmst.solvers.serial._unionfind import forest_labels
 
 
 @numba.njit(parallel=True, cache=True)

@@ -261,7 +261,7 @@ def test_device_keys_order_edges_like_the_canonical_order(name, method):
     slots = (host & keys.slot_mask).astype(np.int64)
     np.testing.assert_array_equal(keys.edge_ids(slots), np.arange(len(weight)))
     if method == "rank":
-        assert keys.method == "rank"
+        assert keys.mode == "rank"
 
 
 @pytest.mark.parametrize("name", KEY_WEIGHTS)
@@ -274,20 +274,20 @@ def test_two_pass_keys_order_weights_and_leave_ties_to_ids(name):
 
     weight = KEY_WEIGHTS[name]
     keys = device_keys(cuda.to_device(weight), "two-pass", unpacked="two-pass")
-    assert keys.method == "two-pass" and keys.order is None
+    assert keys.mode == "two-pass" and keys.order is None
     host = keys.keys.copy_to_host()
     np.testing.assert_array_equal(np.argsort(host, kind="stable"),
                                   parmst.order.canonical_order(weight))
     assert len(np.unique(host)) == len(np.unique(weight))
     wide = KEY_WEIGHTS["float64-wide"]
-    assert device_keys(cuda.to_device(wide), unpacked="two-pass").method == "two-pass"
+    assert device_keys(cuda.to_device(wide), unpacked="two-pass").mode == "two-pass"
     with pytest.raises(ValueError, match="keys must be one of"):
         device_keys(cuda.to_device(wide), "rank", unpacked="two-pass")
 
 
 def test_float64_weights_that_do_not_pack_take_the_device_sort():
     keys = _device_keys(KEY_WEIGHTS["float64-wide"], "auto")
-    assert keys.method == "rank"
+    assert keys.mode == "rank"
     np.testing.assert_array_equal(keys.keys.copy_to_host(), [5, 7, 1, 6, 0, 4, 2, 3])
     with pytest.raises(ValueError, match="do not fit"):
         _device_keys(KEY_WEIGHTS["float64-wide"], "packed")

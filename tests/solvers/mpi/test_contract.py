@@ -47,7 +47,7 @@ def _scan_all_in_key_order(n, fa, fb, forest, cut, at, keys):
 
 @pytest.mark.parametrize("seed", range(8))
 def test_mpi_safe_contraction_sorting_only_the_forest_matches_the_full_scan(seed):
-    from parmst.solvers.serial._unionfind import find
+    from parmst.kernels.unionfind import find
 
     rng = np.random.default_rng(seed)
     n = int(rng.integers(2, 40))

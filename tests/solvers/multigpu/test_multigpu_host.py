@@ -146,29 +146,6 @@ def test_unknown_split_is_a_value_error(cpu_standin):
         multigpu.solve(parmst.Graph.from_edges([0], [1], [1.0]), Stats(), split="rows")
 
 
-@pytest.mark.parametrize("parts", [2, 3, 7])
-@pytest.mark.parametrize("split", ["edges", "blocks", "bfs"])
-def test_shares_cover_every_edge_once_in_id_order(split, parts):
-    from parmst.solvers.multigpu import ecl as multigpu
-
-    graph = parmst.generate("rmat:scale=9,seed=2")
-    if split == "edges":
-        shares, crossing = multigpu._edge_range_parts(graph, parts), np.zeros(0, np.int64)
-    else:
-        shares, crossing = multigpu._vertex_parts(graph, parts, split)
-    assert len(shares) == parts
-    pieces = [share.ids + np.arange(share.graph.num_edges) if isinstance(share.ids, int)
-              else share.ids for share in shares]
-    for ids, share in zip(pieces, shares):
-        assert np.all(np.diff(ids) > 0)
-        np.testing.assert_array_equal(share.graph.src, graph.src[ids])
-        np.testing.assert_array_equal(share.graph.weight, graph.weight[ids])
-        assert share.graph.num_vertices == graph.num_vertices
-    assert np.all(np.diff(crossing) > 0)
-    np.testing.assert_array_equal(np.sort(np.concatenate(pieces + [crossing])),
-                                  np.arange(graph.num_edges))
-
-
 @pytest.mark.parametrize("spec", ["rmat:scale=10,seed=3", "grid2d:side=30,seed=1",
                                   "seed000-sparse:size=small,seed=2", "road:side=25,seed=4"])
 @pytest.mark.parametrize("options", [{"parts": 2}, {"parts": 5, "split": "bfs"},

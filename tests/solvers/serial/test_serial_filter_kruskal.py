@@ -8,9 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import parmst
-from parmst.order import canonical_order
+from parmst.order import edge_keys
 from parmst.solvers.serial import filter_kruskal
-from parmst.solvers.serial._keys import edge_keys
 
 
 def _random_graph(n, m, seed, dtype=np.float64, distinct=8):
@@ -27,14 +26,6 @@ def test_stable_partition_splits_around_pivot_and_keeps_order():
     assert mid == 5
     assert ids.tolist() == [0, 1, 2, 3, 6, 4, 5]
     assert keys.tolist() == [5, 1, 5, 3, 0, 9, 5]
-
-
-def test_median_of_three_picks_middle_pair():
-    keys = np.array([4, 4, 4, 4, 4], dtype=np.uint64)
-    ids = np.array([9, 3, 7, 1, 5], dtype=np.int64)
-    assert filter_kruskal._median_of_three(keys, ids, 0, 5) == 2  # ids 9, 7, 5: 7 is the median
-    keys = np.array([1, 8, 3], dtype=np.uint64)
-    assert filter_kruskal._median_of_three(keys, np.arange(3), 0, 3) == 2
 
 
 @pytest.mark.parametrize("base_case", [2, 3, 17])
@@ -73,12 +64,14 @@ def test_base_case_below_two_is_rejected(bad):
         parmst.minimum_spanning_forest(graph, solver="filter-kruskal/serial", base_case=bad)
 
 
-@pytest.mark.parametrize("dtype, packed", [(np.int32, True), (np.float32, True),
-                                           (np.int64, False), (np.float64, False)])
-def test_edge_keys_pack_32_bit_weights_only(dtype, packed):
-    weight = np.array([3, -1, 3, 0, -1, 7], dtype=dtype)
-    keys = edge_keys(weight)
-    assert keys.dtype == np.uint64
-    assert (len(np.unique(keys)) == len(keys)) is packed
-    by_pair = sorted(range(len(weight)), key=lambda e: (keys[e], e))
-    assert by_pair == canonical_order(weight).tolist()
+@pytest.mark.parametrize("weight, packed", [
+    (np.array([3, -1, 3, 0, -1, 7], dtype=np.int32), True),
+    (np.array([3, -1, 3, 0, -1, 7], dtype=np.int64), True),
+    (np.array([3.5, -1e300, 3.5, 0.0, -1e300, 1e300]), False),
+])
+def test_filter_kruskal_takes_packed_and_two_pass_keys(weight, packed):
+    assert edge_keys(weight).packed is packed
+    graph = parmst.Graph.from_edges([0, 1, 2, 3, 0, 1], [1, 2, 3, 0, 2, 3], weight)
+    expected = parmst.minimum_spanning_forest(graph, solver="kruskal/serial").edge_ids
+    forest = parmst.minimum_spanning_forest(graph, solver="filter-kruskal/serial", base_case=2)
+    np.testing.assert_array_equal(forest.edge_ids, expected)

@@ -1,7 +1,8 @@
 """Multi-core CPU solvers compiled with Numba (``parallel=True``, ``prange``, LLVM atomics)."""
 
+from parmst.kernels.dense import dense_fits
 from parmst.registry import CITATIONS, Solver, add_auto_rule, register
-from parmst.solvers.serial import _dense_fits
+from parmst.solvers.ecl_host import CPU_FILTER_DEGREE, CPU_FILTER_TARGET
 
 register(Solver(
     name="ecl/cpu",
@@ -10,7 +11,7 @@ register(Solver(
     summary="edge-centric worklist Borůvka: packed (weight, id) atomic min, implicit path "
             "compression, sampled filtering",
     options={"threads": None, "filtering": True, "keys": "auto", "kernel2": "auto",
-             "filter_target": 1.0, "filter_degree": 1.25},
+             "filter_target": CPU_FILTER_TARGET, "filter_degree": CPU_FILTER_DEGREE},
 ))
 register(Solver(
     name="boruvka-edge/cpu",
@@ -41,7 +42,7 @@ register(Solver(
     paper=CITATIONS["pugliese"] + ", section 3 (a parallel min-reduction per step)",
     summary="O(V^2) Prim on a key matrix; each step's relax and min-reduction split over threads",
     options={"threads": None, "parallel_from": 1 << 14, "min_block": 1024},
-    limit=_dense_fits,
+    limit=dense_fits,
 ))
 
 register(Solver(

@@ -4,7 +4,7 @@ The lightest-edge machinery is the "deterministic reservation" of Fallin et al.
 section 3.1 and the vertex-bridge step of Shou and He's Listing 7: every live
 edge offers its key to both endpoint sets with an atomic minimum; an edge
 is a forest edge when it won at either end. Keys come from
-:func:`parmst.solvers.ecl_host.prepare_keys`: in *packed* mode one atomic
+:func:`parmst.order.edge_keys`: in *packed* mode one atomic
 minimum settles weight and edge id at once; in *two-pass* mode a second
 kernel (:func:`_settle_ties`) takes the minimum edge id among the edges
 whose weight key won, so ties still go to the smaller id.

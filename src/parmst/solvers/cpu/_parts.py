@@ -11,9 +11,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from parmst.kernels.prim_instances import LocalForests, local_forests
+from parmst.order import edge_keys
 from parmst.partition import cut, partition
-from parmst.solvers.local_forest import LocalForests, local_forests
-from parmst.solvers.serial._keys import edge_keys
 from parmst.stats import Stats
 
 
@@ -53,7 +53,7 @@ def partitioned_start(graph, stats: Stats, threads: int, parts: int | None,
     stats.extra["partition"] = method if isinstance(method, str) else "given"
     with stats.compute():
         with stats.phase("keys"):
-            keys = edge_keys(graph.weight)
+            keys = edge_keys(graph.weight).keys
         with stats.phase("local trees"):
             forests = local_forests(graph, part, keys)
         with stats.phase("boundary"):

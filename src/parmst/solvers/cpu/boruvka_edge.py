@@ -24,6 +24,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from parmst.order import edge_keys
 from parmst.solvers.cpu._atomics import atomic_add, atomic_store
 from parmst.solvers.cpu._common import (
     BLOCK,
@@ -36,7 +37,6 @@ from parmst.solvers.cpu._common import (
     won,
 )
 from parmst.solvers.cpu._waitfree_dsu import find, join, make_sets
-from parmst.solvers.ecl_host import prepare_keys
 from parmst.stats import Stats
 
 
@@ -115,7 +115,7 @@ def solve(graph, stats: Stats, threads: int | None = None, path_compression: boo
     path_compression : bool
         Halve paths in ``find`` with CAS (False: Shou and He optimization 3).
     keys : {"auto", "packed", "two-pass"}
-        Key mode of :func:`parmst.solvers.ecl_host.prepare_keys`.
+        Key mode of :func:`parmst.order.edge_keys`.
 
     Examples
     --------
@@ -127,7 +127,7 @@ def solve(graph, stats: Stats, threads: int | None = None, path_compression: boo
     """
     with using_threads(threads, stats):
         with stats.init():
-            prepared = prepare_keys(graph.weight, keys)
+            prepared = edge_keys(graph.weight, keys)
             two_pass = not prepared.packed
             dsu = make_sets(graph.num_vertices)
             min_key, min_id = new_minima(graph.num_vertices, two_pass)

@@ -49,8 +49,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from parmst.order import id_bits, weight_key
-
+from parmst.order import EdgeKeys, graph_keys, id_bits, weight_key
 from parmst.solvers.cpu._atomics import atomic_cas, atomic_load, atomic_store
 from parmst.solvers.cpu._common import (
     BLOCK,
@@ -67,7 +66,12 @@ from parmst.solvers.cpu._common import (
     using_threads,
     won,
 )
-from parmst.solvers.ecl_host import NO_THRESHOLD, EdgeKeys, filter_threshold, graph_keys
+from parmst.solvers.ecl_host import (
+    CPU_FILTER_DEGREE,
+    CPU_FILTER_TARGET,
+    NO_THRESHOLD,
+    filter_threshold,
+)
 from parmst.stats import Stats
 
 CPU_FILTER_SAMPLES = 1024
@@ -76,7 +80,7 @@ CPU_FILTER_SAMPLES = 1024
 
 @numba.njit(cache=True, inline="always")
 def _edge_key(source, e, is_float, pack_bits):
-    """Edge ``e``'s key (Fallin et al. section 3.2, first bullet) as :func:`prepare_keys` makes it.
+    """Edge ``e``'s key (Fallin et al. section 3.2, first bullet) as :func:`parmst.order.edge_keys` makes it.
 
     ``pack_bits == 0``: ``source`` holds the prepared keys. Otherwise it holds
     32-bit weights' bit patterns, and the packed key ``weight_key << pack_bits | e``
@@ -113,7 +117,7 @@ class _KeySource:
 
     @classmethod
     def of(cls, graph, mode: str) -> _KeySource:
-        """Weights packed on the fly where :func:`prepare_keys` would pack 32-bit weights (their
+        """Weights packed on the fly where :func:`parmst.order.edge_keys` would pack 32-bit weights (their
         key and id always fit in 63 bits), otherwise the graph's prepared keys."""
         weight = graph.weight
         bits = id_bits(graph.num_edges)
@@ -330,8 +334,8 @@ def _fill(work: Worklist, graph, keys: _KeySource, threshold, heavy, parent) -> 
 
 
 def solve(graph, stats: Stats, threads: int | None = None, filtering: bool = True,
-          keys: str = "auto", kernel2: str = "auto", filter_target: float = 1.0,
-          filter_degree: float = 1.25) -> np.ndarray:
+          keys: str = "auto", kernel2: str = "auto", filter_target: float = CPU_FILTER_TARGET,
+          filter_degree: float = CPU_FILTER_DEGREE) -> np.ndarray:
     """Edge ids of the minimum spanning forest by ECL-MST on CPU threads.
 
     Parameters
@@ -347,7 +351,7 @@ def solve(graph, stats: Stats, threads: int | None = None, filtering: bool = Tru
     filter_degree : float
         Filter only when ``|E| >= filter_degree * |V|`` (the paper's GPU code: 2).
     keys : {"auto", "packed", "two-pass"}
-        Key mode of :func:`parmst.solvers.ecl_host.prepare_keys`. 32-bit weights are packed
+        Key mode of :func:`parmst.order.edge_keys`. 32-bit weights are packed
         on the fly; other keys are prepared once and cached on the graph.
     kernel2 : {"auto", "sets", "items"}
         Whether kernels 2 and 3 visit every vertex ("sets") or the round's

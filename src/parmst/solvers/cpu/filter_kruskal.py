@@ -15,7 +15,7 @@ data-parallel steps spread over threads:
 
 Small segments (``base_case``) are sorted and scanned serially with the
 serial solver's kernel. Keys come from
-:func:`parmst.solvers.ecl_host.prepare_keys`; in two-pass mode the id
+:func:`parmst.order.edge_keys`; in two-pass mode the id
 comparison settles ties.
 """
 
@@ -24,10 +24,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from parmst.kernels.selection import median_of_three
+from parmst.kernels.unionfind import sort_and_scan
+from parmst.order import EdgeKeys, edge_keys, precedes
 from parmst.solvers.cpu._common import BLOCK, using_threads
-from parmst.solvers.ecl_host import EdgeKeys, prepare_keys
-from parmst.solvers.serial._keys import precedes
-from parmst.solvers.serial.filter_kruskal import _median_of_three, _sort_and_scan
 from parmst.stats import Stats
 
 
@@ -86,7 +86,7 @@ class _Edges:
     """Keys and ids of the edges being sorted, with scratch space for stable splits."""
 
     def __init__(self, prepared: EdgeKeys, num_edges: int) -> None:
-        self.keys = prepared.keys  # fresh from prepare_keys: ours to reorder
+        self.keys = prepared.keys  # fresh from edge_keys: ours to reorder
         # Packed keys carry the id in their low bits: base cases then sort keys alone.
         self.id_mask = np.uint64((1 << prepared.id_bits) - 1 if prepared.packed else 0)
         self.ids = np.arange(num_edges, dtype=np.int64)
@@ -133,11 +133,11 @@ def _filter_kruskal(edges: _Edges, graph, base_case: int, stats: Stats) -> np.nd
                 hi = edges.split(lo, hi, counts, keep_ones=False)
         if hi - lo <= base_case:
             with stats.phase("sort and scan"):
-                count = _sort_and_scan(edges.keys, edges.ids, lo, hi, graph.src, graph.dst,
+                count = sort_and_scan(edges.keys, edges.ids, lo, hi, graph.src, graph.dst,
                                        parent, size, chosen, count, edges.id_mask)
             continue
         with stats.phase("partition"):
-            p = _median_of_three(edges.keys, edges.ids, lo, hi)
+            p = median_of_three(edges.keys, edges.ids, lo, hi)
             counts = _block_counts(lo, hi)
             _flag_heavy(edges.keys, edges.ids, lo, hi, edges.keys[p], edges.ids[p], edges.flags,
                         counts)
@@ -160,7 +160,7 @@ def solve(graph, stats: Stats, threads: int | None = None, base_case: int = 1 <<
     base_case : int
         Segments of at most this many edges are sorted and scanned serially (at least 2).
     keys : {"auto", "packed", "two-pass"}
-        Key mode of :func:`parmst.solvers.ecl_host.prepare_keys`.
+        Key mode of :func:`parmst.order.edge_keys`.
 
     Examples
     --------
@@ -173,7 +173,7 @@ def solve(graph, stats: Stats, threads: int | None = None, base_case: int = 1 <<
         raise ValueError(f"base_case must be an integer of at least 2, got {base_case!r}")
     with using_threads(threads, stats):
         with stats.init():
-            prepared = prepare_keys(graph.weight, keys)
+            prepared = edge_keys(graph.weight, keys)
             edges = _Edges(prepared, graph.num_edges)
         stats.rounds = 0
         stats.extra["key_mode"] = prepared.mode

@@ -32,10 +32,10 @@ import numba
 import numpy as np
 
 from parmst.forest import exact_sum
+from parmst.kernels.unionfind import find, scan_in_order, union_roots
 from parmst.solvers.cpu._common import flagged_ids, singleton_parents, using_threads
 from parmst.solvers.cpu._parts import other_end, partitioned_start
 from parmst.solvers.serial import kruskal
-from parmst.solvers.serial._unionfind import find, union_roots
 from parmst.stats import Stats
 
 
@@ -154,7 +154,7 @@ def _break_cycles(graph, keys, crossing_kept, piece, keep):
     parent = singleton_parents(graph.num_vertices, np.int64)
     size = np.ones(graph.num_vertices, dtype=np.int64)
     chosen = np.empty(len(crossing), dtype=np.int64)
-    count = kruskal.scan_in_order(order, piece[graph.src[crossing]], piece[graph.dst[crossing]],
+    count = scan_in_order(order, piece[graph.src[crossing]], piece[graph.dst[crossing]],
                                   parent, size, chosen, 0)
     keep[crossing[chosen[:count]]] = True
     return len(crossing) - count

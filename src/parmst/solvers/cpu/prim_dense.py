@@ -20,13 +20,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from parmst.order import id_bits, packed_keys
+from parmst.kernels.dense import NO_EDGE, build_key_matrix, relax_and_find_closest
+from parmst.order import edge_keys
 from parmst.solvers.cpu._common import using_threads
-from parmst.solvers.serial.prim_dense import (
-    NO_EDGE,
-    _build_key_matrix,
-    _relax_and_find_closest,
-)
 from parmst.stats import Stats
 
 PARALLEL_FROM = 1 << 14
@@ -78,7 +74,7 @@ def _dense_prim(matrix, id_mask, blocks, parallel_from, min_block):
             count += 1
         outside[next_index] = outside[num_outside - 1]
         if num_outside - 1 < parallel_from:
-            next_index = _relax_and_find_closest(matrix[u], dist, outside, num_outside - 1)
+            next_index = relax_and_find_closest(matrix[u], dist, outside, num_outside - 1)
             continue
         block = max(min_block, (num_outside - 1 + blocks - 1) // blocks)
         _relax_and_reduce(matrix[u], dist, outside, num_outside - 1, block, best_key, best_index)
@@ -122,13 +118,12 @@ def solve(graph, stats: Stats, threads: int | None = None,
                              f"got {value!r}")
     with using_threads(threads, stats) as count:
         with stats.init(), stats.phase("build-matrix"):
-            keys = packed_keys(graph.weight)
-            matrix = _build_key_matrix(graph.src, graph.dst, keys, graph.num_vertices)
+            keys = edge_keys(graph.weight, unpacked="rank")
+            matrix = build_key_matrix(graph.src, graph.dst, keys.keys, graph.num_vertices)
         stats.extra["matrix_bytes"] = matrix.nbytes
         with stats.compute(), stats.phase("loop"):
-            id_mask = np.uint64((1 << id_bits(graph.num_edges)) - 1)
-            chosen, trees, parallel_steps = _dense_prim(matrix, id_mask, count,
-                                                        int(parallel_from), int(min_block))
+            slots, trees, parallel_steps = _dense_prim(matrix, keys.slot_mask, count,
+                                                       int(parallel_from), int(min_block))
     stats.rounds = trees
     stats.extra["parallel_steps"] = parallel_steps
-    return chosen
+    return keys.edge_ids(slots)

@@ -31,11 +31,11 @@ import numba
 import numpy as np
 
 from parmst._csr import build_csr
+from parmst.kernels.heap import offer, pop_min
+from parmst.kernels.unionfind import find, union_roots
+from parmst.order import edge_keys
 from parmst.solvers.cpu._atomics import atomic_cas, atomic_load
 from parmst.solvers.cpu._common import flagged_ids, using_threads
-from parmst.solvers.serial._keys import edge_keys
-from parmst.solvers.serial._unionfind import find, union_roots
-from parmst.solvers.serial.prim import offer, pop_min
 from parmst.stats import Stats
 
 
@@ -159,7 +159,7 @@ def solve(graph, stats: Stats, threads: int | None = None) -> np.ndarray:
         stats.extra.update(vertices_per_thread=[], collisions=[], trees=[])
         with stats.compute():
             with stats.phase("keys"):
-                keys = edge_keys(graph.weight)
+                keys = edge_keys(graph.weight).keys
             in_forest = np.zeros(graph.num_edges, dtype=np.bool_)
             # Round 1 runs on the graph itself (positions are edge ids); later rounds on
             # contracted edge lists kept in edge-id order, so positions break ties as ids do.

@@ -1,7 +1,7 @@
 """Partitioned Prim, union of local forests (Sousa section 4.3.2, prim_omp_union).
 
 1. One Prim instance per part grows the local forest of the part's own
-   edges, ignoring crossing edges (:func:`parmst.solvers.local_forest.local_forests`).
+   edges, ignoring crossing edges (:func:`parmst.kernels.prim_instances.local_forests`).
    The local forests and the crossing edges hold the whole global forest
    (the local-forest filter, cycle property).
 2. The final stage is targeted, not a full solver run on the near-tree: the
@@ -21,11 +21,11 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from parmst.kernels.unionfind import scan_in_order
+from parmst.order import precedes
 from parmst.partition import crossing_mask
 from parmst.solvers.cpu._common import flagged_ids, singleton_parents, using_threads
 from parmst.solvers.cpu._parts import other_end, partitioned_start
-from parmst.solvers.serial._keys import precedes
-from parmst.solvers.serial.kruskal import scan_in_order
 from parmst.stats import Stats
 
 

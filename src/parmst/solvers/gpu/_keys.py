@@ -2,9 +2,10 @@
 
 The GPU kernels need one unique key per edge whose low bits name a slot in
 a per-edge flag array, so that one ``atomicMin`` settles weight and tie
-(Fallin et al. section 3.2). Key preparation follows
-:mod:`parmst.solvers.ecl_host` step by step, but in kernels on the device
-copy of the weights, so a graph's weights never come back to the host:
+(Fallin et al. section 3.2). The keys are :mod:`parmst.order.keys`' record
+(:class:`~parmst.order.EdgeKeys`, its modes and its choice rule,
+:func:`~parmst.order.choose_mode`), made in kernels on the device copy of
+the weights, so a graph's weights never come back to the host:
 
 1. the order-preserving weight key (:func:`parmst.order.weight_key`, the
    same device function), with float64 weights narrowed to float32 when
@@ -13,7 +14,7 @@ copy of the weights, so a graph's weights never come back to the host:
 2. keys less their minimum, so a narrow range needs few bits;
 3. when weight key and edge id fit in 63 bits, the packed key
    ``weight_key << id_bits | edge_id`` (slot = edge id);
-4. otherwise, one of two exact routes, as the solver asks:
+4. otherwise, one of the two exact routes, as the solver asks:
 
    - ``"two-pass"`` (``ecl/gpu``): the weight keys of step 2 as they are, not
      unique; the kernels carry each record's edge id and settle a set's
@@ -28,13 +29,14 @@ copy of the weights, so a graph's weights never come back to the host:
    Never a silent truncation, never a host sort.
 
 Every GPU solver takes a ``keys`` option (``"auto"``, ``"packed"``, and its
-exact route) so tests can run either route. Keys are cached on the graph
+exact route) so tests can run either route. Unlike the host
+(:func:`parmst.order.edge_keys`), the device shifts 32-bit keys down by their
+minimum too: it has the minimum from the same pass. Keys are cached on the graph
 (they depend on its weights alone), so a second solve prepares none.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -43,45 +45,15 @@ from numba import cuda
 from parmst._cuda import arrays as _arrays
 from parmst._cuda import pool as _pool
 from parmst._cuda.arrays import launch_grid, reduction_grid
-from parmst.order import id_bits, weight_key
+from parmst.order import MAX_KEY, EdgeKeys, choose_mode, id_bits, weight_key
 from parmst.solvers import ecl_host
 from parmst.stats import Stats
 
-__all__ = ["KEY_METHODS", "MAX_KEY", "UNPACKED_METHODS", "SlotKeys", "device_keys",
-           "filter_threshold", "graph_keys"]
-
-MAX_KEY = np.uint64(2**64 - 1)
-KEY_METHODS = ("auto", "packed", "rank", "two-pass")
-#: The routes for keys that do not pack with ids (see the module's step 4).
-UNPACKED_METHODS = ("rank", "two-pass")
-# Packed keys stay below 2**63, so the all-ones word can mean "no edge recorded yet".
-_PACKED_BITS = 63
+__all__ = ["MAX_KEY", "DeviceEdgeKeys", "device_keys", "filter_threshold", "graph_keys"]
 
 
-@dataclass(frozen=True)
-class SlotKeys:
-    """Unique order-preserving keys on the device and how to get edge ids back.
-
-    Attributes
-    ----------
-    keys : device array of uint64
-        ``keys[e]`` for edge id ``e``: distinct, and ``keys[a] < keys[b]``
-        exactly when ``(w[a], a) < (w[b], b)``; for ``"two-pass"``, the
-        weight keys alone (``keys[a] < keys[b]`` exactly when
-        ``w[a] < w[b]``), ties left to the edge ids.
-    slot_mask : numpy.uint64
-        ``key & slot_mask`` is the edge's slot in a per-edge flag array
-        (packed and rank keys; two-pass records carry the edge id itself).
-    order : device array of int64 or None
-        Slot -> edge id for rank keys; ``None`` when the slot is the edge id.
-    method : str
-        ``"packed"``, ``"rank"`` or ``"two-pass"``.
-    """
-
-    keys: Any
-    slot_mask: np.uint64
-    order: Any
-    method: str
+class DeviceEdgeKeys(EdgeKeys):
+    """:class:`parmst.order.EdgeKeys` whose ``keys`` and ``order`` are device arrays."""
 
     def forest_ids(self, in_forest: Any) -> Any:
         """Ascending edge ids (int64 device array) of the slots flagged in ``in_forest``."""
@@ -93,7 +65,7 @@ class SlotKeys:
         return _arrays.compact(by_edge)
 
     def edge_ids(self, slots: np.ndarray) -> np.ndarray:
-        """Edge ids (host) of the given slots (host)."""
+        """Edge ids (host) of the given slots (host); the slot order comes back to the host."""
         slots = np.asarray(slots, dtype=np.int64)
         return slots if self.order is None else self.order.copy_to_host()[slots]
 
@@ -183,51 +155,35 @@ def _weight_keys(weight: Any) -> tuple[Any, int, int]:
     return keys, low, high
 
 
-def device_keys(weight: Any, method: str = "auto", unpacked: str = "rank") -> SlotKeys:
+def device_keys(weight: Any, method: str = "auto", unpacked: str = "rank") -> DeviceEdgeKeys:
     """Packed keys where weight key and id fit in 63 bits, the ``unpacked`` route otherwise.
 
     ``weight`` is a device array (int32, int64, float32 or float64, no NaN);
-    ``method`` is ``"auto"``, ``"packed"`` (raise ValueError when packing is
-    impossible) or ``unpacked`` itself (always; tests use it on small
-    graphs). ``unpacked`` is ``"rank"`` (unique keys from a device sort) or
-    ``"two-pass"`` (the weight keys, for kernels that break ties by edge id);
-    see the module's step 4. The keys order edges exactly as
-    :func:`parmst.order.canonical_order` (two-pass keys with the ids).
-
-    Examples
-    --------
-    >>> from numba import cuda  # doctest: +SKIP
-    >>> k = device_keys(cuda.to_device(np.array([2.5, 1.0, 2.5])))  # doctest: +SKIP
-    >>> np.argsort(k.keys.copy_to_host()).tolist(), k.method  # doctest: +SKIP
-    ([1, 0, 2], 'packed')
+    ``method`` and ``unpacked`` are those of :func:`parmst.order.choose_mode`:
+    ``"rank"`` (unique keys from a device sort) or ``"two-pass"`` (the weight
+    keys, for kernels that break ties by edge id); see the module's step 4.
+    The keys order edges exactly as :func:`parmst.order.canonical_order`
+    (two-pass keys with the ids).
     """
-    if unpacked not in UNPACKED_METHODS:
-        raise ValueError(f"unpacked must be one of {UNPACKED_METHODS}, got {unpacked!r}")
-    allowed = ("auto", "packed", unpacked)
-    if method not in allowed:
-        raise ValueError(f"keys must be one of {allowed}, got {method!r}")
+    choose_mode(0, 1, method, unpacked)  # rejects bad options before any kernel runs
     keys, low, high = _weight_keys(weight)
     m = len(keys)
     if not m:
-        return SlotKeys(keys, MAX_KEY, None, "packed")
+        return DeviceEdgeKeys(keys, "packed", id_bits(0))
+    mode = choose_mode((high - low).bit_length(), m, method, unpacked)
     bits = id_bits(m)
-    key_bits = (high - low).bit_length()
-    fits = key_bits + bits <= _PACKED_BITS
-    if method == "packed" and not fits:
-        raise ValueError(f"weight keys need {key_bits} bits and edge ids {bits}: "
-                         f"they do not fit in the {_PACKED_BITS} bits of a packed key")
-    if fits and method != unpacked:
+    if mode == "packed":
         _shift_and_pack[launch_grid(m)](keys, np.uint64(low), np.uint64(bits), True)
-        return SlotKeys(keys, np.uint64((1 << bits) - 1), None, "packed")
+        return DeviceEdgeKeys(keys, "packed", bits)
     _shift_and_pack[launch_grid(m)](keys, np.uint64(low), np.uint64(0), False)
-    if unpacked == "two-pass":
-        return SlotKeys(keys, MAX_KEY, None, "two-pass")
-    order = _arrays.radix_order(keys, key_bits)
+    if mode == "two-pass":
+        return DeviceEdgeKeys(keys, "two-pass")
+    order = _arrays.radix_order(keys, (high - low).bit_length())
     _ranks[launch_grid(m)](order, keys)
-    return SlotKeys(keys, MAX_KEY, order, "rank")
+    return DeviceEdgeKeys(keys, "rank", 0, order)
 
 
-def graph_keys(graph: Any, method: str, stats: Stats, unpacked: str = "rank") -> SlotKeys:
+def graph_keys(graph: Any, method: str, stats: Stats, unpacked: str = "rank") -> DeviceEdgeKeys:
     """:func:`device_keys` of the graph's device weights, cached on the graph per method and
     timed as the ``keys`` phase of initialization."""
     cache_key = ("gpu-keys", method, unpacked)

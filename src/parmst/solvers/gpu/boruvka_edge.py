@@ -160,7 +160,7 @@ def solve(graph, stats: Stats, *, block_size: int = runtime.DEFAULT_BLOCK_SIZE,
         wl = cuda.device_array((2, max(m, 1), 2), dtype=np.uint64)
         counts = arrays.fill(2, 0, np.int64)
         no_ties = cuda.device_array(0, dtype=np.uint64)
-    stats.extra["key_method"] = keys.method
+    stats.extra["key_method"] = keys.mode
     with stats.compute():
         _load_edges[grid(m)](src, dst, d_keys, wl, counts)
         size, cur = int(counts.copy_to_host()[0]), 0

@@ -377,7 +377,7 @@ class _Run:
         self.init = init
         self.both_directions = both_directions
         # Two-pass keys: records carry the edge id, sets a tie-breaking id (empty: packed keys).
-        two_pass = keys.method == "two-pass"
+        two_pass = keys.mode == "two-pass"
         record_words = 3 if two_pass else 2
         capacity = max(1, m * (2 if both_directions else 1))
         needed = _device_bytes(graph, init, capacity, record_words)
@@ -541,7 +541,7 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
                                          filter_target) if filter else None
             run = _Run(graph, edges, keys, init, both_directions, block_size, launch,
                        persistent_below, select, stats, lease)
-        stats.extra.update(key_method=keys.method, init=init,
+        stats.extra.update(key_method=keys.mode, init=init,
                            filter_threshold=None if threshold is None else int(threshold))
         phases = [(0, True)] if threshold is None else [(threshold, False), (threshold, True)]
         with stats.compute():

@@ -337,7 +337,7 @@ def solve(graph, stats: Stats, *, block_size: int = runtime.DEFAULT_BLOCK_SIZE,
                 for device_array, column in zip(current, first_entries):
                     device_array.copy_to_device(column)
         in_forest = arrays.fill(max(m, 1), 0, np.uint8)
-    stats.extra["key_method"] = keys.method
+    stats.extra["key_method"] = keys.mode
     stats.rounds = 0
     passes = []
     with stats.compute():

@@ -17,10 +17,10 @@ import numpy as np
 from numba import cuda
 
 from parmst._cuda import arrays, pool, runtime
+from parmst.kernels.dense import build_key_matrix
 from parmst.solvers.gpu import _device
 from parmst.solvers.gpu._kernels import NO_EDGE
 from parmst.solvers.gpu._keys import graph_keys
-from parmst.solvers.serial.prim_dense import _build_key_matrix
 from parmst.stats import Stats
 
 # Threads per block: shared-memory arrays need a compile-time size. Pugliese
@@ -106,7 +106,7 @@ def solve(graph, stats: Stats, *, keys: str = "auto") -> np.ndarray:
         keys = graph_keys(graph, keys, stats)
         with stats.phase("build-matrix"):
             # Dense graphs are small (at most 2**16 vertices): the matrix is built on the host.
-            matrix = _build_key_matrix(graph.src, graph.dst, keys.keys.copy_to_host(), n)
+            matrix = build_key_matrix(graph.src, graph.dst, keys.keys.copy_to_host(), n)
         pool.ensure_memory("prim-dense/gpu", matrix.nbytes + 9 * n)
         with runtime.timed_transfer(stats, "transfer_time"):
             d_matrix = runtime.to_device(matrix)
@@ -126,7 +126,7 @@ def solve(graph, stats: Stats, *, keys: str = "auto") -> np.ndarray:
             _update_distances[blocks, BLOCK](d_matrix, dist, in_tree, u)
         runtime.synchronize()
     stats.rounds = trees
-    stats.extra.update(matrix_bytes=matrix.nbytes, key_method=keys.method)
+    stats.extra.update(matrix_bytes=matrix.nbytes, key_method=keys.mode)
     _device.record_device(stats, matrix.nbytes + 9 * n)
     edge_ids = keys.edge_ids(np.array(slots, dtype=np.int64))
     return runtime.to_device(np.sort(edge_ids)) if graph.is_on_device else edge_ids

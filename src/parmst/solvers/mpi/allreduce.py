@@ -26,10 +26,9 @@ import numba
 import numpy as np
 
 from parmst.distributed import DistributedGraph
-from parmst.order import id_bits
+from parmst.kernels.unionfind import find, union_roots
+from parmst.order import id_bits, precedes
 from parmst.solvers.mpi.held import edge_keys, held_share
-from parmst.solvers.serial._keys import precedes
-from parmst.solvers.serial._unionfind import find, union_roots
 from parmst.stats import Stats
 
 NO_EDGE = np.iinfo(np.int64).max

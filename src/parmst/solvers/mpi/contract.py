@@ -29,11 +29,10 @@ from parmst._mpi.channel import owner_of
 from parmst.distributed import DistributedGraph
 from parmst.errors import SolverUnavailable
 from parmst.graph import Graph, index_dtype_for
-from parmst.order import id_bits
+from parmst.kernels.unionfind import find, union_roots
+from parmst.order import id_bits, precedes
 from parmst.solvers.mpi.contracted import Contracted, FirstMinima, RoundEdges
 from parmst.solvers.mpi.held import Labels, edge_keys, holder
-from parmst.solvers.serial._keys import precedes
-from parmst.solvers.serial._unionfind import find, union_roots
 from parmst.stats import Stats
 
 

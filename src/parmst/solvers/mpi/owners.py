@@ -49,8 +49,7 @@ import numpy as np
 
 from parmst._mpi.channel import group_order
 from parmst.graph import Graph, index_dtype_for
-from parmst.order import id_bits
-from parmst.solvers.serial._keys import precedes
+from parmst.order import id_bits, precedes
 from parmst.solvers.serial.kruskal import solve as kruskal
 from parmst.stats import Stats
 

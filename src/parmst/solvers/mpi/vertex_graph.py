@@ -13,9 +13,9 @@ import numpy as np
 
 from parmst._mpi.channel import owner_of
 from parmst.distributed import DistributedGraph
+from parmst.order import precedes
 from parmst.solvers.mpi.contracted import Contracted, FirstMinima, RoundEdges
 from parmst.solvers.mpi.held import Labels, edge_keys, holder
-from parmst.solvers.serial._keys import precedes
 
 NO_KEY = np.iinfo(np.uint64).max
 

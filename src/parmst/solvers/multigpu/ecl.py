@@ -1,12 +1,16 @@
 """ECL-MST over several GPUs of one host: the local-forest filter across devices.
 
-The minimum spanning forest of any subset of the edges keeps every global
-forest edge that lies in it (cycle property; Sousa section 4.3.2 builds
-partitioned Prim on this). So the edges are split into parts, each part's
-local forest is computed by ``ecl/gpu`` (Fallin et al., Algorithms 1-2) on
-its own device, one host thread per device so the devices work at once, and
-the survivors (the local forests, plus the crossing edges of a vertex split)
-are finished by ``ecl/gpu`` on the first device.
+The local-forest filter (:mod:`parmst.kernels.local_forest`, which gives the
+cycle-property argument) with ``ecl/gpu`` (Fallin et al., Algorithms 1-2) as
+the per-part solve: the edges are split into parts there
+(:func:`~parmst.kernels.local_forest.split_edges` or
+:func:`~parmst.kernels.local_forest.split_vertices`), each part's local
+forest is computed on its own device, one host thread per device so the
+devices work at once, and the survivors (the local forests, plus the
+crossing edges of a vertex split) are finished by ``ecl/gpu`` on the first
+device. The survivors are gathered on the devices, not on the host, so this
+solver does not call :func:`~parmst.kernels.local_forest.local_forest_filter`
+itself.
 
 Every part keeps its edges in global id order and the vertex ids of the
 whole graph, so ties break as in the whole graph and the answer is the
@@ -34,7 +38,8 @@ from numba import cuda
 from parmst._cuda import arrays, runtime
 from parmst.errors import SolverUnavailable
 from parmst.graph import DeviceEdges, Graph
-from parmst.partition import METHODS, crossing_mask, partition
+from parmst.kernels.local_forest import Share, split_edges, split_vertices
+from parmst.partition import METHODS, partition
 from parmst.solvers.gpu import ecl
 from parmst.solvers.multigpu._devices import (
     Plan,
@@ -75,32 +80,9 @@ class _Part:
         runtime.synchronize()
 
 
-def _edge_range_parts(graph: Graph, parts: int) -> list[_Part]:
-    """Contiguous, equal ranges of edge ids: views of the edge arrays, nothing copied."""
-    bounds = np.arange(parts + 1, dtype=np.int64) * graph.num_edges // parts
-    return [_Part(Graph(graph.src[lo:hi], graph.dst[lo:hi], graph.weight[lo:hi],
-                        graph.num_vertices), int(lo))
-            for lo, hi in zip(bounds[:-1].tolist(), bounds[1:].tolist())]
-
-
-def _vertex_parts(graph: Graph, parts: int, method: str) -> tuple[list[_Part], np.ndarray]:
-    """Each vertex part's own edges, and the ids of the edges that cross parts.
-
-    One stable radix sort of the edges by part (crossing edges last) groups
-    them, each group in id order.
-    """
-    part = partition(graph, parts, method)
-    crossing = crossing_mask(graph, part)
-    label = np.where(crossing, parts, part[graph.src]).astype(np.int16 if parts < 2**15
-                                                              else np.int64)
-    order = np.argsort(label, kind="stable")
-    bounds = np.concatenate([[0], np.cumsum(np.bincount(label, minlength=parts + 1))])
-    shares = []
-    for p in range(parts):
-        ids = order[bounds[p]:bounds[p + 1]]
-        shares.append(_Part(Graph(graph.src[ids], graph.dst[ids], graph.weight[ids],
-                                  graph.num_vertices), ids))
-    return shares, order[bounds[parts]:]
+def _parts(shares: list[Share]) -> list[_Part]:
+    """A part per share, to be solved on a device."""
+    return [_Part(share.graph, share.ids) for share in shares]
 
 
 def _solve_on(device: int, parts: list[_Part], options: dict) -> tuple[float, float]:
@@ -252,9 +234,11 @@ def solve(graph: Graph, stats: Stats, *, devices: Sequence[int] | None = None,
     with stats.init():
         with stats.phase("split"):
             if split == "edges":
-                shares, crossing = _edge_range_parts(graph, chosen.parts), np.zeros(0, np.int64)
+                shares, crossing = _parts(split_edges(graph, chosen.parts)), np.zeros(0, np.int64)
             else:
-                shares, crossing = _vertex_parts(graph, chosen.parts, split)
+                vertex_shares, crossing = split_vertices(graph, partition(graph, chosen.parts,
+                                                                          split))
+                shares = _parts(vertex_shares)
         with stats.phase("local"):
             per_device = _local_forests(chosen, shares, options)
         with stats.phase("gather"):

@@ -9,9 +9,9 @@ the vertices: implicit path compression) and records its packed
 joins the two sets and enters the forest. A sampled threshold splits the
 edges into a light phase and a filtered heavy phase. Each undirected edge
 is one record (one direction). Keys and threshold come from the host key
-preparation that ``ecl/cpu`` also uses (:func:`parmst.solvers.ecl_host.slot_keys`
-and :func:`~parmst.solvers.ecl_host.light_threshold`); ``ecl/gpu`` makes the
-same keys on the device.
+preparation every backend shares (:func:`parmst.order.edge_keys`, packed or
+ranks, and :func:`~parmst.solvers.ecl_host.light_threshold`); ``ecl/gpu`` makes
+its keys by the same rule on the device.
 
 OpenCL has no portable warp vote, so worklist slots are reserved per
 work-group (a local atomic per record, one global atomic per group) where
@@ -33,12 +33,8 @@ import time
 import numpy as np
 
 from parmst.errors import SolverUnavailable
-from parmst.solvers.ecl_host import (
-    DEVICE_FILTER_TARGET,
-    VERTEX_SELECT_RATIO,
-    light_threshold,
-    slot_keys,
-)
+from parmst.order import edge_keys
+from parmst.solvers.ecl_host import DEVICE_FILTER_TARGET, VERTEX_SELECT_RATIO, light_threshold
 from parmst.solvers.opencl import _runtime
 from parmst.solvers.opencl._runtime import PhaseTimer
 from parmst.stats import Stats
@@ -249,7 +245,7 @@ def solve(graph, stats: Stats, *, filter: bool = True, atomic_guards: bool = Tru
         raise SolverUnavailable(f"ecl/opencl needs {_runtime.INT64_ATOMICS} (64-bit atom_min), "
                                 f"which {env.name} lacks; choose another device= or solver")
     with stats.init():
-        keys = slot_keys(graph.weight)
+        keys = edge_keys(graph.weight, unpacked="rank")
         threshold = light_threshold(keys.keys, n, seed, DEVICE_FILTER_TARGET) if filter else None
         run = _Run(env, graph, keys, atomic_guards, batch_below)
         env.queue.finish()
@@ -265,7 +261,7 @@ def solve(graph, stats: Stats, *, filter: bool = True, atomic_guards: bool = Tru
     stats.phases.update(run.timer.seconds())
     stats.device = env.name
     stats.threads = None
-    stats.extra.update(key_method=keys.method, device_memory_bytes=needed[0],
+    stats.extra.update(key_method=keys.mode, device_memory_bytes=needed[0],
                        vertex_select_rounds=run.vertex_selects,
                        filter_threshold=None if threshold is None else int(threshold))
     return keys.edge_ids(slots)

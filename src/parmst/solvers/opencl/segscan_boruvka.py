@@ -20,9 +20,9 @@ Each round, on the CSR of the current supervertices:
 Sun and Skadron moved only step 1 to the GPU; moving the rest is its future work.
 The host only reads two counters per round (supervertices and entries left)
 to decide termination. Keys come from the host key preparation shared with
-``ecl/opencl`` (:func:`parmst.solvers.ecl_host.slot_keys`): packed
-``(weight, id)`` where it fits, ranks otherwise, so ties go to the smaller edge id and the forest is the
-unique one.
+``ecl/opencl`` (:func:`parmst.order.edge_keys`): packed ``(weight, id)`` where
+it fits, ranks otherwise, so ties go to the smaller edge id and the forest is
+the unique one.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import time
 
 import numpy as np
 
-from parmst.solvers.ecl_host import slot_keys
+from parmst.order import edge_keys
 from parmst.solvers.opencl import _runtime
 from parmst.solvers.opencl._runtime import PhaseTimer, launch
 from parmst.solvers.opencl._scan import scan_for
@@ -218,7 +218,7 @@ def solve(graph, stats: Stats, *, device=None) -> np.ndarray:
     env = _runtime.solver_env("segscan-boruvka/opencl", device, graph, needed)
     timer = PhaseTimer()
     with stats.init():
-        keys = slot_keys(graph.weight)
+        keys = edge_keys(graph.weight, unpacked="rank")
         run = _Run(env, graph, keys, timer)
         entries = run.load(graph, keys)
     stats.rounds = 0
@@ -234,5 +234,5 @@ def solve(graph, stats: Stats, *, device=None) -> np.ndarray:
     stats.phases.update(timer.seconds())
     stats.device = env.name
     stats.threads = None
-    stats.extra.update(key_method=keys.method, device_memory_bytes=needed[0])
+    stats.extra.update(key_method=keys.mode, device_memory_bytes=needed[0])
     return keys.edge_ids(slots)

@@ -1,20 +1,7 @@
 """Serial solvers, compiled with Numba: one core, no atomics."""
 
+from parmst.kernels.dense import dense_fits
 from parmst.registry import CITATIONS, Solver, register
-
-DENSE_MAX_VERTICES = 46_340  # n*n fits int32 and the n-by-n key matrix stays under ~16 GiB
-DENSE_MAX_EDGES = 2**32 - 1  # below this a packed (weight, edge_id) key never equals NO_EDGE
-
-
-def _dense_fits(graph) -> bool | str:
-    if graph.num_vertices > DENSE_MAX_VERTICES:
-        return (f"dense adjacency matrix of {graph.num_vertices} vertices is too large "
-                f"(limit {DENSE_MAX_VERTICES})")
-    if graph.num_edges > DENSE_MAX_EDGES:
-        return (f"{graph.num_edges} edges: packed (weight, edge_id) keys need at most "
-                f"{DENSE_MAX_EDGES}")
-    return True
-
 
 register(Solver(
     name="kruskal/serial",
@@ -40,7 +27,7 @@ register(Solver(
     entry="parmst.solvers.serial.prim_dense:solve",
     paper=CITATIONS["pugliese"] + ", section 2.1 (PRIM_MST on an adjacency matrix)",
     summary="Prim on a dense adjacency matrix: linear min-scan and update per step",
-    limit=_dense_fits,
+    limit=dense_fits,
 ))
 register(Solver(
     name="boruvka/serial",

@@ -14,8 +14,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from parmst.solvers.serial._keys import edge_keys, precedes
-from parmst.solvers.serial._unionfind import find, union_roots
+from parmst.kernels.unionfind import find, union_roots
+from parmst.order import edge_keys, precedes
 from parmst.stats import Stats
 
 
@@ -92,7 +92,7 @@ def solve(graph, stats: Stats) -> np.ndarray:
     src, dst = graph.src, graph.dst
     with stats.compute():
         with stats.phase("keys"):
-            keys = edge_keys(graph.weight)
+            keys = edge_keys(graph.weight).keys
         live = np.flatnonzero(src != dst)
         parent = np.arange(n)
         size = np.ones(n, dtype=np.int64)

@@ -7,7 +7,7 @@ Edges that close cycles are filtered with two finds instead of being
 sorted, which is what makes it fast on dense graphs.
 
 The recursion runs as an explicit stack inside one compiled loop. Edges are
-compared by ``(key, edge_id)`` (see :mod:`parmst.solvers.serial._keys`).
+compared by ``(key, edge_id)`` (keys of :func:`parmst.order.edge_keys`).
 Partitions and filters are stable, so within every segment the edge ids
 stay ascending and a stable sort by key alone orders a base case by
 ``(key, edge_id)`` when keys are not packed; packed keys are unique and
@@ -19,24 +19,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from parmst.order import id_bits
-from parmst.solvers.serial._keys import edge_keys, packs_with_ids, precedes
-from parmst.solvers.serial._unionfind import find
-from parmst.solvers.serial.kruskal import scan_in_order
+from parmst.kernels.selection import median_of_three
+from parmst.kernels.unionfind import find, sort_and_scan
+from parmst.order import edge_keys, precedes
 from parmst.stats import Stats
-
-
-@numba.njit(cache=True)
-def _median_of_three(keys, ids, lo, hi):
-    """Osipov et al. section 3 (pivot choice): position of the median of first, middle, last."""
-    a, b, c = lo, lo + (hi - lo) // 2, hi - 1
-    if precedes(keys[b], ids[b], keys[a], ids[a]):
-        a, b = b, a
-    if precedes(keys[c], ids[c], keys[b], ids[b]):
-        b = c
-        if precedes(keys[b], ids[b], keys[a], ids[a]):
-            b = a
-    return b
 
 
 @numba.njit(cache=True)
@@ -75,22 +61,6 @@ def _drop_cycle_edges(keys, ids, lo, hi, src, dst, parent):
 
 
 @numba.njit(cache=True)
-def _sort_and_scan(keys, ids, lo, hi, src, dst, parent, size, chosen, count, id_mask=0):
-    """Osipov et al. Alg. 1 (base case): plain Kruskal on a small segment.
-
-    Ids ascend within the segment, so a stable argsort by key breaks ties by
-    id, packed keys or not. A nonzero ``id_mask`` says keys are packed: then
-    sorting the keys alone orders the edges and their low bits are the ids,
-    twice as fast as the argsort.
-    """
-    if id_mask:
-        order = (np.sort(keys[lo:hi]) & np.uint64(id_mask)).astype(np.int64)
-    else:
-        order = ids[lo:hi][np.argsort(keys[lo:hi], kind="mergesort")]
-    return scan_in_order(order, src, dst, parent, size, chosen, count)
-
-
-@numba.njit(cache=True)
 def _filter_kruskal(keys, ids, id_mask, src, dst, num_vertices, base_case):
     """Osipov et al. Alg. 1 with the recursion on an explicit stack (light part on top).
 
@@ -113,10 +83,10 @@ def _filter_kruskal(keys, ids, id_mask, src, dst, num_vertices, base_case):
             filtered += hi - kept
             hi = kept
         if hi - lo <= base_case:
-            count = _sort_and_scan(keys, ids, lo, hi, src, dst, parent, size, chosen, count,
+            count = sort_and_scan(keys, ids, lo, hi, src, dst, parent, size, chosen, count,
                                    id_mask)
             continue
-        p = _median_of_three(keys, ids, lo, hi)
+        p = median_of_three(keys, ids, lo, hi)
         mid = _stable_partition(keys, ids, lo, hi, keys[p], ids[p], spare_keys, spare_ids)
         partitions += 1
         stack.append((mid, hi, True))
@@ -146,10 +116,10 @@ def solve(graph, stats: Stats, *, base_case: int = 1 << 14) -> np.ndarray:
         raise ValueError(f"base_case must be an integer of at least 2, got {base_case!r}")
     with stats.compute():
         with stats.phase("keys"):
-            keys = edge_keys(graph.weight)
+            prepared = edge_keys(graph.weight)  # a fresh array: ours to reorder
+            keys = prepared.keys
             ids = np.arange(graph.num_edges, dtype=np.int64)
-            packed = packs_with_ids(graph.weight)
-            id_mask = np.uint64((1 << id_bits(graph.num_edges)) - 1 if packed else 0)
+            id_mask = prepared.slot_mask if prepared.packed else np.uint64(0)
         with stats.phase("partition-filter-sort-scan"):
             chosen, segments, partitions, filtered = _filter_kruskal(
                 keys, ids, id_mask, graph.src, graph.dst, graph.num_vertices, int(base_case))

@@ -7,49 +7,11 @@ checked against it edge id for edge id.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
+from parmst.kernels.unionfind import scan_in_order
 from parmst.order import canonical_order
-from parmst.solvers.serial._unionfind import find, union_roots
 from parmst.stats import Stats
-
-
-@numba.njit(cache=True)
-def scan_sorted(src, dst, parent, size, chosen, count):
-    """Shou and He Listing 2 lines 11-16 on edges already in order: take each unless it closes a cycle.
-
-    Edge ``k`` joins ``src[k]`` and ``dst[k]``; ``chosen`` receives positions
-    ``k``. Continues a scan that already holds ``count`` entries in
-    ``chosen`` and returns the new count. Stops once ``chosen`` is full:
-    ``n - 1`` edges make a spanning tree, nothing can follow.
-    """
-    capacity = len(chosen)
-    for k in range(len(src)):
-        if count == capacity:
-            break
-        ru = find(parent, src[k])
-        rv = find(parent, dst[k])
-        if ru != rv:
-            union_roots(parent, size, ru, rv)
-            chosen[count] = k
-            count += 1
-    return count
-
-
-@numba.njit(cache=True)
-def scan_in_order(order, src, dst, parent, size, chosen, count):
-    """:func:`scan_sorted` over the edges ``order`` lists; ``chosen`` receives edge ids.
-
-    The endpoints are gathered in order first: the gather's loads are
-    independent and overlap, while inside the scan each one would wait
-    behind the previous edge's finds (3-4x faster on a million edges).
-    """
-    start = count
-    count = scan_sorted(src[order], dst[order], parent, size, chosen, count)
-    for i in range(start, count):
-        chosen[i] = order[chosen[i]]
-    return count
 
 
 def solve(graph, stats: Stats) -> np.ndarray:

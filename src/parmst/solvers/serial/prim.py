@@ -1,13 +1,9 @@
 """Prim's algorithm with an indexed binary heap (Sousa, Algorithm 4).
 
-The heap holds the vertices outside the tree, each with the lightest known
-edge to the tree, compared by ``(key, edge_id)``. Entries live in three
-heap-ordered arrays (key, edge, vertex), so that sifting compares
-neighbouring memory instead of chasing vertex ids; ``position[v]`` says
-where vertex ``v`` sits (``-1``: never reached), so a lighter edge found
-later decreases its key in place and the heap never holds a vertex twice.
-Growing a tree from every vertex not yet reached turns Prim's tree into a
-forest.
+The heap (:mod:`parmst.kernels.heap`) holds the vertices outside the tree,
+each with the lightest known edge to the tree, compared by
+``(key, edge_id)``. Growing a tree from every vertex not yet reached turns
+Prim's tree into a forest.
 """
 
 from __future__ import annotations
@@ -15,80 +11,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from parmst.solvers.serial._keys import edge_keys, precedes
+from parmst.kernels.heap import offer, pop_min
+from parmst.order import edge_keys
 from parmst.stats import Stats
-
-
-@numba.njit(cache=True, inline="always")
-def _place(heap_key, heap_edge, heap_vertex, position, i, key, edge, vertex):
-    """Store entry (key, edge, vertex) in heap slot ``i`` and record where the vertex sits."""
-    heap_key[i] = key
-    heap_edge[i] = edge
-    heap_vertex[i] = vertex
-    position[vertex] = i
-
-
-@numba.njit(cache=True)
-def _sift_up(heap_key, heap_edge, heap_vertex, position, i, key, edge, vertex):
-    """Sousa Alg. 4 insert/decrease: place entry (key, edge, vertex) at ``i`` or above."""
-    while i > 0:
-        parent = (i - 1) >> 1
-        if not precedes(key, edge, heap_key[parent], heap_edge[parent]):
-            break
-        _place(heap_key, heap_edge, heap_vertex, position, i,
-               heap_key[parent], heap_edge[parent], heap_vertex[parent])
-        i = parent
-    _place(heap_key, heap_edge, heap_vertex, position, i, key, edge, vertex)
-
-
-@numba.njit(cache=True)
-def _sift_down(heap_key, heap_edge, heap_vertex, position, size, key, edge, vertex):
-    """Sousa Alg. 4 deletemin: place entry (key, edge, vertex) from the root downwards."""
-    i = 0
-    while True:
-        child = 2 * i + 1
-        if child >= size:
-            break
-        if child + 1 < size and precedes(heap_key[child + 1], heap_edge[child + 1],
-                                         heap_key[child], heap_edge[child]):
-            child += 1
-        if not precedes(heap_key[child], heap_edge[child], key, edge):
-            break
-        _place(heap_key, heap_edge, heap_vertex, position, i,
-               heap_key[child], heap_edge[child], heap_vertex[child])
-        i = child
-    _place(heap_key, heap_edge, heap_vertex, position, i, key, edge, vertex)
-
-
-@numba.njit(cache=True, inline="always")
-def offer(heap_key, heap_edge, heap_vertex, position, size, key, edge, vertex):
-    """Seed 003 Alg. 4 lines 25-28: insert ``vertex`` with edge ``(key, edge)``, or decrease
-    its key if that edge is lighter than the one it holds; returns the new heap size.
-
-    Shared by every Prim here (serial, the partitioned and the multi-instance ones).
-    """
-    i = position[vertex]
-    if i == -1:
-        _sift_up(heap_key, heap_edge, heap_vertex, position, size, key, edge, vertex)
-        return size + 1
-    if precedes(key, edge, heap_key[i], heap_edge[i]):
-        _sift_up(heap_key, heap_edge, heap_vertex, position, i, key, edge, vertex)
-    return size
-
-
-@numba.njit(cache=True, inline="always")
-def pop_min(heap_key, heap_edge, heap_vertex, position, size):
-    """Seed 003 Alg. 4 deletemin: drop the root (read it first); returns the new heap size.
-
-    The removed vertex's position is reset to -1, so a later tree of the same
-    heap may offer it again (the multi-instance Prims reuse one heap for many trees).
-    """
-    vertex = heap_vertex[0]
-    size -= 1
-    _sift_down(heap_key, heap_edge, heap_vertex, position, size, heap_key[size],
-               heap_edge[size], heap_vertex[size])
-    position[vertex] = -1
-    return size
 
 
 @numba.njit(cache=True)
@@ -151,7 +76,7 @@ def solve(graph, stats: Stats) -> np.ndarray:
         csr = graph.csr()
     with stats.compute():
         with stats.phase("keys"):
-            keys = edge_keys(graph.weight)
+            keys = edge_keys(graph.weight).keys
         with stats.phase("heap"):
             chosen, trees = _prim_forest(csr.indptr, csr.indices, csr.edge_ids, keys)
     stats.rounds = trees

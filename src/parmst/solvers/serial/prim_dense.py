@@ -1,13 +1,14 @@
 """Prim on a dense adjacency matrix in O(V^2) (Pugliese, section 2.1 PRIM_MST).
 
 Initialization builds an ``n x n`` matrix holding, per vertex pair, the
-packed ``(weight, edge_id)`` key of the lightest edge between them (the
+unique ``(weight, edge_id)`` key of the lightest edge between them (the
 lightest of parallel edges; self-loops left out) and ``NO_EDGE`` where there
 is none. The loop keeps ``d[v]``, the best key from the tree to each vertex
 outside it: pick the smallest, add it, relax ``d`` from its matrix row. A
 smallest ``d`` of ``NO_EDGE`` means the tree is complete, and the vertex
-starts the next tree of the forest. Packed keys make every comparison one
-unsigned compare, and their low bits are the edge id.
+starts the next tree of the forest. Unique keys (packed, or ranks where the
+weights do not pack, :func:`parmst.order.edge_keys`) make every comparison one
+unsigned compare, and their slot bits name the edge.
 """
 
 from __future__ import annotations
@@ -15,48 +16,13 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from parmst.order import id_bits, packed_keys
+from parmst.kernels.dense import NO_EDGE, build_key_matrix, relax_and_find_closest
+from parmst.order import edge_keys
 from parmst.stats import Stats
 
-# No packed key equals NO_EDGE while there are fewer than 2**32 edges; the
-# registry's limit for this solver (serial/__init__.py) enforces that.
-NO_EDGE = np.uint64(0xFFFF_FFFF_FFFF_FFFF)
-
 
 @numba.njit(cache=True)
-def _build_key_matrix(src, dst, keys, num_vertices):
-    """Pugliese section 3 (adjacency matrix): the lightest packed key per vertex pair."""
-    matrix = np.full((num_vertices, num_vertices), NO_EDGE, dtype=np.uint64)
-    for e in range(len(src)):
-        u = src[e]
-        v = dst[e]
-        if u != v and keys[e] < matrix[u, v]:
-            matrix[u, v] = keys[e]
-            matrix[v, u] = keys[e]
-    return matrix
-
-
-@numba.njit(cache=True)
-def _relax_and_find_closest(row, dist, outside, num_outside):
-    """Pugliese PRIM_MST lines 12-13 then 10, fused in one pass over the vertices outside.
-
-    Lowers ``dist[v]`` to the new tree vertex's ``row[v]`` and returns the
-    index in ``outside`` of the vertex with the smallest ``dist`` (0 if all
-    are ``NO_EDGE``).
-    """
-    closest = 0
-    closest_key = NO_EDGE
-    for i in range(num_outside):
-        v = outside[i]
-        dist[v] = min(dist[v], row[v])
-        if dist[v] < closest_key:
-            closest_key = dist[v]
-            closest = i
-    return closest
-
-
-@numba.njit(cache=True)
-def _dense_prim(matrix, id_mask):
+def _dense_prim(matrix, slot_mask):
     """Pugliese PRIM_MST lines 8-14, starting a new tree whenever no edge reaches out."""
     n = matrix.shape[0]
     dist = np.full(n, NO_EDGE, dtype=np.uint64)
@@ -70,10 +36,10 @@ def _dense_prim(matrix, id_mask):
         if dist[u] == NO_EDGE:
             trees += 1
         else:
-            chosen[count] = np.int64(dist[u] & id_mask)
+            chosen[count] = np.int64(dist[u] & slot_mask)
             count += 1
         outside[next_index] = outside[num_outside - 1]
-        next_index = _relax_and_find_closest(matrix[u], dist, outside, num_outside - 1)
+        next_index = relax_and_find_closest(matrix[u], dist, outside, num_outside - 1)
     return chosen[:count], trees
 
 
@@ -88,11 +54,10 @@ def solve(graph, stats: Stats) -> np.ndarray:
     [0, 1]
     """
     with stats.init(), stats.phase("build-matrix"):
-        keys = packed_keys(graph.weight)
-        matrix = _build_key_matrix(graph.src, graph.dst, keys, graph.num_vertices)
+        keys = edge_keys(graph.weight, unpacked="rank")
+        matrix = build_key_matrix(graph.src, graph.dst, keys.keys, graph.num_vertices)
     stats.extra["matrix_bytes"] = matrix.nbytes
     with stats.compute(), stats.phase("loop"):
-        id_mask = np.uint64((1 << id_bits(graph.num_edges)) - 1)
-        chosen, trees = _dense_prim(matrix, id_mask)
+        slots, trees = _dense_prim(matrix, keys.slot_mask)
     stats.rounds = trees
-    return chosen
+    return keys.edge_ids(slots)

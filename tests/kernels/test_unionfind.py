@@ -1,10 +1,10 @@
-"""Kruskal's scan, shared with Filter-Kruskal's base cases."""
+"""Union-find and Kruskal's scan, shared with Filter-Kruskal's base cases."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from parmst.solvers.serial.kruskal import scan_in_order
+from parmst.kernels.unionfind import forest_labels, scan_in_order
 
 
 def test_scan_continues_from_count_and_stops_when_spanning():
@@ -28,3 +28,8 @@ def test_scan_ignores_self_loops_and_parallel_duplicates():
     chosen = np.empty(2, dtype=np.int64)
     assert scan_in_order(np.arange(4), src, dst, parent, size, chosen, 0) == 2
     assert chosen.tolist() == [1, 3]
+
+
+def test_forest_labels_name_each_component_by_its_smallest_vertex():
+    labels = forest_labels(np.array([3, 1]), np.array([0, 4]), 6)
+    assert labels.tolist() == [0, 1, 2, 0, 1, 5]

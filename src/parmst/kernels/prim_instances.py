@@ -1,14 +1,14 @@
-"""The local-forest filter: local forests of a partition's parts, grown by Prim instances.
+"""Local forests of a vertex partition's parts, grown by one Prim instance per part.
 
-The minimum spanning forest of any subset of the edges keeps every edge of
-the global forest that lies in the subset, by the cycle property, so the
-local forests of the parts together with the crossing edges hold the whole
-global forest. This is the idea behind Sousa's partitioned Prim (section
-4.3.2) and the filter-first distributed and multi-GPU solvers.
-:func:`local_forests` grows those local forests with one Prim instance per
-part (``prim/serial``'s heap), in parallel; :func:`local_forest_filter`
-returns the surviving edge ids, for callers that only need the filtered
-edge set.
+Sousa section 4.3.2 (partitioned Prim): every part grows the minimum
+spanning forest of its own edges, ignoring the edges that cross parts, with
+Prim's heap (:mod:`parmst.kernels.heap`); the parts run in parallel on the
+current Numba threads, on the whole graph's CSR view, with no copy of a
+part. This is the CPU's per-part solve of the local-forest filter
+(:mod:`parmst.kernels.local_forest` gives the argument): the partitioned
+Prims (``prim-union/cpu``, ``prim-bmv/cpu``) then work on these forests and
+the crossing edges, and :func:`prim_instance_forest` solves the filter's
+shares with it.
 """
 
 from __future__ import annotations
@@ -18,14 +18,14 @@ from typing import TYPE_CHECKING, NamedTuple
 import numba
 import numpy as np
 
-from parmst.partition import check_part, crossing_mask
-from parmst.solvers.serial._keys import edge_keys
-from parmst.solvers.serial.prim import offer, pop_min
+from parmst.kernels.heap import offer, pop_min
+from parmst.order import edge_keys
+from parmst.partition import check_part
 
 if TYPE_CHECKING:
     from parmst.graph import Graph
 
-__all__ = ["LocalForests", "local_forest_filter", "local_forests"]
+__all__ = ["LocalForests", "local_forests", "prim_instance_forest"]
 
 
 class LocalForests(NamedTuple):
@@ -128,7 +128,7 @@ def local_forests(graph: Graph, part: np.ndarray, keys: np.ndarray | None = None
     part : ndarray of int
         One part id per vertex (see :func:`partition`).
     keys : ndarray of uint64, optional
-        :func:`parmst.solvers.serial._keys.edge_keys` of the weights, if the
+        :func:`parmst.order.edge_keys` of the weights (``.keys``), if the
         caller has them already.
 
     Examples
@@ -142,7 +142,7 @@ def local_forests(graph: Graph, part: np.ndarray, keys: np.ndarray | None = None
     part, parts = check_part(graph, part)
     csr = graph.csr()
     if keys is None:
-        keys = edge_keys(graph.weight)
+        keys = edge_keys(graph.weight).keys
     starts, members = _group_by_part(part, parts)
     label = part.astype(np.int64)
     order = np.empty(graph.num_vertices, dtype=np.int64)
@@ -152,30 +152,18 @@ def local_forests(graph: Graph, part: np.ndarray, keys: np.ndarray | None = None
     return LocalForests(order, starts, via)
 
 
-def local_forest_filter(graph: Graph, part: np.ndarray | None = None) -> np.ndarray:
-    """Ids of the edges that can be in the minimum spanning forest, by the local-forest filter.
+def prim_instance_forest(graph: Graph) -> np.ndarray:
+    """Edge ids (ascending) of ``graph``'s minimum spanning forest, by one Prim instance.
 
-    Keeps the local forest of each part's own edges and every edge that
-    crosses parts; this set contains the whole minimum spanning forest of
-    ``graph`` (cycle property), usually in far fewer edges. With ``part``
-    omitted the whole graph is one part and the result is its forest.
-
-    A caller holding a share of a larger graph (an MPI rank, one GPU) builds
-    its share with :meth:`Graph.subgraph_edges`, which keeps the edges in
-    global id order, so ties break as in the whole graph; it maps the
-    returned ids back through the ids that call returned.
+    The per-part solve that :func:`parmst.kernels.local_forest.local_forest_filter`
+    takes, on the CPU.
 
     Examples
     --------
     >>> import parmst
-    >>> g = parmst.Graph.from_edges([0, 1, 0, 2, 3], [1, 2, 2, 3, 0], [1, 2, 3, 5, 4])
-    >>> local_forest_filter(g, np.array([0, 0, 0, 1])).tolist()
-    [0, 1, 3, 4]
+    >>> g = parmst.Graph.from_edges([0, 1, 2, 0], [1, 2, 3, 3], [4, 1, 3, 2])
+    >>> prim_instance_forest(g).tolist()
+    [1, 2, 3]
     """
-    if part is None:
-        part = np.zeros(graph.num_vertices, dtype=np.int32)
-    part, _ = check_part(graph, part)
-    forests = local_forests(graph, part)
-    keep = crossing_mask(graph, part)
-    keep[forests.via[forests.via >= 0]] = True
-    return np.flatnonzero(keep)
+    via = local_forests(graph, np.zeros(graph.num_vertices, dtype=np.int32)).via
+    return np.sort(via[via >= 0])

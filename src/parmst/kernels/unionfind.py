@@ -1,0 +1,109 @@
+"""Sequential union-find as struct-of-arrays with free functions, and Kruskal's scan over it.
+
+Shared by the serial solvers (Kruskal, Filter-Kruskal, Borůvka), the
+partitioned and multi-instance Prims, the SciPy and NetworkX front doors and
+:meth:`Forest.component_labels`. Union by size keeps trees shallow; finds
+halve paths as they go. :func:`scan_in_order` is Kruskal's scan: take edges
+in the ``(weight, edge_id)`` order unless they close a cycle.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+
+@numba.njit(cache=True, inline="always")
+def find(parent, v):
+    """Root of ``v``, halving the path on the way (path compression, Shou and He section 2.7)."""
+    while parent[v] != v:
+        parent[v] = parent[parent[v]]
+        v = parent[v]
+    return v
+
+
+@numba.njit(cache=True, inline="always")
+def union_roots(parent, size, ru, rv):
+    """Link two distinct roots, the smaller tree under the larger."""
+    if size[ru] < size[rv]:
+        ru, rv = rv, ru
+    parent[rv] = ru
+    size[ru] += size[rv]
+
+
+@numba.njit(cache=True)
+def scan_sorted(src, dst, parent, size, chosen, count):
+    """Shou and He Listing 2 lines 11-16 on edges already in order: take each unless it closes a cycle.
+
+    Edge ``k`` joins ``src[k]`` and ``dst[k]``; ``chosen`` receives positions
+    ``k``. Continues a scan that already holds ``count`` entries in
+    ``chosen`` and returns the new count. Stops once ``chosen`` is full:
+    ``n - 1`` edges make a spanning tree, nothing can follow.
+    """
+    capacity = len(chosen)
+    for k in range(len(src)):
+        if count == capacity:
+            break
+        ru = find(parent, src[k])
+        rv = find(parent, dst[k])
+        if ru != rv:
+            union_roots(parent, size, ru, rv)
+            chosen[count] = k
+            count += 1
+    return count
+
+
+@numba.njit(cache=True)
+def scan_in_order(order, src, dst, parent, size, chosen, count):
+    """:func:`scan_sorted` over the edges ``order`` lists; ``chosen`` receives edge ids.
+
+    The endpoints are gathered in order first: the gather's loads are
+    independent and overlap, while inside the scan each one would wait
+    behind the previous edge's finds (3-4x faster on a million edges).
+    """
+    start = count
+    count = scan_sorted(src[order], dst[order], parent, size, chosen, count)
+    for i in range(start, count):
+        chosen[i] = order[chosen[i]]
+    return count
+
+
+@numba.njit(cache=True)
+def sort_and_scan(keys, ids, lo, hi, src, dst, parent, size, chosen, count, id_mask=0):
+    """Osipov et al. Alg. 1 (base case): plain Kruskal on a small segment.
+
+    Ids ascend within the segment, so a stable argsort by key breaks ties by
+    id, packed keys or not. A nonzero ``id_mask`` says keys are packed: then
+    sorting the keys alone orders the edges and their low bits are the ids,
+    twice as fast as the argsort.
+    """
+    if id_mask:
+        order = (np.sort(keys[lo:hi]) & np.uint64(id_mask)).astype(np.int64)
+    else:
+        order = ids[lo:hi][np.argsort(keys[lo:hi], kind="mergesort")]
+    return scan_in_order(order, src, dst, parent, size, chosen, count)
+
+
+@numba.njit(cache=True)
+def _label_by_smallest_vertex(src, dst, num_vertices):
+    """Component label of each vertex: the smallest vertex id in its component."""
+    parent = np.arange(num_vertices)
+    size = np.ones(num_vertices, dtype=np.int64)
+    for e in range(len(src)):
+        ru = find(parent, src[e])
+        rv = find(parent, dst[e])
+        if ru != rv:
+            union_roots(parent, size, ru, rv)
+    smallest = np.full(num_vertices, num_vertices, dtype=np.int64)
+    labels = np.empty(num_vertices, dtype=np.int64)
+    for v in range(num_vertices):
+        r = find(parent, v)
+        smallest[r] = min(smallest[r], v)
+    for v in range(num_vertices):
+        labels[v] = smallest[find(parent, v)]
+    return labels
+
+
+def forest_labels(src: np.ndarray, dst: np.ndarray, num_vertices: int) -> np.ndarray:
+    """Component label of each vertex given a forest's edges (smallest vertex id)."""
+    return _label_by_smallest_vertex(np.asarray(src), np.asarray(dst), int(num_vertices))
