@@ -27,8 +27,8 @@ import numpy as np
 from parmst import registry
 from parmst._mpi.channel import owner_of
 from parmst.distributed import DistributedGraph
-from parmst.errors import SolverUnavailable
 from parmst.graph import Graph, index_dtype_for
+from parmst.kernels.local_forest import Share, local_forest_filter
 from parmst.kernels.unionfind import find, union_roots
 from parmst.order import id_bits, precedes
 from parmst.solvers.mpi.contracted import Contracted, FirstMinima, RoundEdges
@@ -190,14 +190,15 @@ def _split(dg: DistributedGraph, labels: Labels, n_local: int) -> tuple[np.ndarr
 
 def _local_forest(dg: DistributedGraph, local_pos: np.ndarray, lsrc: np.ndarray,
                   ldst: np.ndarray, local_solver: str, threads: int | None) -> np.ndarray:
-    """Indices into ``local_pos`` of the minimum spanning forest of the local edges, sorted.
+    """Indices into ``local_pos`` of the minimum spanning forest of the local edges, sorted:
+    this rank's share of the local-forest filter (:mod:`parmst.kernels.local_forest`).
 
     ``lsrc``, ``ldst`` are the local edges' ends as this rank's local
     indices. ``local_solver`` names a registered one-process solver, or
     ``"auto"``: kruskal/serial on one thread, else the solver
     :func:`parmst.registry.select` picks for the local graph. Its solve
-    function is called directly: the local graph holds no NaN and needs no
-    Forest.
+    function (:func:`parmst.registry.prepare`) is called directly: the local
+    graph holds no NaN and needs no Forest.
     """
     # Held edges are in global id order, so local ids order ties exactly as global ones do.
     graph = Graph(lsrc, ldst, dg.weight[local_pos], dg.ownership.count(dg.rank))
@@ -208,12 +209,8 @@ def _local_forest(dg: DistributedGraph, local_pos: np.ndarray, lsrc: np.ndarray,
     if threads is not None and local_solver != "auto" and \
             "threads" in registry.get(local_solver).options:
         options["threads"] = threads
-    chosen = registry.select(graph) if local_solver == "auto" else registry.get(local_solver)
-    ok = chosen.can_run(graph, options)
-    if ok is not True:
-        raise SolverUnavailable(f"solver {chosen.name!r} cannot run here: {ok}")
-    ids = chosen.load()(graph, Stats(), **{**chosen.options, **options})
-    return np.sort(np.asarray(ids, dtype=np.int64))
+    _, solve = registry.prepare(local_solver, graph, options)
+    return local_forest_filter([Share(graph, 0)], lambda share: solve(share, Stats()))
 
 
 @numba.njit(cache=True)
