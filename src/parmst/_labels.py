@@ -1,6 +1,7 @@
 """Component labels of a graph from its CSR view: each vertex gets its component's smallest id.
 
-Used by :meth:`parmst.Forest.component_labels`. One depth-first sweep over
+Used by :meth:`parmst.Forest.component_labels` and the NetworkX backend's
+Borůvka (components of the forest so far). One depth-first sweep over
 the vertices in ascending order: the first vertex reached in a component is
 its smallest, and every vertex it reaches takes that label. Each vertex is
 pushed once, so the stack never holds more than ``n`` entries and the sweep
@@ -40,15 +41,16 @@ def _sweep(indptr, indices, num_vertices):
     return labels
 
 
-def smallest_vertex_labels(src: np.ndarray, dst: np.ndarray, weight: np.ndarray,
-                           num_vertices: int) -> np.ndarray:
+def smallest_vertex_labels(src: np.ndarray, dst: np.ndarray, num_vertices: int) -> np.ndarray:
     """Component label of each vertex of the edge list: the smallest vertex id in its component.
 
     Examples
     --------
     >>> ends = np.array([1, 4]), np.array([2, 3])
-    >>> smallest_vertex_labels(*ends, np.ones(2), 5).tolist()
+    >>> smallest_vertex_labels(*ends, 5).tolist()
     [0, 1, 1, 3, 3]
     """
-    csr = build_csr(np.asarray(src), np.asarray(dst), np.asarray(weight), int(num_vertices))
+    src = np.asarray(src)
+    no_weights = np.zeros(len(src), dtype=np.int8)  # the sweep reads only the adjacency
+    csr = build_csr(src, np.asarray(dst), no_weights, int(num_vertices))
     return _sweep(csr.indptr, csr.indices, int(num_vertices))

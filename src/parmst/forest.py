@@ -312,7 +312,7 @@ class Forest:
 
     def component_labels(self) -> np.ndarray:
         """Component id of each vertex: the smallest vertex id in its tree."""
-        return smallest_vertex_labels(self.src, self.dst, self.weight, self.num_vertices)
+        return smallest_vertex_labels(self.src, self.dst, self.num_vertices)
 
     def to_numpy(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(src, dst, weight)`` arrays of the forest's edges."""

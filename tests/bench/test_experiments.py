@@ -193,7 +193,7 @@ def test_gpu_suite_under_the_simulator(tmp_path):
               "suites.SUITES['ecl-gpu-small'] = dataclasses.replace(s, graphs=(\n"
               "    dataclasses.replace(s.graphs[0], spec='grid2d:side=4,seed=1'),))\n"
               "sys.exit(main(sys.argv[1:]))\n")
-    done = subprocess.run(
+    done = subprocess.run(  # noqa: PLW1510 - the return code is asserted below
         [sys.executable, "-c", script, "--suite", "ecl-gpu-small", "--solver",
          "ecl/gpu,ecl/gpu[launch=per-round,filter=false],boruvka-edge/gpu", "--repeat", "1",
          "--no-cache", "--no-progress", "--no-plots", "--out", str(tmp_path)],
@@ -220,7 +220,7 @@ def test_only_picks_graphs_of_the_suite(monkeypatch, tmp_path):
 def test_device_launch_script_runs_parmst_bench(tmp_path):
     """benchmarks/gpu_device_run.sh's bench mode hands its arguments to `parmst bench`."""
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    done = subprocess.run(
+    done = subprocess.run(  # noqa: PLW1510 - the return code is asserted below
         ["bash", "benchmarks/gpu_device_run.sh", "bench", "--graph", "grid2d:side=4,seed=1",
          "--solver", "kruskal/serial", "--peers", "none", "--repeat", "1", "--no-cache",
          "--no-plots"],

@@ -36,7 +36,7 @@ def test_multigpu_small_suite_under_the_simulator(tmp_path):
               "suites.SUITES['multigpu-small'] = dataclasses.replace(s, graphs=(\n"
               "    dataclasses.replace(s.graphs[0], spec='grid2d:side=5,seed=1'),))\n"
               "sys.exit(main(sys.argv[1:]))\n")
-    done = subprocess.run(
+    done = subprocess.run(  # noqa: PLW1510 - the return code is asserted below
         [sys.executable, "-c", script, "--suite", "multigpu-small", "--repeat", "1",
          "--no-cache", "--no-progress", "--no-plots", "--out", str(tmp_path)],
         env={**os.environ, "NUMBA_ENABLE_CUDASIM": "1"}, capture_output=True, text=True,

@@ -70,7 +70,7 @@ def test_bench_without_any_optional_library_in_a_fresh_process(tmp_path):
               "    sys.modules[name] = None\n"
               "from parmst.bench.__main__ import main\n"
               "sys.exit(main(sys.argv[1:]))\n")
-    done = subprocess.run(
+    done = subprocess.run(  # noqa: PLW1510 - the return code is asserted below
         [sys.executable, "-c", script, "--graph", "grid2d:side=4,seed=1", "--graph",
          "delaunay:n=20,seed=1", "--solver", "kruskal/serial", "--peers", "scipy,igraph",
          "--repeat", "1", "--no-cache", "--no-progress", "--out", str(tmp_path)],
@@ -81,8 +81,8 @@ def test_bench_without_any_optional_library_in_a_fresh_process(tmp_path):
     assert lines == [
         "peer scipy skipped: scipy is not installed (pip install 'parmst[peers]')",
         "peer igraph skipped: igraph is not installed (pip install 'parmst[peers]')",
-        "graph delaunay:n=20,seed=1 skipped: the delaunay generator (SciPy's Qhull binding) "
-        "needs scipy, which is not installed: pip install 'parmst[interop]'",
+        ("graph delaunay:n=20,seed=1 skipped: the delaunay generator (SciPy's Qhull binding) "
+        "needs scipy, which is not installed: pip install 'parmst[interop]'"),
         PLOTS_LINE]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bench_custom.json",
                                                           "bench_custom.md"]

@@ -144,7 +144,7 @@ def test_ecl_mst_peer_reads_its_own_timer_and_check(tmp_path, monkeypatch, verdi
         ours = result.find("graph0", "kruskal/serial")
         assert result.speedup(ours, "ecl-mst") == pytest.approx(0.0025 / ours.compute_time)
     else:
-        mismatch = [r for r in result.records if r.solver == "ecl-mst"][0]
+        mismatch = next(r for r in result.records if r.solver == "ecl-mst")
         assert mismatch.status == "MISMATCH" and result.failed
 
 

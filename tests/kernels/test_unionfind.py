@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from parmst.kernels.unionfind import forest_labels, scan_in_order
+from parmst.kernels.unionfind import label_kept_roots, scan_in_order
 
 
 def test_scan_continues_from_count_and_stops_when_spanning():
@@ -30,6 +30,9 @@ def test_scan_ignores_self_loops_and_parallel_duplicates():
     assert chosen.tolist() == [1, 3]
 
 
-def test_forest_labels_name_each_component_by_its_smallest_vertex():
-    labels = forest_labels(np.array([3, 1]), np.array([0, 4]), 6)
-    assert labels.tolist() == [0, 1, 2, 0, 1, 5]
+def test_kept_roots_are_numbered_in_root_order_from_the_offset():
+    parent = np.array([0, 0, 2, 2, 4, 5])  # roots 0, 2, 4, 5
+    keep = np.array([True, False, False, False, True, True])
+    labels, count = label_kept_roots(parent, keep, 10)
+    assert count == 3
+    assert labels.tolist() == [10, 10, -1, -1, 11, 12]

@@ -110,8 +110,9 @@ def _prim(snap: NxSnapshot, minimum: bool, weight: Any, ignore_nan: bool):
 
 
 def _boruvka(snap: NxSnapshot, minimum: bool, weight: Any, ignore_nan: bool):
+    from parmst._labels import smallest_vertex_labels
     from parmst.interop._nx_kernels import boruvka_candidates
-    from parmst.kernels.unionfind import forest_labels, scan_in_order
+    from parmst.kernels.unionfind import scan_in_order
 
     if snap.multigraph:
         raise nx.NetworkXNotImplemented("not implemented for multigraph type")
@@ -135,7 +136,7 @@ def _boruvka(snap: NxSnapshot, minimum: bool, weight: Any, ignore_nan: bool):
             best[c] = _set_order_winner(snap, c, label, keys, usable, int(best[c]))
         joins = best[best >= 0]  # by label: components in UnionFind.to_sets order
         count = scan_in_order(joins, snap.row, snap.nbr, parent, size, chosen, count)
-        label = forest_labels(snap.row[chosen[:count]], snap.nbr[chosen[:count]], n)
+        label = smallest_vertex_labels(snap.row[chosen[:count]], snap.nbr[chosen[:count]], n)
     return chosen[:count], None
 
 

@@ -2,7 +2,7 @@
 
 Shared by the serial solvers (Kruskal, Filter-Kruskal, Borůvka), the
 partitioned and multi-instance Prims, the SciPy and NetworkX front doors and
-:meth:`Forest.component_labels`. Union by size keeps trees shallow; finds
+the MPI contractions (:func:`label_kept_roots`). Union by size keeps trees shallow; finds
 halve paths as they go. :func:`scan_in_order` is Kruskal's scan: take edges
 in the ``(weight, edge_id)`` order unless they close a cycle.
 """
@@ -85,25 +85,22 @@ def sort_and_scan(keys, ids, lo, hi, src, dst, parent, size, chosen, count, id_m
 
 
 @numba.njit(cache=True)
-def _label_by_smallest_vertex(src, dst, num_vertices):
-    """Component label of each vertex: the smallest vertex id in its component."""
-    parent = np.arange(num_vertices)
-    size = np.ones(num_vertices, dtype=np.int64)
-    for e in range(len(src)):
-        ru = find(parent, src[e])
-        rv = find(parent, dst[e])
-        if ru != rv:
-            union_roots(parent, size, ru, rv)
-    smallest = np.full(num_vertices, num_vertices, dtype=np.int64)
-    labels = np.empty(num_vertices, dtype=np.int64)
-    for v in range(num_vertices):
-        r = find(parent, v)
-        smallest[r] = min(smallest[r], v)
-    for v in range(num_vertices):
-        labels[v] = smallest[find(parent, v)]
-    return labels
+def label_kept_roots(parent, keep, offset):
+    """Consecutive labels ``offset, offset + 1, ...`` for the roots marked in ``keep`` (in
+    root order), and each vertex its root's label (-1 where the root is not kept).
 
-
-def forest_labels(src: np.ndarray, dst: np.ndarray, num_vertices: int) -> np.ndarray:
-    """Component label of each vertex given a forest's edges (smallest vertex id)."""
-    return _label_by_smallest_vertex(np.asarray(src), np.asarray(dst), int(num_vertices))
+    Returns the labels and how many roots were kept: the renumbering step of
+    every contraction (Sousa's prefix-sum renumbering, Shou and He Listing 8
+    line 40).
+    """
+    n = len(parent)
+    root_label = np.full(n, -1, dtype=np.int64)
+    count = 0
+    for v in range(n):
+        if parent[v] == v and keep[v]:
+            root_label[v] = offset + count
+            count += 1
+    label = np.empty(n, dtype=np.int64)
+    for v in range(n):
+        label[v] = root_label[find(parent, v)]
+    return label, count

@@ -6,7 +6,7 @@ import numba
 import numpy as np
 import pytest
 
-from parmst.kernels.unionfind import forest_labels
+from parmst._labels import smallest_vertex_labels
 from parmst.solvers.cpu._waitfree_dsu import PARENT_BITS, find, join, make_sets
 
 
@@ -33,7 +33,7 @@ def test_concurrent_joins_give_the_serial_components(compress):
     _join_all(dsu, a, b, compress, merged)
     roots = np.empty(n, dtype=np.int64)
     _roots(dsu, compress, roots)
-    labels = forest_labels(a, b, n)
+    labels = smallest_vertex_labels(a, b, n)
     # Same partition: roots and labels correspond one to one.
     pairs = {(r, lab) for r, lab in zip(roots.tolist(), labels.tolist(), strict=True)}
     assert len(pairs) == len(set(roots.tolist())) == len(set(labels.tolist()))

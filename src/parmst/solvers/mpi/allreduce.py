@@ -26,7 +26,7 @@ import numba
 import numpy as np
 
 from parmst.distributed import DistributedGraph
-from parmst.kernels.unionfind import find, union_roots
+from parmst.kernels.unionfind import find, label_kept_roots, union_roots
 from parmst.order import id_bits, precedes
 from parmst.solvers.mpi.held import edge_keys, held_share
 from parmst.stats import Stats
@@ -94,16 +94,7 @@ def _renumber(winner, parent):
     for c in range(k):
         if winner[c] != NO_EDGE:
             alive[find(parent, c)] = True
-    new_id = np.full(k, -1, dtype=np.int64)
-    count = 0
-    for c in range(k):
-        if alive[c] and parent[c] == c:
-            new_id[c] = count
-            count += 1
-    label = np.empty(k, dtype=np.int64)
-    for c in range(k):
-        label[c] = new_id[find(parent, c)]
-    return label, count
+    return label_kept_roots(parent, alive, 0)
 
 
 @numba.njit(cache=True)

@@ -29,7 +29,7 @@ from parmst._mpi.channel import owner_of
 from parmst.distributed import DistributedGraph
 from parmst.graph import Graph, index_dtype_for
 from parmst.kernels.local_forest import Share, local_forest_filter
-from parmst.kernels.unionfind import find, union_roots
+from parmst.kernels.unionfind import find, label_kept_roots, union_roots
 from parmst.order import id_bits, precedes
 from parmst.solvers.mpi.contracted import Contracted, FirstMinima, RoundEdges
 from parmst.solvers.mpi.held import Labels, edge_keys, holder
@@ -73,22 +73,6 @@ def _contract_forest(a, b, key, pos, parent, size, cut_key, cut_pos, contracted)
                 cut_key[other], cut_pos[other], cut_key[root], cut_pos[root])):
             cut_key[root], cut_pos[root] = cut_key[other], cut_pos[other]
         contracted[k] = True
-
-
-@numba.njit(cache=True)
-def _component_labels(parent, touched, offset):
-    """Global label of each owned vertex's component, or -1 when it touches no cut edge."""
-    n = len(parent)
-    root_label = np.full(n, -1, dtype=np.int64)
-    count = 0
-    for v in range(n):
-        if parent[v] == v and touched[v]:
-            root_label[v] = offset + count
-            count += 1
-    label = np.empty(n, dtype=np.int64)
-    for v in range(n):
-        label[v] = root_label[find(parent, v)]
-    return label, count
 
 
 @numba.njit(cache=True)
@@ -281,7 +265,8 @@ def filter_contract(dg: DistributedGraph, stats: Stats, labels: Labels, local_so
     k_here = len(roots)
     offset = channel.exscan_int(k_here)
     total = channel.allreduce_int(k_here, "sum")
-    label, _ = _component_labels(parent, touched, offset)
+    # A component touching no cut edge is finished: label -1.
+    label, _ = label_kept_roots(parent, touched, offset)
     lightest, lightest_far, holder_end = _lightest_of_components(
         roots, cut_at, labels.src, labels.dst, dg.edge_ids, labels.first, labels.stop)
     # Per-vertex state and the far ends are done with: freed before the exchange's buffers.
