@@ -1,4 +1,4 @@
-"""Pieces the multi-core solvers share: thread control and the lightest-edge kernels.
+"""Pieces the multi-core solvers share: the lightest-edge kernels and their worklists.
 
 The lightest-edge machinery is the "deterministic reservation" of Fallin et al.
 section 3.1 and the vertex-bridge step of Shou and He's Listing 7: every live
@@ -19,49 +19,16 @@ for every edge).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 import numba
 import numpy as np
 
 from parmst.solvers.cpu._atomics import atomic_add, atomic_load, atomic_min
-from parmst.stats import Stats
 
 BLOCK = 4096
 """Worklist items per ``prange`` block."""
 
 UNSET_KEY = np.uint64(np.iinfo(np.uint64).max)
 UNSET_ID = np.iinfo(np.int64).max
-
-
-@contextmanager
-def using_threads(threads: int | None, stats: Stats) -> Iterator[int]:
-    """Run the block with ``threads`` Numba threads (all when None), then restore.
-
-    Numba cannot start more threads than ``NUMBA_NUM_THREADS`` (read when
-    it first starts; the number of cores by default), so more raise
-    ValueError.
-
-    Examples
-    --------
-    >>> from parmst.stats import Stats
-    >>> with using_threads(1, Stats()) as k:
-    ...     k
-    1
-    """
-    limit = numba.config.NUMBA_NUM_THREADS
-    count = limit if threads is None else int(threads)
-    if not 1 <= count <= limit:
-        raise ValueError(f"threads={threads!r}: must be between 1 and {limit} "
-                         "(NUMBA_NUM_THREADS, which must be set before numba starts to allow more)")
-    before = numba.get_num_threads()
-    numba.set_num_threads(count)
-    stats.threads = count
-    try:
-        yield count
-    finally:
-        numba.set_num_threads(before)
 
 
 @numba.njit(parallel=True, cache=True)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from parmst._threads import using_threads
 from parmst.order import edge_keys
 from parmst.solvers.cpu._atomics import atomic_add, atomic_store
 from parmst.solvers.cpu._common import (
@@ -33,7 +34,6 @@ from parmst.solvers.cpu._common import (
     Worklist,
     new_minima,
     offer,
-    using_threads,
     won,
 )
 from parmst.solvers.cpu._waitfree_dsu import find, join, make_sets

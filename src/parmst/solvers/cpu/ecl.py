@@ -49,6 +49,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from parmst._threads import using_threads
 from parmst.order import EdgeKeys, graph_keys, id_bits, weight_key
 from parmst.solvers.cpu._atomics import atomic_cas, atomic_load, atomic_store
 from parmst.solvers.cpu._common import (
@@ -63,7 +64,6 @@ from parmst.solvers.cpu._common import (
     offer,
     singleton_parents,
     ticket_copy,
-    using_threads,
     won,
 )
 from parmst.solvers.ecl_host import (

@@ -24,10 +24,11 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from parmst._threads import using_threads
 from parmst.kernels.selection import median_of_three
 from parmst.kernels.unionfind import sort_and_scan
 from parmst.order import EdgeKeys, edge_keys, precedes
-from parmst.solvers.cpu._common import BLOCK, using_threads
+from parmst.solvers.cpu._common import BLOCK
 from parmst.stats import Stats
 
 

@@ -18,7 +18,7 @@ contracted graph, held in CSR (``indptr``, ``adj``, ``key``, ``edge_id``):
 
 The thesis scheduled vertices statically and found cores idle on skewed
 degrees; here every vertex kernel runs over blocks holding about the same
-number of *edges* (:func:`_edge_balanced_blocks`).
+number of *edges* (:func:`edge_balanced_blocks`).
 """
 
 from __future__ import annotations
@@ -27,22 +27,26 @@ import numba
 import numpy as np
 
 from parmst._csr import entry_balanced_bounds
+from parmst._threads import using_threads
 from parmst.order import weight_keys
 from parmst.solvers.cpu._atomics import atomic_add
-from parmst.solvers.cpu._common import flagged_ids, using_threads
+from parmst.solvers.cpu._common import flagged_ids
 from parmst.stats import Stats
 
 _BLOCKS_PER_THREAD = 8
 
 
-def _edge_balanced_blocks(indptr: np.ndarray, threads: int) -> np.ndarray:
+def edge_balanced_blocks(indptr: np.ndarray, threads: int) -> np.ndarray:
     """Vertex boundaries of blocks holding about equal numbers of CSR entries."""
     return entry_balanced_bounds(indptr, threads * _BLOCKS_PER_THREAD)
 
 
 @numba.njit(parallel=True, cache=True)
-def _min_edge(bounds, indptr, key, edge_id, min_pos):
-    """Algorithm 7: position of each vertex's lightest ``(key, edge_id)`` entry (-1: none)."""
+def min_edge(bounds, indptr, key, edge_id, min_pos):
+    """Algorithm 7: position of each vertex's lightest ``(key, edge_id)`` entry (-1: none).
+
+    Also each rank's step of the distributed GenBoruvka (:mod:`parmst.solvers.mpi.genboruvka`).
+    """
     for b in numba.prange(len(bounds) - 1):
         for v in range(bounds[b], bounds[b + 1]):
             best = -1
@@ -168,10 +172,10 @@ def solve(graph, stats: Stats, threads: int | None = None) -> np.ndarray:
                 stats.rounds += 1
                 stats.worklist_sizes.append(len(current[1]) // 2)
                 indptr, adj, key, edge_id = current
-                bounds = _edge_balanced_blocks(indptr, count)
+                bounds = edge_balanced_blocks(indptr, count)
                 with stats.phase("min edge"):
                     min_pos = np.empty(len(indptr) - 1, dtype=np.int64)
-                    _min_edge(bounds, indptr, key, edge_id, min_pos)
+                    min_edge(bounds, indptr, key, edge_id, min_pos)
                 with stats.phase("colours"):
                     colour = _colours(min_pos, adj, edge_id, in_forest)
                 current = _contract(bounds, current, colour, stats)

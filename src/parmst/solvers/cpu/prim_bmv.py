@@ -31,9 +31,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from parmst._threads import using_threads
 from parmst.forest import exact_sum
 from parmst.kernels.unionfind import find, scan_in_order, union_roots
-from parmst.solvers.cpu._common import flagged_ids, singleton_parents, using_threads
+from parmst.solvers.cpu._common import flagged_ids, singleton_parents
 from parmst.solvers.cpu._parts import other_end, partitioned_start
 from parmst.solvers.serial import kruskal
 from parmst.stats import Stats

@@ -20,9 +20,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from parmst._threads import using_threads
 from parmst.kernels.dense import NO_EDGE, build_key_matrix, relax_and_find_closest
 from parmst.order import edge_keys
-from parmst.solvers.cpu._common import using_threads
 from parmst.stats import Stats
 
 PARALLEL_FROM = 1 << 14

@@ -31,11 +31,12 @@ import numba
 import numpy as np
 
 from parmst._csr import build_csr
+from parmst._threads import using_threads
 from parmst.kernels.heap import offer, pop_min
 from parmst.kernels.unionfind import find, union_roots
 from parmst.order import edge_keys
 from parmst.solvers.cpu._atomics import atomic_cas, atomic_load
-from parmst.solvers.cpu._common import flagged_ids, using_threads
+from parmst.solvers.cpu._common import flagged_ids
 from parmst.stats import Stats
 
 

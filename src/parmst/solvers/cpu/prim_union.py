@@ -21,10 +21,11 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from parmst._threads import using_threads
 from parmst.kernels.unionfind import scan_in_order
 from parmst.order import precedes
 from parmst.partition import crossing_mask
-from parmst.solvers.cpu._common import flagged_ids, singleton_parents, using_threads
+from parmst.solvers.cpu._common import flagged_ids, singleton_parents
 from parmst.solvers.cpu._parts import other_end, partitioned_start
 from parmst.stats import Stats
 

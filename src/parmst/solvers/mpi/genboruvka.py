@@ -33,9 +33,9 @@ from typing import Any
 import numpy as np
 
 from parmst._mpi.channel import group_order, owner_of
+from parmst._threads import using_threads
 from parmst.distributed import DistributedGraph
-from parmst.solvers.cpu._common import using_threads
-from parmst.solvers.cpu.genboruvka import _edge_balanced_blocks, _min_edge
+from parmst.solvers.cpu.genboruvka import edge_balanced_blocks, min_edge
 from parmst.solvers.mpi.held import edge_keys, held_share, vertex_labels
 from parmst.stats import Stats
 
@@ -155,7 +155,7 @@ def rounds(channel: Any, rows: _Rows, stats: Stats, threads: int | None) -> np.n
             stats.worklist_sizes.append(int(rows.starts[-1]))
             t0 = time.perf_counter()
             min_pos = np.empty(rows.count, dtype=np.int64)
-            _min_edge(_edge_balanced_blocks(rows.indptr, count), rows.indptr, rows.key,
+            min_edge(edge_balanced_blocks(rows.indptr, count), rows.indptr, rows.key,
                       rows.eid, min_pos)
             stats.phases["min-edge"] = stats.phases.get("min-edge", 0.0) + \
                 time.perf_counter() - t0
