@@ -7,11 +7,15 @@ import numpy as np
 
 from parmst.order.weights import id_bits, weight_key
 
-__all__ = ["canonical_order"]
+__all__ = ["canonical_order", "canonical_order_or_none"]
 
 # Sorted words per shared-prefix flag in canonical_order: only flagged blocks
 # are searched for runs, so one stray run costs a block's scan, not the array's.
 _BLOCK = 4096
+
+# Most distinct key values (after the shared low bits) that canonical_order
+# orders by a counting sort rather than the sort of packed words.
+_COUNTING_SPAN = 1 << 16
 
 
 @numba.njit(cache=True)
@@ -31,6 +35,43 @@ def _key_bounds(bits, is_float, sign):
         high = max(high, k)
         differ |= k ^ first
     return low, high, differ
+
+
+@numba.njit(cache=True)
+def _keys_ascend(bits, is_float, sign):
+    """Whether the keys never decrease as the ids grow: then the id order is the order.
+
+    Apart from :func:`_key_bounds` so that loop keeps vectorizing, and this
+    one stops at the first descent: on weights in no order that is within
+    the first few edges.
+    """
+    previous = weight_key(np.uint64(bits[0]), is_float, sign)
+    for e in range(1, len(bits)):
+        k = weight_key(np.uint64(bits[e]), is_float, sign)
+        if k < previous:
+            return False
+        previous = k
+    return True
+
+
+@numba.njit(cache=True)
+def _counting_order(bits, is_float, sign, low, shift, span, order):
+    """Edge ids into ``order`` by ``(key, edge_id)``, by a counting sort over ``span`` key values.
+
+    ``(key - low) >> shift`` is exact (the shifted-out bits are shared by
+    every key) and below ``span``. One counting pass, a prefix sum, then a
+    stable scatter in id order, so equal keys keep ascending ids: no
+    comparison at all.
+    """
+    start = np.zeros(span + 1, dtype=np.int64)
+    for e in range(len(bits)):
+        start[((weight_key(np.uint64(bits[e]), is_float, sign) - low) >> shift) + 1] += 1
+    for r in range(span):
+        start[r + 1] += start[r]
+    for e in range(len(bits)):
+        r = (weight_key(np.uint64(bits[e]), is_float, sign) - low) >> shift
+        order[start[r]] = e
+        start[r] += 1
 
 
 @numba.njit(cache=True)
@@ -124,10 +165,17 @@ def _refine_runs(packed, id_bits_, shared_prefix, bits, is_float, sign, order):
 
 
 def canonical_order(weight: np.ndarray) -> np.ndarray:
-    """Edge ids sorted by ``(weight, edge_id)``, by one sort of packed 64-bit words.
+    """Edge ids sorted by ``(weight, edge_id)``: the id order itself, a counting sort, or one sort
+    of packed 64-bit words.
 
-    Each word holds the edge's order-preserving weight key, less the
-    smallest key and without the low bits that all keys share, above the
+    One pass over the weights finds their key range and whether the keys
+    already ascend. Keys that never decrease (every weight equal, or weights
+    given sorted) need no sort: the order is the id order. Keys that take
+    few values (at most ``_COUNTING_SPAN`` after dropping the low bits every
+    key shares, and no more than the edges) go through a counting sort.
+
+    Otherwise each word holds the edge's order-preserving weight key, less
+    the smallest key and without the low bits that all keys share, above the
     edge id, so a plain sort of the words orders by ``(key, edge_id)``.
     Every weight dtype takes this one path. When key and id still do not
     fit in 64 bits together (wide float64 or int64 weights on many edges),
@@ -146,24 +194,49 @@ def canonical_order(weight: np.ndarray) -> np.ndarray:
     >>> canonical_order(np.array([1e300, -1e-300, 1e300 * (1 - 2**-52), -1e-300])).tolist()
     [1, 3, 2, 0]
     """
+    order = canonical_order_or_none(weight)
+    return np.arange(len(weight), dtype=np.int64) if order is None else order
+
+
+def canonical_order_or_none(weight: np.ndarray) -> np.ndarray | None:
+    """:func:`canonical_order`, or ``None`` where the id order already is the order.
+
+    ``None`` comes back when the weights never decrease as the ids grow
+    (every weight equal: an unweighted graph), so that a scan can walk the
+    edges as they are, without an order array or a gather.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> canonical_order_or_none(np.ones(4)) is None
+    True
+    >>> canonical_order_or_none(np.array([3, 1, 2, 1], dtype=np.int32)).tolist()
+    [1, 3, 2, 0]
+    """
     w = np.ascontiguousarray(weight)
     m = len(w)
     if w.dtype not in (np.int32, np.int64, np.float32, np.float64):
         raise TypeError(f"unsupported weight dtype {w.dtype}")
     if m == 0:
-        return np.empty(0, dtype=np.int64)
+        return None
     bits = w.view(f"u{w.dtype.itemsize}")
     is_float = w.dtype.kind == "f"
     sign = np.uint64(1 << (8 * w.dtype.itemsize - 1))
+    if _keys_ascend(bits, is_float, sign):
+        return None
     low, high, differ = _key_bounds(bits, is_float, sign)
     shared = (int(differ) & -int(differ)).bit_length() - 1 if differ else 0
+    order = np.empty(m, dtype=np.int64)
+    span = ((int(high) - int(low)) >> shared) + 1
+    if span <= min(_COUNTING_SPAN, m):
+        _counting_order(bits, is_float, sign, np.uint64(low), np.uint64(shared), span, order)
+        return order
     ids = id_bits(m)
     dropped = max(0, ((int(high) - int(low)) >> shared).bit_length() + ids - 64)
     packed = np.empty(m, dtype=np.uint64)
     _pack_prefix(bits, is_float, sign, np.uint64(low), np.uint64(shared + dropped), np.uint64(ids),
                  packed)
     packed.sort()
-    order = np.empty(m, dtype=np.int64)
     shared_prefix = np.empty((m + _BLOCK - 1) // _BLOCK, dtype=np.bool_)
     if _unpack_ids(packed, np.uint64(ids), order, shared_prefix) and dropped:
         _refine_runs(packed, np.uint64(ids), shared_prefix, bits, is_float, sign, order)
