@@ -17,6 +17,15 @@ _BLOCK = 4096
 # orders by a counting sort rather than the sort of packed words.
 _COUNTING_SPAN = 1 << 16
 
+# Most distinct keys, fewest edges per distinct key, and fewest edges, for
+# which canonical_order counts through a hash table of the keys when their
+# span is too wide (measured: docs/decisions.md).
+_DISTINCT_KEYS = 1 << 11
+_EDGES_PER_KEY = 64
+_TABLE_EDGES = 1 << 16
+_NO_SLOT = np.zeros(0, dtype=np.uint16)
+_NO_RANK = np.zeros(0, dtype=np.int64)
+
 
 @numba.njit(cache=True)
 def _key_bounds(bits, is_float, sign):
@@ -54,24 +63,97 @@ def _keys_ascend(bits, is_float, sign):
     return True
 
 
-@numba.njit(cache=True)
-def _counting_order(bits, is_float, sign, low, shift, span, order):
-    """Edge ids into ``order`` by ``(key, edge_id)``, by a counting sort over ``span`` key values.
+@numba.njit(cache=True, inline="always")
+def _home(k, table_bits):
+    """First slot of key ``k`` in a table of ``2**table_bits`` slots (Fibonacci hashing)."""
+    return (k * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - table_bits)
 
-    ``(key - low) >> shift`` is exact (the shifted-out bits are shared by
-    every key) and below ``span``. One counting pass, a prefix sum, then a
-    stable scatter in id order, so equal keys keep ascending ids: no
+
+@numba.njit(cache=True, inline="always")
+def _find_slot(table, used, k, table_bits):
+    """Slot holding key ``k``, or the free slot where it goes (linear probing)."""
+    s = _home(k, table_bits)
+    mask = np.uint64((1 << table_bits) - 1)
+    while used[s] and table[s] != k:
+        s = (s + np.uint64(1)) & mask
+    return s
+
+
+@numba.njit(cache=True)
+def _distinct_keys(bits, is_float, sign, limit, table_bits, table, used, slot):
+    """Put each distinct key of the weights in the hash table ``table`` and each edge's slot in
+    ``slot``; how many distinct keys there are, or ``-1`` as soon as there are more than
+    ``limit``.
+
+    On weights with many values it stops after about ``limit`` edges.
+    """
+    distinct = 0
+    for e in range(len(bits)):
+        k = weight_key(np.uint64(bits[e]), is_float, sign)
+        s = _find_slot(table, used, k, table_bits)
+        if not used[s]:
+            if distinct == limit:
+                return -1
+            used[s] = True
+            table[s] = k
+            distinct += 1
+        slot[e] = s
+    return distinct
+
+
+@numba.njit(cache=True, inline="always")
+def _bucket(bits, is_float, sign, e, low, shift, slot, rank):
+    """Counting-sort bucket of edge ``e``: its key less ``low``, shifted right by ``shift``; or,
+    where ``rank`` is not empty, the rank of its key among the distinct keys."""
+    if len(rank) == 0:
+        return np.int64((weight_key(np.uint64(bits[e]), is_float, sign) - low) >> shift)
+    return rank[slot[e]]
+
+
+@numba.njit(cache=True)
+def _counting_order(bits, is_float, sign, low, shift, slot, rank, span, order):
+    """Edge ids into ``order`` by ``(key, edge_id)``, by a counting sort over ``span`` buckets.
+
+    An edge's bucket (:func:`_bucket`) is exact and below ``span``: its key
+    less the smallest, without the low bits every key shares, or its key's
+    rank among the few distinct keys. One counting pass, a prefix sum, then
+    a stable scatter in id order, so equal keys keep ascending ids: no
     comparison at all.
     """
     start = np.zeros(span + 1, dtype=np.int64)
     for e in range(len(bits)):
-        start[((weight_key(np.uint64(bits[e]), is_float, sign) - low) >> shift) + 1] += 1
+        start[_bucket(bits, is_float, sign, e, low, shift, slot, rank) + 1] += 1
     for r in range(span):
         start[r + 1] += start[r]
     for e in range(len(bits)):
-        r = (weight_key(np.uint64(bits[e]), is_float, sign) - low) >> shift
+        r = _bucket(bits, is_float, sign, e, low, shift, slot, rank)
         order[start[r]] = e
         start[r] += 1
+
+
+def _few_distinct_order(bits, is_float, sign, m, order):
+    """:func:`_counting_order` by rank among the distinct keys, if they are few; whether it ran.
+
+    At most ``_DISTINCT_KEYS`` distinct keys, and no more than one per
+    ``_EDGES_PER_KEY`` edges, so that the probe that gives up costs a small
+    fraction of the sort it would have spared; below ``_TABLE_EDGES`` edges
+    the table's allocations alone would.
+    """
+    if m < _TABLE_EDGES:
+        return False
+    limit = min(_DISTINCT_KEYS, m // _EDGES_PER_KEY)
+    table_bits = (2 * limit - 1).bit_length()  # at most half full
+    table = np.empty(1 << table_bits, dtype=np.uint64)
+    used = np.zeros(1 << table_bits, dtype=np.bool_)
+    slot = np.empty(m, dtype=np.uint16)
+    distinct = _distinct_keys(bits, is_float, sign, limit, table_bits, table, used, slot)
+    if distinct < 0:
+        return False
+    slots = np.flatnonzero(used)
+    rank = np.zeros(1 << table_bits, dtype=np.int64)
+    rank[slots[np.argsort(table[slots])]] = np.arange(distinct)
+    _counting_order(bits, is_float, sign, np.uint64(0), np.uint64(0), slot, rank, distinct, order)
+    return True
 
 
 @numba.njit(cache=True)
@@ -168,11 +250,14 @@ def canonical_order(weight: np.ndarray) -> np.ndarray:
     """Edge ids sorted by ``(weight, edge_id)``: the id order itself, a counting sort, or one sort
     of packed 64-bit words.
 
-    One pass over the weights finds their key range and whether the keys
-    already ascend. Keys that never decrease (every weight equal, or weights
-    given sorted) need no sort: the order is the id order. Keys that take
-    few values (at most ``_COUNTING_SPAN`` after dropping the low bits every
-    key shares, and no more than the edges) go through a counting sort.
+    Keys that never decrease (every weight equal, or weights given sorted;
+    a check that stops at the first descent) need no sort: the order is the
+    id order. Otherwise one pass finds the keys' range. Keys that span few
+    values (at most ``_COUNTING_SPAN`` after dropping the low bits every key
+    shares, and no more than the edges) go through a counting sort; so do
+    keys of wide span but few distinct values (at most ``_DISTINCT_KEYS``,
+    found by a hash table that gives up as soon as there are more), counted
+    by their rank among the distinct keys.
 
     Otherwise each word holds the edge's order-preserving weight key, less
     the smallest key and without the low bits that all keys share, above the
@@ -229,7 +314,10 @@ def canonical_order_or_none(weight: np.ndarray) -> np.ndarray | None:
     order = np.empty(m, dtype=np.int64)
     span = ((int(high) - int(low)) >> shared) + 1
     if span <= min(_COUNTING_SPAN, m):
-        _counting_order(bits, is_float, sign, np.uint64(low), np.uint64(shared), span, order)
+        _counting_order(bits, is_float, sign, np.uint64(low), np.uint64(shared), _NO_SLOT,
+                        _NO_RANK, span, order)
+        return order
+    if _few_distinct_order(bits, is_float, sign, m, order):
         return order
     ids = id_bits(m)
     dropped = max(0, ((int(high) - int(low)) >> shared).bit_length() + ids - 64)
