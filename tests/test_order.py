@@ -3,7 +3,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from parmst.order import canonical_order, edge_keys, id_bits, precedes, weight_keys
+from parmst.order import (
+    canonical,
+    canonical_order,
+    canonical_order_or_none,
+    edge_keys,
+    id_bits,
+    precedes,
+    weight_keys,
+)
 
 
 def reference_order(weight):
@@ -135,3 +143,87 @@ def test_canonical_order_exact_when_the_weights_share_low_bits(dtype):
 def test_canonical_order_exact_for_wide_int64_with_shared_low_bits(values, shift):
     w = np.array(values, dtype=np.int64) << shift
     np.testing.assert_array_equal(canonical_order(w), _by_weight_then_id(w))
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.float32, np.float64])
+@pytest.mark.parametrize("value", [-7, 0, 1, np.inf])
+def test_equal_weights_need_no_order(dtype, value):
+    """Every weight equal: the id order is the order, and no array is built for it."""
+    if np.isinf(value) and np.dtype(dtype).kind == "i":
+        value = np.iinfo(dtype).max
+    w = np.full(1000, value, dtype=dtype)
+    assert canonical_order_or_none(w) is None
+    np.testing.assert_array_equal(canonical_order(w), np.arange(1000))
+
+
+def test_zeros_of_both_signs_are_equal_weights():
+    assert canonical_order_or_none(np.array([0.0, -0.0, 0.0, -0.0])) is None
+
+
+def test_weights_given_sorted_need_no_order_but_one_descent_does():
+    w = np.array([-np.inf, -1.0, 0.0, 0.0, 2.5, np.inf])
+    assert canonical_order_or_none(w) is None
+    w[-1] = 1.0
+    np.testing.assert_array_equal(canonical_order_or_none(w), _by_weight_then_id(w))
+
+
+def _sort_packed_words_only(monkeypatch):
+    """Make canonical_order take neither counting sort: the reference for them."""
+    monkeypatch.setattr(canonical, "_COUNTING_SPAN", 0)
+    monkeypatch.setattr(canonical, "_TABLE_EDGES", 1 << 62)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.float32, np.float64])
+@pytest.mark.parametrize("distinct", [2, 300, 1 << 16])
+def test_counting_sort_of_few_distinct_weights_matches_the_sort(dtype, distinct, monkeypatch):
+    """Few distinct weights (negative, zero, positive; integers as floats) take the counting
+    sort; it gives exactly the order of the sort of packed words."""
+    rng = np.random.default_rng(distinct)
+    w = (rng.integers(0, distinct, 1 << 17) - distinct // 3).astype(dtype)
+    counted = canonical_order(w)
+    np.testing.assert_array_equal(counted, _by_weight_then_id(w))
+    _sort_packed_words_only(monkeypatch)
+    np.testing.assert_array_equal(canonical_order(w), counted)
+
+
+def _spans(monkeypatch):
+    """The bucket counts canonical_order's counting sorts are called with."""
+    counting_order = canonical._counting_order
+    spans = []
+    monkeypatch.setattr(canonical, "_counting_order",
+                        lambda *args: spans.append(args[7]) or counting_order(*args))
+    return spans
+
+
+def test_counting_sort_span_is_measured_after_the_shared_low_bits(monkeypatch):
+    """Multiples of 2**40 span few key values once their shared zero bits are dropped."""
+    w = np.array([3, -2, 3, 0, -2, 0, 3, -2], dtype=np.int64) << 40
+    spans = _spans(monkeypatch)
+    assert canonical_order(w).tolist() == [1, 4, 7, 3, 5, 0, 2, 6]
+    assert spans == [6]  # key values -2 .. 3
+
+
+@pytest.mark.parametrize("weights", ["fractions", "wide-integers", "infinities", "signed-zeros"])
+def test_few_distinct_weights_of_wide_span_are_counted_by_rank(weights, monkeypatch):
+    """Few values spread wide (k / 300 as float64, multiples of a large odd number, infinities,
+    both zeros) go through the table of distinct keys and give exactly the sort's order."""
+    rng = np.random.default_rng(9)
+    m = 1 << 17
+    w = {"fractions": lambda: rng.integers(0, 300, m) / 300,
+         "wide-integers": lambda: rng.integers(-500, 500, m).astype(np.int64) * 999_999_937,
+         "infinities": lambda: rng.choice([-np.inf, -1.5, 0.0, 1e300, np.inf], m),
+         "signed-zeros": lambda: rng.choice([-0.0, 0.0, 0.1, -0.1], m)}[weights]()
+    spans = _spans(monkeypatch)
+    counted = canonical_order(w)
+    assert spans == [len(np.unique(w))]
+    np.testing.assert_array_equal(counted, _by_weight_then_id(w))
+    _sort_packed_words_only(monkeypatch)
+    np.testing.assert_array_equal(canonical_order(w), counted)
+
+
+def test_many_distinct_weights_give_up_the_table(monkeypatch):
+    """More distinct keys than the table takes: the probe stops, the words are sorted."""
+    w = np.random.default_rng(2).random(1 << 17)
+    spans = _spans(monkeypatch)
+    np.testing.assert_array_equal(canonical_order(w), _by_weight_then_id(w))
+    assert spans == []

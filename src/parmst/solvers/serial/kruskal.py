@@ -9,13 +9,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from parmst.kernels.unionfind import scan_in_order
-from parmst.order import canonical_order
+from parmst.kernels.unionfind import scan_in_order, scan_sorted
+from parmst.order import canonical_order_or_none
 from parmst.stats import Stats
 
 
 def solve(graph, stats: Stats) -> np.ndarray:
     """Edge ids of the minimum spanning forest by sort-then-scan Kruskal.
+
+    Where the id order already is the ``(weight, edge_id)`` order (every
+    weight equal: an unweighted graph) nothing is sorted and the scan walks
+    the edges as they are; few distinct weights take a counting sort
+    (:func:`parmst.order.canonical_order_or_none`). The scan stops at
+    ``n - 1`` edges; it is not bounded by the number of components, because
+    counting them costs a union-find pass of its own, as much as the scan
+    saves or more (``docs/decisions.md``).
 
     Examples
     --------
@@ -23,16 +31,22 @@ def solve(graph, stats: Stats) -> np.ndarray:
     >>> g = parmst.Graph.from_edges([0, 1, 0, 2], [1, 2, 2, 2], [1, 1, 1, 0])
     >>> solve(g, parmst.Stats()).tolist()
     [0, 1]
+    >>> unweighted = parmst.Graph.from_edges([0, 1, 0, 3], [1, 2, 2, 4], [1, 1, 1, 1])
+    >>> solve(unweighted, parmst.Stats()).tolist()
+    [0, 1, 3]
     """
     n = graph.num_vertices
     with stats.compute():
         with stats.phase("sort"):
-            order = canonical_order(graph.weight)
+            order = canonical_order_or_none(graph.weight)
         with stats.phase("scan"):
             # Vertex-sized arrays as narrow as the graph's indices: half the cache misses.
             parent = np.arange(n, dtype=graph.src.dtype)
             size = np.ones(n, dtype=graph.src.dtype)
             chosen = np.empty(max(n - 1, 0), dtype=np.int64)
-            count = scan_in_order(order, graph.src, graph.dst, parent, size, chosen, 0)
+            if order is None:  # positions are edge ids
+                count = scan_sorted(graph.src, graph.dst, parent, size, chosen, 0)
+            else:
+                count = scan_in_order(order, graph.src, graph.dst, parent, size, chosen, 0)
     stats.rounds = 1
     return chosen[:count]
