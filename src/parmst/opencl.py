@@ -86,7 +86,7 @@ def prefix_scan(values: Any, op: str = "add", exclusive: bool = True,
     ...             segment_heads=[1, 0, 0, 1, 0]).tolist()  # doctest: +SKIP
     [5, 3, 3, 9, 2]
     """
-    from parmst.solvers.opencl import _runtime
+    from parmst._opencl import runtime as _runtime
     from parmst.solvers.opencl._scan import DTYPES, OPS, TOP_BIT_DTYPES, scan_for
 
     if op not in OPS:
@@ -170,7 +170,7 @@ def opencl_devices() -> list[dict[str, Any]]:
     >>> [d["int64_atomics"] for d in opencl_devices()]  # doctest: +SKIP
     [True]
     """
-    from parmst.solvers.opencl import _runtime
+    from parmst._opencl import runtime as _runtime
 
     return _runtime.list_devices()
 

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 import parmst.bench
+from parmst._opencl import runtime as _runtime
 from parmst.bench import scan
 from parmst.bench.markdown import to_markdown
 from parmst.bench.store import save
 from parmst.bench.timing import Scheme
-from parmst.solvers.opencl import _runtime
 
 _READY = _runtime.probe()()
 pytestmark = [pytest.mark.opencl,

@@ -45,7 +45,7 @@ class _MultiPass:
     """Scan-then-propagate over ``log_WG(n)`` levels, one sums buffer per level."""
 
     def __init__(self, env: Any, n: int):
-        from parmst.solvers.opencl import _runtime
+        from parmst._opencl import runtime as _runtime
 
         self.env = env
         self.k = env.kernels("multipass_scan.cl", f"-DWG={_WG}")
@@ -76,7 +76,7 @@ def _one_size(env: Any, megabytes: int, runs: int) -> dict[str, dict[str, Any]]:
     """Warm-up plus ``runs`` timed runs of each method on ``megabytes`` of uint32."""
     import pyopencl as cl
 
-    from parmst.solvers.opencl import _runtime
+    from parmst._opencl import runtime as _runtime
     from parmst.solvers.opencl._scan import scan_for
 
     n = megabytes * 2**20 // 4
@@ -139,7 +139,7 @@ def time_scans(megabytes: Sequence[int], scheme: Scheme, device: Any = None,
     >>> [r.solver for r in records]  # doctest: +SKIP
     ['reduce-then-scan', 'multi-pass scan', 'numpy cumsum', 'device copy']
     """
-    from parmst.solvers.opencl import _runtime
+    from parmst._opencl import runtime as _runtime
 
     env = _runtime.env(device)
     records = []

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from parmst.solvers.opencl import _runtime
+from parmst._opencl import runtime as _runtime
 
 _READY = _runtime.probe()()
 

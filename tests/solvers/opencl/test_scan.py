@@ -18,9 +18,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from parmst._opencl import runtime as _runtime
 from parmst.errors import ParmstError
 from parmst.opencl import opencl_devices, prefix_scan
-from parmst.solvers.opencl import _runtime, _scan
+from parmst.solvers.opencl import _scan
 
 HUGE = 2**28
 """Sun and Skadron's largest scan: 2^28 elements (1 GiB of uint32, 2 GiB of int64)."""

@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 import parmst
+from parmst._opencl import runtime as _runtime
 from parmst.errors import SolverUnavailable
-from parmst.solvers.opencl import _runtime, ecl, segscan_boruvka
+from parmst.solvers.opencl import ecl, segscan_boruvka
 
 SOLVERS = ["segscan-boruvka/opencl", "ecl/opencl"]
 

@@ -7,9 +7,9 @@ kernel; the same code runs on NVIDIA, AMD and Intel GPUs.
 
 import importlib
 
+from parmst._opencl.runtime import probe
 from parmst.registry import CITATIONS, Solver, register
 from parmst.solvers.opencl import ecl
-from parmst.solvers.opencl._runtime import probe
 
 _REQUIRES = ("pyopencl",)
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from parmst.solvers.opencl._runtime import Env
+from parmst._opencl.runtime import Env
 
 __all__ = ["MODES", "OPS", "TOP_BIT_DTYPES", "Scan", "identity", "scan_for"]
 

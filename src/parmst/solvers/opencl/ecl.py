@@ -32,11 +32,11 @@ import time
 
 import numpy as np
 
+from parmst._opencl import runtime as _runtime
+from parmst._opencl.runtime import PhaseTimer
 from parmst.errors import SolverUnavailable
 from parmst.order import edge_keys
 from parmst.solvers.ecl_host import DEVICE_FILTER_TARGET, VERTEX_SELECT_RATIO, light_threshold
-from parmst.solvers.opencl import _runtime
-from parmst.solvers.opencl._runtime import PhaseTimer
 from parmst.stats import Stats
 
 __all__ = ["BATCH_BELOW", "ROUNDS_PER_CHECK", "device_bytes", "limit", "solve"]

@@ -31,9 +31,9 @@ import time
 
 import numpy as np
 
+from parmst._opencl import runtime as _runtime
+from parmst._opencl.runtime import PhaseTimer, launch
 from parmst.order import edge_keys
-from parmst.solvers.opencl import _runtime
-from parmst.solvers.opencl._runtime import PhaseTimer, launch
 from parmst.solvers.opencl._scan import scan_for
 from parmst.stats import Stats
 

@@ -18,6 +18,10 @@ from typing import Any
 
 from parmst.errors import ParmstError, SolverUnavailable
 
+KERNEL_SOURCES = "parmst.solvers.opencl"
+"""The package whose data files are the ``.cl`` sources (the scan's and the solvers'); named,
+not imported, so the runtime stays below the solvers."""
+
 __all__ = ["DeviceMemoryError", "Env", "OpenCLBuildError", "env", "filled", "list_devices", "probe",
            "to_device"]
 
@@ -183,14 +187,15 @@ class Env:
         return INT64_ATOMICS in self.device.extensions
 
     def program(self, source: str, options: str = "") -> Any:
-        """The program built from the package's ``source`` (a ``.cl`` file) with ``options``.
+        """The program built from ``source`` (a ``.cl`` file of :data:`KERNEL_SOURCES`) with
+        ``options``.
 
         A build failure raises :class:`OpenCLBuildError` with the build log.
         """
         key = (source, options)
         if key not in self.programs:
             cl = _cl()
-            text = importlib.resources.files("parmst.solvers.opencl").joinpath(source).read_text()
+            text = importlib.resources.files(KERNEL_SOURCES).joinpath(source).read_text()
             program = cl.Program(self.context, text)
             try:
                 self.programs[key] = program.build(options=options.split())
