@@ -137,7 +137,7 @@ class Solver:
         """``True`` if this solver can run here (on ``graph``, with ``options``, if given),
         else why not."""
         for module in self.requires:
-            if importlib.util.find_spec(module) is None:
+            if not _importable(module):
                 return _missing(module, self.backend)
         if self.probe is not None:
             given = {k: v for k, v in (options or {}).items() if k in self.probe_options}
@@ -160,8 +160,21 @@ class Solver:
     def load(self, distributed: bool = False) -> Callable[..., Any]:
         """Import and return the solve function (``distributed``: the one for a graph spread
         over MPI ranks)."""
-        module, function = (self.distributed_entry if distributed else self.entry).split(":")
-        return getattr(importlib.import_module(module), function)
+        return _function(self.distributed_entry if distributed else self.entry)
+
+
+@functools.cache
+def _function(entry: str) -> Callable[..., Any]:
+    """The function a ``"module:function"`` entry names, imported once per process."""
+    module, function = entry.split(":")
+    return getattr(importlib.import_module(module), function)
+
+
+@functools.cache
+def _importable(module: str) -> bool:
+    """Whether ``module`` can be found (not imported), looked up once per process: a solve
+    asks on every call, and a package does not appear or vanish under a running process."""
+    return importlib.util.find_spec(module) is not None
 
 
 def _missing(module: str, backend: str) -> str:
@@ -175,6 +188,8 @@ def _missing(module: str, backend: str) -> str:
 
 
 _REGISTRY: dict[str, Solver] = {}
+"""Every registered solver, kept sorted by name as it is filled, so that the lookups of
+every solve need no sort."""
 _LOADED = False
 
 
@@ -185,6 +200,10 @@ def register(solver: Solver) -> Solver:
     if solver.backend not in BACKENDS:
         raise ValueError(f"solver {solver.name!r}: backend must be one of {BACKENDS}")
     _REGISTRY[solver.name] = solver
+    if solver.name < next(reversed(_REGISTRY)):  # out of order: sort again (at import only)
+        ordered = sorted(_REGISTRY.items())
+        _REGISTRY.clear()
+        _REGISTRY.update(ordered)
     return solver
 
 
@@ -199,15 +218,20 @@ def _load_backends() -> None:
     _LOADED = True
 
 
+def _table() -> dict[str, Solver]:
+    """Every registered solver, sorted by name: the registry itself, not to be modified."""
+    _load_backends()
+    return _REGISTRY
+
+
 def solvers() -> dict[str, Solver]:
     """Every registered solver, by name, whether or not it can run here."""
-    _load_backends()
-    return dict(sorted(_REGISTRY.items()))
+    return dict(_table())
 
 
 def get(name: str) -> Solver:
     """The solver registered under ``name``; ValueError listing valid names otherwise."""
-    table = solvers()
+    table = _table()
     if name not in table:
         raise UnknownSolverError(
             f"unknown solver {name!r}; registered solvers: {', '.join(table)} (or 'auto')")
@@ -280,7 +304,7 @@ def explain(graph: Graph) -> tuple[Solver, str]:
     if is_distributed(graph):
         name, why = DISTRIBUTED_AUTO
         return get(name), why
-    table = solvers()
+    table = _table()
     cores = cpu_count()
     for name, condition, why in AUTO_RULES:
         solver = table.get(name)
