@@ -151,11 +151,11 @@ class Solver:
     def check_options(self, options: dict[str, Any]) -> None:
         """Raise :class:`~parmst.errors.UnknownOptionError` (a TypeError) naming any of
         ``options`` this solver does not accept, and those it does."""
-        unknown = sorted(set(options) - set(self.options))
+        unknown = options.keys() - self.options.keys()
         if unknown:
             accepted = ", ".join(sorted(self.options)) or "none"
             raise UnknownOptionError(f"solver {self.name!r} got unknown option(s) "
-                                     f"{', '.join(unknown)}; it accepts: {accepted}")
+                                     f"{', '.join(sorted(unknown))}; it accepts: {accepted}")
 
     def load(self, distributed: bool = False) -> Callable[..., Any]:
         """Import and return the solve function (``distributed``: the one for a graph spread
