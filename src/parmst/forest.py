@@ -272,7 +272,7 @@ class Forest:
                      num_vertices=graph.num_vertices, num_components=graph.num_vertices - count,
                      total_weight=_LAZY, solver=solver,
                      stats=stats if stats is not None else Stats())
-        forest._set(_graph=graph)
+        object.__setattr__(forest, "_graph", graph)  # not through _set: this runs every solve
         if on_device:
             forest._set(_device_ids=edge_ids)
         if graph.is_on_device:

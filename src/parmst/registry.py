@@ -308,9 +308,10 @@ def explain(graph: Graph) -> tuple[Solver, str]:
     cores = cpu_count()
     for name, condition, why in AUTO_RULES:
         solver = table.get(name)
-        if solver is None or not solver.exact or solver.can_run(graph) is not True:
+        # The condition first: it is a few comparisons, can_run may probe the hardware.
+        if solver is None or not solver.exact or not condition(graph, cores):
             continue
-        if condition(graph, cores):
+        if solver.can_run(graph) is True:
             return solver, why
     raise SolverUnavailable("no registered solver can run on this graph")
 
