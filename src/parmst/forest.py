@@ -163,12 +163,9 @@ def _ids_in_order(ids, num_edges):
     for i in ids:
         if i < 0 or i >= num_edges:
             return ids, False
-        bit = np.uint64(1) << np.uint64(i & 63)
-        if words[i >> 6] & bit:
-            return ids, False
-        words[i >> 6] |= bit
+        words[i >> 6] |= np.uint64(1) << np.uint64(i & 63)
     ascending = np.empty(len(ids), dtype=np.int64)
-    count = 0
+    count = 0  # fewer than len(ids) at the end where repeats collapsed into one bit
     for w in range(len(words)):
         word = words[w]
         while word:
@@ -176,7 +173,7 @@ def _ids_in_order(ids, num_edges):
             ascending[count] = (w << 6) + _BIT_AT[(lowest * np.uint64(_DE_BRUIJN)) >> np.uint64(58)]
             count += 1
             word ^= lowest
-    return ascending, True
+    return ascending[:count], count == len(ids)
 
 
 def _ascending(ids: np.ndarray, num_edges: int) -> np.ndarray:
