@@ -199,8 +199,9 @@ def register(solver: Solver) -> Solver:
         raise ValueError(f"solver {solver.name!r} registered twice")
     if solver.backend not in BACKENDS:
         raise ValueError(f"solver {solver.name!r}: backend must be one of {BACKENDS}")
+    last = next(reversed(_REGISTRY), solver.name)
     _REGISTRY[solver.name] = solver
-    if solver.name < next(reversed(_REGISTRY)):  # out of order: sort again (at import only)
+    if solver.name < last:  # out of order: sort again (registrations happen at import)
         ordered = sorted(_REGISTRY.items())
         _REGISTRY.clear()
         _REGISTRY.update(ordered)
