@@ -160,10 +160,12 @@ def _ids_in_order(ids, num_edges):
     if len(ids) * _SORT_BELOW < num_edges:
         return ids, False
     words = np.zeros((num_edges + 63) >> 6, dtype=np.uint64)
-    for i in ids:
-        if i < 0 or i >= num_edges:
+    limit = np.uint64(num_edges)
+    for j in range(len(ids)):
+        i = np.uint64(ids[j])  # unsigned: a negative id is out of range too, one comparison
+        if i >= limit:
             return ids, False
-        words[i >> 6] |= np.uint64(1) << np.uint64(i & 63)
+        words[i >> np.uint64(6)] |= np.uint64(1) << (i & np.uint64(63))
     ascending = np.empty(len(ids), dtype=np.int64)
     count = 0  # fewer than len(ids) at the end where repeats collapsed into one bit
     for w in range(len(words)):
