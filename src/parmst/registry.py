@@ -160,14 +160,8 @@ class Solver:
     def load(self, distributed: bool = False) -> Callable[..., Any]:
         """Import and return the solve function (``distributed``: the one for a graph spread
         over MPI ranks)."""
-        return _function(self.distributed_entry if distributed else self.entry)
-
-
-@functools.cache
-def _function(entry: str) -> Callable[..., Any]:
-    """The function a ``"module:function"`` entry names, imported once per process."""
-    module, function = entry.split(":")
-    return getattr(importlib.import_module(module), function)
+        module, function = (self.distributed_entry if distributed else self.entry).split(":")
+        return getattr(importlib.import_module(module), function)
 
 
 @functools.cache
