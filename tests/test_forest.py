@@ -101,6 +101,18 @@ def test_forest_ids_come_out_sorted_with_repeats_and_strays_kept(ids):
     assert f.edge_ids.tolist() == sorted(ids)
 
 
+@pytest.mark.parametrize("ids", [
+    np.random.default_rng(3).permutation(3000)[:1700],  # many 64-edge words, bits set by chance
+    np.r_[63, 64, 0, 2999, 128, 127, 65, 1, np.arange(2, 20)],  # ids at word edges
+    np.r_[np.arange(0, 2500), 2501, 2500],  # ascending but for a descent in the third block
+    np.r_[np.arange(1500, 0, -1), 1500],  # a repeat far from its twin: through the sort
+    np.r_[np.arange(20, 0, -1), -1],  # a negative id: through the sort, kept
+])
+def test_forest_ids_of_a_larger_graph_come_out_sorted(ids):
+    g = parmst.Graph.from_edges(np.arange(3000), np.arange(1, 3001), np.ones(3000))
+    assert parmst.Forest.from_edge_ids(g, ids).edge_ids.tolist() == sorted(ids.tolist())
+
+
 def test_lazy_forest_fields_read_as_eager_ones_through_replace_and_pickle():
     import dataclasses
     import pickle

@@ -20,6 +20,22 @@ def test_missing_package_gives_reason():
     fake = registry.Solver(name="x/gpu", entry="nowhere:solve", paper="-", summary="-",
                            requires=("surely_not_a_module_parmst",))
     assert "surely_not_a_module_parmst is not installed" in fake.can_run()
+    assert fake.can_run() == fake.can_run()  # the lookup is cached, the reason still given
+
+
+def test_registry_stays_sorted_after_a_late_registration():
+    late = registry.Solver(name="aaa-late/serial", entry="parmst.solvers.serial.kruskal:solve",
+                           paper="-", summary="-")
+    registry.solvers()  # every backend loaded first
+    try:
+        registry.register(late)
+        table = registry.solvers()
+        assert list(table) == sorted(table) and registry.get("aaa-late/serial") is late
+        table.clear()  # a copy: the registry is untouched
+        assert "kruskal/serial" in registry.solvers()
+    finally:
+        registry._REGISTRY.pop("aaa-late/serial", None)
+    assert "aaa-late/serial" not in registry.solvers()
 
 
 def test_auto_prefers_dense_prim_on_dense_graphs():

@@ -114,41 +114,72 @@ def exact_sum(weights: np.ndarray) -> int | float:
         return math.inf if exact > 0 else -math.inf
 
 
+_DE_BRUIJN = 0x03F79D71B4CB0A89
+"""A de Bruijn sequence: each power of two times it has a distinct top 6 bits."""
+_BIT_AT = np.zeros(64, dtype=np.int64)
+_BIT_AT[[((1 << b) * _DE_BRUIJN % 2**64) >> 58 for b in range(64)]] = np.arange(64)
+"""The position of a word's lowest set bit, by the top 6 bits of that bit times ``_DE_BRUIJN``."""
+
+_SORT_BELOW = 256
+"""A forest of fewer than one edge in this many sorts faster than it is collected from bits."""
+
+
+@numba.njit(cache=True)
+def _ascends(ids):
+    """Whether ``ids`` strictly ascend; the check stops after the block of the first descent.
+
+    Descents are counted per block over two offset slices rather than branched on
+    one by one: that form the compiler vectorises, four times faster.
+    """
+    last = len(ids) - 1
+    for start in range(0, last, 1024):
+        stop = min(start + 1024, last)
+        before, after = ids[start:stop], ids[start + 1:stop + 1]
+        descents = 0
+        for i in range(len(before)):
+            descents += np.int64(after[i] <= before[i])
+        if descents:
+            return False
+    return True
+
+
 @numba.njit(cache=True)
 def _ids_in_order(ids, num_edges):
-    """``(ascending, complete)``: ``ids`` sorted through a mark per edge, one pass to mark
-    and one to collect; ``complete`` False where they must go through a sort instead.
+    """``(ascending, complete)``: ``ids`` sorted through one bit per edge, one pass to set
+    the bits and one over the words to collect them; ``complete`` False where they must
+    go through a sort instead.
 
     Ids that already ascend (the GPU solvers compact them in order) come back as they
-    are; the check stops at the first descent. A forest of a few percent of the edges
-    sorts faster than it collects. Repeated or out-of-range ids (a solver bug the
-    verifier must see) would collapse or not fit in the marks. The collection is
-    branch-free: every edge is written and the position advances only past marked ones.
+    are. The collection reads 64 edges per word and costs a few operations per forest
+    edge (its lowest set bit, located by a de Bruijn multiply), so only a forest of
+    under one edge in ``_SORT_BELOW`` sorts faster. Repeated or out-of-range ids (a
+    solver bug the verifier must see) would collapse or not fit in the bits.
     """
-    ascends = True
-    for i in range(1, len(ids)):
-        if ids[i] <= ids[i - 1]:
-            ascends = False
-            break
-    if ascends:
+    if _ascends(ids):
         return ids, True
-    if len(ids) * 16 < num_edges:
+    if len(ids) * _SORT_BELOW < num_edges:
         return ids, False
-    marked = np.zeros(num_edges, dtype=np.uint8)
-    for i in ids:
-        if i < 0 or i >= num_edges:
+    words = np.zeros((num_edges + 63) >> 6, dtype=np.uint64)
+    limit = np.uint64(num_edges)
+    for j in range(len(ids)):
+        i = np.uint64(ids[j])  # unsigned: a negative id is out of range too, one comparison
+        if i >= limit:
             return ids, False
-        marked[i] = 1
-    ascending = np.empty(len(ids) + 1, dtype=np.int64)  # +1: the last unmarked edges' writes
-    count = 0
-    for e in range(num_edges):
-        ascending[count] = e
-        count = min(count + marked[e], len(ids))
+        words[i >> np.uint64(6)] |= np.uint64(1) << (i & np.uint64(63))
+    ascending = np.empty(len(ids), dtype=np.int64)
+    count = 0  # fewer than len(ids) at the end where repeats collapsed into one bit
+    for w in range(len(words)):
+        word = words[w]
+        while word:
+            lowest = word & (~word + np.uint64(1))
+            ascending[count] = (w << 6) + _BIT_AT[(lowest * np.uint64(_DE_BRUIJN)) >> np.uint64(58)]
+            count += 1
+            word ^= lowest
     return ascending[:count], count == len(ids)
 
 
 def _ascending(ids: np.ndarray, num_edges: int) -> np.ndarray:
-    """``np.sort(ids)``, through marks per edge where that is faster (:func:`_ids_in_order`)."""
+    """``np.sort(ids)``, through a bit per edge where that is faster (:func:`_ids_in_order`)."""
     ascending, complete = _ids_in_order(ids, num_edges)
     return ascending if complete else np.sort(ids)
 
@@ -246,7 +277,7 @@ class Forest:
                      num_vertices=graph.num_vertices, num_components=graph.num_vertices - count,
                      total_weight=_LAZY, solver=solver,
                      stats=stats if stats is not None else Stats())
-        forest._set(_graph=graph)
+        object.__setattr__(forest, "_graph", graph)  # not through _set: this runs every solve
         if on_device:
             forest._set(_device_ids=edge_ids)
         if graph.is_on_device:

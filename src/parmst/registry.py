@@ -137,7 +137,7 @@ class Solver:
         """``True`` if this solver can run here (on ``graph``, with ``options``, if given),
         else why not."""
         for module in self.requires:
-            if importlib.util.find_spec(module) is None:
+            if not _importable(module):
                 return _missing(module, self.backend)
         if self.probe is not None:
             given = {k: v for k, v in (options or {}).items() if k in self.probe_options}
@@ -151,17 +151,24 @@ class Solver:
     def check_options(self, options: dict[str, Any]) -> None:
         """Raise :class:`~parmst.errors.UnknownOptionError` (a TypeError) naming any of
         ``options`` this solver does not accept, and those it does."""
-        unknown = sorted(set(options) - set(self.options))
+        unknown = options.keys() - self.options.keys()
         if unknown:
             accepted = ", ".join(sorted(self.options)) or "none"
             raise UnknownOptionError(f"solver {self.name!r} got unknown option(s) "
-                                     f"{', '.join(unknown)}; it accepts: {accepted}")
+                                     f"{', '.join(sorted(unknown))}; it accepts: {accepted}")
 
     def load(self, distributed: bool = False) -> Callable[..., Any]:
         """Import and return the solve function (``distributed``: the one for a graph spread
         over MPI ranks)."""
         module, function = (self.distributed_entry if distributed else self.entry).split(":")
         return getattr(importlib.import_module(module), function)
+
+
+@functools.cache
+def _importable(module: str) -> bool:
+    """Whether ``module`` can be found (not imported), looked up once per process: a solve
+    asks on every call, and a package does not appear or vanish under a running process."""
+    return importlib.util.find_spec(module) is not None
 
 
 def _missing(module: str, backend: str) -> str:
@@ -175,6 +182,8 @@ def _missing(module: str, backend: str) -> str:
 
 
 _REGISTRY: dict[str, Solver] = {}
+"""Every registered solver, kept sorted by name as it is filled, so that the lookups of
+every solve need no sort."""
 _LOADED = False
 
 
@@ -184,7 +193,12 @@ def register(solver: Solver) -> Solver:
         raise ValueError(f"solver {solver.name!r} registered twice")
     if solver.backend not in BACKENDS:
         raise ValueError(f"solver {solver.name!r}: backend must be one of {BACKENDS}")
+    last = next(reversed(_REGISTRY), solver.name)
     _REGISTRY[solver.name] = solver
+    if solver.name < last:  # out of order: sort again (registrations happen at import)
+        ordered = sorted(_REGISTRY.items())
+        _REGISTRY.clear()
+        _REGISTRY.update(ordered)
     return solver
 
 
@@ -199,15 +213,20 @@ def _load_backends() -> None:
     _LOADED = True
 
 
+def _table() -> dict[str, Solver]:
+    """Every registered solver, sorted by name: the registry itself, not to be modified."""
+    _load_backends()
+    return _REGISTRY
+
+
 def solvers() -> dict[str, Solver]:
     """Every registered solver, by name, whether or not it can run here."""
-    _load_backends()
-    return dict(sorted(_REGISTRY.items()))
+    return dict(_table())
 
 
 def get(name: str) -> Solver:
     """The solver registered under ``name``; ValueError listing valid names otherwise."""
-    table = solvers()
+    table = _table()
     if name not in table:
         raise UnknownSolverError(
             f"unknown solver {name!r}; registered solvers: {', '.join(table)} (or 'auto')")
@@ -280,13 +299,14 @@ def explain(graph: Graph) -> tuple[Solver, str]:
     if is_distributed(graph):
         name, why = DISTRIBUTED_AUTO
         return get(name), why
-    table = solvers()
+    table = _table()
     cores = cpu_count()
     for name, condition, why in AUTO_RULES:
         solver = table.get(name)
-        if solver is None or not solver.exact or solver.can_run(graph) is not True:
+        # The condition first: it is a few comparisons, can_run may probe the hardware.
+        if solver is None or not solver.exact or not condition(graph, cores):
             continue
-        if condition(graph, cores):
+        if solver.can_run(graph) is True:
             return solver, why
     raise SolverUnavailable("no registered solver can run on this graph")
 
