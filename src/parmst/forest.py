@@ -277,7 +277,7 @@ class Forest:
                      num_vertices=graph.num_vertices, num_components=graph.num_vertices - count,
                      total_weight=_LAZY, solver=solver,
                      stats=stats if stats is not None else Stats())
-        object.__setattr__(forest, "_graph", graph)  # not through _set: this runs every solve
+        forest._set(_graph=graph)
         if on_device:
             forest._set(_device_ids=edge_ids)
         if graph.is_on_device:

@@ -36,7 +36,6 @@ SCAN_THREADS = runtime.WARP_SIZE if runtime.simulator_active() else 1024
 RADIX_BITS = 4
 RADIX_TILE = 16 if runtime.simulator_active() else 64
 _BUCKETS = 1 << RADIX_BITS
-_U64_MAX = np.uint64(2**64 - 1)
 _I64_MAX = np.int64(2**63 - 1)
 _I64_MIN = np.int64(-(2**63))
 
