@@ -25,7 +25,8 @@ DEFAULT_MAX_WEIGHT = 2**20 - 1
 _INT32_MAX = np.iinfo(np.int32).max
 
 
-def _int_dtype(largest: int) -> type:
+def int_dtype(largest: int) -> type:
+    """int32 while ``largest`` fits it, else int64."""
     return np.int32 if largest <= _INT32_MAX else np.int64
 
 
@@ -33,7 +34,7 @@ def random_weights(rng: np.random.Generator, m: int, kind: str,
                    max_weight: int | None) -> np.ndarray:
     """``m`` independent weights of ``kind`` (see the module docstring)."""
     if kind == "unique":
-        distinct = np.arange(1, m + 1, dtype=_int_dtype(m))
+        distinct = np.arange(1, m + 1, dtype=int_dtype(m))
         rng.shuffle(distinct)
         return distinct
     if kind == "float":
@@ -41,7 +42,7 @@ def random_weights(rng: np.random.Generator, m: int, kind: str,
             return rng.random(m)
         return rng.integers(0, max_weight, size=m) / max_weight
     top = DEFAULT_MAX_WEIGHT if max_weight is None else max_weight
-    return rng.integers(1, top, endpoint=True, size=m, dtype=_int_dtype(top))
+    return rng.integers(1, top, endpoint=True, size=m, dtype=int_dtype(top))
 
 
 def length_weights(lengths: np.ndarray, max_length: float, kind: str,
@@ -54,7 +55,7 @@ def length_weights(lengths: np.ndarray, max_length: float, kind: str,
     lengths, equal lengths by position.
     """
     if kind == "unique":
-        ranks = np.empty(len(lengths), dtype=_int_dtype(len(lengths)))
+        ranks = np.empty(len(lengths), dtype=int_dtype(len(lengths)))
         ranks[np.argsort(lengths, kind="stable")] = np.arange(1, len(lengths) + 1)
         return ranks
     scaled = lengths / max_length
@@ -64,4 +65,4 @@ def length_weights(lengths: np.ndarray, max_length: float, kind: str,
     levels = np.clip(np.ceil(scaled * top), 1, top)
     if kind == "float":
         return levels / top
-    return levels.astype(_int_dtype(top))
+    return levels.astype(int_dtype(top))
