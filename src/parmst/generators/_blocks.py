@@ -41,6 +41,9 @@ BLOCK = 1 << 16
 #: Stream numbers, one per kind of draw, so that two draws at one position never coincide.
 STREAM_WEIGHTS = 1
 STREAM_PERMUTE = 2
+STREAM_ENDPOINTS = 3
+STREAM_COORDINATES = 4
+STREAM_STRUCTURE = 5
 
 _ROUNDS = 4
 _MASK64 = np.uint64(0xFFFFFFFFFFFFFFFF)

@@ -7,6 +7,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from parmst.errors import GraphValueError
 from parmst.generators._params import fill_size
 from parmst.graph import Graph
@@ -30,6 +32,12 @@ class Family:
     counts : callable
         ``counts(params) -> (n, m, m_exact)`` from resolved parameters,
         without generating; ``m`` is an upper bound when ``m_exact`` is False.
+    edge_range : callable or None
+        ``edge_range(lo, hi, **params) -> (src, dst, weight)``: the edges
+        with ids ``lo .. hi - 1`` of exactly the graph ``function(**params)``
+        builds, drawn without generating the rest (families with an exact
+        ``m``); what lets ranks generate shares of one graph. ``None`` where
+        the family cannot (yet) be cut by id range.
     """
 
     name: str
@@ -37,6 +45,7 @@ class Family:
     description: str
     sizes: Mapping[str, Mapping[str, Any]]
     counts: Callable[[Mapping[str, Any]], tuple[int, int, bool]]
+    edge_range: Callable[..., tuple[np.ndarray, np.ndarray, np.ndarray]] | None = None
 
     @property
     def defaults(self) -> dict[str, Any]:
