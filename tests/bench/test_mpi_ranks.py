@@ -13,6 +13,7 @@ from parmst.bench.markdown import to_markdown
 from parmst.bench.specs import variants
 from parmst.bench.store import save
 from parmst.bench.suites import get_suite
+from parmst.bench.weak import WEAK_GRAPHS
 
 
 def test_ranks_sweep_applies_to_mpi_solvers_only():
@@ -64,4 +65,40 @@ def test_mpi_scaling_small_runs_tiny_under_mpiexec(tmp_path):
     assert not result.failed
     written = save(result, tmp_path / "out", plots=importlib.util.find_spec("matplotlib") is not None)
     assert any(p.name.endswith("_ranks.png") for p in written) or \
+        importlib.util.find_spec("matplotlib") is None
+
+
+def test_weak_scaling_needs_rank_counts_and_known_series():
+    with pytest.raises(ValueError, match="give ranks too"):
+        parmst.bench.run(weak=["rmat"], solvers=["filter-boruvka/mpi"], progress=False)
+    with pytest.raises(ValueError, match="unknown weak-scaling series 'grid'"):
+        parmst.bench.run(weak=["grid"], ranks=[1], solvers=["filter-boruvka/mpi"],
+                         progress=False)
+
+
+@pytest.mark.mpi
+def test_weak_scaling_small_generates_and_verifies_in_parallel(tmp_path):
+    if importlib.util.find_spec("mpi4py") is None:
+        pytest.skip("mpi4py is not installed (pip install 'parmst[mpi]')")
+    from parmst.bench.mpi import mpi_skip_reason
+
+    reason = mpi_skip_reason()
+    if reason is not None:
+        pytest.skip(reason)
+    result = parmst.bench.run(suite="mpi-weak-small", only=["rmat-weak", "road-weak"],
+                              solvers=["filter-boruvka/mpi[threads=1]"], repeat=1,
+                              progress=False)
+    weak = [r for r in result.records if r.extra.get("weak")]
+    assert [(r.graph, r.ranks) for r in weak] == [("rmat-weak", 1), ("rmat-weak", 2),
+                                                  ("road-weak", 1), ("road-weak", 2)]
+    assert all(r.status == "ok" for r in weak), [(r.label, r.status, r.note) for r in weak]
+    for r in weak:  # the graph doubles with the ranks, and its forest passed verification
+        assert r.extra["verify_time"] > 0 and r.extra["num_edges"] > 0
+        assert r.extra["spec"] == WEAK_GRAPHS[r.graph.removesuffix("-weak")].spec(
+            (1 << 12) * r.ranks)
+    assert weak[1].extra["num_edges"] > 1.5 * weak[0].extra["num_edges"]
+    markdown = to_markdown(result)
+    assert "## Weak scaling" in markdown and "## MPI ranks" not in markdown
+    written = save(result, tmp_path / "out", plots=importlib.util.find_spec("matplotlib") is not None)
+    assert any(p.name.endswith("_weak.png") for p in written) or \
         importlib.util.find_spec("matplotlib") is None

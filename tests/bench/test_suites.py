@@ -7,7 +7,8 @@ import pytest
 
 import parmst
 from parmst.bench.suites import SUITES, _cache_path, default_cache_dir, get_suite, load_graph
-from parmst.generators import FAMILIES, parse_spec
+from parmst.bench.weak import EDGES_PER_RANK, WEAK_GRAPHS
+from parmst.generators import FAMILIES, describe, parse_spec
 
 PAPER_SUITES = ("seed000", "ecl", "road", "prim-dense")
 FULL_SUITES = tuple(name for name in SUITES if not name.endswith("-small"))
@@ -21,13 +22,24 @@ def test_every_suite_has_a_small_variant():
 @pytest.mark.parametrize("suite", sorted(SUITES))
 def test_suite_specs_name_known_families_and_parameters(suite):
     graphs = get_suite(suite).graphs
-    assert graphs or get_suite(suite).scans  # a scan-only suite has no graphs
+    weak = get_suite(suite).weak
+    # a scan-only or weak-scaling suite has no fixed graphs
+    assert graphs or get_suite(suite).scans or weak
     assert len({g.name for g in graphs}) == len(graphs)
-    for graph in graphs:
-        family, params = parse_spec(graph.spec)
-        assert family in FAMILIES, graph.spec
+    specs = [g.spec for g in graphs] + [WEAK_GRAPHS[name].spec(2**k) for name in weak
+                                        for k in (10, 20, 30)]
+    for spec in specs:
+        family, params = parse_spec(spec)
+        assert family in FAMILIES, spec
         accepted = set(inspect.signature(FAMILIES[family].function).parameters)
-        assert set(params) <= accepted, graph.spec
+        assert set(params) <= accepted, spec
+
+
+@pytest.mark.parametrize("name", sorted(WEAK_GRAPHS))
+def test_weak_series_grow_with_the_edges_asked(name):
+    for edges in (2**12, 2**20, 2**24):
+        m = describe(WEAK_GRAPHS[name].spec(edges))["m"]
+        assert 0.7 * edges <= m <= 1.3 * edges, (name, edges, m)
 
 
 def test_small_suites_are_smaller_than_their_full_versions():
@@ -39,6 +51,9 @@ def test_small_suites_are_smaller_than_their_full_versions():
             assert max(get_suite(base + "-small").scans) < max(get_suite(base).scans)
         if full:
             assert full != {g.name for g in small}
+        if get_suite(base).weak:
+            assert get_suite(base + "-small").edges_per_rank < (get_suite(base).edges_per_rank
+                                                                or EDGES_PER_RANK)
 
 
 def test_seed000_suite_lists_the_reports_eight_files():

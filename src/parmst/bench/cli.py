@@ -107,6 +107,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     what.add_argument("--ranks", type=_rank_counts, metavar="LIST",
                       help="MPI rank counts for the mpi solvers, e.g. 1,2,4 (one mpiexec "
                            "launch per solver and count)")
+    what.add_argument("--weak", metavar="LIST",
+                      help="weak-scaling series run at each of --ranks with --edges-per-rank "
+                           "edges per rank, generated and verified in parallel: rmat, "
+                           "uniform, road (e.g. rmat,road)")
+    what.add_argument("--edges-per-rank", type=int, metavar="N",
+                      help="edges per rank of the weak-scaling series (default 2^24)")
     what.add_argument("--weights", metavar="LIST",
                       help="weight transforms, each run on every graph: given (default), "
                            "ranked (int64 ranks of the weights: same order, same forest; "
@@ -197,7 +203,8 @@ def _listing() -> str:
 def _command_line(args: argparse.Namespace) -> str:
     words = ["parmst", "bench"]
     for option in ("suite", "only", "repeat", "budget", "name", "measure", "baseline",
-                   "formats", "weights", "placement", "opencl_device", "time_limit"):
+                   "formats", "weights", "placement", "opencl_device", "time_limit", "weak",
+                   "edges_per_rank"):
         value = getattr(args, option)
         if value is not None and not (option == "budget" and value == 30.0):
             words += [f"--{option.replace('_', '-')}", f"{value:g}"
@@ -272,6 +279,7 @@ def run(args: argparse.Namespace) -> int:
             args.graph, split_specs(args.solver) if args.solver else None, suite=args.suite,
             only=_split([args.only]) if args.only else None, peers=_split(args.peers),
             repeat=args.repeat, kbest=args.kbest, threads=args.threads, ranks=args.ranks,
+            weak=_split([args.weak]) if args.weak else None, edges_per_rank=args.edges_per_rank,
             measure=args.measure, baseline=args.baseline, formats=formats, scans=args.scan_mb,
             opencl_device=None if args.opencl_device is None else _device(args.opencl_device),
             weights=_split([args.weights]) if args.weights else None,

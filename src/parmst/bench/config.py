@@ -59,6 +59,13 @@ class RunConfig:
         Run the mpi solvers under ``mpiexec`` once per rank count, one launch
         each (:mod:`parmst.bench.mpi`); ``budget`` seconds per run bound a
         launch.
+    weak : sequence of str, optional
+        Weak-scaling series (:data:`parmst.bench.weak.WEAK_GRAPHS`: ``rmat``,
+        ``uniform``, ``road``): at each of the ``ranks`` the mpi solvers solve
+        a graph of ``edges_per_rank`` edges per rank, generated and verified
+        in parallel.
+    edges_per_rank : int, optional
+        Edges per rank of the weak series (default ``2**24``).
     measure : {"time", "compute"}, optional
         What throughput and speedups divide by: the whole solve
         (initialization and computation; the default) or the computation
@@ -132,6 +139,8 @@ class RunConfig:
     only: Sequence[str] | None = None
     threads: Sequence[int] | None = None
     ranks: Sequence[int] | None = None
+    weak: Sequence[str] | None = None
+    edges_per_rank: int | None = None
     measure: str | None = None
     baseline: str | None = None
     formats: Sequence[str] | None = None
@@ -188,9 +197,25 @@ class RunConfig:
         if any(int(mb) < 1 for mb in self.setting("scans", ())):
             raise ValueError(f"scan sizes are whole MiB of at least 1, got "
                              f"{list(self.setting('scans', ()))}")
+        self._check_weak()
         for what, allowed in (("weights", WEIGHTS), ("placements", PLACEMENTS)):
             values = self.setting(what, allowed[:1])
             wrong = [v for v in values if v not in allowed]
             if wrong or not values:
                 raise ValueError(f"{what} must be among {', '.join(allowed)}, got "
                                  f"{', '.join(map(repr, values)) or 'none'}")
+
+    def _check_weak(self) -> None:
+        from parmst.bench.weak import WEAK_GRAPHS
+
+        weak = list(self.setting("weak", ()))
+        unknown = [name for name in weak if name not in WEAK_GRAPHS]
+        if unknown:
+            raise ValueError(f"unknown weak-scaling series {unknown[0]!r}; series: "
+                             f"{', '.join(WEAK_GRAPHS)}")
+        if weak and not self.setting("ranks"):
+            raise ValueError("weak scaling runs the mpi solvers at several rank counts: "
+                             "give ranks too (--ranks 1,2,4)")
+        edges = self.setting("edges_per_rank")
+        if edges is not None and edges < 64:
+            raise ValueError(f"edges per rank must be at least 64, got {edges}")

@@ -37,8 +37,16 @@ from parmst.bench.placement import place
 from parmst.bench.result import REFERENCE, BenchResult, GraphInfo, Record
 from parmst.bench.specs import Variant, variants
 from parmst.bench.suites import BenchGraph, Suite, default_cache_dir, load_graph
-from parmst.bench.timing import Scheme
+from parmst.bench.timing import Scheme, finish
 from parmst.bench.transforms import transform
+from parmst.bench.weak import (
+    EDGES_PER_RANK,
+    WEAK_GRAPHS,
+    WeakGraph,
+    weak_graph_info,
+    weak_name,
+    weak_records,
+)
 from parmst.graph import Graph
 
 __all__ = ["run"]
@@ -66,7 +74,8 @@ def _inputs(graphs: Iterable[str | Graph | BenchGraph] | None, suite: Suite | No
             scans: bool = False) -> list[BenchGraph | tuple[str, Graph]]:
     items: list[BenchGraph | tuple[str, Graph]] = []
     if suite is not None:
-        names = [g.name for g in suite.graphs]
+        names = [g.name for g in suite.graphs] + [weak_name(WEAK_GRAPHS[name])
+                                                  for name in suite.weak]
         unknown = [name for name in only or () if name not in names]
         if unknown:
             raise ValueError(f"suite {suite.name} has no graph {unknown[0]!r}; its graphs: "
@@ -84,7 +93,7 @@ def _inputs(graphs: Iterable[str | Graph | BenchGraph] | None, suite: Suite | No
             items.append(BenchGraph(name, item))
     if not items and not scans:
         raise ValueError("nothing to benchmark: give graphs (files or generator specs), "
-                         "scan sizes or a suite")
+                         "scan sizes, weak-scaling series or a suite")
     return items
 
 
@@ -128,7 +137,8 @@ def run(config: RunConfig) -> BenchResult:
     weights = list(config.setting("weights", ("given",)))
     placements = list(config.setting("placements", ("host",)))
     end_to_end = bool(config.setting("end_to_end", False))
-    items = _inputs(config.graphs, suite_info, config.only, scans=bool(scans))
+    weak = _weak_graphs(config)
+    items = _inputs(config.graphs, suite_info, config.only, scans=bool(scans) or bool(weak))
     cache_dir = None
     if config.cache:
         cache_dir = config.cache_dir if config.cache_dir is not None else default_cache_dir()
@@ -149,6 +159,8 @@ def run(config: RunConfig) -> BenchResult:
         "warmup_text": scheme.describe_warmup(solver_timing.WARMUP_PREFIX_EDGES),
         "threads": list(threads) if threads else None, "budget": config.budget,
         "ranks": list(ranks) if ranks else None,
+        "weak": [g.name for g in weak],
+        "edges_per_rank": config.setting("edges_per_rank", EDGES_PER_RANK) if weak else None,
         "measure": config.setting("measure", "time"),
         "baseline": config.setting("baseline", REFERENCE),
         "reference": asdict(reference_figures) if reference_figures else None,
@@ -158,7 +170,9 @@ def run(config: RunConfig) -> BenchResult:
         "unavailable": unavailable, "skipped_peers": _peer_records(peer_names, peers_explicit),
         "skipped_graphs": {}, "command": config.command})
     per_graph = len(placements) * len(timed) + len(peer_names) + len(formats)
-    total = (len(items) * len(weights) * per_graph + len(scans)) * (scheme.runs + 1)
+    launches = [v for v in timed if v.ranks is not None]
+    total = (len(items) * len(weights) * per_graph + len(scans)
+             + len(weak) * len(launches)) * (scheme.runs + 1)
     started = time.perf_counter()
     with (PeerRunner(config.budget) as runner,
           tempfile.TemporaryDirectory(prefix="parmst-bench-io-") as folder,
@@ -193,12 +207,47 @@ def run(config: RunConfig) -> BenchResult:
             del loaded
             if config.after_graph is not None:
                 config.after_graph(result)
+        for graph in weak:
+            _time_weak(plan, graph, launches, result)
+            if config.after_graph is not None:
+                config.after_graph(result)
         if scans:
             from parmst.bench.scan import time_scans
 
             result.records.extend(time_scans(scans, scheme, config.opencl_device, bar))
     result.machine["load_average_end"] = load_average()
     return result
+
+
+def _weak_graphs(config: RunConfig) -> list[WeakGraph]:
+    """The weak-scaling series to run (:mod:`parmst.bench.weak`), ``only`` applied."""
+    names = list(config.setting("weak", ()))
+    if config.only is not None:
+        names = [name for name in names if weak_name(WEAK_GRAPHS[name]) in config.only]
+    return [WEAK_GRAPHS[name] for name in names]
+
+
+def _time_weak(plan: _Plan, graph: WeakGraph, launches: list[Variant],
+               result: BenchResult) -> None:
+    """One weak series: each mpi variant's launch on the graph sized for its rank count."""
+    config, scheme, bar = plan.config, plan.scheme, plan.bar
+    edges_per_rank = config.setting("edges_per_rank", EDGES_PER_RANK)
+    result.graphs.append(weak_graph_info(graph, edges_per_rank))
+
+    def launch(record: Record, variant: Variant, source: tuple[str, str]) -> None:
+        from parmst.bench.mpi import time_ranks
+
+        bar.set_postfix_str(f"{record.graph} {record.label}", refresh=False)
+        phases = time_ranks(record, variant.solver.name, variant.solver.options,
+                            variant.options, source, scheme.runs,
+                            timeout=60 + config.budget * (scheme.runs + 1))
+        if record.status == "ok":
+            finish(record, scheme, phases)
+        else:
+            record.clear_times()
+        bar.update(scheme.runs + 1)
+
+    result.records.extend(weak_records(graph, launches, edges_per_rank, launch))
 
 
 @dataclass(frozen=True)

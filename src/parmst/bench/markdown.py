@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from parmst.bench.machine import describe_machine
 from parmst.bench.result import REFERENCE, BenchResult
-from parmst.bench.sweep_tables import io_table, phase_tables, rank_table, scaling_table, scan_table
+from parmst.bench.sweep_tables import (
+    io_table,
+    phase_tables,
+    rank_table,
+    scaling_table,
+    scan_table,
+    weak_table,
+)
 from parmst.bench.tables import (
     detail_table,
     front_door_table,
@@ -96,6 +103,13 @@ def to_markdown(result: BenchResult) -> str:
                  "life elsewhere), `peak growth` that peak less the rank's memory before "
                  "them (interpreter, libraries, compiled kernels); rank 0 also gathers "
                  "the whole forest, so the last column leaves it out."), rank_table(result)),
+                ("Weak scaling", ("At p ranks each series' graph has about p times the "
+                 "edges per rank; each launch generates it in parallel (generate+route) and "
+                 "solves it, and the last forest is verified in parallel (no process holds "
+                 "the graph). `time / 1 rank` divides the whole time by the one-rank run's "
+                 "(ideal: 1); `peak growth` is the largest rank's peak resident memory "
+                 "during the timed runs less its memory before them, and `growth / 1 rank` "
+                 "divides it by the one-rank run's (ideal: 1)."), weak_table(result)),
                 ("Phases", "Per phase, summed over rounds (share of the phases' total).",
                  phase_tables(result)),
                 ("File formats", ("Write, then read back from the page cache (parsing, "

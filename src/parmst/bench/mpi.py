@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -44,14 +45,15 @@ def mpi_skip_reason() -> str | None:
 
 
 def graph_file(graph: Graph, name: str, reference: np.ndarray, folder: Path
-               ) -> tuple[Path, Path]:
-    """The graph as ``.npz`` and its reference ids as ``.npy`` in ``folder`` (written once)."""
+               ) -> tuple[str, str]:
+    """The graph as ``.npz`` and its reference ids as ``.npy`` in ``folder`` (written once):
+    the paths, as :func:`time_ranks` takes them."""
     stem = "".join(c if c.isalnum() else "_" for c in name)
     path, ids = folder / f"mpi-{stem}.npz", folder / f"mpi-{stem}.ids.npy"
     if not path.exists():
         graph.write(path)
         np.save(ids, reference)
-    return path, ids
+    return str(path), str(ids)
 
 
 def _threads_per_rank(solver_options: dict[str, Any], options: dict[str, Any],
@@ -92,17 +94,24 @@ def _fill(record: Record, report: dict[str, Any]) -> list[dict[str, float]]:
         "peak_growth_others_max_bytes": max(growth[1:], default=growth[0]),
         "peak_of_timed_runs": bool(report.get("peak_of_timed_runs", False)),
         "mpi_library": report["mpi"]})
+    for key in ("verify_time", "num_vertices", "num_edges"):
+        if report.get(key) is not None:
+            record.extra[key] = report[key]
     if report.get("components_after_filter") is not None:
         record.extra["components_after_filter"] = report["components_after_filter"]
     return report["phases"]
 
 
 def time_ranks(record: Record, solver: str, solver_options: dict[str, Any],
-               options: dict[str, Any], files: tuple[Path, Path], runs: int,
+               options: dict[str, Any], source: tuple[str, str], runs: int,
                timeout: float) -> list[dict[str, float]]:
     """Time ``solver`` on ``record.ranks`` ranks in one launch; fills ``record``.
 
-    Returns each timed run's phases (the caller selects the reported run).
+    ``source`` is the worker's graph and reference: a graph file and its
+    reference ids (:func:`graph_file`), or ``("generate:SPEC", "verify")``
+    for a graph generated in parallel and verified in parallel
+    (:mod:`parmst.bench.weak`). Returns each timed run's phases (the caller
+    selects the reported run).
     A wrong forest makes the record ``"MISMATCH"``; a launch that fails or
     outlives ``timeout`` seconds makes it ``"error"`` or ``"skipped"`` with
     the reason, keeping the end of its output.
@@ -116,10 +125,12 @@ def time_ranks(record: Record, solver: str, solver_options: dict[str, Any],
     env = {**os.environ, "NUMBA_NUM_THREADS": str(threads), "PYTHONUNBUFFERED": "1"}
     package_root = str(Path(parmst.__file__).resolve().parents[1])
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))
-    path, ids = files
-    report_path = path.with_name(f"{path.stem}-report-{os.getpid()}.json")
-    report_path.unlink(missing_ok=True)
-    args = ["-m", "parmst.bench._mpi_worker", str(path), str(ids), solver, str(runs),
+    graph, reference = source
+    with tempfile.NamedTemporaryFile(prefix="parmst-ranks-", suffix=".json",
+                                     delete=False) as report_file:
+        report_path = Path(report_file.name)
+    report_path.unlink()
+    args = ["-m", "parmst.bench._mpi_worker", graph, reference, solver, str(runs),
             json.dumps(options), str(report_path)]
     try:
         done = _launch(record.ranks, args, env, timeout)
@@ -136,6 +147,7 @@ def time_ranks(record: Record, solver: str, solver_options: dict[str, Any],
     report_path.unlink()
     if not report["exact"]:
         record.status = "MISMATCH"
-        record.note = "edge ids differ from the reference on some run"
+        record.note = ("the forest failed parallel verification" if reference == "verify"
+                       else "edge ids differ from the reference on some run")
         return []
     return _fill(record, report)

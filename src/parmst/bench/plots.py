@@ -142,7 +142,8 @@ def _sweeps(result: BenchResult, by: str) -> dict[str, dict[str, dict[int, float
     sweeps: dict[str, dict[str, dict[int, float]]] = defaultdict(lambda: defaultdict(dict))
     for record in result.records:
         count = getattr(record, by)
-        if record.ok and count is not None:  # ranks: the solve, without the parallel read
+        if record.ok and count is not None and not record.extra.get("weak"):
+            # ranks: the solve, without the parallel read
             sweeps[record.solver][record.graph][count] = (record.compute_time if by == "ranks"
                                                           else record.time)
     return {solver: graphs for solver, graphs in sweeps.items()
@@ -236,6 +237,39 @@ def plot_scan(result: BenchResult, path: Path) -> Path | None:
     return path
 
 
+def plot_weak(result: BenchResult, path: Path) -> Path | None:
+    """Weak scaling: whole time (generation and solve) against ranks, one panel per solver,
+    one line per series; flat is ideal (:mod:`parmst.bench.weak`)."""
+    series: dict[str, dict[str, dict[int, float]]] = defaultdict(lambda: defaultdict(dict))
+    for record in result.records:
+        if record.ok and record.extra.get("weak"):
+            solver = f"{record.solver}[{record.variant}]" if record.variant else record.solver
+            series[solver][record.graph][record.ranks] = record.time
+    if not series:
+        return None
+    columns = min(len(series), 3)
+    rows = math.ceil(len(series) / columns)
+    fig = _figure(4.2 * columns, 3.6 * rows + 0.6)
+    axes = fig.subplots(rows, columns, squeeze=False).ravel()
+    for ax, (solver, graphs) in zip(axes, sorted(series.items())):
+        for (graph, times), colour in zip(sorted(graphs.items()), _colours(len(graphs))):
+            counts = sorted(times)
+            ax.plot(counts, [times[c] for c in counts], marker="o", color=colour, label=graph)
+            ax.axhline(times[counts[0]], linestyle="--", color=colour, alpha=0.4)
+        ax.set_xscale("log", base=2)
+        ax.set_title(f"{solver}: weak scaling (flat is ideal)", fontsize=9)
+        ax.set_xlabel("ranks")
+        ax.set_ylabel("seconds (generate, route, solve)")
+        ax.set_ylim(bottom=0)
+        ax.grid(alpha=0.4)
+        ax.legend(fontsize=7)
+    for ax in axes[len(series):]:
+        ax.set_visible(False)
+    fig.suptitle(f"{result.config.get('name', '')}\n{_subtitle(result)}", fontsize=9)
+    fig.savefig(path)
+    return path
+
+
 def plot_all(result: BenchResult, directory: Path, stem: str) -> list[Path]:
     """Every plot that applies to ``result``, written as ``<stem>*.png`` in ``directory``."""
     directory.mkdir(parents=True, exist_ok=True)
@@ -247,6 +281,9 @@ def plot_all(result: BenchResult, directory: Path, stem: str) -> list[Path]:
         scaling = plot_scaling(result, directory / f"{stem}_{suffix}.png", by)
         if scaling is not None:
             written.append(scaling)
+    weak = plot_weak(result, directory / f"{stem}_weak.png")
+    if weak is not None:
+        written.append(weak)
     if result.config.get("size_series"):
         written.append(plot_size(result, directory / f"{stem}_size.png"))
     return written

@@ -123,6 +123,10 @@ class Suite:
         A thread-count sweep for solvers that take ``threads``.
     ranks : tuple of int, optional
         An MPI rank-count sweep for the mpi solvers (one mpiexec launch each).
+    weak : tuple of str
+        Weak-scaling series run at each rank count (:mod:`parmst.bench.weak`).
+    edges_per_rank : int, optional
+        Their edges per rank (default :data:`parmst.bench.weak.EDGES_PER_RANK`).
     measure : str
         ``"time"`` (whole solve) or ``"compute"`` (computation only) for
         throughput and speedups.
@@ -160,6 +164,8 @@ class Suite:
     peers: tuple[str, ...] | None = None
     threads: tuple[int, ...] | None = None
     ranks: tuple[int, ...] | None = None
+    weak: tuple[str, ...] = ()
+    edges_per_rank: int | None = None
     measure: str = "time"
     baseline: str | None = None
     reference: Reference | None = None
@@ -467,6 +473,13 @@ SUITES: dict[str, Suite] = {suite.name: suite for suite in (
           (BenchGraph("road-2e12", "road:side=64,seed=1"),
            BenchGraph("sparse/small", "seed000-sparse:size=small,seed=1", "sparse/small.txt")),
           solvers=_MPI_SMALL_SOLVERS, peers=(), ranks=(1, 2)),
+    Suite("mpi-weak", "Sanders and Schimek's weak scaling: 2^24 edges per rank (RMAT, uniform "
+          "random, road-like), 1-16 ranks, generated and verified in parallel", (),
+          solvers=("filter-boruvka/mpi",), peers=(), ranks=(1, 2, 4, 8, 16),
+          weak=("rmat", "uniform", "road")),
+    Suite("mpi-weak-small", "weak scaling at 2^12 edges per rank, 1-2 ranks", (),
+          solvers=("filter-boruvka/mpi",), peers=(), ranks=(1, 2),
+          weak=("rmat", "uniform", "road"), edges_per_rank=1 << 12),
     Suite("phases", "Shou and He Figures 3-4: boruvka-edge/cpu per phase, medium graphs",
           _phases("medium"), solvers=_PHASE_SOLVERS, peers=()),
     Suite("phases-small", "Shou and He Figures 3-4: boruvka-edge/cpu per phase, small graphs",

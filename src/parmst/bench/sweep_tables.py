@@ -10,7 +10,8 @@ from __future__ import annotations
 from parmst.bench.cells import fmt_rate, fmt_ratio, fmt_time, status_cell, table
 from parmst.bench.result import BenchResult, Record
 
-__all__ = ["io_table", "phase_tables", "rank_table", "scaling_table", "scan_table"]
+__all__ = ["io_table", "phase_tables", "rank_table", "scaling_table", "scan_table",
+           "weak_table"]
 
 
 def scaling_table(result: BenchResult) -> list[str]:
@@ -52,7 +53,7 @@ def rank_table(result: BenchResult) -> list[str]:
     to ecl/cpu, resident memory per rank (largest rank), exactness."""
     rows = []
     for r in result.records:
-        if r.ranks is None or r.kind != "parmst":
+        if r.ranks is None or r.kind != "parmst" or r.extra.get("weak"):
             continue
         name = f"{r.solver}[{r.variant}]" if r.variant else r.solver
         one = next((o for o in result.records if o.ok and o.solver == r.solver
@@ -77,6 +78,35 @@ def rank_table(result: BenchResult) -> list[str]:
                    f"vs {result.baseline}", "vs ecl/cpu", "peak MiB/rank",
                    "peak growth MiB/rank", "peak growth MiB, ranks 1..p-1", "exact"],
                   rows, "llrr" + "r" * 11 + "l")
+
+
+def weak_table(result: BenchResult) -> list[str]:
+    """Per weak series, mpi solver and rank count: the graph's size, generation and solve
+    times, the time and each rank's peak memory growth against the one-rank run (ideal
+    weak scaling keeps both at 1), the parallel verification's time and verdict."""
+    rows = []
+    weak = [r for r in result.records if r.extra.get("weak")]
+    for r in weak:
+        one = next((o for o in weak if o.ok and o.graph == r.graph and o.solver == r.solver
+                    and o.variant == r.variant and o.ranks == 1), None)
+        x = r.extra
+        name = f"{r.solver}[{r.variant}]" if r.variant else r.solver
+        growth = x.get("peak_growth_max_bytes")
+        one_growth = one.extra.get("peak_growth_max_bytes") if one else None
+        rows.append([r.graph, name, str(r.ranks), "" if r.threads_used is None
+                     else str(r.threads_used), f"{x['num_edges']:,}" if "num_edges" in x else "",
+                     fmt_time(r.time), fmt_time(r.init_time), fmt_time(r.compute_time),
+                     fmt_ratio(r.time / one.time if one and r.ok and one.time else None),
+                     _mib(x, "peak_growth_max_bytes"),
+                     fmt_ratio(growth / one_growth if growth and one_growth else None),
+                     fmt_time(x.get("verify_time")),
+                     {"ok": "yes", "MISMATCH": "**NO**"}.get(r.status, r.status)])
+    if not rows:
+        return []
+    return table(["series", "solver", "ranks", "threads/rank", "edges", "time (s)",
+                  "generate+route (s)", "solve (s)", "time / 1 rank",
+                  "peak growth MiB/rank", "growth / 1 rank", "verify (s)", "verified"],
+                 rows, "llrrr" + "r" * 7 + "l")
 
 
 def phase_tables(result: BenchResult) -> list[str]:
