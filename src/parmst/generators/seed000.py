@@ -9,6 +9,7 @@ all vertex pairs.
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
 from parmst.errors import GraphValueError
@@ -67,6 +68,43 @@ def _sparse_setup(n, m, size, weights, max_weight) -> tuple[int, int, str, int |
     return n, m, *check_weights(weights, max_weight)
 
 
+@numba.njit(cache=True)
+def _extra_edges_and_tree_ranks(image, draws, n, src, dst, ranks):
+    """Endpoints of the extra edges, and the vertex-order ranks of the tree edges' ends.
+
+    Position ``j`` with ``image[j] < n - 1`` holds tree edge ``i = image[j] + 1``:
+    its child has rank ``i``, its parent rank ``floor(draws[j, 0] * i)``,
+    written to ``ranks[2 k]`` and ``ranks[2 k + 1]`` for the ``k``-th such
+    position. Any other position is an extra edge from ``floor(draws[j, 0] n)``
+    to a different vertex, ``floor(draws[j, 1] (n - 1))`` skipping it.
+    Returns the number of tree positions.
+    """
+    count = 0
+    for j in range(image.size):
+        if image[j] < n - 1:
+            i = image[j] + 1
+            ranks[2 * count] = i
+            ranks[2 * count + 1] = np.int64(draws[j, 0] * i)
+            count += 1
+        else:
+            u = np.int64(draws[j, 0] * n)
+            v = np.int64(draws[j, 1] * (n - 1))
+            src[j] = u
+            dst[j] = v + (v >= u)
+    return count
+
+
+@numba.njit(cache=True)
+def _place_tree_edges(image, n, ends, src, dst):
+    """The tree positions take their vertices: ``ends[2 k]`` (child), ``ends[2 k + 1]`` (parent)."""
+    count = 0
+    for j in range(image.size):
+        if image[j] < n - 1:
+            src[j] = ends[2 * count]
+            dst[j] = ends[2 * count + 1]
+            count += 1
+
+
 def _sparse_endpoints(lo: int, hi: int, n: int, m: int,
                       seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Endpoints of edge ids ``lo .. hi - 1`` of ``seed000-sparse``, from their positions alone.
@@ -82,17 +120,12 @@ def _sparse_endpoints(lo: int, hi: int, n: int, m: int,
     vertices, drawn at its position too.
     """
     image = permute(np.arange(lo, hi), max(m, 1), seed, STREAM_STRUCTURE)
-    tree = image < n - 1
-    child = image[tree] + 1
     draws = draw_range(lo, hi, seed, STREAM_ENDPOINTS, lambda rng, k: rng.random((k, 2)))
     src, dst = np.empty(hi - lo, dtype=np.int64), np.empty(hi - lo, dtype=np.int64)
-    ends = permute(np.concatenate([child, (draws[tree, 0] * child).astype(np.int64)]),
-                   max(n, 1), seed, STREAM_PERMUTE)
-    src[tree], dst[tree] = ends[:len(child)], ends[len(child):]
-    extra = draws[~tree]
-    u = (extra[:, 0] * n).astype(np.int64)
-    v = (extra[:, 1] * (n - 1)).astype(np.int64)
-    src[~tree], dst[~tree] = u, v + (v >= u)
+    ranks = np.empty(2 * min(hi - lo, max(n - 1, 0)), dtype=np.int64)
+    count = _extra_edges_and_tree_ranks(image, draws, n, src, dst, ranks)
+    _place_tree_edges(image, n, permute(ranks[:2 * count], max(n, 1), seed, STREAM_PERMUTE),
+                      src, dst)
     return src, dst
 
 
