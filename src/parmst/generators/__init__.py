@@ -53,9 +53,11 @@ from parmst.generators.lattice import (
     GRID2D_SIZES,
     ROAD_SIZES,
     grid2d,
+    grid2d_edge_range,
     grid_counts,
     road,
     road_counts,
+    road_edge_range,
 )
 from parmst.generators.random_degree import (
     RANDOM_DEGREE_SIZES,
@@ -70,6 +72,7 @@ from parmst.generators.seed000 import (
     seed000_dense_counts,
     seed000_sparse,
     seed000_sparse_counts,
+    seed000_sparse_edge_range,
 )
 from parmst.graph import Graph
 
@@ -96,10 +99,10 @@ __all__ = [
 FAMILIES: dict[str, Family] = {family.name: family for family in (
     Family("grid2d", grid2d, "side x side 4-neighbour grid, random weights "
            "(Fallin et al.: 2d-2e20)",
-           GRID2D_SIZES, lambda p: (*grid_counts(p["side"]), True)),
+           GRID2D_SIZES, lambda p: (*grid_counts(p["side"]), True), grid2d_edge_range),
     Family("road", road, "jittered grid less a fraction of links, length weights "
            "(Fallin et al.: road maps)", ROAD_SIZES,
-           lambda p: (*road_counts(p["side"], p["remove"]), True)),
+           lambda p: (*road_counts(p["side"], p["remove"]), True), road_edge_range),
     Family("random-degree", random_degree, "each vertex links to `degree` random others, "
            "repeats removed (Fallin et al.: r4-2e23)", RANDOM_DEGREE_SIZES,
            lambda p: (*random_degree_counts(p["n"], p["degree"]), False)),
@@ -114,7 +117,8 @@ FAMILIES: dict[str, Family] = {family.name: family for family in (
            lambda p: (*delaunay_counts(p["n"]), False)),
     Family("seed000-sparse", seed000_sparse, "connected multigraph, m ~ 1.5 n, unique int "
            "weights (Shou and He section 4.1, exact counts)", SEED000_SPARSE_SIZES,
-           lambda p: (*seed000_sparse_counts(p["n"], p["m"]), True)),
+           lambda p: (*seed000_sparse_counts(p["n"], p["m"]), True),
+           seed000_sparse_edge_range),
     Family("seed000-dense", seed000_dense, "connected graph on ~90 % of vertex pairs, unique "
            "int weights (Shou and He section 4.1, exact counts)", SEED000_DENSE_SIZES,
            lambda p: (*seed000_dense_counts(p["n"], p["m"]), True)),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Mapping
 from typing import Any
 
@@ -81,3 +82,20 @@ def check_weights(weights: Any, max_weight: Any) -> tuple[str, int | None]:
     if weights == "unique":
         raise GraphValueError("max_weight forces ties, so it cannot go with weights='unique'")
     return weights, check_int("max_weight", max_weight, minimum=1)
+
+
+def check_range(lo: Any, hi: Any, m: int) -> tuple[int, int]:
+    """An edge-id range ``lo .. hi - 1`` of an ``m``-edge graph: ``0 <= lo <= hi <= m``.
+
+    Examples
+    --------
+    >>> check_range(2, 5, 10)
+    (2, 5)
+    """
+    try:
+        lo, hi = operator.index(lo), operator.index(hi)
+    except TypeError:
+        raise GraphValueError(f"an edge range is two integers, got {lo!r} .. {hi!r}") from None
+    if not 0 <= lo <= hi <= m:
+        raise GraphValueError(f"edge range {lo} .. {hi} must satisfy 0 <= lo <= hi <= m = {m}")
+    return lo, hi

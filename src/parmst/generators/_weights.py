@@ -13,6 +13,12 @@ Kinds (the ``weights=`` parameter):
     a random permutation of ``1..m`` (int32 while ``m`` fits): all weights
     distinct, as in Shou and He's test graphs.
 
+Families drawn by edge-id range take their weights from
+:func:`parmst.generators._blocks.weights_at` instead: the same kinds, each
+weight a function of its edge id (``"unique"``: a seeded bijection of the ids
+onto ``1..m``). ``road`` derives ``"int"`` and ``"float"`` weights from link
+lengths (:func:`length_weights`) and takes ``"unique"`` ones by edge id.
+
 ``max_weight`` is the number of distinct values, so a small one forces heavy
 ties (tests of the ``(weight, edge_id)`` rule use it).
 """
@@ -47,17 +53,14 @@ def random_weights(rng: np.random.Generator, m: int, kind: str,
 
 def length_weights(lengths: np.ndarray, max_length: float, kind: str,
                    max_weight: int | None) -> np.ndarray:
-    """Weights that grow with ``lengths`` (all in ``(0, max_length]``).
+    """Weights that grow with ``lengths`` (all in ``(0, max_length]``), each from its own length.
 
     ``"int"`` rounds ``lengths / max_length`` up onto ``1..max_weight``;
     ``"float"`` keeps ``lengths / max_length`` in ``(0, 1]`` (rounded up to
-    multiples of ``1 / max_weight`` when given); ``"unique"`` ranks the
-    lengths, equal lengths by position.
+    multiples of ``1 / max_weight`` when given). There is no ``"unique"``
+    rule: ranking lengths needs all of them, and a family drawn by id range
+    has only its range (``road`` takes unique weights by edge id instead).
     """
-    if kind == "unique":
-        ranks = np.empty(len(lengths), dtype=int_dtype(len(lengths)))
-        ranks[np.argsort(lengths, kind="stable")] = np.arange(1, len(lengths) + 1)
-        return ranks
     scaled = lengths / max_length
     if kind == "float" and max_weight is None:
         return scaled

@@ -9,18 +9,28 @@ all vertex pairs.
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
 from parmst.errors import GraphValueError
-from parmst.generators._params import check_int, check_weights, fill_size
+from parmst.generators._blocks import (
+    STREAM_ENDPOINTS,
+    STREAM_PERMUTE,
+    STREAM_STRUCTURE,
+    draw_range,
+    permute,
+    weights_at,
+)
+from parmst.generators._params import check_int, check_range, check_weights, fill_size
 from parmst.generators._sampling import (
     check_connected_simple,
     connected_distinct_pairs,
     make_graph,
-    random_tree,
 )
 from parmst.generators._weights import random_weights
 from parmst.graph import Graph
+
+Edges = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 SPARSE_SIZES = {
     "small": {"n": 100_000, "m": 149_960},
@@ -53,15 +63,108 @@ def seed000_dense_counts(n: int, m: int) -> tuple[int, int]:
     return n, m
 
 
+def _sparse_setup(n, m, size, weights, max_weight) -> tuple[int, int, str, int | None]:
+    n, m = seed000_sparse_counts(**fill_size("seed000-sparse", SPARSE_SIZES, size, n=n, m=m))
+    return n, m, *check_weights(weights, max_weight)
+
+
+@numba.njit(cache=True)
+def _extra_edges_and_tree_ranks(image, draws, n, src, dst, ranks):
+    """Endpoints of the extra edges, and the vertex-order ranks of the tree edges' ends.
+
+    Position ``j`` with ``image[j] < n - 1`` holds tree edge ``i = image[j] + 1``:
+    its child has rank ``i``, its parent rank ``floor(draws[j, 0] * i)``,
+    written to ``ranks[2 k]`` and ``ranks[2 k + 1]`` for the ``k``-th such
+    position. Any other position is an extra edge from ``floor(draws[j, 0] n)``
+    to a different vertex, ``floor(draws[j, 1] (n - 1))`` skipping it.
+    Returns the number of tree positions.
+    """
+    count = 0
+    for j in range(image.size):
+        if image[j] < n - 1:
+            i = image[j] + 1
+            ranks[2 * count] = i
+            ranks[2 * count + 1] = np.int64(draws[j, 0] * i)
+            count += 1
+        else:
+            u = np.int64(draws[j, 0] * n)
+            v = np.int64(draws[j, 1] * (n - 1))
+            src[j] = u
+            dst[j] = v + (v >= u)
+    return count
+
+
+@numba.njit(cache=True)
+def _place_tree_edges(image, n, ends, src, dst):
+    """The tree positions take their vertices: ``ends[2 k]`` (child), ``ends[2 k + 1]`` (parent)."""
+    count = 0
+    for j in range(image.size):
+        if image[j] < n - 1:
+            src[j] = ends[2 * count]
+            dst[j] = ends[2 * count + 1]
+            count += 1
+
+
+def _sparse_endpoints(lo: int, hi: int, n: int, m: int,
+                      seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Endpoints of edge ids ``lo .. hi - 1`` of ``seed000-sparse``, from their positions alone.
+
+    A seeded bijection of the ids (:func:`parmst.generators._blocks.permute`)
+    spreads the ``n - 1`` tree edges over random positions: id ``e`` with
+    image ``t < n - 1`` is tree edge ``i = t + 1``, which joins ``order(i)``
+    to ``order(floor(r * i))``, a uniformly random earlier vertex of a seeded
+    vertex order (``order`` is another bijection; ``r`` in ``[0, 1)`` is drawn
+    at position ``e`` of a blockwise stream). Vertex ``order(i)`` thus joins
+    an earlier one for every ``i >= 1``: a random recursive tree, connected.
+    Every other id is an extra edge between two distinct uniformly random
+    vertices, drawn at its position too.
+    """
+    image = permute(np.arange(lo, hi), max(m, 1), seed, STREAM_STRUCTURE)
+    draws = draw_range(lo, hi, seed, STREAM_ENDPOINTS, lambda rng, k: rng.random((k, 2)))
+    src, dst = np.empty(hi - lo, dtype=np.int64), np.empty(hi - lo, dtype=np.int64)
+    ranks = np.empty(2 * min(hi - lo, max(n - 1, 0)), dtype=np.int64)
+    count = _extra_edges_and_tree_ranks(image, draws, n, src, dst, ranks)
+    _place_tree_edges(image, n, permute(ranks[:2 * count], max(n, 1), seed, STREAM_PERMUTE),
+                      src, dst)
+    return src, dst
+
+
+def seed000_sparse_edge_range(lo: int, hi: int, *, n: int | None = None, m: int | None = None,
+                              size: str = "small", seed: int = 0, weights: str = "unique",
+                              max_weight: int | None = None) -> Edges:
+    """Edges ``lo .. hi - 1`` of :func:`seed000_sparse` with the same parameters.
+
+    Every value is a function of the edge id (see :func:`_sparse_endpoints`
+    and :func:`parmst.generators._blocks.weights_at`): ``O(hi - lo)`` work.
+
+    Returns
+    -------
+    (src, dst, weight) : tuple of numpy.ndarray
+
+    Examples
+    --------
+    >>> whole = seed000_sparse(n=10, m=15, seed=1)
+    >>> src, dst, weight = seed000_sparse_edge_range(4, 9, n=10, m=15, seed=1)
+    >>> bool((whole.src[4:9] == src).all() and (whole.weight[4:9] == weight).all())
+    True
+    """
+    n, m, kind, max_weight = _sparse_setup(n, m, size, weights, max_weight)
+    lo, hi = check_range(lo, hi, m)
+    return (*_sparse_endpoints(lo, hi, n, m, seed), weights_at(lo, hi, m, seed, kind, max_weight))
+
+
 def seed000_sparse(*, n: int | None = None, m: int | None = None, size: str = "small",
                    seed: int = 0, weights: str = "unique",
                    max_weight: int | None = None) -> Graph:
     """A connected sparse multigraph like Shou and He's ``sparse/<size>.txt``.
 
-    A random spanning tree (each vertex of a random permutation joins a
-    random earlier one) plus ``m - n + 1`` uniformly random extra edges
-    between distinct endpoints (multi-edges possible, as in the report), in a
-    random edge order. Weights are unique integers by default, as in the report.
+    A random spanning tree (each vertex of a random order joins a random
+    earlier one) plus ``m - n + 1`` uniformly random extra edges between
+    distinct endpoints (multi-edges possible, as in the report), the tree
+    edges at random positions among them. Weights are unique integers by
+    default, as in the report. Every edge is a function of its id and the
+    seed, so any id range can be generated alone
+    (:func:`seed000_sparse_edge_range`).
 
     Parameters
     ----------
@@ -80,18 +183,10 @@ def seed000_sparse(*, n: int | None = None, m: int | None = None, size: str = "s
     >>> g.num_vertices, g.num_edges, bool((g.src != g.dst).all())
     (10, 15, True)
     """
-    n, m = seed000_sparse_counts(**fill_size("seed000-sparse", SPARSE_SIZES, size, n=n, m=m))
-    kind, max_weight = check_weights(weights, max_weight)
-    rng = np.random.default_rng(seed)
-    child, parent = random_tree(rng, n)
-    extra = m - len(child)
-    u = rng.integers(0, n, size=extra)
-    v = rng.integers(0, max(n - 1, 1), size=extra)
-    v += v >= u
-    order = rng.permutation(m)
-    src = np.concatenate([child, u])[order]
-    dst = np.concatenate([parent, v])[order]
-    return make_graph(src, dst, random_weights(rng, m, kind, max_weight), n)
+    n, m, _, _ = _sparse_setup(n, m, size, weights, max_weight)
+    src, dst, weight = seed000_sparse_edge_range(0, m, n=n, m=m, seed=seed, weights=weights,
+                                                 max_weight=max_weight)
+    return make_graph(src, dst, weight, n)
 
 
 def seed000_dense(*, n: int | None = None, m: int | None = None, size: str = "small",
