@@ -121,7 +121,8 @@ def permute(values: np.ndarray, n: int, seed: int, stream: int = STREAM_PERMUTE)
         if values.min() < 0 or values.max() >= n:
             raise ValueError(f"permute: values must lie in 0 .. {n - 1}")
         half_bits = max(1, (int(n - 1).bit_length() + 1) // 2)
-        _permute_all(values, np.uint64(n), half_bits, _round_keys(seed, stream), out)
+        with np.errstate(over="ignore"):  # wrapping products are the hash (without the JIT)
+            _permute_all(values, np.uint64(n), half_bits, _round_keys(seed, stream), out)
     return out.astype(np.int64)
 
 
