@@ -246,21 +246,6 @@ def large_files(tmp_path_factory):
     return paths
 
 
-def _egr_windows(path, rank: int, size: int) -> tuple[set[int], set[int]]:
-    """The windows part ``rank`` of an ``.egr`` file may touch: its rows of ``nindex`` and its
-    entries of ``nlist`` and ``eweight``; and the windows of the whole ``nindex``."""
-    raw = np.fromfile(path, dtype="<i4")
-    n, e = int(raw[0]), int(raw[1])
-    bounds = io.egr.row_bounds(np.fromfile(path, dtype=np.uint8), n, e, size)
-    first, last = int(bounds[rank]), int(bounds[rank + 1])
-    k0, k1 = int(raw[2 + first]), int(raw[2 + last])
-    body = 8 + 4 * (n + 1)
-    share = (touched.windows(0, 8) | touched.windows(8 + 4 * first, 8 + 4 * (last + 1))
-             | touched.windows(body + 4 * k0, body + 4 * k1)
-             | touched.windows(body + 4 * (e + k0), body + 4 * (e + k1)))
-    return share, touched.windows(8, body)
-
-
 @pytest.mark.parametrize("fmt", sorted(EXTENSIONS))
 def test_each_part_touches_only_its_share_of_the_file(large_files, monkeypatch, fmt):
     """For p = 1..4, part r touches the head of the file and its own ~1/p (text: its byte
@@ -281,7 +266,7 @@ def test_each_part_touches_only_its_share_of_the_file(large_files, monkeypatch, 
                 continue
             used = recorder.last_windows()
             if fmt == "egr":
-                share, nindex = _egr_windows(path, rank, size)
+                share, nindex = touched.egr_windows(path, rank, size)
                 probes = (size + 1) * (int(np.log2(len(nindex) + 1)) + 2)
                 assert used - share <= nindex and len(used - share) <= probes, (rank, size)
             else:
@@ -304,7 +289,7 @@ def test_egr_row_bounds_search_nindex_instead_of_reading_it(tmp_path, monkeypatc
     size = 4
     for rank in range(size):
         read_part(path, rank, size)
-        share, nindex = _egr_windows(path, rank, size)
+        share, nindex = touched.egr_windows(path, rank, size)
         searched = recorder.last_windows() - share
         depth = int(np.log2(len(nindex))) + 1  # windows a search may visit
         assert searched <= nindex and len(searched) <= (size + 1) * depth, rank

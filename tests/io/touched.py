@@ -78,3 +78,19 @@ def bytes_read() -> int:
     """Bytes this process has read with ``read``/``pread`` so far."""
     with open("/proc/self/io") as f:
         return next(int(line.split()[1]) for line in f if line.startswith("rchar"))
+
+
+def egr_windows(path, rank: int, size: int) -> tuple[set[int], set[int]]:
+    """The windows part ``rank`` of an ``.egr`` file may touch: its rows of ``nindex`` and its
+    entries of ``nlist`` and ``eweight``; and the windows of the whole ``nindex``, where the
+    row bounds' binary searches may touch a few more."""
+    raw = np.fromfile(path, dtype="<i4")
+    n, e = int(raw[0]), int(raw[1])
+    bounds = egr.row_bounds(np.fromfile(path, dtype=np.uint8), n, e, size)
+    first, last = int(bounds[rank]), int(bounds[rank + 1])
+    k0, k1 = int(raw[2 + first]), int(raw[2 + last])
+    body = 8 + 4 * (n + 1)
+    share = (windows(0, 8) | windows(8 + 4 * first, 8 + 4 * (last + 1))
+             | windows(body + 4 * k0, body + 4 * k1)
+             | windows(body + 4 * (e + k0), body + 4 * (e + k1)))
+    return share, windows(8, body)
