@@ -26,7 +26,7 @@ MODULES = {
         "is_distributed", "prepare", "resolve", "run", "run_distributed",
     ],
     "parmst.distributed": ["OWNERSHIPS", "DistributedGraph", "Ownership", "byte_range",
-                           "read_part"],
+                           "read_part", "write_forest", "writes_in_parallel"],
     "parmst.io": ["FORMATS", "Format", "GraphFileNotFoundError", "convert", "detect_format",
                   "read", "read_with_labels", "write",
                   # the partitioned read of every format, for MPI ranks (issue 25)

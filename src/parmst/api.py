@@ -60,7 +60,9 @@ def minimum_spanning_forest(graph: Any, solver: str = "auto", *, ignore_nan: boo
     graph : Graph, SciPy sparse matrix, NetworkX graph or DistributedGraph
         A :class:`parmst.distributed.DistributedGraph` is solved collectively
         by an ``mpi`` solver (``"auto"``: ``filter-boruvka/mpi``): rank 0 gets
-        the complete forest, the other ranks their share.
+        the complete forest, the other ranks their share; with the option
+        ``gather=False`` rank 0 too keeps only its share (see
+        :func:`parmst.distributed.write_forest`).
     solver : str
         A registered solver id (see :func:`parmst.available_solvers`) or
         ``"auto"``, which picks by the rule in :func:`parmst.registry.select`.

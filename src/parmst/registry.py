@@ -383,11 +383,15 @@ def run(solver: str, graph: Graph, /, **options: Any) -> tuple[Solver, Any, Stat
     return chosen, edge_ids, stats
 
 
-def run_distributed(solver: str, graph: Any, /, **options: Any) -> Forest:
+def run_distributed(solver: str, graph: Any, /, *, gather: bool = True,
+                    **options: Any) -> Forest:
     """Select, check and run a solver on a graph spread over MPI ranks; call it on every rank.
 
     ``solver="auto"`` picks ``filter-boruvka/mpi``. Rank 0 gets the complete
     Forest, every other rank its share (see the solver's distributed entry).
+    ``gather=False`` leaves rank 0 its share too, so that no rank holds the
+    whole forest (write it with :func:`parmst.distributed.write_forest`).
     """
     chosen = resolve(solver, graph, options)
-    return chosen.load(distributed=True)(graph, **{**chosen.options, **options})
+    return chosen.load(distributed=True)(graph, gather=gather,
+                                         **{**chosen.options, **options})

@@ -13,6 +13,7 @@ import itertools
 
 import numpy as np
 import pytest
+import touched
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -222,3 +223,74 @@ def test_compressed_npz_is_sliced_through_the_archive_member(tmp_path, size):
     path = tmp_path / "g.npz"
     io.write(g, path, compressed=True)
     _assert_tiles(path, g, size)
+
+
+# ------------------------------------------------------------------ what each part touches
+def _zero_before(mine, of_rank):
+    """A ``before`` that touches no other part (the line numbers only serve errors)."""
+    return (0,) * len(mine)
+
+
+@pytest.fixture(scope="module")
+def large_files(tmp_path_factory):
+    """Each format's file of one random graph, ~1.5-2.5 MB: parts much larger than a window."""
+    folder = tmp_path_factory.mktemp("touch")
+    rng = np.random.default_rng(7)
+    n, m = 5000, 100_000
+    graph = Graph.from_edges(rng.integers(0, n, m), rng.integers(0, n, m),
+                             rng.integers(1, 1000, m).astype(np.int32), n)
+    paths = {}
+    for fmt, ext in EXTENSIONS.items():
+        paths[fmt] = folder / f"g{ext}"
+        io.write(graph, paths[fmt])
+    return paths
+
+
+@pytest.mark.parametrize("fmt", sorted(EXTENSIONS))
+def test_each_part_touches_only_its_share_of_the_file(large_files, monkeypatch, fmt):
+    """For p = 1..4, part r touches the head of the file and its own ~1/p (text: its byte
+    range and the line across its end; .egr: its rows' nindex, nlist and eweight entries,
+    plus the few nindex entries of the binary searches; .npz: its slice of each array)."""
+    path = large_files[fmt]
+    read_part(path, 0, 1)  # compile and cache first: the later calls read nothing else
+    size_bytes = path.stat().st_size
+    recorder = touched.Recorder(monkeypatch)
+    for size in range(1, 5):
+        for rank in range(size):
+            options = {} if fmt in ("egr", "npz") else {"before": _zero_before}
+            start = touched.bytes_read()
+            part = read_part(path, rank, size, **options)
+            if fmt == "npz":
+                slice_bytes = 4 * 4 * len(part.src)  # int32 src and dst, int32 weight (x2 room)
+                assert touched.bytes_read() - start <= slice_bytes + touched.WINDOW, (rank, size)
+                continue
+            used = recorder.last_windows()
+            if fmt == "egr":
+                share, nindex = touched.egr_windows(path, rank, size)
+                probes = (size + 1) * (int(np.log2(len(nindex) + 1)) + 2)
+                assert used - share <= nindex and len(used - share) <= probes, (rank, size)
+            else:
+                lo, hi = size_bytes * rank // size, size_bytes * (rank + 1) // size
+                share = touched.windows(0, 1) | touched.windows(lo, hi)
+                assert used <= share, (rank, size, sorted(used - share))
+            assert len(used) <= len(touched.windows(0, size_bytes)) // size + 12, (rank, size)
+
+
+def test_egr_row_bounds_search_nindex_instead_of_reading_it(tmp_path, monkeypatch):
+    """A graph with many vertices and few edges: nindex is most of the file, and the binary
+    searches of the row bounds touch a few windows of it, not every one."""
+    n = 1 << 21
+    rng = np.random.default_rng(2)
+    path = tmp_path / "sparse.egr"
+    io.write(Graph.from_edges(rng.integers(0, n, 2000), rng.integers(0, n, 2000),
+                              np.ones(2000, dtype=np.int32), n), path)
+    read_part(path, 0, 1)
+    recorder = touched.Recorder(monkeypatch)
+    size = 4
+    for rank in range(size):
+        read_part(path, rank, size)
+        share, nindex = touched.egr_windows(path, rank, size)
+        searched = recorder.last_windows() - share
+        depth = int(np.log2(len(nindex))) + 1  # windows a search may visit
+        assert searched <= nindex and len(searched) <= (size + 1) * depth, rank
+        assert 2 * len(searched) < len(nindex - share), rank  # most of nindex is untouched

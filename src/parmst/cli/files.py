@@ -67,7 +67,9 @@ def write_ids(path: Path, ids: np.ndarray) -> None:
     if path.suffix == ".npy":
         np.save(path, ids)
     else:
-        path.write_text("".join(f"{i}\n" for i in ids.tolist()))
+        from parmst.distributed.output import id_lines
+
+        path.write_bytes(id_lines(ids))
 
 
 def read_edge_ids(path: Path) -> np.ndarray:

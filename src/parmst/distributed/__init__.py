@@ -35,6 +35,11 @@ data. Shou and He's first MPI version gave every rank a copy of the whole graph
 and ran out of memory at 8 ranks; here no rank ever holds more than its
 share (the solvers' own replicated state is documented with each solver).
 
+The forest of a solve with ``gather=False`` stays spread: each rank keeps
+the forest edges of its id range, and :func:`write_forest` writes them to
+one file in parallel (``.npy``, ``.ids`` or an edge list; MPI-IO at offsets
+from an exclusive prefix sum of the ranks' byte counts).
+
 Errors seen by any rank (a malformed line in one rank's range, an id out of
 range) are agreed on: every rank raises the same
 :class:`~parmst._mpi.channel.DistributedError` with the lowest failing
@@ -50,8 +55,10 @@ Run under ``mpiexec -n 4 python script.py`` (or plainly, as one rank):
 """
 
 from parmst.distributed.graph import DistributedGraph
+from parmst.distributed.output import write_forest, writes_in_parallel
 from parmst.distributed.ownership import OWNERSHIPS, Ownership
 from parmst.io import read_part
 from parmst.io._ranges import byte_range
 
-__all__ = ["OWNERSHIPS", "DistributedGraph", "Ownership", "byte_range", "read_part"]
+__all__ = ["OWNERSHIPS", "DistributedGraph", "Ownership", "byte_range", "read_part",
+           "write_forest", "writes_in_parallel"]

@@ -193,12 +193,14 @@ def _unmirrored(path: str, n: int, rows: np.ndarray, nlist: np.ndarray,
 def row_bounds(data: np.ndarray, n: int, e: int, parts: int) -> np.ndarray:
     """Rows ``bounds[r] .. bounds[r+1]-1`` of part ``r``: near-equal entry counts, whole rows.
 
-    Binary searches in the memory-mapped ``nindex`` touch a few pages only.
-    The bounds never decrease, even where ``nindex`` is broken (each part
-    then checks its own slice).
+    Binary searches in the memory-mapped ``nindex`` touch a few pages only:
+    the targets are int32 like ``nindex`` (``E`` is an int32), since
+    ``np.searchsorted`` would first cast the whole map to a common dtype,
+    reading all of it. The bounds never decrease, even where ``nindex`` is
+    broken (each part then checks its own slice).
     """
     nindex = data[_HEADER_BYTES:_HEADER_BYTES + 4 * (n + 1)].view(_INT32)
-    targets = np.array([e * r // parts for r in range(parts + 1)], dtype=np.int64)
+    targets = np.array([e * r // parts for r in range(parts + 1)], dtype=_INT32)
     bounds = np.clip(np.searchsorted(nindex, targets, side="left"), 0, n)
     bounds[0], bounds[-1] = 0, n
     return np.maximum.accumulate(bounds)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import os
+import struct
 import zipfile
 import zlib
 from typing import BinaryIO
@@ -144,16 +145,36 @@ def _member_slice(archive: zipfile.ZipFile, path: str, name: str, lo: int, hi: i
                   length: int) -> np.ndarray:
     """Entries ``lo .. hi-1`` of the one-dimensional member ``name`` of ``length`` entries.
 
-    Seeks in the member: a stored member reads only those bytes, a deflated
-    one is decompressed as a stream up to them.
+    A stored member (``np.savez``, :func:`write`'s default) is read at its
+    offset in the archive file: only those bytes (``zipfile`` would read and
+    drop every byte before them). A deflated one is decompressed as a stream
+    up to them, so part ``r`` of ``p`` decompresses ``(r + 1) / p`` of it.
     """
     f, dtype, shape = _open_member(archive, path, name)
     with f:
         if shape[0] != length:
             raise GraphFormatError(path, f"src has {length} entries but {name} has {shape[0]}")
-        f.seek(f.tell() + lo * dtype.itemsize)
-        raw = f.read((hi - lo) * dtype.itemsize)
-    return np.frombuffer(raw, dtype=dtype).copy()
+        info = archive.getinfo(name + ".npy")
+        if info.compress_type != zipfile.ZIP_STORED:
+            f.seek(f.tell() + lo * dtype.itemsize)
+            return np.frombuffer(f.read((hi - lo) * dtype.itemsize), dtype=dtype).copy()
+        at = _stored_data_offset(archive, info) + f.tell() + lo * dtype.itemsize
+    count = (hi - lo) * dtype.itemsize
+    with open(path, "rb") as raw:
+        data = os.pread(raw.fileno(), count, at)
+    if len(data) != count:
+        raise GraphFormatError(path, f"array {name!r} ends before its {length} entries: "
+                                     "truncated", offset=at + len(data))
+    return np.frombuffer(data, dtype=dtype).copy()
+
+
+def _stored_data_offset(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> int:
+    """Where a stored member's bytes begin in the archive file: after its local header
+    (30 bytes, then the name and an extra field whose lengths it gives at bytes 26 and 28)."""
+    archive.fp.seek(info.header_offset)
+    local = archive.fp.read(30)
+    name_length, extra_length = struct.unpack("<HH", local[26:30])
+    return info.header_offset + 30 + name_length + extra_length
 
 
 def read_range(path: str | os.PathLike, rank: int, size: int, *,

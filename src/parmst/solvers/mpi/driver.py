@@ -6,7 +6,9 @@ ids (the chosen edges among its primary ones, see
 :func:`~parmst.solvers.mpi.held.held_share`). The driver checks the input on
 every rank together, times the solve and its communication, puts the shares
 in id order, spreads and gathers them (:mod:`parmst.solvers.mpi.gather`),
-sums the weight and returns the :class:`~parmst.forest.Forest`.
+sums the weight and returns the :class:`~parmst.forest.Forest`. With
+``gather=False`` nothing is gathered: every rank, rank 0 included, keeps
+its share.
 """
 
 from __future__ import annotations
@@ -19,7 +21,13 @@ import numpy as np
 from parmst._mpi.channel import peak_memory_bytes
 from parmst.distributed import DistributedGraph
 from parmst.forest import Forest, exact_sum
-from parmst.solvers.mpi.gather import gather_forest, held_positions, id_order
+from parmst.solvers.mpi.gather import (
+    exact_total,
+    gather_forest,
+    held_positions,
+    id_order,
+    spread_forest,
+)
 from parmst.stats import Stats
 
 # Per-rank figures a solver leaves in stats.extra that belong in the per-rank table.
@@ -27,7 +35,7 @@ PER_RANK_EXTRA = ("local_edges", "cut_edges_held", "contracted_edges")
 
 
 def solve_distributed(dg: DistributedGraph, name: str,
-                      held_forest: Callable[[Stats], np.ndarray]) -> Forest:
+                      held_forest: Callable[[Stats], np.ndarray], gather: bool = True) -> Forest:
     """Run the mpi solver ``name`` on every rank; the complete Forest on rank 0.
 
     ``held_forest(stats)`` returns this rank's share of the chosen edge ids.
@@ -37,6 +45,9 @@ def solve_distributed(dg: DistributedGraph, name: str,
     ids ``r*m//p`` up to ``(r+1)*m//p - 1``), in id order, so the shares are
     disjoint and together make the forest; while ``num_vertices``,
     ``num_components`` and ``total_weight`` are the global figures.
+    ``gather=False`` gives rank 0 its share too: no rank ever holds the
+    whole forest (``stats.extra["gathered"]`` says which it is); the
+    forest's edge count is ``num_vertices - num_components``.
     ``stats.extra["ranks"]`` (rank 0) lists every rank's building (read and
     route) time, and for the solve itself its local time, communication
     time, collectives, messages and bytes sent, plus the edges it held and
@@ -67,14 +78,19 @@ def solve_distributed(dg: DistributedGraph, name: str,
                 **{k: stats.extra.pop(k) for k in PER_RANK_EXTRA if k in stats.extra}}
     ranks = channel.gather_object(per_rank)
     ids, src, dst, weights = mine, dg.src[position], dg.dst[position], dg.weight[position]
-    if channel.size > 1:  # on one rank its share, in id order already, is the forest
+    if channel.size > 1 and not gather:
+        ids, src, dst, weights = spread_forest(channel, dg.num_edges, ids, src, dst, weights)
+    elif channel.size > 1:  # on one rank its share, in id order already, is the forest
         share, whole = gather_forest(channel, dg.num_edges, ids, src, dst, weights)
         ids, src, dst, weights = whole if channel.rank == 0 else share
-    total_weight = exact_sum(weights) if channel.rank == 0 else None
-    total_weight = channel.bcast_object(total_weight)
+    if gather:
+        total_weight = channel.bcast_object(exact_sum(weights) if channel.rank == 0 else None)
+    else:
+        total_weight = exact_total(channel, weights)
     forest_edges = channel.allreduce_int(len(mine), "sum")
     stats.rounds = stats.rounds or 0
     stats.extra["rank"] = channel.rank
+    stats.extra["gathered"] = gather
     if channel.rank == 0:
         stats.extra["ranks"] = ranks
     return Forest(edge_ids=ids.astype(np.int64), src=src, dst=dst, weight=weights,

@@ -4,15 +4,20 @@ Every rank ends a distributed solve with the forest edges it is responsible
 for (its primary edges among those chosen), in no useful order. They are
 spread so that rank ``r`` of ``p`` holds the forest edges with ids
 ``r*m//p .. (r+1)*m//p - 1`` in id order, and rank 0 gathers those shares in
-rank order: the whole forest in id order, with no sort on rank 0.
+rank order: the whole forest in id order, with no sort on rank 0. With
+``gather=False`` the shares stay where they are, and only the forest's
+total weight is agreed (:func:`exact_total`), exactly as one rank would sum it.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numba
 import numpy as np
+
+from parmst.forest import exact_sum
 
 
 @numba.njit(cache=True)
@@ -79,7 +84,7 @@ def _id_range_starts(num_edges: int, size: int) -> np.ndarray:
     return np.array([r * num_edges // size for r in range(size + 1)], dtype=np.int64)
 
 
-def _spread_forest(channel: Any, num_edges: int, ids: np.ndarray, *columns: np.ndarray
+def spread_forest(channel: Any, num_edges: int, ids: np.ndarray, *columns: np.ndarray
                   ) -> list[np.ndarray]:
     """The forest edges by id range: rank ``r`` ends with those in its range of
     :func:`_id_range_starts`, in id order, ``(ids, *columns)``.
@@ -99,12 +104,47 @@ def _spread_forest(channel: Any, num_edges: int, ids: np.ndarray, *columns: np.n
 
 def gather_forest(channel: Any, num_edges: int, ids: np.ndarray, *columns: np.ndarray
                   ) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
-    """This rank's share of the forest (:func:`_spread_forest`) and, on rank 0, the whole
+    """This rank's share of the forest (:func:`spread_forest`) and, on rank 0, the whole
     forest ``(ids, *columns)`` in id order (``None`` elsewhere).
 
     Rank 0 only receives the shares in rank order: sorting the 10 million
     gathered ids of seed000-sparse large's forest on rank 0 had cost a fifth of
     the 16-rank solve while the other ranks waited.
     """
-    share = _spread_forest(channel, num_edges, ids, *columns)
+    share = spread_forest(channel, num_edges, ids, *columns)
     return share, [channel.gatherv(array) for array in share]
+
+
+def _exact_parts(weights: np.ndarray) -> list[int | float]:
+    """Numbers whose exact sum is the exact sum of ``weights``.
+
+    Integers: their sum (a Python int, exact). Floats: the correctly rounded
+    sum, then the correctly rounded rest of the exact sum after it, and so
+    on until nothing is left (each rest is far below the last one's ulp, so
+    a few suffice); or the one non-finite sum where a weight is inf or NaN.
+    """
+    parts = [exact_sum(weights)]
+    if weights.dtype.kind != "f":
+        return parts
+    while math.isfinite(parts[-1]) and parts[-1] != 0:
+        rest = exact_sum(np.concatenate([weights.astype(np.float64), -np.array(parts)]))
+        if rest == 0:
+            break
+        parts.append(rest)
+    return parts
+
+
+def exact_total(channel: Any, weights: np.ndarray) -> int | float:
+    """The forest's total weight from every rank's ``weights``, agreed on every rank (collective).
+
+    Equal to :func:`parmst.forest.exact_sum` of all the weights together:
+    each rank sends a few numbers whose exact sum is its own, and rank 0 sums
+    those exactly, so no rank needs the others' weights.
+    """
+    gathered = channel.gather_object(_exact_parts(weights))
+    total = None
+    if channel.rank == 0:
+        numbers = [x for parts in gathered for x in parts]
+        total = (exact_sum(np.array(numbers, dtype=np.float64)) if weights.dtype.kind == "f"
+                 else sum(numbers))
+    return channel.bcast_object(total)

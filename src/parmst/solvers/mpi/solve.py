@@ -8,7 +8,8 @@ that choose this rank's forest edges. Its plain entry solves a
 :class:`~parmst.Graph` that every rank holds (the conformance suite, a script
 run on every rank): it spreads the graph over ``MPI.COMM_WORLD`` (each rank
 keeps its slice), runs the distributed entry and gives every rank the forest's
-edge ids.
+edge ids. Every distributed entry takes ``gather`` (see
+:func:`parmst.registry.run_distributed`).
 """
 
 from __future__ import annotations
@@ -21,17 +22,18 @@ from parmst.forest import Forest
 from parmst.stats import Stats
 
 
-def boruvka_allreduce_distributed(dg) -> Forest:
+def boruvka_allreduce_distributed(dg, gather: bool = True) -> Forest:
     """The minimum spanning forest of ``dg`` by Shou and He's all-reduce Borůvka."""
     from parmst.solvers.mpi.allreduce import boruvka_allreduce_held
     from parmst.solvers.mpi.driver import solve_distributed
 
     return solve_distributed(dg, "boruvka-allreduce/mpi",
-                             lambda stats: boruvka_allreduce_held(dg, stats))
+                             lambda stats: boruvka_allreduce_held(dg, stats), gather)
 
 
 def filter_boruvka_distributed(dg, local_solver: str = "auto", threads: int | None = None,
-                               rounds: str = "auto", local_filter: str = "auto") -> Forest:
+                               rounds: str = "auto", local_filter: str = "auto",
+                               gather: bool = True) -> Forest:
     """The minimum spanning forest of ``dg`` by filter-first distributed Borůvka.
 
     ``local_solver`` solves each rank's own edges (any registered one-process
@@ -51,10 +53,10 @@ def filter_boruvka_distributed(dg, local_solver: str = "auto", threads: int | No
     from parmst.solvers.mpi.filter_boruvka import filter_boruvka_held
 
     return solve_distributed(dg, "filter-boruvka/mpi", lambda stats: filter_boruvka_held(
-        dg, stats, local_solver, threads, rounds, local_filter))
+        dg, stats, local_solver, threads, rounds, local_filter), gather)
 
 
-def genboruvka_distributed(dg, threads: int | None = None) -> Forest:
+def genboruvka_distributed(dg, threads: int | None = None, gather: bool = True) -> Forest:
     """The minimum spanning forest of ``dg`` by Sousa's distributed GenBoruvka.
 
     ``threads``: Numba threads per rank for the lightest-edge kernel.
@@ -63,15 +65,15 @@ def genboruvka_distributed(dg, threads: int | None = None) -> Forest:
     from parmst.solvers.mpi.genboruvka import genboruvka_held
 
     return solve_distributed(dg, "genboruvka/mpi",
-                             lambda stats: genboruvka_held(dg, stats, threads))
+                             lambda stats: genboruvka_held(dg, stats, threads), gather)
 
 
-def ghs_distributed(dg) -> Forest:
+def ghs_distributed(dg, gather: bool = True) -> Forest:
     """The minimum spanning forest of ``dg`` by Gallager-Humblet-Spira message passing."""
     from parmst.solvers.mpi.driver import solve_distributed
     from parmst.solvers.mpi.ghs import ghs_held
 
-    return solve_distributed(dg, "ghs/mpi", lambda stats: ghs_held(dg, stats))
+    return solve_distributed(dg, "ghs/mpi", lambda stats: ghs_held(dg, stats), gather)
 
 
 def _on_every_rank(graph, stats: Stats, distributed: Callable[..., Forest],
