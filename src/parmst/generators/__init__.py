@@ -61,8 +61,17 @@ from parmst.generators.random_degree import (
     RANDOM_DEGREE_SIZES,
     random_degree,
     random_degree_counts,
+    random_degree_drawn,
 )
-from parmst.generators.rmat import KRONECKER_SIZES, RMAT_SIZES, kronecker, rmat, rmat_counts
+from parmst.generators.rmat import (
+    KRONECKER_SIZES,
+    RMAT_SIZES,
+    kronecker,
+    kronecker_drawn,
+    rmat,
+    rmat_counts,
+    rmat_drawn,
+)
 from parmst.generators.seed000 import DENSE_SIZES as SEED000_DENSE_SIZES
 from parmst.generators.seed000 import SPARSE_SIZES as SEED000_SPARSE_SIZES
 from parmst.generators.seed000 import (
@@ -102,13 +111,14 @@ FAMILIES: dict[str, Family] = {family.name: family for family in (
            lambda p: (*road_counts(p["side"], p["remove"]), True)),
     Family("random-degree", random_degree, "each vertex links to `degree` random others, "
            "repeats removed (Fallin et al.: r4-2e23)", RANDOM_DEGREE_SIZES,
-           lambda p: (*random_degree_counts(p["n"], p["degree"]), False)),
+           lambda p: (*random_degree_counts(p["n"], p["degree"]), False),
+           drawn=random_degree_drawn),
     Family("rmat", rmat, "R-MAT, scrambled ids, loops and repeats removed "
            "(Fallin et al.: rmat16/rmat22)", RMAT_SIZES,
-           lambda p: (*rmat_counts(p["scale"], p["edge_factor"]), False)),
+           lambda p: (*rmat_counts(p["scale"], p["edge_factor"]), False), drawn=rmat_drawn),
     Family("kronecker", kronecker, "Graph500 Kronecker, edge factor 48 "
            "(Fallin et al.: kron_g500-logn21)", KRONECKER_SIZES,
-           lambda p: (*rmat_counts(p["scale"], p["edge_factor"]), False)),
+           lambda p: (*rmat_counts(p["scale"], p["edge_factor"]), False), drawn=kronecker_drawn),
     Family("delaunay", delaunay, "Delaunay triangulation of random points in the unit square "
            "(Fallin et al.: delaunay_n24; needs SciPy)", DELAUNAY_SIZES,
            lambda p: (*delaunay_counts(p["n"]), False)),
