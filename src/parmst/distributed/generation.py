@@ -60,7 +60,8 @@ def _family_of(spec: str) -> tuple[Family, dict[str, Any], int, int]:
     if family.edge_range is None and family.drawn is None:
         raise GraphValueError(
             f"generator family {family.name!r} cannot be generated in parallel; families "
-            f"that can: {', '.join(parallel_families())}")
+            f"that can: {', '.join(parallel_families())} (write the graph once with "
+            f"`parmst generate SPEC -o FILE` and read the file in parallel instead)")
     return family, info["params"], info["n"], info["m"]
 
 
