@@ -32,11 +32,8 @@ def _load(args: argparse.Namespace, channel: Channel):
     from parmst.distributed import DistributedGraph
 
     ownership = "block"
-    if args.generate:
-        from parmst.generators import generate
-
-        # Every rank generates the same graph (deterministic) and keeps its slice.
-        return DistributedGraph.from_graph(generate(args.generate), channel, ownership=ownership)
+    if args.generate:  # every rank generates only its share
+        return DistributedGraph.generate(args.generate, channel, ownership=ownership)
     if not args.file:
         raise ParmstError("give a graph FILE or --generate SPEC")
     return DistributedGraph.read(args.file, channel, format=args.format, ownership=ownership)

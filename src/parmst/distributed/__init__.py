@@ -19,7 +19,9 @@ How it is built (collective: every rank calls the same constructor):
    mirror checksums summed over the ranks; a binary ``.npz`` archive into
    ``p`` equal slices of its arrays, read through the archive member without
    loading the rest. Line numbers and edge ids come from an exclusive prefix
-   sum of the ranks' line and row counts.
+   sum of the ranks' line and row counts. Or every rank generates only its
+   share of ``parmst.generate(spec)``: :meth:`DistributedGraph.generate`
+   (:mod:`parmst.distributed.generation`).
 2. Vertices are owned by ranks (:class:`Ownership`): ``ownership="block"``
    gives rank ``r`` the ids ``r*b .. (r+1)*b - 1`` with ``b = ceil(n / p)``
    (the block rule of :mod:`parmst.partition`; the last ranks may own

@@ -1,8 +1,8 @@
 """The distributed graph: one rank's share of the edges, built collectively by every rank.
 
-Its three constructors each agree on a :class:`~parmst.distributed.routing.Slice`
-of the input on every rank (read from a file, given, or cut from a graph
-every rank holds) and then route it (:func:`~parmst.distributed.routing.route`).
+Its four constructors each agree on a :class:`~parmst.distributed.routing.Slice`
+of the input on every rank (read from a file, generated, given, or cut from a
+graph every rank holds) and then route it (:func:`~parmst.distributed.routing.route`).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from parmst.distributed.generation import generate_slice
 from parmst.distributed.ownership import Ownership, check_ownership
 from parmst.distributed.reading import read_slice
 from parmst.distributed.routing import Slice, agree_weight_dtype, route
@@ -24,8 +25,8 @@ from parmst.io._ranges import slice_bounds
 class DistributedGraph:
     """One rank's share of a graph spread over an MPI communicator.
 
-    Build it collectively with :meth:`read`, :meth:`from_local_edges` or
-    :meth:`from_graph`; solve it with
+    Build it collectively with :meth:`read`, :meth:`generate`,
+    :meth:`from_local_edges` or :meth:`from_graph`; solve it with
     ``parmst.minimum_spanning_forest(dgraph, solver="filter-boruvka/mpi")``.
 
     Attributes
@@ -202,6 +203,46 @@ class DistributedGraph:
         channel, start = _channel(comm), time.perf_counter()
         return cls._routed(channel, read_slice(channel, path, format, ownership, options),
                            ownership, start)
+
+    @classmethod
+    def generate(cls, spec: str, comm: Any = None, *,
+                 ownership: str = "block") -> DistributedGraph:
+        """Generate a graph in parallel: each rank builds only its share (collective).
+
+        The graph is exactly ``parmst.generate(spec)`` (same edges, ids and
+        weights, whatever the rank count), but no rank ever holds all of it:
+        rank ``r`` draws block ``r`` of the edges (or of the raw draws, for
+        families that remove repeats, then the ranks sort the pairs among
+        themselves), and the edges are routed to their vertex owners as
+        after :meth:`read`; see :mod:`parmst.distributed.generation`.
+
+        Parameters
+        ----------
+        spec : str
+            A generator spec, e.g. ``"rmat:scale=26,seed=1"``; the family must
+            be one that ranks can share
+            (:func:`parmst.distributed.generation.parallel_families`).
+        comm : mpi4py communicator, optional
+            Defaults to ``MPI.COMM_WORLD``.
+        ownership : {"block", "cyclic"}
+
+        Raises
+        ------
+        DistributedError
+            On every rank: a malformed spec, a family that cannot be generated
+            in parallel (the message lists those that can), or a share too
+            big for a rank's memory.
+
+        Examples
+        --------
+        Under ``mpiexec -n 4 python script.py`` (or plainly, as one rank):
+
+        >>> import parmst                                                      # doctest: +SKIP
+        >>> dg = DistributedGraph.generate("rmat:scale=20,seed=1")             # doctest: +SKIP
+        >>> forest = parmst.minimum_spanning_forest(dg, solver="filter-boruvka/mpi")  # doctest: +SKIP
+        """
+        channel, start = _channel(comm), time.perf_counter()
+        return cls._routed(channel, generate_slice(channel, spec, ownership), ownership, start)
 
     @classmethod
     def _routed(cls, channel: Any, part: Slice, ownership: str,

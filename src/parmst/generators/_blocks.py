@@ -69,7 +69,7 @@ def draw_range(lo: int, hi: int, seed: int, stream: int,
         start = block * BLOCK
         values = draw(block_rng(seed, stream, block), BLOCK)
         parts.append(values[max(lo - start, 0):min(hi - start, BLOCK)])
-    return np.concatenate(parts)
+    return parts[0] if len(parts) == 1 else np.concatenate(parts)  # one block: no copy
 
 
 def _round_keys(seed: int, stream: int) -> np.ndarray:

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from parmst.errors import GraphValueError
+from parmst.generators._drawn import Drawn
 from parmst.generators._params import fill_size
 from parmst.graph import Graph
 
@@ -38,6 +39,11 @@ class Family:
         builds, drawn without generating the rest (families with an exact
         ``m``); what lets ranks generate shares of one graph. ``None`` where
         the family cannot (yet) be cut by id range.
+    drawn : callable or None
+        ``drawn(**params) -> Drawn``: for families whose ``m`` depends on
+        the draws (repeats removed), the recipe
+        (:class:`~parmst.generators._drawn.Drawn`) that ranks share to
+        generate the graph collectively. ``None`` for the others.
     """
 
     name: str
@@ -46,6 +52,7 @@ class Family:
     sizes: Mapping[str, Mapping[str, Any]]
     counts: Callable[[Mapping[str, Any]], tuple[int, int, bool]]
     edge_range: Callable[..., tuple[np.ndarray, np.ndarray, np.ndarray]] | None = None
+    drawn: Callable[..., Drawn] | None = None
 
     @property
     def defaults(self) -> dict[str, Any]:

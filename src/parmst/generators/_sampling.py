@@ -127,6 +127,20 @@ def _unpack_distinct(sorted_keys, n, lo, hi):
     return count
 
 
+def loop_free_keys(src: np.ndarray, dst: np.ndarray, n: int) -> np.ndarray:
+    """The pair key ``min * n + max`` (int64) of every edge that is not a self-loop, in order."""
+    keys = np.empty(len(src), dtype=np.int64)
+    return keys[:_pair_keys(src, dst, n, keys)]
+
+
+def distinct_pairs(keys: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Pair keys (:func:`loop_free_keys`) sorted, each kept once, decoded into ``(lo, hi)``."""
+    keys = _sorted_keys(keys, max(n * n - 1, 1).bit_length())
+    lo, hi = np.empty_like(keys), np.empty_like(keys)
+    count = _unpack_distinct(keys, n, lo, hi)
+    return lo[:count], hi[:count]
+
+
 def simple_edges(src: np.ndarray, dst: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     """Drop self-loops and repeated pairs; return ``(lo, hi)`` sorted by ``(lo, hi)``.
 
@@ -134,9 +148,4 @@ def simple_edges(src: np.ndarray, dst: np.ndarray, n: int) -> tuple[np.ndarray, 
     self-loops, no multiple edges); the sorted order is the order a CSR
     file lists each edge in, from its smaller endpoint.
     """
-    keys = np.empty(len(src), dtype=np.int64)
-    keys = keys[:_pair_keys(src, dst, n, keys)]
-    keys = _sorted_keys(keys, max(n * n - 1, 1).bit_length())
-    lo, hi = np.empty_like(keys), np.empty_like(keys)
-    count = _unpack_distinct(keys, n, lo, hi)
-    return lo[:count], hi[:count]
+    return distinct_pairs(loop_free_keys(src, dst, n), n)

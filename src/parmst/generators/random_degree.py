@@ -1,12 +1,19 @@
-"""Random graphs of fixed out-degree (Fallin et al.'s r4-2e23.sym)."""
+"""Random graphs of fixed out-degree (Fallin et al.'s r4-2e23.sym).
+
+Drawn edge ``k`` links vertex ``k // degree`` to a target drawn at position
+``k`` (blocks of :mod:`parmst.generators._blocks`), so ranks can each draw a
+share; repeated pairs are kept once (:mod:`parmst.generators._drawn`).
+"""
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
+from parmst.generators._blocks import STREAM_ENDPOINTS, draw_range
+from parmst.generators._drawn import Drawn, drawn_graph
 from parmst.generators._params import check_int, check_weights, fill_size
-from parmst.generators._sampling import make_graph, simple_edges
-from parmst.generators._weights import random_weights
 from parmst.graph import Graph
 
 RANDOM_DEGREE_SIZES = {
@@ -20,6 +27,30 @@ def random_degree_counts(n: int, degree: int) -> tuple[int, int]:
     """``(n, edges drawn)``; repeated pairs are removed, so the graph has a few fewer."""
     n, degree = check_int("n", n), check_int("degree", degree)
     return n, n * degree if n > 1 else 0
+
+
+def _random_degree_draw(lo: int, hi: int, *, n: int, degree: int,
+                        seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The raw edges at positions ``lo .. hi - 1``: vertex ``k // degree`` to a random other."""
+    src = np.arange(lo, hi, dtype=np.int64) // degree
+    dst = draw_range(lo, hi, seed, STREAM_ENDPOINTS,
+                     lambda rng, k: rng.integers(0, max(n - 1, 1), size=k, dtype=np.int64))
+    dst += dst >= src  # targets skip the source: no self-loops
+    return src, dst
+
+
+def random_degree_drawn(*, n: int | None = None, degree: int = 4, size: str = "small",
+                        seed: int = 0, weights: str = "int",
+                        max_weight: int | None = None) -> Drawn:
+    """The :class:`~parmst.generators._drawn.Drawn` recipe of :func:`random_degree`."""
+    n = fill_size("random-degree", RANDOM_DEGREE_SIZES, size, n=n)["n"]
+    n, drawn = random_degree_counts(n, degree)
+    degree = check_int("degree", degree)
+    kind, max_weight = check_weights(weights, max_weight)
+    seed = check_int("seed", seed)
+    return Drawn("random-degree", n, drawn,
+                 partial(_random_degree_draw, n=n, degree=degree, seed=seed),
+                 seed, kind, max_weight)
 
 
 def random_degree(*, n: int | None = None, degree: int = 4, size: str = "small", seed: int = 0,
@@ -53,13 +84,5 @@ def random_degree(*, n: int | None = None, degree: int = 4, size: str = "small",
     >>> g.num_vertices, 3950 <= g.num_edges <= 4000
     (1000, True)
     """
-    n = fill_size("random-degree", RANDOM_DEGREE_SIZES, size, n=n)["n"]
-    n, drawn = random_degree_counts(n, degree)
-    degree = check_int("degree", degree)
-    kind, max_weight = check_weights(weights, max_weight)
-    rng = np.random.default_rng(seed)
-    src = np.repeat(np.arange(n, dtype=np.int64), degree)[:drawn]
-    dst = rng.integers(0, max(n - 1, 1), size=drawn)
-    dst += dst >= src
-    src, dst = simple_edges(src, dst, n)
-    return make_graph(src, dst, random_weights(rng, len(src), kind, max_weight), n)
+    return drawn_graph(random_degree_drawn(n=n, degree=degree, size=size, seed=seed,
+                                           weights=weights, max_weight=max_weight))

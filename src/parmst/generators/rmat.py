@@ -1,24 +1,28 @@
 """R-MAT and Graph500 Kronecker graphs (Fallin et al.'s rmat16/rmat22.sym, kron_g500-logn21).
 
-Each of the ``edge_factor * 2**scale`` generated edges descends ``scale``
+Each of the ``edge_factor * 2**scale`` drawn edges descends ``scale``
 levels of the adjacency matrix, picking a quadrant with probabilities
 ``a, b, c, d = 1 - a - b - c`` (Chakrabarti et al.; Graph500 uses
-``0.57, 0.19, 0.19, 0.05``). The draws for all levels of a block of edges are
-generated at once. Vertex ids are then scrambled by a random permutation, as
-Graph500 does, and self-loops and repeated pairs are removed, as Fallin et al.
-did to its inputs (Table 2), so ``m`` ends up below ``edge_factor * n`` and
-many vertices stay isolated (rmat22.sym has 428,640 components).
+``0.57, 0.19, 0.19, 0.05``). The draws of an edge depend on its position
+alone (blocks of :mod:`parmst.generators._blocks`), so ranks can each draw
+a share. Vertex ids are then scrambled by a seeded bijection, as Graph500
+does, and self-loops and repeated pairs are removed, as Fallin et al. did
+to its inputs (Table 2), so ``m`` ends up below ``edge_factor * n`` and
+many vertices stay isolated (rmat22.sym has 428,640 components); see
+:mod:`parmst.generators._drawn`.
 """
 
 from __future__ import annotations
+
+from functools import partial
 
 import numba
 import numpy as np
 
 from parmst.errors import GraphValueError
+from parmst.generators._blocks import STREAM_ENDPOINTS, draw_range, permute
+from parmst.generators._drawn import Drawn, drawn_graph
 from parmst.generators._params import check_fraction, check_int, check_weights, fill_size
-from parmst.generators._sampling import make_graph, simple_edges
-from parmst.generators._weights import random_weights
 from parmst.graph import Graph
 
 RMAT_SIZES = {
@@ -32,13 +36,12 @@ KRONECKER_SIZES = {
     "large": {"scale": 21},
 }
 _GRAPH500 = {"a": 0.57, "b": 0.19, "c": 0.19}
-# Quadrant draws are uint32; thresholds are probabilities scaled to 2**32.
+# Quadrant draws are 32-bit; thresholds are probabilities scaled to 2**32.
 _UNIT = 2**32
-_BLOCK = 2**16
 
 
 def rmat_counts(scale: int, edge_factor: int) -> tuple[int, int]:
-    """``(n, edges generated)``; the graph keeps fewer edges (loops and repeats go)."""
+    """``(n, edges drawn)``; the graph keeps fewer edges (loops and repeats go)."""
     scale = check_int("scale", scale)
     if scale > 31:
         raise GraphValueError(f"scale must be at most 31, got {scale}")
@@ -46,36 +49,57 @@ def rmat_counts(scale: int, edge_factor: int) -> tuple[int, int]:
 
 
 @numba.njit(cache=True)
-def _descend(draws, a, ab, abc, scramble, src, dst):
-    """Endpoints of R-MAT edges, one row of ``draws`` (one per level) per edge.
+def _descend(words, scale, a, ab, abc, rows, cols):
+    """Unscrambled endpoints of R-MAT edges, one row of ``words`` per edge.
 
-    At each level the draw picks quadrant a = (0, 0), b = (0, 1), c = (1, 0)
-    or d = (1, 1) by falling below ``a``, ``a + b``, ``a + b + c`` or not
-    (thresholds scaled to 2**32); the quadrant adds that level's bit to the
-    row and column. The endpoints are the scrambled row and column ids.
+    Chakrabarti et al.'s recursive step: level ``l`` takes a 32-bit draw,
+    the low or high half of ``words[i, l // 2]``, which picks quadrant
+    a = (0, 0), b = (0, 1), c = (1, 0) or d = (1, 1) by falling below ``a``,
+    ``a + b``, ``a + b + c`` or not (thresholds scaled to 2**32); the
+    quadrant adds that level's bit to the row and column.
     """
-    for i in range(draws.shape[0]):
+    for i in range(words.shape[0]):
         row, col = 0, 0
-        for level in range(draws.shape[1]):
-            draw = np.int64(draws[i, level])
+        for level in range(scale):
+            draw = np.int64((words[i, level >> 1] >> np.uint64(32 * (level & 1)))
+                            & np.uint64(0xFFFFFFFF))
             row |= np.int64(draw >= ab) << level
             col |= np.int64(draw >= abc or a <= draw < ab) << level
-        src[i] = scramble[row]
-        dst[i] = scramble[col]
+        rows[i] = row
+        cols[i] = col
 
 
-def _rmat_endpoints(rng: np.random.Generator, scale: int, m: int, a: float, b: float,
-                    c: float) -> tuple[np.ndarray, np.ndarray]:
-    scramble = rng.permutation(2**scale)
-    src = np.empty(m, dtype=np.int64)
-    dst = np.empty(m, dtype=np.int64)
-    thresholds = [round(p * _UNIT) for p in (a, a + b, a + b + c)]
-    # Draws come in blocks of edges, all levels at once, so they stay in cache.
-    for start in range(0, m, _BLOCK):
-        stop = min(m, start + _BLOCK)
-        draws = rng.integers(0, _UNIT, size=(stop - start, scale), dtype=np.uint32)
-        _descend(draws, *thresholds, scramble, src[start:stop], dst[start:stop])
-    return src, dst
+def _rmat_draw(lo: int, hi: int, *, scale: int, thresholds: tuple[int, int, int],
+               seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The raw edges at positions ``lo .. hi - 1``: their level draws, descent and scramble.
+
+    An edge's draws are ``ceil(scale / 2)`` 64-bit words, two levels each:
+    half the calls of one 32-bit draw per level.
+    """
+    words = draw_range(lo, hi, seed, STREAM_ENDPOINTS,
+                       lambda rng, k: rng.integers(0, 2**64 - 1, size=(k, (scale + 1) // 2),
+                                                   dtype=np.uint64, endpoint=True))
+    rows = np.empty(len(words), dtype=np.int64)
+    cols = np.empty(len(words), dtype=np.int64)
+    _descend(words, scale, *thresholds, rows, cols)
+    return permute(rows, 2**scale, seed), permute(cols, 2**scale, seed)
+
+
+def rmat_drawn(*, scale: int | None = None, edge_factor: int = 16, a: float = 0.57,
+               b: float = 0.19, c: float = 0.19, size: str = "small", seed: int = 0,
+               weights: str = "int", max_weight: int | None = None,
+               family: str = "rmat") -> Drawn:
+    """The :class:`~parmst.generators._drawn.Drawn` recipe of :func:`rmat` (parameters checked)."""
+    scale = check_int("scale", fill_size(family, RMAT_SIZES, size, scale=scale)["scale"])
+    n, raw = rmat_counts(scale, edge_factor)
+    a, b, c = (check_fraction(name, p) for name, p in (("a", a), ("b", b), ("c", c)))
+    if a + b + c > 1:
+        raise GraphValueError(f"a + b + c must not exceed 1, got {a + b + c}")
+    kind, max_weight = check_weights(weights, max_weight)
+    seed = check_int("seed", seed)
+    thresholds = tuple(round(p * _UNIT) for p in (a, a + b, a + b + c))
+    return Drawn(family, n, raw, partial(_rmat_draw, scale=scale, thresholds=thresholds,
+                                         seed=seed), seed, kind, max_weight)
 
 
 def rmat(*, scale: int | None = None, edge_factor: int = 16, a: float = 0.57, b: float = 0.19,
@@ -89,7 +113,7 @@ def rmat(*, scale: int | None = None, edge_factor: int = 16, a: float = 0.57, b:
     Graph500 does. Fallin et al.'s rmat22.sym (65,660,814 directed, i.e.
     32,830,407 undirected edges on 2**22 vertices) and rmat16.sym (483,933
     undirected edges on 2**16) match ``edge_factor=8`` in these terms:
-    ``scale=16, edge_factor=8`` gives 477,602 edges here.
+    ``scale=16, edge_factor=8`` gives 477,772 edges here.
 
     Parameters
     ----------
@@ -111,15 +135,16 @@ def rmat(*, scale: int | None = None, edge_factor: int = 16, a: float = 0.57, b:
     >>> g.num_vertices, g.num_edges <= 4 * 64, bool((g.src < g.dst).all())
     (64, True, True)
     """
-    scale = check_int("scale", fill_size("rmat", RMAT_SIZES, size, scale=scale)["scale"])
-    n, m = rmat_counts(scale, edge_factor)
-    a, b, c = (check_fraction(name, p) for name, p in (("a", a), ("b", b), ("c", c)))
-    if a + b + c > 1:
-        raise GraphValueError(f"a + b + c must not exceed 1, got {a + b + c}")
-    kind, max_weight = check_weights(weights, max_weight)
-    rng = np.random.default_rng(seed)
-    src, dst = simple_edges(*_rmat_endpoints(rng, scale, m, a, b, c), n)
-    return make_graph(src, dst, random_weights(rng, len(src), kind, max_weight), n)
+    return drawn_graph(rmat_drawn(scale=scale, edge_factor=edge_factor, a=a, b=b, c=c,
+                                  size=size, seed=seed, weights=weights, max_weight=max_weight))
+
+
+def kronecker_drawn(*, scale: int | None = None, edge_factor: int = 48, size: str = "small",
+                    seed: int = 0, weights: str = "int", max_weight: int | None = None) -> Drawn:
+    """The recipe of :func:`kronecker`: :func:`rmat_drawn` with Graph500's ``a, b, c``."""
+    scale = fill_size("kronecker", KRONECKER_SIZES, size, scale=scale)["scale"]
+    return rmat_drawn(scale=scale, edge_factor=edge_factor, seed=seed, weights=weights,
+                      max_weight=max_weight, family="kronecker", **_GRAPH500)
 
 
 def kronecker(*, scale: int | None = None, edge_factor: int = 48, size: str = "small",
@@ -129,7 +154,7 @@ def kronecker(*, scale: int | None = None, edge_factor: int = 48, size: str = "s
     The stand-in for Fallin et al.'s ``kron_g500-logn21`` (DIMACS 10th challenge:
     2**21 vertices, 91,040,932 undirected edges after clean-up, 553,159
     components). ``edge_factor=48``, the default here, reproduces that size
-    (``scale=21`` gives 90,579,092 edges); Graph500's benchmark itself uses 16.
+    (``scale=21`` gives 90,572,179 edges); Graph500's benchmark itself uses 16.
 
     Parameters
     ----------
@@ -146,6 +171,5 @@ def kronecker(*, scale: int | None = None, edge_factor: int = 48, size: str = "s
     >>> kronecker(scale=5, seed=3).num_vertices
     32
     """
-    scale = fill_size("kronecker", KRONECKER_SIZES, size, scale=scale)["scale"]
-    return rmat(scale=scale, edge_factor=edge_factor, seed=seed, weights=weights,
-                max_weight=max_weight, **_GRAPH500)
+    return drawn_graph(kronecker_drawn(scale=scale, edge_factor=edge_factor, size=size,
+                                       seed=seed, weights=weights, max_weight=max_weight))
