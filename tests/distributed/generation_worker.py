@@ -59,6 +59,9 @@ SPECS = [
     ("rmat:scale=0", "block"),
     ("test-path:n=300,seed=3,weights=unique", "block"),
     ("test-path:n=2", "cyclic"),
+    ("road:side=30,seed=2,weights=float", "block"),
+    ("grid2d:side=9,seed=1,weights=unique", "cyclic"),
+    ("seed000-sparse:n=400,m=650,seed=3", "block"),
 ]
 ERRORS = [
     ("delaunay:n=50", {}, "'delaunay' cannot be generated in parallel; families that can: "),

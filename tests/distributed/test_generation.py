@@ -43,7 +43,7 @@ def test_every_rank_count_generates_exactly_the_serial_graph():
     assert len(lines) == 1, done.stdout + done.stderr
     result = json.loads(lines[0])
     assert result["ranks"] == 4
-    assert result["checks"] == 4 * 12  # 8 specs and 4 errors on each of 1..4 ranks
+    assert result["checks"] == 4 * 15  # 11 specs and 4 errors on each of 1..4 ranks
     assert result["failures"] == []
     assert done.returncode == 0
 
