@@ -52,7 +52,7 @@ from parmst.graph import Graph
 from parmst.verify.given import check_fields, check_ids, check_num_components
 from parmst.verify.path_maxima import link_tree
 from parmst.verify.result import CHECKS, Failure, Recorder, VerifyResult
-from parmst.verify.structure import candidates, check_acyclic, check_minimal, check_spanning
+from parmst.verify.structure import Edges, candidates, check_acyclic, check_minimal, check_spanning
 
 __all__ = ["CHECKS", "Failure", "VerifyResult", "verify"]
 
@@ -116,11 +116,11 @@ def verify(graph: Graph, forest_or_edge_ids: Forest | Any, *,
     result.num_trees = tree.num_trees
     if forest is not None:
         check_num_components(forest, tree.num_trees, rec)
-    check_acyclic(graph, tree, rec)
+    check_acyclic(tree, Edges.of(graph), rec)
     candidate = candidates(graph, ids)
     result.num_graph_components = check_spanning(graph, tree, candidate, rec)
     if len(tree.cycle_edges):
         rec.skip("minimal", "the listed edges contain a cycle, so forest paths are undefined")
     else:
-        check_minimal(graph, tree, candidate, rec)
+        check_minimal(tree, Edges.of(graph), candidate, rec)
     return result
