@@ -3,7 +3,10 @@
 Run on every rank (``mpiexec -n 4 parmst solve g.gr --solver filter-boruvka/mpi``)
 or plainly as one rank. Rank 0 prints the report and writes ``--output``;
 ``--stats`` adds one row per rank (local and communication time,
-collectives, messages and bytes sent, edges held, peak memory). Errors:
+collectives, messages and bytes sent, edges held, peak memory).
+``--verify`` runs the distributed verifier (every rank checks its own edges,
+no rank reads the whole graph); a wrong forest is reported once by rank 0
+and every rank exits with status 1, as ``parmst solve`` does. Errors:
 an error every rank agrees on (bad file, bad option) is printed once by rank
 0 and every rank exits with status 2; any other failure on a rank aborts the
 whole job with ``MPI_Abort``, naming the rank, so no rank is left waiting.
@@ -59,13 +62,15 @@ def _run(args: argparse.Namespace, options: dict[str, Any], channel: Channel) ->
     dg = _load(args, channel)
     forest = parmst.minimum_spanning_forest(dg, solver=args.solver, ignore_nan=args.ignore_nan,
                                             **options)
+    if args.verify:  # collective: each rank checks its own edges; every rank gets one result
+        result = parmst.verify(dg, forest)
+        if not result.ok:  # alike on every rank, so all stop here
+            if channel.rank == 0:
+                print(f"parmst: verification failed: {result}", file=sys.stderr, flush=True)
+            return 1
     error = None
     if channel.rank == 0:
         try:
-            if args.verify:  # needs the whole graph, on rank 0 only
-                graph = parmst.Graph.read(args.file, format=args.format) if args.file else \
-                    parmst.generate(args.generate)
-                parmst.verify(graph, forest).raise_if_failed()
             write_output(forest, args)
         except (ParmstError, OSError, AssertionError) as exc:
             error = exc
