@@ -1,7 +1,7 @@
 """``parmst.verify`` on a distributed graph, under a real mpiexec on 1 to 4 ranks.
 
 One launch per rank count runs every case (see distributed_worker.py); one
-more runs ``parmst solve --verify`` on 4 ranks. Every run has a timeout, so a
+more runs ``parmst solve --verify`` on 2 ranks. Every run has a timeout, so a
 hang fails the test.
 """
 
@@ -39,7 +39,7 @@ def _run(ranks: int, args: list[str]):
     return launch.run_mpi(ranks, args, timeout=TIMEOUT, env=env)
 
 
-@pytest.mark.parametrize("ranks", [1, 2, 3, 4])
+@pytest.mark.parametrize("ranks", [1, 3, 4])
 def test_every_rank_gets_the_one_process_verdict(ranks):
     """Correct forests pass and planted faults fail alike on every rank, whole or shared."""
     done = _run(ranks, [str(HERE / "distributed_worker.py")])
@@ -52,11 +52,11 @@ def test_every_rank_gets_the_one_process_verdict(ranks):
     assert done.returncode == 0
 
 
-def test_cli_verify_on_four_ranks(tmp_path):
+def test_cli_verify_on_two_ranks(tmp_path):
     path = tmp_path / "road.gr"
     parmst.generate("road:side=20,seed=3").write(path)
-    done = _run(4, ["-m", "parmst", "solve", str(path), "--solver", "filter-boruvka/mpi",
+    done = _run(2, ["-m", "parmst", "solve", str(path), "--solver", "filter-boruvka/mpi",
                     "--verify", "--json"])
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
-    assert report["verified"] is True and report["ranks"] == 4
+    assert report["verified"] is True and report["ranks"] == 2
