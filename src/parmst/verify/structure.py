@@ -25,6 +25,7 @@ import numba
 import numpy as np
 
 from parmst.graph import Graph
+from parmst.kernels.unionfind import find
 from parmst.order import precedes
 from parmst.verify.path_maxima import LinkTree, connection_rank
 from parmst.verify.result import Recorder
@@ -64,15 +65,6 @@ class Edges:
                 f"weight {self.weight[k].item()!r})")
 
 
-@numba.njit(cache=True)
-def _find_root(parent, v):
-    """Root of ``v`` with path halving (Shou and He, section 2.7, disjoint-set find)."""
-    while parent[v] != v:
-        parent[v] = parent[parent[v]]
-        v = parent[v]
-    return v
-
-
 @numba.njit(cache=True, parallel=True)
 def _flag_crossing_edges(src, dst, candidate, roots, crossing):
     """Flag candidate edges whose ends lie in different trees of the forest."""
@@ -90,8 +82,8 @@ def _flag_missing_edges(src, dst, crossing_ids, roots, tree_parent, missing):
     count = 0
     for k in range(len(crossing_ids)):
         e = crossing_ids[k]
-        a = _find_root(tree_parent, roots[src[e]])
-        b = _find_root(tree_parent, roots[dst[e]])
+        a = find(tree_parent, roots[src[e]])
+        b = find(tree_parent, roots[dst[e]])
         if a != b:
             tree_parent[a] = b
             missing[k] = True
