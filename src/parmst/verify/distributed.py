@@ -27,11 +27,14 @@ the one-process verifier; what changes is where each runs:
    by path maxima on the whole forest).
 4. **Agreement.** Rank 0 gathers every rank's findings and broadcasts the
    result; failures found alike by several ranks (the same wrong weight in
-   rank 0's whole forest and in a rank's share) are listed once.
+   rank 0's whole forest and in a rank's share) are listed and counted
+   once (beyond the ``max_listed`` listed, such repeats may count once per
+   rank).
 
-Memory per rank: ``O(n)`` for the forest and its link tree, plus ``O(h)``
-flags for its ``h`` held edges; time: ``O(n log n)`` for the forest's order
-plus ``O(h log n)`` for the path maxima of its edges.
+Memory per rank: ``O(n)`` for the forest, its link tree and the vertices'
+roots, plus ``O(h)`` scratch (owner ranks, flags) for its ``h`` held edges;
+time: ``O(n log n)`` for the forest's order and link tree, which every rank
+builds, plus ``O(h log n)`` for the path maxima of its edges.
 
 Examples
 --------
