@@ -118,9 +118,9 @@ def _check_forest(dgraph: Any, forest: Forest | None, listed: np.ndarray, everyo
     whole = _forest_edges(dgraph, union, in_forest)
     if forest is not None:
         compare_fields(forest, n, dgraph.num_edges,
-                       lambda ids: _at(whole, whole.positions(ids)), whole.weight, own)
+                       lambda ids: _fields(whole, ids), whole.weight, own)
     keep = ~nan_weights(union, whole.weight, everyone)
-    edges = _at(whole, keep, as_edges=True)
+    edges = _at(whole, keep)
     shared = everyone.result
     shared.num_forest_edges = len(edges.ids)
     tree = link_edges(n, edges.ids, edges.src, edges.dst, edges.weight,
@@ -133,7 +133,7 @@ def _check_forest(dgraph: Any, forest: Forest | None, listed: np.ndarray, everyo
     candidate = _candidates(dgraph, in_forest)
     everyone.run("spanning")
     merges = _gathered(channel, held, missing_edges(held, tree.roots, candidate))
-    merges = _at(merges, np.argsort(merges.ids, kind="stable"), as_edges=True)
+    merges = _at(merges, np.argsort(merges.ids, kind="stable"))
     missing = missing_edges(merges, tree.roots, np.ones(len(merges.ids), dtype=np.bool_))
     record_missing(merges, missing, everyone)
     shared.num_graph_components = tree.num_trees - len(missing)
@@ -144,11 +144,15 @@ def _check_forest(dgraph: Any, forest: Forest | None, listed: np.ndarray, everyo
         check_minimal(tree, held, candidate, own)
 
 
-def _at(edges: Edges, where: np.ndarray, as_edges: bool = False):
-    """``(src, dst, weight)`` of ``edges`` at ``where`` (an index or a mask); with
-    ``as_edges``, an :class:`Edges` with their ids too."""
-    picked = (edges.src[where], edges.dst[where], edges.weight[where])
-    return Edges(edges.ids[where], *picked) if as_edges else picked
+def _at(edges: Edges, where: np.ndarray) -> Edges:
+    """The edges at ``where`` (positions or a mask)."""
+    return Edges(edges.ids[where], edges.src[where], edges.dst[where], edges.weight[where])
+
+
+def _fields(edges: Edges, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(src, dst, weight)`` of the edges with ``ids`` (all among ``edges``)."""
+    found = _at(edges, edges.positions(ids))
+    return found.src, found.dst, found.weight
 
 
 @numba.njit(cache=True)
