@@ -13,13 +13,18 @@ Every rank builds each graph, spreads it with ``DistributedGraph.from_graph``
   given the same two ways.
 
 Rank 0 gathers every rank's result text and compares each result with the
-one-process verifier on the whole claim; it prints one JSON line with the
-counts and any problems.
+one-process verifier on the whole claim. Last, ``parmst solve --verify``
+runs twice through the CLI's entry: as shipped, and with the solve made to
+drop a forest edge, which every rank must report with status 1 (rank 0
+printing the failure once). Rank 0 prints one JSON line with the counts and
+any problems.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import io
 import json
 import random
 import sys
@@ -33,6 +38,7 @@ import parmst
 from conformance.cases import CASES, GENERATOR_SPECS
 from faults import FAULTS, kruskal, plant
 from parmst._mpi.channel import Channel
+from parmst.cli import main as cli
 from parmst.distributed import DistributedGraph
 from parmst.forest import Forest
 
@@ -90,6 +96,45 @@ def _compare(got, oracle) -> list[str]:
     return problems
 
 
+def _cli_verify(channel: Channel, drop_an_edge: bool) -> tuple[int, str, str]:
+    """``parmst solve --verify`` on this rank: its status and what it printed."""
+    solve = parmst.minimum_spanning_forest
+
+    def without_first_edge(*args, **options):
+        forest = solve(*args, **options)
+        return dataclasses.replace(forest, edge_ids=forest.edge_ids[1:], src=forest.src[1:],
+                                   dst=forest.dst[1:], weight=forest.weight[1:])
+
+    out, err = io.StringIO(), io.StringIO()
+    if drop_an_edge:
+        parmst.minimum_spanning_forest = without_first_edge
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = cli(["solve", "--generate", "grid2d:side=8,seed=1", "--solver",
+                          "filter-boruvka/mpi", "--verify"])
+    finally:
+        parmst.minimum_spanning_forest = solve
+    return status, out.getvalue(), err.getvalue()
+
+
+def _cli_problems(channel: Channel) -> list[str]:
+    """What is wrong with the CLI's ``--verify`` under mpiexec (rank 0; empty elsewhere)."""
+    good = channel.gather_object(_cli_verify(channel, drop_an_edge=False))
+    bad = channel.gather_object(_cli_verify(channel, drop_an_edge=True))
+    if channel.rank != 0:
+        return []
+    problems = []
+    if [s for s, _, _ in good] != [0] * channel.size or "verified        True" not in good[0][1]:
+        problems.append(f"cli: a correct forest gave {good}")
+    # Only rank 0 prints, only the failure. Each rank's forest loses its first edge, but
+    # rank 0's whole forest lists the others' again: the forest lacks edge 0 only.
+    if ([s for s, _, _ in bad] != [1] * channel.size or any(o for _, o, _ in bad)
+            or any(e for _, _, e in bad[1:]) or not bad[0][2].startswith(
+                "parmst: verification failed: ") or "[spanning] graph edge 0 " not in bad[0][2]):
+        problems.append(f"cli: a forest without edge 0 gave {bad}")
+    return problems
+
+
 def main() -> None:
     channel = Channel()
     checks, failures = {"correct": 0, "faults": 0}, []
@@ -135,6 +180,7 @@ def main() -> None:
             if name in OTHER_GRAPH:
                 other = kruskal(parmst.generate(OTHER_GRAPH[name]))
                 check(f"{label} other-graph", dg, other, graph, "faults")
+    failures += _cli_problems(channel)
     if channel.rank == 0:
         print(json.dumps({"ranks": channel.size, "checks": checks, "failures": failures}),
               flush=True)
