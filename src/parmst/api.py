@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from parmst import registry
-from parmst.errors import GraphValueError, ParmstError
+from parmst.errors import GraphValueError
 from parmst.forest import Forest
 from parmst.graph import Graph
 
@@ -42,13 +42,16 @@ def _run(graph: Graph, solver: str, options: dict[str, Any]) -> Forest:
 
 def _run_distributed(dg: Any, solver: str, ignore_nan: bool, verify: bool,
                      options: dict[str, Any]) -> Forest:
-    """The forest of a graph spread over MPI ranks: rank 0 the whole, the others their share."""
-    if verify:
-        raise ParmstError("verify=True needs the whole graph on one rank: on rank 0 call "
-                          "parmst.verify(parmst.Graph.read(path), forest)")
+    """The forest of a graph spread over MPI ranks: rank 0 the whole, the others their share
+    (each its share with ``gather=False``); ``verify`` checks it on the ranks, collectively."""
     if ignore_nan:
         dg = dg.without_nan()
-    return registry.run_distributed(solver, dg, **options)
+    forest = registry.run_distributed(solver, dg, **options)
+    if verify:
+        from parmst.verify import verify as check
+
+        check(dg, forest).raise_if_failed()
+    return forest
 
 
 def minimum_spanning_forest(graph: Any, solver: str = "auto", *, ignore_nan: bool = False,

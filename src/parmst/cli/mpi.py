@@ -7,7 +7,10 @@ of the forest, which is never gathered (:mod:`parmst.distributed.output`);
 other formats are written by rank 0 from the gathered forest, with a note.
 ``--stats`` adds one row per rank (local and communication time,
 collectives, messages and bytes sent, edges held, peak resident memory and
-its growth since the command started). Errors:
+its growth since the command started). ``--verify`` runs the distributed
+verifier (every rank checks its own edges, no rank reads the whole graph); a
+wrong forest is reported once by rank 0 and every rank exits with status 1,
+as ``parmst solve`` does. Errors:
 an error every rank agrees on (bad file, bad option) is printed once by rank
 0 and every rank exits with status 2; any other failure on a rank aborts the
 whole job with ``MPI_Abort``, naming the rank, so no rank is left waiting.
@@ -50,10 +53,10 @@ def _check(args: argparse.Namespace, options: dict[str, Any]) -> None:
 
 def _gathers(args: argparse.Namespace, channel: Channel) -> bool:
     """Whether rank 0 gathers the forest: not when the ranks write ``--output`` in parallel
-    (``--verify`` still checks the whole forest on rank 0)."""
+    (``--verify`` checks the shares on the ranks as well as a whole forest)."""
     from parmst.distributed.output import writes_in_parallel
 
-    if not args.output or args.verify:
+    if not args.output:
         return True
     error, parallel = None, False
     try:
@@ -100,13 +103,15 @@ def _run(args: argparse.Namespace, options: dict[str, Any], channel: Channel) ->
     dg = _load(args, channel)
     forest = parmst.minimum_spanning_forest(dg, solver=args.solver, ignore_nan=args.ignore_nan,
                                             gather=gather, **options)
+    if args.verify:  # collective: each rank checks its own edges; every rank gets one result
+        result = parmst.verify(dg, forest)
+        if not result.ok:  # alike on every rank, so all stop here
+            if channel.rank == 0:
+                print(f"parmst: verification failed: {result}", file=sys.stderr, flush=True)
+            return 1
     error = None
     if channel.rank == 0:
         try:
-            if args.verify:  # needs the whole graph, on rank 0 only
-                graph = parmst.Graph.read(args.file, format=args.format) if args.file else \
-                    parmst.generate(args.generate)
-                parmst.verify(graph, forest).raise_if_failed()
             if gather:
                 write_output(forest, args)
         except (ParmstError, OSError, AssertionError) as exc:

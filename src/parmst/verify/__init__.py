@@ -45,19 +45,22 @@ verification failed: 1 failure (forest of 2 edges, 1 trees; graph has 1 connecte
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from parmst.forest import Forest
 from parmst.graph import Graph
 from parmst.verify.given import check_fields, check_ids, check_num_components
 from parmst.verify.path_maxima import link_tree
 from parmst.verify.result import CHECKS, Failure, Recorder, VerifyResult
-from parmst.verify.structure import candidates, check_acyclic, check_minimal, check_spanning
+from parmst.verify.structure import Edges, candidates, check_acyclic, check_minimal, check_spanning
+
+if TYPE_CHECKING:
+    from parmst.distributed import DistributedGraph
 
 __all__ = ["CHECKS", "Failure", "VerifyResult", "verify"]
 
 
-def verify(graph: Graph, forest_or_edge_ids: Forest | Any, *,
+def verify(graph: Graph | DistributedGraph, forest_or_edge_ids: Forest | Any, *,
            max_listed: int = 10) -> VerifyResult:
     """Check that a forest is the minimum spanning forest of ``graph``.
 
@@ -67,7 +70,12 @@ def verify(graph: Graph, forest_or_edge_ids: Forest | Any, *,
 
     Parameters
     ----------
-    graph : Graph
+    graph : Graph or DistributedGraph
+        A :class:`~parmst.distributed.DistributedGraph` is verified
+        collectively: call on every rank, with rank 0's whole forest (after
+        the default gather) or each rank's share; every rank checks its own
+        edges against the whole forest (``O(n)`` memory per rank) and gets
+        the same result (:mod:`parmst.verify.distributed`).
     forest_or_edge_ids : Forest or array_like of int
         A result to check, or the edge ids of a claimed forest (any order).
     max_listed : int
@@ -81,7 +89,7 @@ def verify(graph: Graph, forest_or_edge_ids: Forest | Any, *,
     Raises
     ------
     TypeError
-        ``graph`` is not a :class:`~parmst.Graph`.
+        ``graph`` is neither a :class:`~parmst.Graph` nor a distributed graph.
     ParmstError
         :func:`parmst.order.weight_keys` does not preserve the weight order
         (a bug in parmst, not in the forest).
@@ -98,8 +106,13 @@ def verify(graph: Graph, forest_or_edge_ids: Forest | Any, *,
     >>> verify(g, [0, 2, 3]).ok
     True
     """
+    if getattr(graph, "is_distributed", False):
+        from parmst.verify.distributed import verify_distributed
+
+        return verify_distributed(graph, forest_or_edge_ids, max_listed)
     if not isinstance(graph, Graph):
-        raise TypeError(f"verify needs a parmst.Graph, got {type(graph).__name__}")
+        raise TypeError(f"verify needs a parmst.Graph or a DistributedGraph, got "
+                        f"{type(graph).__name__}")
     result = VerifyResult()
     rec = Recorder(result, max(0, int(max_listed)))
     forest = forest_or_edge_ids if isinstance(forest_or_edge_ids, Forest) else None
@@ -116,11 +129,11 @@ def verify(graph: Graph, forest_or_edge_ids: Forest | Any, *,
     result.num_trees = tree.num_trees
     if forest is not None:
         check_num_components(forest, tree.num_trees, rec)
-    check_acyclic(graph, tree, rec)
+    check_acyclic(tree, Edges.of(graph), rec)
     candidate = candidates(graph, ids)
     result.num_graph_components = check_spanning(graph, tree, candidate, rec)
     if len(tree.cycle_edges):
         rec.skip("minimal", "the listed edges contain a cycle, so forest paths are undefined")
     else:
-        check_minimal(graph, tree, candidate, rec)
+        check_minimal(tree, Edges.of(graph), candidate, rec)
     return result

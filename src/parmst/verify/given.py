@@ -19,6 +19,7 @@ Examples
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -27,11 +28,21 @@ from parmst.forest import Forest, exact_sum
 from parmst.graph import Graph
 from parmst.verify.result import Recorder
 
-__all__ = ["check_fields", "check_ids", "check_num_components"]
+__all__ = ["check_fields", "check_ids", "check_listed", "check_num_components", "compare_fields",
+           "nan_weights"]
 
 
 def check_ids(graph: Graph, given: Any, rec: Recorder) -> np.ndarray | None:
     """Valid, unique, non-NaN ids (sorted int64), or None when the input is unusable."""
+    valid = check_listed(given, graph.num_edges, rec)
+    if valid is None or len(valid) == 0:
+        return valid
+    return valid[~nan_weights(valid, graph.weight[valid], rec)]
+
+
+def check_listed(given: Any, num_edges: int, rec: Recorder) -> np.ndarray | None:
+    """Valid, unique ids (sorted int64) of a graph of ``num_edges`` edges, or None when the
+    input is unusable; records ids out of range and ids listed more than once."""
     ids = np.asarray(given)
     rec.run("ids")
     if ids.ndim != 1:
@@ -43,7 +54,7 @@ def check_ids(graph: Graph, given: Any, rec: Recorder) -> np.ndarray | None:
         hint = " (a mask? pass numpy.flatnonzero(mask))" if ids.dtype.kind == "b" else ""
         rec.fail("ids", [f"edge ids must be integers, got dtype {ids.dtype}{hint}"])
         return None
-    m = graph.num_edges
+    m = num_edges
     out_of_range = (ids < 0) | (ids >= m)
     if out_of_range.any():
         bad = ids[out_of_range]
@@ -58,14 +69,20 @@ def check_ids(graph: Graph, given: Any, rec: Recorder) -> np.ndarray | None:
             rec.fail("ids", [f"edge id {int(i)} is listed {int(c) + 1} times"
                              for i, c in zip(dup_ids[: rec.limit], counts)], len(dup_ids))
             valid = np.unique(valid)
-    if graph.weight.dtype.kind == "f":
-        nan = np.isnan(graph.weight[valid])
-        if nan.any():
-            nan_ids = valid[nan]
-            rec.fail("ids", [f"edge {int(i)} has a NaN weight; NaN edges belong to no forest"
-                             for i in nan_ids[: rec.limit]], len(nan_ids))
-            valid = valid[~nan]
     return valid
+
+
+def nan_weights(ids: np.ndarray, weight: np.ndarray, rec: Recorder) -> np.ndarray:
+    """Mask of the listed ``ids`` whose graph ``weight`` is NaN, each recorded as an ``ids``
+    failure."""
+    if weight.dtype.kind != "f":
+        return np.zeros(len(ids), dtype=np.bool_)
+    nan = np.isnan(weight)
+    if nan.any():
+        nan_ids = ids[nan]
+        rec.fail("ids", [f"edge {int(i)} has a NaN weight; NaN edges belong to no forest"
+                         for i in nan_ids[: rec.limit]], len(nan_ids))
+    return nan
 
 
 def _total_of(weights: np.ndarray) -> int | float:
@@ -89,25 +106,38 @@ def _totals_agree(claimed: Any, expected: float, weights: np.ndarray) -> bool:
 
 def check_fields(graph: Graph, forest: Forest, rec: Recorder) -> None:
     """A Forest's arrays and total must describe the graph's edges with its ids."""
+    compare_fields(forest, graph.num_vertices, graph.num_edges,
+                   lambda ids: (graph.src[ids], graph.dst[ids], graph.weight[ids]), None, rec)
+
+
+def compare_fields(forest: Forest, num_vertices: int, num_edges: int,
+                   lookup: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray, np.ndarray]],
+                   forest_weights: np.ndarray | None, rec: Recorder) -> None:
+    """Compare a Forest's arrays and totals with the graph's edges.
+
+    ``lookup(ids)`` gives the graph's ``(src, dst, weight)`` of valid edge ids;
+    ``total_weight`` must be the sum of ``forest_weights``, the graph's weights
+    of the whole forest (None: of the forest's own ids, when it lists the whole).
+    """
     rec.run("fields")
     ids = np.asarray(forest.edge_ids)
     problems = []
-    if forest.num_vertices != graph.num_vertices:
+    if forest.num_vertices != num_vertices:
         problems.append(f"the forest has {forest.num_vertices} vertices but the graph has "
-                        f"{graph.num_vertices}")
+                        f"{num_vertices}")
     comparable = True
     for name in ("src", "dst", "weight"):
         if len(getattr(forest, name)) != len(ids):
             problems.append(f"the forest has {len(ids)} edge ids but "
                             f"{len(getattr(forest, name))} {name} entries")
             comparable = False
-    if ids.ndim != 1 or ids.dtype.kind not in "iu" or ((ids < 0) | (ids >= graph.num_edges)).any():
+    if ids.ndim != 1 or ids.dtype.kind not in "iu" or ((ids < 0) | (ids >= num_edges)).any():
         problems.append("edge fields not compared: some edge ids are invalid (see [ids])")
         comparable = False
     if not comparable:
         rec.fail("fields", problems)
         return
-    s, d, w = graph.src[ids], graph.dst[ids], graph.weight[ids]
+    s, d, w = lookup(ids)
     same_ends = ((forest.src == s) & (forest.dst == d)) | ((forest.src == d) & (forest.dst == s))
     same_weight = forest.weight == w
     if w.dtype.kind == "f":
@@ -119,8 +149,9 @@ def check_fields(graph: Graph, forest: Forest, rec: Recorder) -> None:
                  for k in wrong_ends[: rec.limit]]
     problems += [f"edge {int(ids[k])} has weight {forest.weight[k].item()!r} in the forest but "
                  f"{w[k].item()!r} in the graph" for k in wrong_weight[: rec.limit]]
-    expected = _total_of(w)
-    if not _totals_agree(forest.total_weight, expected, w):
+    whole = w if forest_weights is None else forest_weights
+    expected = _total_of(whole)
+    if not _totals_agree(forest.total_weight, expected, whole):
         problems.append(f"total_weight is {forest.total_weight!r} but the graph's weights of the "
                         f"forest's edges sum to {expected!r}")
     unlisted = (max(0, len(wrong_ends) - rec.limit) + max(0, len(wrong_weight) - rec.limit))

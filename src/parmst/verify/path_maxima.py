@@ -33,22 +33,18 @@ import numpy as np
 
 from parmst.errors import ParmstError
 from parmst.graph import Graph
-from parmst.order import weight_keys
+from parmst.order import precedes, weight_keys
 
-__all__ = ["LinkTree", "connection_rank", "link_tree", "precedes"]
-
-
-@numba.njit(cache=True)
-def precedes(weight, a, b):
-    """True when edge ``a``'s key ``(weight[a], a)`` is smaller than edge ``b``'s (:mod:`parmst.order`)."""
-    return weight[a] < weight[b] or (weight[a] == weight[b] and a < b)
+__all__ = ["LinkTree", "connection_rank", "link_edges", "link_tree"]
 
 
 @numba.njit(cache=True)
-def _first_unsorted(weight, ids):
-    """Position ``i`` where ``ids[i]`` does not precede ``ids[i + 1]`` by key, or -1."""
-    for i in range(len(ids) - 1):
-        if not precedes(weight, ids[i], ids[i + 1]):
+def _first_unsorted(weight, ids, positions):
+    """Index ``i`` where edge ``positions[i]`` does not precede edge ``positions[i + 1]``
+    by key ``(weight, id)``, or -1."""
+    for i in range(len(positions) - 1):
+        a, b = positions[i], positions[i + 1]
+        if not precedes(weight[a], ids[a], weight[b], ids[b]):
             return i
     return -1
 
@@ -156,44 +152,59 @@ def connection_rank(link_parent, link_rank, u, v):
 class LinkTree:
     """The listed edges linked in key order, with what the checks read from them."""
 
-    order: np.ndarray        # valid listed edge ids sorted by key; ranks index it
-    link_parent: np.ndarray  # union-by-size tree, never compressed
-    link_rank: np.ndarray    # rank of the edge that linked v below its parent
-    roots: np.ndarray        # tree root of every vertex
-    cycle_edges: np.ndarray  # listed edges that close a cycle, in key order
+    order: np.ndarray         # valid listed edge ids sorted by key; ranks index it
+    order_weight: np.ndarray  # their weights, in the same order
+    link_parent: np.ndarray   # union-by-size tree, never compressed
+    link_rank: np.ndarray     # rank of the edge that linked v below its parent
+    roots: np.ndarray         # tree root of every vertex
+    cycle_edges: np.ndarray   # listed edges that close a cycle, in key order
     num_trees: int
 
 
 def _key_order(weight: np.ndarray, ids: np.ndarray) -> np.ndarray:
-    """Ascending ``ids`` sorted by key, confirmed sorted by a separate pass.
+    """Positions of the listed edges sorted by key, confirmed sorted by a separate pass.
 
-    Radix-sorts the order-preserving keys of :func:`parmst.order.weight_keys`
-    (several times faster than a comparison sort here); the confirmation
-    compares the weights themselves, so a wrong key mapping cannot pass.
+    ``ids`` ascend and ``weight`` is aligned with them. Radix-sorts the
+    order-preserving keys of :func:`parmst.order.weight_keys` (several times
+    faster than a comparison sort here); the confirmation compares the
+    weights themselves, so a wrong key mapping cannot pass.
     """
-    keys = weight_keys(weight[ids])
-    order = _radix_order(keys, ids.copy(), np.empty_like(keys), np.empty_like(ids),
+    keys = weight_keys(weight)
+    positions = np.arange(len(ids), dtype=np.int64)
+    order = _radix_order(keys, positions, np.empty_like(keys), np.empty_like(positions),
                          np.zeros(256, dtype=np.int64))
-    bad = _first_unsorted(weight, order)
+    bad = _first_unsorted(weight, ids, order)
     if bad >= 0:
         raise ParmstError(
-            f"parmst.order.weight_keys is broken: edge {order[bad]} sorts before edge "
-            f"{order[bad + 1]} but does not precede it in (weight, edge_id) order")
+            f"parmst.order.weight_keys is broken: edge {ids[order[bad]]} sorts before edge "
+            f"{ids[order[bad + 1]]} but does not precede it in (weight, edge_id) order")
     return order
+
+
+def link_edges(num_vertices: int, ids: np.ndarray, src: np.ndarray, dst: np.ndarray,
+               weight: np.ndarray, index_dtype: np.dtype) -> LinkTree:
+    """Link listed edges in key order: ``ids`` (valid, unique, ascending int64) with their
+    ends and weights at the same positions.
+
+    The edges need not come from a whole :class:`~parmst.Graph`: a rank of a
+    distributed graph passes the forest edges it gathered (O(n) memory).
+    """
+    order = _key_order(weight, ids)
+    link_parent = np.arange(num_vertices, dtype=index_dtype)
+    link_rank = np.full(num_vertices, len(order), dtype=index_dtype)  # sentinel above every rank
+    size = np.ones(num_vertices, dtype=index_dtype)
+    closes_cycle = np.zeros(len(order), dtype=np.bool_)
+    # Gathering the ends first keeps the scattered reads out of the serial loop.
+    links = _link_forest_edges(src[order], dst[order], size, link_parent, link_rank,
+                               closes_cycle)
+    roots = np.empty(num_vertices, dtype=index_dtype)
+    _tree_roots(link_parent, roots)
+    by_key = ids[order]
+    return LinkTree(by_key, weight[order], link_parent, link_rank, roots, by_key[closes_cycle],
+                    num_vertices - links)
 
 
 def link_tree(graph: Graph, ids: np.ndarray) -> LinkTree:
     """Link the valid, unique listed edges ``ids`` (sorted int64) of ``graph`` in key order."""
-    n = graph.num_vertices
-    idx = graph.index_dtype
-    order = _key_order(graph.weight, ids)
-    link_parent = np.arange(n, dtype=idx)
-    link_rank = np.full(n, len(order), dtype=idx)  # sentinel above every rank
-    size = np.ones(n, dtype=idx)
-    closes_cycle = np.zeros(len(order), dtype=np.bool_)
-    # Gathering the ends first keeps the scattered reads out of the serial loop.
-    links = _link_forest_edges(graph.src[order], graph.dst[order], size, link_parent,
-                               link_rank, closes_cycle)
-    roots = np.empty(n, dtype=idx)
-    _tree_roots(link_parent, roots)
-    return LinkTree(order, link_parent, link_rank, roots, order[closes_cycle], n - links)
+    return link_edges(graph.num_vertices, ids, graph.src[ids], graph.dst[ids], graph.weight[ids],
+                      graph.index_dtype)
