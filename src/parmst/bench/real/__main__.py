@@ -7,14 +7,14 @@ import argparse
 import sys
 from pathlib import Path
 
-from parmst.bench.real import RealGraphMissing, cache_path, fetch, manifest
+from parmst.bench import real
 from parmst.bench.suites import default_cache_dir
 
 
 def _listing(cache_dir: Path) -> str:
     lines = []
-    for graph in manifest().values():
-        here = "cached" if cache_path(graph.name, cache_dir).exists() else "not fetched"
+    for graph in real.manifest().values():
+        here = "cached" if real.cache_path(graph.name, cache_dir).exists() else "not fetched"
         lines.append(f"{graph.name:22} {graph.format:6} {here:12} {graph.kind}\n"
                      f"{'':22} {graph.repository}@{graph.commit[:12]}:{graph.path}\n")
     return "".join(lines)
@@ -39,10 +39,10 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.write(_listing(cache_dir))
         return 0
     failed = 0
-    for name in args.names or list(manifest()):
+    for name in args.names or list(real.manifest()):
         try:
-            sys.stdout.write(f"{name}: {fetch(name, cache_dir, args.source)}\n")
-        except (OSError, ValueError, RealGraphMissing) as exc:
+            sys.stdout.write(f"{name}: {real.fetch(name, cache_dir, args.source)}\n")
+        except (OSError, ValueError, real.RealGraphMissing) as exc:
             sys.stderr.write(f"{name}: not fetched: {exc}\n")
             failed += 1
     return 1 if failed else 0
