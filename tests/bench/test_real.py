@@ -1,6 +1,7 @@
 """The real-graph suites: manifest, fetch-and-convert on tiny fixture files, cache, skips."""
 
 import bz2
+import dataclasses
 import hashlib
 import io
 import re
@@ -15,7 +16,7 @@ from parmst.bench.config import RunConfig
 from parmst.bench.harness import run
 from parmst.bench.peers import PEERS
 from parmst.bench.real.__main__ import main as real_main
-from parmst.bench.real.convert import CONVERTERS
+from parmst.bench.real.convert import CONVERTERS, convert
 from parmst.bench.suites import get_suite, load_graph
 
 # One tiny file per format, as the published files have them: a SNAP list with a
@@ -63,8 +64,10 @@ def fixture_manifest(tmp_path, monkeypatch):
         file = source / "owner" / "data" / path
         file.parent.mkdir(parents=True, exist_ok=True)
         file.write_bytes(data)
+        converted = convert(fmt, data, path)
         entries[name] = real.RealGraph(name, "fixture", "owner/data", "0" * 40, path,
-                                       hashlib.sha256(data).hexdigest(), len(data), fmt, "test")
+                                       hashlib.sha256(data).hexdigest(), len(data),
+                                       converted.num_vertices, converted.num_edges, fmt, "test")
     monkeypatch.setattr(real, "manifest", lambda: entries)
     return entries, source
 
@@ -78,6 +81,7 @@ def test_manifest_is_well_formed():
         assert re.fullmatch(r"[0-9a-f]{40}", g.commit), name
         assert re.fullmatch(r"[0-9a-f]{64}", g.sha256), name
         assert g.format in CONVERTERS and g.size > 0 and g.licence and g.kind, name
+        assert 0 < g.num_edges and 0 < g.num_vertices, name
         assert g.url == f"https://raw.githubusercontent.com/{g.repository}/{g.commit}/{g.path}"
     # every class the issue names is there
     kinds = " ".join(g.kind for g in graphs.values())
@@ -129,6 +133,16 @@ def test_a_wrong_checksum_writes_nothing(fixture_manifest, tmp_path):
     _, source = fixture_manifest
     (source / "owner" / "data" / "data" / "tiny.obj").write_bytes(_OBJ + b"f 1 2 4\n")
     with pytest.raises(ValueError, match="SHA-256"):
+        real.fetch("tiny-obj", tmp_path / "cache", source)
+    assert not real.cache_path("tiny-obj", tmp_path / "cache").exists()
+
+
+def test_a_converter_that_changed_writes_nothing(fixture_manifest, tmp_path, monkeypatch):
+    entries, source = fixture_manifest
+    monkeypatch.setitem(entries, "tiny-obj",
+                        dataclasses.replace(entries["tiny-obj"], num_edges=5))
+    with pytest.raises(ValueError, match="tiny-obj converted to 4 vertices and 6 edges, the "
+                                         "manifest says 4 and 5"):
         real.fetch("tiny-obj", tmp_path / "cache", source)
     assert not real.cache_path("tiny-obj", tmp_path / "cache").exists()
 

@@ -2,7 +2,8 @@
 
 The graphs themselves are never in parmst's repository. The manifest
 (``graphs.json`` in this package) names, for every graph, the public
-GitHub repository, commit and path of its file, the file's SHA-256, its class
+GitHub repository, commit and path of its file, the file's SHA-256, the converted
+graph's vertex and edge counts, its class
 (co-authorship, social, road network, OpenStreetMap extract, mesh, image
 grid), a licence note and its format, whose converter
 (:mod:`parmst.bench.real.convert`) turns it into a graph as the data have it.
@@ -49,8 +50,8 @@ FETCH_COMMAND = "python -m parmst.bench.real fetch"
 
 _MANIFEST = Path(__file__).with_name("graphs.json")
 _URL = "https://raw.githubusercontent.com/{repository}/{commit}/{path}"
-_FIELDS = ("name", "class", "repository", "commit", "path", "sha256", "bytes", "format",
-           "licence")
+_FIELDS = ("name", "class", "repository", "commit", "path", "sha256", "bytes", "vertices",
+           "edges", "format", "licence")
 
 
 class RealGraphMissing(LookupError):
@@ -68,6 +69,8 @@ class RealGraph:
     path: str
     sha256: str
     size: int
+    num_vertices: int
+    num_edges: int
     format: str
     licence: str
 
@@ -85,7 +88,8 @@ def _entry(raw: dict, position: int) -> RealGraph:
         raise ValueError(f"{_MANIFEST.name}: graph {raw['name']!r} has format "
                          f"{raw['format']!r}; formats: {', '.join(CONVERTERS)}")
     return RealGraph(raw["name"], raw["class"], raw["repository"], raw["commit"], raw["path"],
-                     raw["sha256"], int(raw["bytes"]), raw["format"], raw["licence"])
+                     raw["sha256"], int(raw["bytes"]), int(raw["vertices"]), int(raw["edges"]),
+                     raw["format"], raw["licence"])
 
 
 @cache
@@ -165,8 +169,9 @@ def fetch(name: str, cache_dir: str | os.PathLike, source: str | os.PathLike | N
         A folder holding the files as ``<owner>/<repository>/<path>``;
         ``None`` downloads them from GitHub at the manifest's commit.
 
-    Returns the cache file's path. A file whose checksum differs raises
-    ValueError and writes nothing.
+    Returns the cache file's path. A file whose checksum differs, or whose
+    conversion has other vertex or edge counts than the manifest's (a
+    converter changed since), raises ValueError and writes nothing.
     """
     graph = _graph(name)
     path = cache_path(name, cache_dir)
@@ -178,6 +183,11 @@ def fetch(name: str, cache_dir: str | os.PathLike, source: str | os.PathLike | N
         raise ValueError(f"{graph.repository}/{graph.path} at {graph.commit[:12]}: SHA-256 "
                          f"{digest}, the manifest says {graph.sha256}")
     converted = convert(graph.format, data, graph.path)
+    counts = (converted.num_vertices, converted.num_edges)
+    if counts != (graph.num_vertices, graph.num_edges):
+        raise ValueError(f"{graph.name} converted to {counts[0]:,} vertices and {counts[1]:,} "
+                         f"edges, the manifest says {graph.num_vertices:,} and "
+                         f"{graph.num_edges:,}")
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(path.stem + f".{os.getpid()}.tmp.npz")
     converted.write(partial)
