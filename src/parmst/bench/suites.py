@@ -54,7 +54,8 @@ the whole solve or the computation alone, the speedup baseline, file
 formats, weight transforms, where the input lies, whether the whole public call
 is timed); options given on the command line replace them.
 
-The ``-small`` variants hold 2,000 to 520,000 edges per graph. The full
+The ``-small`` variants hold 2,000 to 520,000 edges per graph (``real-small``'s real
+graphs 914 to 25,571). The full
 variants are for bigger machines: ``seed000`` goes up to 20 M vertices and
 30 M edges (sparse/extreme) and 28.8 M edges on 8,000 vertices
 (dense/extreme), about 8 GiB of memory; ``ecl`` up to about 100 M edges
