@@ -159,8 +159,9 @@ def _obj(data: bytes) -> Graph:
 def _image(data: bytes) -> Graph:
     try:
         from PIL import Image
-    except ImportError as exc:  # Pillow comes with matplotlib ('parmst[plots]')
-        raise ImportError("converting an image needs Pillow (pip install pillow)") from exc
+    except ImportError as exc:
+        raise ImportError("converting an image needs Pillow, which matplotlib brings "
+                          "(pip install 'parmst[plot]')") from exc
     grey = np.asarray(Image.open(io.BytesIO(data)).convert("L"), dtype=np.int64)
     rows, cols = grey.shape
     ids = np.arange(rows * cols, dtype=np.int64).reshape(rows, cols)
