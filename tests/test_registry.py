@@ -50,6 +50,21 @@ def test_auto_prefers_dense_prim_on_dense_graphs():
     assert solver.name != "prim-dense/serial" and why
 
 
+def test_auto_takes_kruskal_on_dense_unweighted_graphs():
+    import numpy as np
+
+    n = 50
+    i, j = np.triu_indices(n, 1)
+    unweighted = parmst.Graph.from_edges(i, j, np.full(len(i), 7.0))
+    solver, why = registry.explain(unweighted)
+    assert solver.name == "kruskal/serial" and "unweighted" in why
+    # one differing weight makes it a weighted dense graph again
+    weighted = parmst.Graph.from_edges(i, j, np.r_[np.full(len(i) - 1, 7.0), 8.0])
+    assert registry.select(weighted).name.startswith("prim-dense/")
+    forest = parmst.minimum_spanning_forest(unweighted)
+    assert forest.solver == "kruskal/serial" and parmst.verify(unweighted, forest)
+
+
 def test_can_run_hands_the_probe_only_its_own_options():
     given = []
 

@@ -164,8 +164,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _size(spec: str) -> str:
+    from parmst.bench import real
     from parmst.generators import describe
 
+    if spec.startswith(real.PREFIX):  # a fetched real graph: its counts are in the manifest
+        graph = real.manifest()[spec[len(real.PREFIX):]]
+        return f"{graph.num_vertices:,} vertices, {graph.num_edges:,} edges"
     about = describe(spec)
     return f"{about['n']:,} vertices, {'' if about['m_exact'] else '~'}{about['m']:,} edges"
 

@@ -34,6 +34,7 @@ from parmst.bench.peer_runner import PeerRunner
 from parmst.bench.peer_timing import time_peer
 from parmst.bench.peers import PEERS, resolve_peers
 from parmst.bench.placement import place
+from parmst.bench.real import RealGraphMissing
 from parmst.bench.result import REFERENCE, BenchResult, GraphInfo, Record
 from parmst.bench.specs import Variant, variants
 from parmst.bench.suites import BenchGraph, Suite, default_cache_dir, load_graph
@@ -190,7 +191,7 @@ def run(config: RunConfig) -> BenchResult:
                 bar.set_postfix_str(f"loading {item.name}")
                 try:
                     loaded = load_graph(item.spec, cache_dir)
-                except ImportError as exc:  # a generator's optional dependency
+                except (ImportError, RealGraphMissing) as exc:  # a missing dependency or file
                     result.config["skipped_graphs"][name] = str(exc)
                     log.info("graph %s skipped: %s", name, exc)
                     continue

@@ -23,6 +23,9 @@ suite              reproduces
 ``phases``         Shou and He Figures 3-4: per-phase times of ``boruvka-edge/cpu``
 ``io``             read and write throughput of every file format
 ``front-doors``    ``parmst.scipy`` and the NetworkX backend against SciPy and NetworkX
+``real``           real public graphs (:mod:`parmst.bench.real`, fetched first):
+                   ``parmst.minimum_spanning_forest`` ("auto") against SciPy, igraph
+                   and NetworKit
 ``prim-multi``     Sousa Figures 5.2-5.4: multiple-instance Prim on road-like graphs
 ``real-weights``   float64-weight graphs of 10 k to 10 M edges against SciPy, igraph
                    and NetworKit, the whole call timed
@@ -51,7 +54,8 @@ the whole solve or the computation alone, the speedup baseline, file
 formats, weight transforms, where the input lies, whether the whole public call
 is timed); options given on the command line replace them.
 
-The ``-small`` variants hold 2,000 to 520,000 edges per graph. The full
+The ``-small`` variants hold 2,000 to 520,000 edges per graph (``real-small``'s real
+graphs 914 to 25,571). The full
 variants are for bigger machines: ``seed000`` goes up to 20 M vertices and
 30 M edges (sparse/extreme) and 28.8 M edges on 8,000 vertices
 (dense/extreme), about 8 GiB of memory; ``ecl`` up to about 100 M edges
@@ -74,6 +78,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from parmst.bench import real
 from parmst.graph import Graph
 
 __all__ = ["ECL_MST_H100", "SUITES", "BenchGraph", "Reference", "Suite", "default_cache_dir", "get_suite", "load_graph"]
@@ -356,6 +361,21 @@ _MPI_SOLVERS = ("kruskal/serial", "ecl/cpu", "filter-boruvka/mpi[threads=1]",
 _MPI_SMALL_SOLVERS = (*_MPI_SOLVERS, "ghs/mpi")
 _SEED000_MPI_SOLVERS = ("kruskal/serial", "boruvka-allreduce/mpi", "filter-boruvka/mpi[threads=1]")
 
+# Issue 27: real public graphs of the classes users bring (parmst.bench.real), the whole
+# "auto" call (parmst-auto) against SciPy on its own deduplicated CSR, igraph and NetworKit.
+_REAL = ("coauth-hepth", "social-facebook", "social-email-eu", "road-anaheim", "road-austin",
+         "road-berlin-center", "road-birmingham", "road-chicago-regional", "road-philadelphia",
+         "road-sydney", "osm-aguascalientes", "osm-west-oakland", "mesh-cow", "mesh-beast",
+         "mesh-bunny", "image-spot", "image-rocker-arm")
+_REAL_SMALL = ("social-email-eu", "road-anaheim", "osm-aguascalientes", "mesh-cow")
+_REAL_PEERS = ("parmst-auto", "scipy", "igraph", "networkit")
+
+
+def _real(names: tuple[str, ...]) -> tuple[BenchGraph, ...]:
+    return tuple(BenchGraph(name, f"{real.PREFIX}{name}", real.manifest()[name].kind)
+                 for name in names)
+
+
 SUITES: dict[str, Suite] = {suite.name: suite for suite in (
     Suite("seed000", "Shou and He section 4.1 (its eight test files)",
           _seed000(tuple(f"{kind}/{size}" for kind in ("sparse", "dense")
@@ -438,6 +458,11 @@ SUITES: dict[str, Suite] = {suite.name: suite for suite in (
     Suite("front-doors-small", "the front doors against SciPy and NetworkX, 10 k and 100 k "
           "edges", _real_weights(("10k", "100k")), solvers=("kruskal/serial",),
           peers=_FRONT_DOOR_PEERS),
+    Suite("real", "real public graphs (co-authorship, social, road networks, OpenStreetMap, "
+          "meshes, image grids): parmst's auto call against SciPy, igraph and NetworKit",
+          _real(_REAL), solvers=("kruskal/serial",), peers=_REAL_PEERS),
+    Suite("real-small", "four small real graphs (social, road, OpenStreetMap, mesh)",
+          _real(_REAL_SMALL), solvers=("kruskal/serial",), peers=_REAL_PEERS),
     Suite("prim-multi", "Sousa Figures 5.2-5.4: multiple-instance Prim on road-like graphs "
           "(2^20 and 2^22 vertices), 1-16 threads",
           (BenchGraph("road-2e20", "road:side=1024,seed=1"),
@@ -545,7 +570,9 @@ def load_graph(source: str, cache_dir: str | os.PathLike | None = None) -> Graph
     ----------
     source : str
         A path to an existing graph file (any format :mod:`parmst.io`
-        reads), or a generator spec such as ``"rmat:scale=14,seed=1"``.
+        reads), a generator spec such as ``"rmat:scale=14,seed=1"``, or
+        ``"real:<name>"``, a real graph fetched by :mod:`parmst.bench.real`
+        (:class:`~parmst.bench.real.RealGraphMissing` if it is not in the cache).
     cache_dir : path, optional
         Where generated graphs are kept as ``.npz``; ``None`` disables caching.
 
@@ -556,6 +583,9 @@ def load_graph(source: str, cache_dir: str | os.PathLike | None = None) -> Graph
     """
     if os.path.exists(source):
         return Graph.read(source)
+    if source.startswith(real.PREFIX):  # a real graph: fetched into the cache, never generated
+        return real.load(source[len(real.PREFIX):],
+                         cache_dir if cache_dir is not None else default_cache_dir())
     from parmst.generators import generate
 
     if cache_dir is None:
