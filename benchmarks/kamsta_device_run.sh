@@ -8,7 +8,12 @@
 #
 # PEER_DIR (default .peers) is an ignored folder, never committed, holding
 #   kamsta/       KaMSTa's sources with every submodule in place (github.com/mschimek/kamsta
-#                 and the repositories its .gitmodules name, recursively, at their pinned commits)
+#                 and the repositories its .gitmodules name, recursively, at their pinned commits;
+#                 kamsta/SOURCES.txt lists each folder's repository and commit). Two cannot be had
+#                 as pinned: the R-MAT fork of KaMSTa's graph library is hosted outside GitHub
+#                 (github.com/lorenzhs/rmat, which it forks, stands in; only KaMSTa's own R-MAT
+#                 generator uses it) and the pinned commit of its parlaylib fork is gone (the
+#                 fork's newest commit is used)
 #   tbb/prefix/   oneTBB's headers, CMake files and release libraries, unpacked from the PyPI
 #                 wheels `tbb-devel` and `tbb` (include/, lib/cmake/tbb/, lib/libtbb*.so.N)
 #   sparsehash/include/  Google's sparsehash headers (Debian's libsparsehash-dev), which
