@@ -18,7 +18,9 @@
 #                 wheels `tbb-devel` and `tbb` (include/, lib/cmake/tbb/, lib/libtbb*.so.N)
 #   sparsehash/include/  Google's sparsehash headers (Debian's libsparsehash-dev), which
 #                 KaGen, a submodule of KaMSTa's graph library, includes
-# The device has no internet; all three travel with `run`'s carry (about 30 MiB together).
+#   openmpi-dev/include/  Open MPI 4.1's headers (Debian's libopenmpi-dev), used only where the
+#                 host has no working mpicxx
+# The device has no internet; all four travel with `run`'s carry (about 37 MiB together).
 #
 # KaMSTa reads a weighted graph as one binary file of (u32 src, u32 dst, weight) records with
 # both directions of every edge (its INFILE_WEIGHTED input), keeping the lightest record of a
@@ -99,9 +101,22 @@ export CPATH=$PEER/sparsehash/include${CPATH:+:$CPATH}
 # through other standard headers, so every file gets it first.
 CXX_EXTRA=${CXX_EXTRA-"-include cstdint"}
 CMAKE_ARGS=${CMAKE_ARGS:-}
+# MPI for the build: the host's wrapper compiler if it builds an MPI program, else Open MPI's
+# headers carried in PEER_DIR/openmpi-dev/include (Debian's libopenmpi-dev, 4.1) with the host's
+# libmpi.so.40, without Open MPI's C++ bindings (KaMSTa uses the C interface).
+mpi_args=()
+printf '#include <mpi.h>\nint main() { return 0; }\n' > "$WORK/mpi_probe.cpp"
+if ! mpicxx "$WORK/mpi_probe.cpp" -o "$WORK/mpi_probe" >> "$LOGS/env.txt" 2>&1; then
+    libmpi=$(ldconfig -p 2>/dev/null | awk '/libmpi\.so\.40 /{print $NF; exit}')
+    headers=$PEER/openmpi-dev/include
+    echo "no working mpicxx; MPI from $headers and ${libmpi:-no libmpi.so.40}" | tee -a "$LOGS/env.txt"
+    mpi_args=(-DMPI_SKIP_COMPILER_WRAPPER=ON -DMPI_CXX_SKIP_MPICXX=ON -DMPI_C_HEADER_DIR="$headers"
+              -DMPI_CXX_HEADER_DIR="$headers" -DMPI_C_LIB_NAMES=mpi -DMPI_CXX_LIB_NAMES=mpi
+              -DMPI_mpi_LIBRARY="$libmpi")
+fi
 (
     cmake -S "$PEER/kamsta" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release \
-        -DCMAKE_PREFIX_PATH="$PEER/tbb/prefix" -DCMAKE_CXX_FLAGS="$CXX_EXTRA" $CMAKE_ARGS && \
+        -DCMAKE_PREFIX_PATH="$PEER/tbb/prefix" -DCMAKE_CXX_FLAGS="$CXX_EXTRA" "${mpi_args[@]}" $CMAKE_ARGS && \
     make -C "$BUILD" -j"$JOBS" mst_benchmarks
 ) > "$LOGS/build.log" 2>&1 &
 build=$!
