@@ -70,7 +70,8 @@ ITER=${ITER:-3}
 BUDGET=${BUDGET:-400}
 LAUNCH_LIMIT=${LAUNCH_LIMIT:-90}
 JOBS=${JOBS:-$(nproc)}
-MPIEXEC=(mpiexec --allow-run-as-root --oversubscribe)
+# Unbound ranks, as parmst's bench launches its own (and 16 ranks may outnumber physical cores).
+MPIEXEC=(mpiexec --allow-run-as-root --oversubscribe --bind-to none)
 start=$SECONDS
 
 finish() {
@@ -200,9 +201,7 @@ for ranks in "${rank_list[@]}"; do
                 echo "skipped: time budget spent" > "$log"
                 continue
             fi
-            binding=(--bind-to core)
-            (( THREADS > 1 )) && binding=(--bind-to none)
-            OMP_NUM_THREADS=$THREADS timeout "$LAUNCH_LIMIT" "${MPIEXEC[@]}" "${binding[@]}" \
+            OMP_NUM_THREADS=$THREADS timeout "$LAUNCH_LIMIT" "${MPIEXEC[@]}" \
                 -x OMP_NUM_THREADS -x LD_LIBRARY_PATH -n "$ranks" "$BIN" -g INFILE_WEIGHTED \
                 -f "$WORK/$stem.bin" --max_edge_weight "$bound" -a "$algo" -i "$ITER" \
                 -t "$THREADS" > "$log" 2>&1
