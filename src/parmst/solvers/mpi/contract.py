@@ -25,13 +25,13 @@ import numba
 import numpy as np
 
 from parmst import registry
+from parmst._blocks import block_span, exclusive_sums, num_blocks
 from parmst._mpi.channel import owner_of
 from parmst.distributed import DistributedGraph
 from parmst.graph import Graph, index_dtype_for
 from parmst.kernels.local_forest import Share, local_forest_filter
 from parmst.kernels.unionfind import find, label_kept_roots, union_roots
 from parmst.order import id_bits, precedes
-from parmst.solvers.mpi.blocks import block_span, exclusive_sums, num_blocks
 from parmst.solvers.mpi.contracted import Contracted, FirstMinima, RoundEdges
 from parmst.solvers.mpi.held import Labels, edge_keys, holder
 from parmst.stats import Stats

@@ -23,12 +23,12 @@ from contextlib import ExitStack
 import numba
 import numpy as np
 
+from parmst._blocks import block_span, num_blocks
 from parmst._threads import using_threads
 from parmst.distributed import DistributedGraph
 from parmst.graph import Graph
 from parmst.solvers.mpi import genboruvka
 from parmst.solvers.mpi.allreduce import allreduce_rounds
-from parmst.solvers.mpi.blocks import block_span, num_blocks
 from parmst.solvers.mpi.contract import filter_contract, solve_locally
 from parmst.solvers.mpi.contracted import Contracted
 from parmst.solvers.mpi.held import GIVEN, LOCAL, LOOP, Labels, edge_kind, held_share, vertex_labels

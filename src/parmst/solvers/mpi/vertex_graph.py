@@ -11,11 +11,11 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from parmst._blocks import block_span, exclusive_sums, num_blocks
 from parmst._mpi.channel import owner_of
 from parmst.distributed import DistributedGraph
 from parmst.order import id_bits
 from parmst.solvers.cpu._atomics import atomic_load, atomic_min
-from parmst.solvers.mpi.blocks import block_span, exclusive_sums, num_blocks
 from parmst.solvers.mpi.contracted import Contracted, FirstMinima, RoundEdges
 from parmst.solvers.mpi.held import GIVEN, LOCAL, Labels, edge_keys, edge_kind, holder
 

@@ -1,10 +1,10 @@
-"""Fixed blocks of items for the mpi kernels' ``prange`` loops, and where each block writes.
+"""Fixed blocks of items for parallel ``prange`` loops, and where each block writes.
 
-A rank's passes over its edges run block by block on all its threads. A
-pass that keeps some of the items (a split, a compaction, a scatter to
-send buffers) runs twice: once to count what each block keeps, then, after
-an exclusive prefix sum of those counts, once more to write each block's
-items from its own offset. The output then keeps the input's order, as the
+An MPI rank's passes over its edges (routing, the filter, the rounds) run
+block by block on all its threads. A pass that keeps some of the items (a
+split, a compaction, a scatter to send buffers) runs twice: once to count
+what each block keeps, then, after an exclusive prefix sum of those counts,
+once more to write each block's items from its own offset. The output then keeps the input's order, as the
 serial loop would, so the result is the same on any number of threads.
 """
 
