@@ -49,3 +49,24 @@ def test_owner_round_minima_packed_and_pairs_equal_the_plain_minimum(seed):
         assert far[has].tolist() == expect_far[has].tolist()
         by_id = {int(i): int(k) for i, k in zip(eid, key)}
         assert [int(k) for k in best_key[has]] == [by_id[int(i)] for i in best_id[has]]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_local_ids_name_each_label_once_whatever_the_threads(threads):
+    import numba
+
+    from parmst.solvers.mpi.owners import _local_ids
+
+    rng = np.random.default_rng(threads)
+    labels = rng.integers(0, 5_000, size=70_000)  # several blocks, many repeats
+    with_threads = min(threads, numba.config.NUMBA_NUM_THREADS)
+    before = numba.get_num_threads()
+    numba.set_num_threads(with_threads)
+    try:
+        group, comp = _local_ids(labels, 1_000, 500)
+    finally:
+        numba.set_num_threads(before)
+    np.testing.assert_array_equal(comp[group], labels)
+    assert len(np.unique(comp)) == len(comp) == len(np.unique(labels[
+        (labels < 1_000) | (labels >= 1_500)])) + 500
+    np.testing.assert_array_equal(comp[:500], np.arange(1_000, 1_500))

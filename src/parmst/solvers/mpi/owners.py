@@ -51,7 +51,7 @@ from parmst._blocks import block_span, exclusive_sums, num_blocks
 from parmst._mpi.channel import group_order
 from parmst.graph import Graph, index_dtype_for
 from parmst.order import id_bits, precedes
-from parmst.solvers.cpu._atomics import atomic_load, atomic_min
+from parmst.solvers.cpu._atomics import atomic_cas, atomic_load, atomic_min
 from parmst.solvers.serial.kruskal import solve as kruskal
 from parmst.stats import Stats
 
@@ -86,39 +86,81 @@ def _table_bits(n):
     return bits
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
+def _claim(table, value, shift, mask):
+    """The slot of ``value`` (non-negative) in an open-addressing ``table`` (-1: empty),
+    linear probing; an empty slot is taken with a compare-and-swap, so threads may insert
+    at once and each value gets exactly one slot."""
+    h = _slot(value, shift)
+    while True:
+        seen = table[h]
+        if seen == value:
+            return h
+        if seen < 0:
+            seen = atomic_cas(table, h, -1, value)
+            if seen < 0 or seen == value:
+                return h
+        h = (h + 1) & mask
+
+
+@numba.njit(parallel=True, cache=True)
 def _group(values, first, count):
     """Local ids of ``values``: ``value - first`` in the owned range ``first..first+count-1``,
-    ``count`` on for the others (first seen first); also the others, in that order.
+    ``count`` on for the others; also the others, in local-id order.
 
     Components this rank owns get their ids without a lookup; the others go
-    through open addressing with linear probing, linear time where a sort
-    would not be.
+    through open addressing with linear probing (linear time where a sort
+    would not be), filled by all threads at once (:func:`_claim`). The
+    occupied slots, counted per block and prefix-summed
+    (:mod:`parmst._blocks`), number the others in slot order: the same on
+    any number of threads.
     """
-    outside = 0  # the table is sized for these alone: a smaller table misses the cache less
-    for i in range(len(values)):
-        if not first <= values[i] < first + count:
-            outside += 1
-    bits = _table_bits(outside)
+    n = len(values)
+    blocks = num_blocks(n)
+    outside_in = np.zeros((blocks, 1), dtype=np.int64)
+    for blk in numba.prange(blocks):
+        lo, hi = block_span(blk, n)
+        here = 0
+        for i in range(lo, hi):
+            here += not first <= values[i] < first + count
+        outside_in[blk, 0] = here
+    # The table is sized for the others alone: a smaller table misses the cache less.
+    bits = _table_bits(outside_in.sum())
     mask = (1 << bits) - 1
     shift = np.uint64(64 - bits)
     table = np.full(1 << bits, -1, dtype=np.int64)
-    distinct = np.empty(outside, dtype=np.int64)
-    group = np.empty(len(values), dtype=np.int64)
-    others = 0
-    for i in range(len(values)):
-        if first <= values[i] < first + count:
-            group[i] = values[i] - first
-            continue
-        h = _slot(values[i], shift)
-        while table[h] >= 0 and distinct[table[h]] != values[i]:
-            h = (h + 1) & mask
-        if table[h] < 0:
-            table[h] = others
-            distinct[others] = values[i]
-            others += 1
-        group[i] = count + table[h]
-    return group, distinct[:others]
+    group = np.empty(n, dtype=np.int64)
+    for blk in numba.prange(blocks):
+        lo, hi = block_span(blk, n)
+        for i in range(lo, hi):
+            v = values[i]
+            group[i] = v - first if first <= v < first + count else \
+                count + _claim(table, v, shift, mask)
+    slots = len(table)
+    slot_blocks = num_blocks(slots)
+    used = np.zeros((slot_blocks, 1), dtype=np.int64)
+    for blk in numba.prange(slot_blocks):
+        lo, hi = block_span(blk, slots)
+        here = 0
+        for h in range(lo, hi):
+            here += table[h] >= 0
+        used[blk, 0] = here
+    starts = exclusive_sums(used)
+    local = np.empty(slots, dtype=np.int64)
+    distinct = np.empty(starts[slot_blocks, 0], dtype=np.int64)
+    for blk in numba.prange(slot_blocks):
+        lo, hi = block_span(blk, slots)
+        j = starts[blk, 0]
+        for h in range(lo, hi):
+            if table[h] >= 0:
+                local[h], distinct[j] = j, table[h]
+                j += 1
+    for blk in numba.prange(blocks):
+        lo, hi = block_span(blk, n)
+        for i in range(lo, hi):
+            if group[i] >= count:
+                group[i] = count + local[group[i] - count]
+    return group, distinct
 
 
 @numba.njit(parallel=True, cache=True)
