@@ -51,7 +51,8 @@ from parmst._blocks import block_span, exclusive_sums, num_blocks
 from parmst._mpi.channel import group_order
 from parmst.graph import Graph, index_dtype_for
 from parmst.order import id_bits, precedes
-from parmst.solvers.cpu._atomics import atomic_cas, atomic_load, atomic_min
+from parmst.solvers.cpu._atomics import atomic_cas
+from parmst.solvers.mpi.shared_min import lower_min
 from parmst.solvers.serial.kruskal import solve as kruskal
 from parmst.stats import Stats
 
@@ -87,16 +88,19 @@ def _table_bits(n):
 
 
 @numba.njit(cache=True, inline="always")
-def _claim(table, value, shift, mask):
+def _claim(table, value, shift, mask, shared):
     """The slot of ``value`` (non-negative) in an open-addressing ``table`` (-1: empty),
-    linear probing; an empty slot is taken with a compare-and-swap, so threads may insert
-    at once and each value gets exactly one slot."""
+    linear probing; with ``shared`` (several threads inserting at once) an empty slot is
+    taken with a compare-and-swap, so each value gets exactly one slot."""
     h = _slot(value, shift)
     while True:
         seen = table[h]
         if seen == value:
             return h
         if seen < 0:
+            if not shared:
+                table[h] = value
+                return h
             seen = atomic_cas(table, h, -1, value)
             if seen < 0 or seen == value:
                 return h
@@ -130,12 +134,13 @@ def _group(values, first, count):
     shift = np.uint64(64 - bits)
     table = np.full(1 << bits, -1, dtype=np.int64)
     group = np.empty(n, dtype=np.int64)
+    shared = numba.get_num_threads() > 1
     for blk in numba.prange(blocks):
         lo, hi = block_span(blk, n)
         for i in range(lo, hi):
             v = values[i]
             group[i] = v - first if first <= v < first + count else \
-                count + _claim(table, v, shift, mask)
+                count + _claim(table, v, shift, mask, shared)
     slots = len(table)
     slot_blocks = num_blocks(slots)
     used = np.zeros((slot_blocks, 1), dtype=np.int64)
@@ -293,13 +298,13 @@ def _lightest_packed(lu, lv, key, eid, groups, shift):
     best = np.full(groups, NO_PACKED, dtype=np.uint64)
     n = len(lu)
     blocks = num_blocks(n)
+    shared = numba.get_num_threads() > 1  # one thread needs no locked instruction
     for blk in numba.prange(blocks):
         lo, hi = block_span(blk, n)
         for e in range(lo, hi):
             packed = (key[e] << shift) | np.uint64(eid[e])
-            for c in (lu[e], lv[e]):
-                if packed < atomic_load(best, c):
-                    atomic_min(best, c, packed)
+            lower_min(best, lu[e], packed, shared)
+            lower_min(best, lv[e], packed, shared)
     far = np.empty(groups, dtype=np.int64)
     for blk in numba.prange(blocks):
         lo, hi = block_span(blk, n)

@@ -15,9 +15,9 @@ from parmst._blocks import block_span, exclusive_sums, num_blocks
 from parmst._mpi.channel import owner_of
 from parmst.distributed import DistributedGraph
 from parmst.order import id_bits
-from parmst.solvers.cpu._atomics import atomic_load, atomic_min
 from parmst.solvers.mpi.contracted import Contracted, FirstMinima, RoundEdges
 from parmst.solvers.mpi.held import GIVEN, LOCAL, Labels, edge_keys, edge_kind, holder
+from parmst.solvers.mpi.shared_min import lower_min
 
 NO_KEY = np.iinfo(np.uint64).max
 NO_POSITION = np.iinfo(np.int64).max
@@ -71,6 +71,7 @@ def _lightest_positions(src, dst, keys, first, n_owned, shift):
     best = np.full(n_owned, NO_KEY, dtype=np.uint64)
     n = len(src)
     blocks = num_blocks(n)
+    shared = numba.get_num_threads() > 1  # one thread needs no locked instruction
     for b in numba.prange(blocks):
         lo, hi = block_span(b, n)
         for e in range(lo, hi):
@@ -80,8 +81,8 @@ def _lightest_positions(src, dst, keys, first, n_owned, shift):
             word = (np.uint64(keys[e]) << np.uint64(shift)) | np.uint64(e) if shift \
                 else np.uint64(keys[e])
             for v in (label_s - first, label_d - first):
-                if 0 <= v < n_owned and word < atomic_load(best, v):
-                    atomic_min(best, v, word)
+                if 0 <= v < n_owned:
+                    lower_min(best, v, word, shared)
     position = np.full(n_owned, NO_POSITION, dtype=np.int64)
     if shift:
         low = (np.uint64(1) << np.uint64(shift)) - np.uint64(1)
@@ -96,9 +97,8 @@ def _lightest_positions(src, dst, keys, first, n_owned, shift):
                 if label_s == label_d:
                     continue
                 for v in (label_s - first, label_d - first):
-                    if 0 <= v < n_owned and np.uint64(keys[e]) == best[v] \
-                            and e < atomic_load(position, v):
-                        atomic_min(position, v, e)
+                    if 0 <= v < n_owned and np.uint64(keys[e]) == best[v]:
+                        lower_min(position, v, e, shared)
     for v in numba.prange(n_owned):
         if position[v] == NO_POSITION:
             position[v] = -1
