@@ -58,7 +58,7 @@ def _given_edges(src, dst, ids, keys, first, stop, held):
 
 
 @numba.njit(parallel=True, cache=True)
-def _lightest_positions(src, dst, keys, first, n_owned, shift):
+def _lightest_positions(src, dst, keys, first, n_owned, shift, shared):
     """Each owned vertex's lightest held edge, as its held position (-1 where none).
 
     Held edges are in global id order, so positions break ties as ids do.
@@ -67,11 +67,12 @@ def _lightest_positions(src, dst, keys, first, n_owned, shift):
     word settling key and tie at once; with ``shift == 0`` (keys too wide to
     share a word) the keys win first and a second pass takes the smallest
     position among the edges of the winning key (their two-pass mode).
+    ``shared``: more than one thread runs (one thread needs no locked
+    instruction).
     """
     best = np.full(n_owned, NO_KEY, dtype=np.uint64)
     n = len(src)
     blocks = num_blocks(n)
-    shared = numba.get_num_threads() > 1  # one thread needs no locked instruction
     for b in numba.prange(blocks):
         lo, hi = block_span(b, n)
         for e in range(lo, hi):
@@ -138,7 +139,8 @@ def vertex_graph(dg: DistributedGraph, labels: Labels, held: int) -> Contracted:
                                     labels.stop, held)
     shift = id_bits(len(keys))
     position = _lightest_positions(labels.src, labels.dst, keys, labels.first, n_owned,
-                                   shift if key_bits + shift < 64 else 0)
+                                   shift if key_bits + shift < 64 else 0,
+                                   numba.get_num_threads() > 1)
     best_id, best_far, holder_end = _first_minima(position, labels.src, labels.dst,
                                                   dg.edge_ids, labels.first)
     minima = FirstMinima(best_id, best_far, owner_of(labels.starts, holder_end))
