@@ -26,11 +26,11 @@ VARIANTS = [{}, {"local_filter": "on", "finish_edges": 0},
 
 def _graphs():
     rng = np.random.default_rng(7)
-    n, m = 20_000, 90_000
+    n, m = 15_000, 60_000  # four blocks of parmst._blocks
     src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
     yield "ties-int64", parmst.Graph.from_edges(src, dst, rng.integers(0, 8, m))
     yield "float32", parmst.Graph.from_edges(src, dst, rng.random(m, dtype=np.float32))
-    yield "road", parmst.generate("road:side=200,seed=3")
+    yield "road", parmst.generate("road:side=170,seed=3")
 
 
 def main() -> None:
