@@ -27,6 +27,7 @@ from typing import Any
 import numba
 import numpy as np
 
+from parmst._blocks import block_span, exclusive_sums, num_blocks
 from parmst.errors import ParmstError
 
 _SIGN64 = np.uint64(1 << 63)
@@ -88,7 +89,7 @@ def group_order(keys: np.ndarray, bins: int) -> np.ndarray:
     return order
 
 
-@numba.njit(cache=True)
+@numba.njit(parallel=True, cache=True)
 def _range_owners(ids, starts, size):
     """Owner rank of each id under contiguous ranges (rank ``r`` holds ``starts[r]`` up to
     ``starts[r + 1] - 1``), or -1 for an id outside them.
@@ -111,19 +112,19 @@ def _range_owners(ids, starts, size):
             r += 1
         first[b] = r
     owner = np.empty(len(ids), dtype=np.int64)
-    for i in range(len(ids)):
+    for i in numba.prange(len(ids)):
         x = ids[i]
         if x < 0 or x >= total:
             owner[i] = -1
             continue
-        r = first[x >> shift]
-        while starts[r + 1] <= x:
-            r += 1
-        owner[i] = r
+        rank = first[x >> shift]
+        while starts[rank + 1] <= x:
+            rank += 1
+        owner[i] = rank
     return owner
 
 
-@numba.njit(cache=True)
+@numba.njit(parallel=True, cache=True)
 def _requests_by_owner(ids, owner, starts, size):
     """Fetch's request side: ``ids`` grouped by owner rank (stable), where each grouped
     request came from, and the requests per rank.
@@ -131,46 +132,57 @@ def _requests_by_owner(ids, owner, starts, size):
     Owners are ``owner`` or, where it is empty, found in the ranges ``starts``
     (:func:`_range_owners`). ``ok`` is False, the rest unwritten, if an
     owner is outside ``0..size-1``. Replaces a counting sort, a ``bincount``
-    and a gather of the ids.
+    and a gather of the ids; blocks of ids count their requests per rank and
+    write them from prefix-summed offsets, on all threads
+    (:mod:`parmst._blocks`).
     """
     if len(owner) or len(ids) == 0:
         owner = owner.astype(np.int64)
     else:
         owner = _range_owners(ids, starts, size)
-    start = np.zeros(size + 1, dtype=np.int64)
-    for i in range(len(ids)):
-        r = owner[i]
-        if r < 0 or r >= size:
-            none = np.zeros(0, dtype=np.int64)
-            return False, none, none, none
-        start[r + 1] += 1
-    counts = start[1:].copy()
-    for r in range(size):
-        start[r + 1] += start[r]
-    grouped = np.empty(len(ids), dtype=np.int64)
-    came_from = np.empty(len(ids), dtype=np.int64)
-    for i in range(len(ids)):
-        r = owner[i]
-        j = start[r]
-        start[r] += 1
-        grouped[j], came_from[j] = ids[i], i
+    n = len(ids)
+    blocks = num_blocks(n)
+    per_block = np.zeros((blocks, size + 1), dtype=np.int64)  # column size: bad owners
+    for b in numba.prange(blocks):
+        lo, hi = block_span(b, n)
+        for i in range(lo, hi):
+            r = owner[i]
+            per_block[b, r if 0 <= r < size else size] += 1
+    offsets = exclusive_sums(per_block)
+    if offsets[blocks, size]:
+        none = np.zeros(0, dtype=np.int64)
+        return False, none, none, none
+    counts = offsets[blocks, :size].copy()
+    base = np.zeros(size, dtype=np.int64)
+    for r in range(1, size):
+        base[r] = base[r - 1] + counts[r - 1]
+    grouped = np.empty(n, dtype=np.int64)
+    came_from = np.empty(n, dtype=np.int64)
+    for b in numba.prange(blocks):
+        at = base + offsets[b, :size]
+        lo, hi = block_span(b, n)
+        for i in range(lo, hi):
+            r = owner[i]
+            j = at[r]
+            at[r] = j + 1
+            grouped[j], came_from[j] = ids[i], i
     return True, grouped, came_from, counts
 
 
-@numba.njit(cache=True)
+@numba.njit(parallel=True, cache=True)
 def _answers(values, asked, first):
     """Fetch's reply side: ``values[id - first]`` for each asked id, in one pass."""
     out = np.empty(len(asked), dtype=values.dtype)
-    for j in range(len(asked)):
+    for j in numba.prange(len(asked)):
         out[j] = values[asked[j] - first]
     return out
 
 
-@numba.njit(cache=True)
+@numba.njit(parallel=True, cache=True)
 def _placed(answer, came_from):
     """Fetch's answers put back in the order of the request."""
     out = np.empty(len(answer), dtype=answer.dtype)
-    for j in range(len(answer)):
+    for j in numba.prange(len(answer)):
         out[came_from[j]] = answer[j]
     return out
 

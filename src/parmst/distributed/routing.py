@@ -14,6 +14,7 @@ from typing import Any
 import numba
 import numpy as np
 
+from parmst._blocks import block_span, num_blocks
 from parmst.distributed.ownership import Ownership
 from parmst.graph import WEIGHT_DTYPES, index_dtype_for
 
@@ -66,45 +67,86 @@ def agree_weight_dtype(channel: Any, weight: np.ndarray,
     return weight.astype(target, copy=False)
 
 
-@numba.njit(cache=True)
-def _scatter_by_owner(src, dst, owner_src, owner_dst, offsets, out_src, out_dst, out_pos):
-    """Place each edge in the send buffer of its source's owner, and of its target's if different.
+@numba.njit(parallel=True, cache=True)
+def _block_counts(owner_src, owner_dst, size):
+    """Copies each block of edges sends to each rank: one to its source's owner, and one to
+    its target's when that is another rank."""
+    m = len(owner_src)
+    blocks = num_blocks(m)
+    counts = np.zeros((blocks, size), dtype=np.int64)
+    for b in numba.prange(blocks):
+        lo, hi = block_span(b, m)
+        for e in range(lo, hi):
+            r, q = owner_src[e], owner_dst[e]
+            counts[b, r] += 1
+            if q != r:
+                counts[b, q] += 1
+    return counts
 
-    ``offsets[r]`` is the next free slot of rank ``r``'s segment; ``out_pos``
-    receives the input position of each placed copy (edge order within a
-    segment stays increasing, so received edges stay in global id order).
+
+@numba.njit(cache=True)
+def _block_offsets(counts):
+    """Where each block's copies for each rank start in the send buffer: the ranks'
+    segments in rank order, and within a segment the blocks in order."""
+    blocks, size = counts.shape
+    offsets = np.empty((blocks, size), dtype=np.int64)
+    at = 0
+    for r in range(size):
+        for b in range(blocks):
+            offsets[b, r] = at
+            at += counts[b, r]
+    return offsets
+
+
+@numba.njit(parallel=True, cache=True)
+def _scatter_by_owner(src, dst, weight, owner_src, owner_dst, offsets, first_id, out_src,
+                      out_dst, out_weight, out_id):
+    """Place each edge in the send buffer of its source's owner, and of its target's if
+    different, each block from its own ``offsets`` (:func:`_block_offsets`).
+
+    Edge order within a segment stays increasing, so received edges stay in
+    global id order; ``out_id`` receives each copy's global id.
     """
-    for e in range(len(src)):
-        r = owner_src[e]
-        k = offsets[r]
-        out_src[k], out_dst[k], out_pos[k] = src[e], dst[e], e
-        offsets[r] = k + 1
-        q = owner_dst[e]
-        if q != r:
-            k = offsets[q]
-            out_src[k], out_dst[k], out_pos[k] = src[e], dst[e], e
-            offsets[q] = k + 1
+    m = len(src)
+    for b in numba.prange(offsets.shape[0]):
+        at = offsets[b].copy()
+        lo, hi = block_span(b, m)
+        for e in range(lo, hi):
+            r = owner_src[e]
+            k = at[r]
+            out_src[k], out_dst[k], out_weight[k], out_id[k] = src[e], dst[e], weight[e], \
+                first_id + e
+            at[r] = k + 1
+            q = owner_dst[e]
+            if q != r:
+                k = at[q]
+                out_src[k], out_dst[k], out_weight[k], out_id[k] = src[e], dst[e], \
+                    weight[e], first_id + e
+                at[q] = k + 1
 
 
 def route(channel: Any, part: Slice, ownership: str) -> Held:
-    """Send every edge of ``part`` to the owners of its endpoints (collective)."""
+    """Send every edge of ``part`` to the owners of its endpoints (collective).
+
+    The send buffers are filled block by block on all of this rank's Numba
+    threads; the result is the same on any number of them.
+    """
     owners = Ownership(ownership, part.num_vertices, channel.size)
     owner_src = owners.owner(part.src)
     owner_dst = owners.owner(part.dst)
-    cut = owner_src != owner_dst
-    counts = (np.bincount(owner_src, minlength=channel.size)
-              + np.bincount(owner_dst[cut], minlength=channel.size)).astype(np.int64)
+    block_counts = _block_counts(owner_src, owner_dst, channel.size)
+    counts = block_counts.sum(axis=0)
     total = int(counts.sum())
     idx = index_dtype_for(part.num_vertices, part.num_edges)
     out_src = np.empty(total, dtype=idx)
     out_dst = np.empty(total, dtype=idx)
-    out_pos = np.empty(total, dtype=np.int64)
-    offsets = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
-    _scatter_by_owner(part.src, part.dst, owner_src, owner_dst, offsets, out_src, out_dst,
-                      out_pos)
-    send_w = part.weight[out_pos]
-    out_pos += part.first_id
-    (rs, rd, rw, rid), _ = channel.alltoallv([out_src, out_dst, send_w, out_pos], counts)
+    out_weight = np.empty(total, dtype=part.weight.dtype)
+    out_id = np.empty(total, dtype=np.int64)
+    _scatter_by_owner(part.src, part.dst, part.weight, owner_src, owner_dst,
+                      _block_offsets(block_counts), part.first_id, out_src, out_dst,
+                      out_weight, out_id)
+    del owner_src, owner_dst
+    (rs, rd, rw, rid), _ = channel.alltoallv([out_src, out_dst, out_weight, out_id], counts)
     if (np.diff(rid) < 0).any():  # from_local_edges: id ranges need not follow rank order
         order = np.argsort(rid, kind="stable")
         rs, rd, rw, rid = rs[order], rd[order], rw[order], rid[order]

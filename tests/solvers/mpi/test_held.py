@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from parmst.distributed import DistributedGraph, Ownership
-from parmst.solvers.mpi.filter_boruvka import _held_counts
+from parmst.solvers.mpi.filter_boruvka import held_counts
 from parmst.solvers.mpi.held import vertex_labels
 
 
@@ -38,8 +38,7 @@ def test_labels_and_counts_follow_the_ownership(kind, rank):
     src_here, dst_here = own.owner(dg.src) == rank, own.owner(dg.dst) == rank
     loop = dg.src == dg.dst
     holder_rank = np.where(dg.edge_ids % 2 == 0, own.owner(dg.src), own.owner(dg.dst))
-    local, loops, held = _held_counts(labels.src, labels.dst, dg.edge_ids, labels.first,
-                                      labels.stop)
+    local, loops, held = held_counts(labels, dg.edge_ids)
     assert local == np.count_nonzero(~loop & src_here & dst_here)
     assert loops == np.count_nonzero(loop & src_here)
     assert held == np.count_nonzero(~loop & (holder_rank == rank))

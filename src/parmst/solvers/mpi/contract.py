@@ -25,6 +25,7 @@ import numba
 import numpy as np
 
 from parmst import registry
+from parmst._blocks import block_span, exclusive_sums, num_blocks
 from parmst._mpi.channel import owner_of
 from parmst.distributed import DistributedGraph
 from parmst.graph import Graph, index_dtype_for
@@ -126,33 +127,46 @@ def _key_order(keys: np.ndarray, key_bits: int, cand: np.ndarray) -> np.ndarray:
     return where[position]
 
 
-@numba.njit(cache=True)
+@numba.njit(parallel=True, cache=True)
 def _split_held(src, dst, ids, first, stop, local_pos, lsrc, ldst, cut, at, far, primary):
-    """Filter step 1's input in one pass: the held edges split into local and cut edges.
+    """Filter step 1's input: the held edges split into local and cut edges, in held order.
 
     ``src``, ``dst`` are the held edges' range labels; this rank owns the
     labels ``first .. stop - 1``. Local edges (both ends owned): held
     position and both local indices. Cut edges: held position, owned end's
     local index ``at``, the far end's label ``far``, and whether this rank is
     its *primary* holder (:func:`~parmst.solvers.mpi.held.holder`): each cut
-    edge joins the contracted graph once.
+    edge joins the contracted graph once. Blocks count their local edges,
+    then each writes from its offsets (:mod:`parmst.solvers.mpi.blocks`).
     """
-    n_local = 0
-    n_cut = 0
-    for e in range(len(src)):
-        s, d = np.int64(src[e]), np.int64(dst[e])
-        src_here = first <= s < stop
-        dst_here = first <= d < stop
-        if src_here and dst_here:
-            local_pos[n_local], lsrc[n_local], ldst[n_local] = e, s - first, d - first
-            n_local += 1
-            continue
-        cut[n_cut] = e
-        at[n_cut] = s - first if src_here else d - first
-        far[n_cut] = d if src_here else s
-        held_at = holder(s, d, ids[e])
-        primary[n_cut] = first <= held_at < stop
-        n_cut += 1
+    n = len(src)
+    blocks = num_blocks(n)
+    counts = np.zeros((blocks, 1), dtype=np.int64)
+    for b in numba.prange(blocks):
+        lo, hi = block_span(b, n)
+        here = 0
+        for e in range(lo, hi):
+            here += first <= src[e] < stop and first <= dst[e] < stop
+        counts[b, 0] = here
+    starts = exclusive_sums(counts)
+    for b in numba.prange(blocks):
+        lo, hi = block_span(b, n)
+        n_local = starts[b, 0]
+        n_cut = lo - n_local
+        for e in range(lo, hi):
+            s, d = np.int64(src[e]), np.int64(dst[e])
+            src_here = first <= s < stop
+            dst_here = first <= d < stop
+            if src_here and dst_here:
+                local_pos[n_local], lsrc[n_local], ldst[n_local] = e, s - first, d - first
+                n_local += 1
+                continue
+            cut[n_cut] = e
+            at[n_cut] = s - first if src_here else d - first
+            far[n_cut] = d if src_here else s
+            held_at = holder(s, d, ids[e])
+            primary[n_cut] = first <= held_at < stop
+            n_cut += 1
 
 
 def _split(dg: DistributedGraph, labels: Labels, n_local: int) -> tuple[np.ndarray, ...]:
@@ -172,29 +186,36 @@ def _split(dg: DistributedGraph, labels: Labels, n_local: int) -> tuple[np.ndarr
     return arrays
 
 
+def solve_locally(graph: Graph, local_solver: str, threads: int) -> np.ndarray:
+    """Positions in ``graph`` of its minimum spanning forest, by the one-process solver
+    ``local_solver`` on ``threads`` threads.
+
+    ``local_solver`` names a registered one-process solver, or ``"auto"``:
+    kruskal/serial on one thread, else the solver :func:`parmst.registry.select`
+    picks for ``graph``. Its solve function (:func:`parmst.registry.prepare`)
+    is called directly: the graph holds no NaN and needs no Forest.
+    """
+    if local_solver == "auto" and threads == 1:
+        local_solver = "kruskal/serial"  # on one thread it beats ecl/cpu about 2x (docs/mpi.md)
+    if local_solver == "auto":
+        local_solver = registry.select(graph).name
+    options = {"threads": threads} if "threads" in registry.get(local_solver).options else {}
+    _, solve = registry.prepare(local_solver, graph, options)
+    return solve(graph, Stats())
+
+
 def _local_forest(dg: DistributedGraph, local_pos: np.ndarray, lsrc: np.ndarray,
-                  ldst: np.ndarray, local_solver: str, threads: int | None) -> np.ndarray:
+                  ldst: np.ndarray, local_solver: str, threads: int) -> np.ndarray:
     """Indices into ``local_pos`` of the minimum spanning forest of the local edges, sorted:
     this rank's share of the local-forest filter (:mod:`parmst.kernels.local_forest`).
 
     ``lsrc``, ``ldst`` are the local edges' ends as this rank's local
-    indices. ``local_solver`` names a registered one-process solver, or
-    ``"auto"``: kruskal/serial on one thread, else the solver
-    :func:`parmst.registry.select` picks for the local graph. Its solve
-    function (:func:`parmst.registry.prepare`) is called directly: the local
-    graph holds no NaN and needs no Forest.
+    indices; :func:`solve_locally` solves them.
     """
     # Held edges are in global id order, so local ids order ties exactly as global ones do.
     graph = Graph(lsrc, ldst, dg.weight[local_pos], dg.ownership.count(dg.rank))
-    one_thread = (threads if threads is not None else numba.get_num_threads()) == 1
-    if local_solver == "auto" and one_thread:
-        local_solver = "kruskal/serial"  # on one thread it beats ecl/cpu about 2x (docs/mpi.md)
-    options = {}
-    if threads is not None and local_solver != "auto" and \
-            "threads" in registry.get(local_solver).options:
-        options["threads"] = threads
-    _, solve = registry.prepare(local_solver, graph, options)
-    return local_forest_filter([Share(graph, 0)], lambda share: solve(share, Stats()))
+    return local_forest_filter([Share(graph, 0)],
+                               lambda share: solve_locally(share, local_solver, threads))
 
 
 @numba.njit(cache=True)
@@ -224,7 +245,7 @@ def _lightest_of_components(roots, cut_at, src, dst, ids, first, stop):
 
 
 def filter_contract(dg: DistributedGraph, stats: Stats, labels: Labels, local_solver: str,
-                    threads: int | None, n_local: int) -> Contracted:
+                    threads: int, n_local: int) -> Contracted:
     """Steps 1-3 of filter-boruvka: local forest, safe contraction, contracted graph
     (``n_local``: the held edges with both ends owned here, from
     :func:`~parmst.solvers.mpi.filter_boruvka._held_counts`).

@@ -18,16 +18,22 @@ random graphs with many cut edges the filter contracts little, and
 
 from __future__ import annotations
 
+from contextlib import ExitStack
+
 import numba
 import numpy as np
 
+from parmst._blocks import block_span, num_blocks
+from parmst._threads import using_threads
 from parmst.distributed import DistributedGraph
+from parmst.graph import Graph
 from parmst.solvers.mpi import genboruvka
 from parmst.solvers.mpi.allreduce import allreduce_rounds
-from parmst.solvers.mpi.contract import filter_contract
+from parmst.solvers.mpi.contract import filter_contract, solve_locally
 from parmst.solvers.mpi.contracted import Contracted
-from parmst.solvers.mpi.held import held_share, holder, vertex_labels
+from parmst.solvers.mpi.held import GIVEN, LOCAL, LOOP, Labels, edge_kind, held_share, vertex_labels
 from parmst.solvers.mpi.owners import owner_rounds
+from parmst.solvers.mpi.rank_threads import rank_threads
 from parmst.solvers.mpi.vertex_graph import vertex_graph
 from parmst.stats import Stats
 
@@ -49,24 +55,27 @@ FILTER_MIN_REACH = 0.9
 LOCAL_FILTER = ("auto", "on", "off")
 
 
-@numba.njit(cache=True)
+@numba.njit(parallel=True, cache=True)
 def _held_counts(src, dst, ids, first, stop):
-    """Of the held edges (range labels ``src``, ``dst``; this rank owns ``first .. stop -
-    1``): how many non-loop edges have both ends owned here, how many self-loops it owns
-    (the filter's split counts them as local edges too), and how many non-loop edges it
-    gives to the rounds (:func:`~parmst.solvers.mpi.held.holder`). One pass serves the
-    filter's choice and the allocation of the filter's split or the vertex graph."""
-    local, loops, held = 0, 0, 0
-    for e in range(len(src)):
-        s, d = np.int64(src[e]), np.int64(dst[e])
-        src_here = first <= s < stop
-        if s == d:
-            loops += src_here
-            continue
-        local += src_here and first <= d < stop
-        held_at = holder(s, d, ids[e])
-        held += first <= held_at < stop
-    return local, loops, held
+    """Of the held edges: how many are local, owned self-loops, and non-loop edges this
+    rank gives to the rounds (local ones included), one block per thread at a time."""
+    blocks = num_blocks(len(src))
+    counts = np.zeros((blocks, 5), dtype=np.int64)
+    for b in numba.prange(blocks):
+        lo, hi = block_span(b, len(src))
+        for e in range(lo, hi):
+            counts[b, edge_kind(np.int64(src[e]), np.int64(dst[e]), ids[e], first, stop)] += 1
+    return counts
+
+
+def held_counts(labels: Labels, ids: np.ndarray) -> tuple[int, int, int]:
+    """Of the held edges (range ``labels``, global ``ids``): how many non-loop edges have
+    both ends owned here, how many self-loops it owns, and how many non-loop edges it gives
+    to the rounds. One pass serves the filter's choice and the allocation of the filter's
+    split or the vertex graph."""
+    counts = _held_counts(labels.src, labels.dst, ids, labels.first, labels.stop).sum(axis=0)
+    local, loops, given = int(counts[LOCAL]), int(counts[LOOP]), int(counts[GIVEN])
+    return local, loops, local + given
 
 
 def filter_pays(dg: DistributedGraph, local: int) -> bool:
@@ -120,19 +129,43 @@ def filter_boruvka_held(dg: DistributedGraph, stats: Stats, local_solver: str,
                         threads: int | None, rounds: str, local_filter: str) -> np.ndarray:
     """This rank's share of the forest: the edges it contracted and its rounds' choices.
 
-    ``rounds`` and ``local_filter`` are checked on every rank together: a bad
-    value raises the same
+    Every step runs on ``threads`` Numba threads, by default this rank's part
+    of its cores (:func:`~parmst.solvers.mpi.rank_threads.rank_threads`).
+    ``threads``, ``rounds`` and ``local_filter`` are checked on every rank
+    together: a bad value raises the same
     :class:`~parmst._mpi.channel.DistributedError` on every rank.
     """
-    error = None
-    try:
-        _check_options(rounds, local_filter)
-    except ValueError as exc:
-        error = exc
-    dg.channel.agree(error)
+    count = rank_threads(dg.channel) if threads is None else threads
+    with ExitStack() as stack:
+        error = None
+        try:
+            _check_options(rounds, local_filter)
+            stack.enter_context(using_threads(count, stats))
+        except (TypeError, ValueError) as exc:
+            error = exc
+        dg.channel.agree(error)
+        if dg.channel.size == 1:
+            return _one_rank(dg, stats, local_solver, count)
+        return _on_ranks(dg, stats, local_solver, count, rounds, local_filter)
+
+
+def _one_rank(dg: DistributedGraph, stats: Stats, local_solver: str, threads: int
+              ) -> np.ndarray:
+    """On one rank every edge is local: the local filter's forest is the whole answer, so
+    the best one-process solver runs on the held edges as they are, and nothing else."""
+    stats.extra["local_filter"] = "on"
+    with stats.phase("local-forest"):
+        graph = Graph(dg.src, dg.dst, dg.weight, dg.num_vertices)
+        # One rank holds every edge, in id order: an edge's position is its id.
+        return solve_locally(graph, local_solver, threads)
+
+
+def _on_ranks(dg: DistributedGraph, stats: Stats, local_solver: str, threads: int,
+              rounds: str, local_filter: str) -> np.ndarray:
+    """:func:`filter_boruvka_held` on two ranks or more: the filter (or the vertex graph),
+    then the rounds."""
     labels = vertex_labels(dg)
-    local, loops, held = _held_counts(labels.src, labels.dst, dg.edge_ids, labels.first,
-                                      labels.stop)
+    local, loops, held = held_counts(labels, dg.edge_ids)
     use_filter = local_filter == "on" or (local_filter == "auto" and filter_pays(dg, local))
     stats.extra["local_filter"] = "on" if use_filter else "off"
     if use_filter:

@@ -82,6 +82,25 @@ def holder(end_src, end_dst, edge_id):
     return end_src if edge_id % 2 == 0 else end_dst
 
 
+LOCAL, LOOP, GIVEN, TAKEN, FOREIGN_LOOP = 0, 1, 2, 3, 4
+"""What a held edge is on this rank (:func:`edge_kind`)."""
+
+
+@numba.njit(cache=True, inline="always")
+def edge_kind(s, d, edge_id, first, stop):
+    """What a held edge (range labels ``s``, ``d``; this rank owns ``first .. stop - 1``)
+    is here: ``LOCAL`` (a non-loop edge with both ends owned), ``LOOP`` (a self-loop at an
+    owned vertex), ``GIVEN`` (a cut edge this rank gives to the rounds, see
+    :func:`holder`), ``TAKEN`` (a cut edge another rank gives) or ``FOREIGN_LOOP``."""
+    src_here = first <= s < stop
+    if s == d:
+        return LOOP if src_here else FOREIGN_LOOP
+    if src_here and first <= d < stop:
+        return LOCAL
+    held_at = holder(s, d, edge_id)
+    return GIVEN if first <= held_at < stop else TAKEN
+
+
 def held_share(dg: DistributedGraph, chosen: np.ndarray) -> np.ndarray:
     """The ids in ``chosen`` among this rank's primary edges.
 

@@ -47,9 +47,11 @@ from typing import Any
 import numba
 import numpy as np
 
+from parmst._blocks import block_span, exclusive_sums, num_blocks
 from parmst._mpi.channel import group_order
 from parmst.graph import Graph, index_dtype_for
 from parmst.order import id_bits, precedes
+from parmst.solvers.mpi.shared_min import lower_min
 from parmst.solvers.serial.kruskal import solve as kruskal
 from parmst.stats import Stats
 
@@ -91,7 +93,11 @@ def _group(values, first, count):
 
     Components this rank owns get their ids without a lookup; the others go
     through open addressing with linear probing, linear time where a sort
-    would not be.
+    would not be. Serial: numbered in the order first seen, the local ids
+    follow the edges, and the round's later passes over per-component arrays
+    then hit the cache; a table filled by all threads numbered them in slot
+    (hash) order, and the relabel phase at one thread per rank took 1.5 times
+    as long on the 16-core host.
     """
     outside = 0  # the table is sized for these alone: a smaller table misses the cache less
     for i in range(len(values)):
@@ -119,44 +125,93 @@ def _group(values, first, count):
     return group, distinct[:others]
 
 
-@numba.njit(cache=True)
+@numba.njit(parallel=True, cache=True)
 def _relabel_pairs(lu, lv, key, eid, remap):
-    """Relabel edge ends by ``remap`` (smaller end first) and drop self-loops.
+    """Relabel edge ends by ``remap`` (smaller end first) and drop self-loops: the kept
+    edges as four new arrays, in the same order (:mod:`parmst._blocks`)."""
+    n = len(lu)
+    blocks = num_blocks(n)
+    counts = np.zeros((blocks, 1), dtype=np.int64)
+    for blk in numba.prange(blocks):
+        lo, hi = block_span(blk, n)
+        kept = 0
+        for e in range(lo, hi):
+            kept += remap[lu[e]] != remap[lv[e]]
+        counts[blk, 0] = kept
+    starts = exclusive_sums(counts)
+    total = starts[blocks, 0]
+    out_u = np.empty(total, dtype=lu.dtype)
+    out_v = np.empty(total, dtype=lv.dtype)
+    out_key = np.empty(total, dtype=key.dtype)
+    out_id = np.empty(total, dtype=eid.dtype)
+    for blk in numba.prange(blocks):
+        lo, hi = block_span(blk, n)
+        j = starts[blk, 0]
+        for e in range(lo, hi):
+            a, b = remap[lu[e]], remap[lv[e]]
+            if a == b:
+                continue
+            if a > b:
+                a, b = b, a
+            out_u[j], out_v[j], out_key[j], out_id[j] = a, b, key[e], eid[e]
+            j += 1
+    return out_u, out_v, out_key, out_id
 
-    Compacts the four arrays in place and returns how many edges are kept.
-    """
-    kept = 0
-    for e in range(len(lu)):
-        a, b = remap[lu[e]], remap[lv[e]]
-        if a == b:
-            continue
-        if a > b:
-            a, b = b, a
-        lu[kept], lv[kept], key[kept], eid[kept] = a, b, key[e], eid[e]
-        kept += 1
-    return kept
 
-
-@numba.njit(cache=True)
+@numba.njit(parallel=True, cache=True)
 def _relabel_labelled(cu, cv, key, eid, label, far_label, first):
     """The first round's relabel on edges still between global labels: ``cu`` owned here
     (``label[cu - first]``), ``cv`` owned here or the next of ``far_label`` (the labels
     fetched for the edges whose ``cv`` is elsewhere, in edge order); loops dropped.
 
-    Compacts the four arrays in place and returns how many edges are kept.
+    Returns the kept edges as four new arrays, in the same order: blocks count
+    their far ends and kept edges first (:mod:`parmst._blocks`).
     """
-    f, kept = 0, 0
-    for e in range(len(cu)):
-        a = label[cu[e] - first]
-        if first <= cv[e] < first + len(label):
-            b = label[cv[e] - first]
-        else:
-            b = far_label[f]
-            f += 1
-        if a != b:
-            cu[kept], cv[kept], key[kept], eid[kept] = a, b, key[e], eid[e]
-            kept += 1
-    return kept
+    n = len(cu)
+    owned = len(label)
+    blocks = num_blocks(n)
+    counts = np.zeros((blocks, 2), dtype=np.int64)
+    for blk in numba.prange(blocks):
+        lo, hi = block_span(blk, n)
+        f = 0
+        for e in range(lo, hi):
+            f += not first <= cv[e] < first + owned
+        counts[blk, 0] = f
+    fars = exclusive_sums(counts)
+    for blk in numba.prange(blocks):
+        lo, hi = block_span(blk, n)
+        f = fars[blk, 0]
+        kept = 0
+        for e in range(lo, hi):
+            a = label[cu[e] - first]
+            if first <= cv[e] < first + owned:
+                b = label[cv[e] - first]
+            else:
+                b = far_label[f]
+                f += 1
+            kept += a != b
+        counts[blk, 1] = kept
+    starts = exclusive_sums(counts)
+    total = starts[blocks, 1]
+    out_u = np.empty(total, dtype=cu.dtype)
+    out_v = np.empty(total, dtype=cv.dtype)
+    out_key = np.empty(total, dtype=key.dtype)
+    out_id = np.empty(total, dtype=eid.dtype)
+    for blk in numba.prange(blocks):
+        lo, hi = block_span(blk, n)
+        f = starts[blk, 0]
+        j = starts[blk, 1]
+        for e in range(lo, hi):
+            a = label[cu[e] - first]
+            if first <= cv[e] < first + owned:
+                b = label[cv[e] - first]
+            else:
+                b = far_label[f]
+                f += 1
+            if a != b:
+                out_u[j], out_v[j], out_key[j], out_id[j] = a, b, key[e], eid[e]
+                j += 1
+    return out_u, out_v, out_key, out_id
 
 
 @numba.njit(cache=True)
@@ -185,29 +240,42 @@ def _drop_heavier_twins(lu, lv, key, eid, groups):
     return kept
 
 
-@numba.njit(cache=True)
-def _lightest_packed(lu, lv, key, eid, groups, shift):
+@numba.njit(parallel=True, cache=True)
+def _lightest_packed(lu, lv, key, eid, groups, shift, shared):
     """Step 1's local minima (Listing 8's local kernel) with ``key << shift | id`` in one word.
 
     One comparison and one table read per edge end where the unpacked pair
     needs two: the tables of a round's first local components miss the cache
-    on almost every read, so this halves the kernel. Returns each local
-    component's lightest key and id (-1: no edge) and the local id at that
-    edge's far end.
+    on almost every read, so this halves the kernel. Every thread offers its
+    blocks' edges by an atomic minimum behind a guard (Fallin et al. section
+    5.3); a second pass finds the far end of each winner (keys are
+    distinct). ``shared``: more than one thread runs (one thread needs no
+    locked instruction). Returns each local component's lightest key and id
+    (-1: no edge) and the local id at that edge's far end.
     """
     best = np.full(groups, NO_PACKED, dtype=np.uint64)
+    n = len(lu)
+    blocks = num_blocks(n)
+    for blk in numba.prange(blocks):
+        lo, hi = block_span(blk, n)
+        for e in range(lo, hi):
+            packed = (key[e] << shift) | np.uint64(eid[e])
+            lower_min(best, lu[e], packed, shared)
+            lower_min(best, lv[e], packed, shared)
     far = np.empty(groups, dtype=np.int64)
-    for e in range(len(lu)):
-        packed = (key[e] << shift) | np.uint64(eid[e])
-        a, b = lu[e], lv[e]
-        if packed < best[a]:
-            best[a], far[a] = packed, b
-        if packed < best[b]:
-            best[b], far[b] = packed, a
+    for blk in numba.prange(blocks):
+        lo, hi = block_span(blk, n)
+        for e in range(lo, hi):
+            packed = (key[e] << shift) | np.uint64(eid[e])
+            a, b = lu[e], lv[e]
+            if best[a] == packed:
+                far[a] = b
+            if best[b] == packed:
+                far[b] = a
     best_key = np.empty(groups, dtype=np.uint64)
     best_id = np.full(groups, -1, dtype=np.int64)
     low = (np.uint64(1) << shift) - np.uint64(1)
-    for c in range(groups):
+    for c in numba.prange(groups):
         if best[c] != NO_PACKED:
             best_key[c], best_id[c] = best[c] >> shift, np.int64(best[c] & low)
     return best_key, best_id, far
@@ -278,7 +346,7 @@ class _Edges:
         group, self.comp = _local_ids(np.concatenate([cu, cv]).astype(np.int64, copy=False),
                                       first, count)
         self.lu, self.lv = group[:len(cu)], group[len(cu):]
-        # Compacted in place from here on: the caller hands these over (no copy).
+        # The caller hands these over (no copy); each relabel writes the kept edges anew.
         self.key, self.eid = key, eid.astype(np.int64, copy=False)
         self.size = len(cu)
         self.contract(np.arange(len(self.comp), dtype=np.int64), len(self.comp))
@@ -290,8 +358,8 @@ class _Edges:
         are enough edges per pair of groups for many to exist: the hash table
         that finds them cost more than it saved in early rounds.
         """
-        lu, lv, key, eid = self.arrays()
-        self.size = _relabel_pairs(lu, lv, key, eid, remap)
+        self.lu, self.lv, self.key, self.eid = _relabel_pairs(*self.arrays(), remap)
+        self.size = len(self.lu)
         if self.size * TWIN_DENSITY > groups * groups:
             lu, lv, key, eid = self.arrays()
             self.size = _drop_heavier_twins(lu, lv, key, eid, groups)
@@ -322,7 +390,8 @@ def _minima(channel: Any, edges: _Edges, starts: np.ndarray, pack_shift: int
     lu, lv, key, eid = edges.arrays()
     groups = len(edges.comp)
     if pack_shift:
-        minima = _lightest_packed(lu, lv, key, eid, groups, np.uint64(pack_shift))
+        minima = _lightest_packed(lu, lv, key, eid, groups, np.uint64(pack_shift),
+                                  numba.get_num_threads() > 1)
     else:
         minima = _lightest_pairs(lu, lv, key, eid, groups)
     rows, counts = _minimum_records(*minima, edges.comp, starts, channel.size)
@@ -481,8 +550,8 @@ def owner_rounds(channel: Any, cu: np.ndarray, cv: np.ndarray, keys: np.ndarray,
 
     Component labels are owned in the contiguous ranges ``starts`` (``p + 1``
     bounds); ``keys`` are order-preserving uint64 weight keys of ``key_bits``
-    bits and ``ids`` global edge ids below ``num_edges`` (both are consumed:
-    compacted in place); every edge is given by exactly one rank, which is
+    bits and ``ids`` global edge ids below ``num_edges`` (all four are handed over:
+    the rounds reuse or drop them); every edge is given by exactly one rank, which is
     then its holder. ``first_minima``, when
     the caller already knows them, are the first round's step 1 for the
     components this rank owns (lightest edge id, far component, holder rank):
@@ -506,8 +575,7 @@ def owner_rounds(channel: Any, cu: np.ndarray, cv: np.ndarray, keys: np.ndarray,
             elsewhere = (cv < first) | (cv >= first + len(label))
             (far_label,) = channel.fetch(cv[elsewhere], None, first, [label], starts)
             del elsewhere
-            kept = _relabel_labelled(cu, cv, keys, ids, label, far_label, first)
-            cu, cv, keys, ids = cu[:kept], cv[:kept], keys[:kept], ids[:kept]
+            cu, cv, keys, ids = _relabel_labelled(cu, cv, keys, ids, label, far_label, first)
             starts = channel.range_starts(count)
         rounds += 1
     with stats.phase("relabel"):

@@ -37,8 +37,9 @@ def filter_boruvka_distributed(dg, local_solver: str = "auto", threads: int | No
     """The minimum spanning forest of ``dg`` by filter-first distributed Borůvka.
 
     ``local_solver`` solves each rank's own edges (any registered one-process
-    solver); ``threads`` is passed to it when it takes threads (and to the
-    GenBoruvka rounds). ``rounds`` contracts what crosses ranks by
+    solver). ``threads``: Numba threads per rank for every step (the local
+    solver gets them when it takes threads); None gives each rank its part
+    of the cores it may run on (:mod:`parmst.solvers.mpi.rank_threads`). ``rounds`` contracts what crosses ranks by
     ``"allreduce"`` rounds (replicated per-component arrays), ``"owners"``
     rounds (minima sent to each component's owner; edges stay where they
     are), ``"genboruvka"`` rounds (contracted rows redistributed each round),
