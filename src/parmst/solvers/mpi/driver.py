@@ -26,7 +26,9 @@ from parmst.solvers.mpi.gather import (
     gather_forest,
     held_positions,
     id_order,
+    sorted_ids,
     spread_forest,
+    take_fields,
 )
 from parmst.stats import Stats
 
@@ -69,15 +71,21 @@ def solve_distributed(dg: DistributedGraph, name: str,
     mine = held_forest(stats)
     stats.compute_time = time.perf_counter() - start
     counters = {k: v - before[k] for k, v in channel.counters().items()}
-    mine = mine[id_order(mine, dg.num_edges)]
-    position = held_positions(dg.edge_ids, mine)
+    if channel.size == 1:  # the whole forest, on every core of the one process
+        mine = sorted_ids(mine, dg.num_edges)
+        position = held_positions(dg.edge_ids, mine)
+        src, dst, weights = take_fields(position, dg.src, dg.dst, dg.weight)
+    else:  # a share, on a rank that shares its host's cores with the others
+        mine = mine[id_order(mine, dg.num_edges)]
+        position = held_positions(dg.edge_ids, mine)
+        src, dst, weights = dg.src[position], dg.dst[position], dg.weight[position]
     per_rank = {"rank": channel.rank, "init_time_s": dg.build_time,
                 "local_time_s": stats.compute_time - counters["comm_time_s"], **counters,
                 "held_edges": len(dg.src), "held_bytes": dg.nbytes,
                 "peak_memory_bytes": peak_memory_bytes(),
                 **{k: stats.extra.pop(k) for k in PER_RANK_EXTRA if k in stats.extra}}
     ranks = channel.gather_object(per_rank)
-    ids, src, dst, weights = mine, dg.src[position], dg.dst[position], dg.weight[position]
+    ids = mine
     if channel.size > 1 and not gather:
         ids, src, dst, weights = spread_forest(channel, dg.num_edges, ids, src, dst, weights)
     elif channel.size > 1:  # on one rank its share, in id order already, is the forest
