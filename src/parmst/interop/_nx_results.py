@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator
-from itertools import repeat
+from itertools import chain, repeat
 from typing import Any
 
 import networkx as nx
@@ -92,29 +92,42 @@ def spanning_tree(G: Any, algorithm: str, minimum: bool, weight: Any,
         if snap.graph_class is nx.Graph or snap.graph_class is nx.MultiGraph:
             n = len(snap.node_data)
             T._node.update(zip(snap.node_data, map(dict, snap.node_data.values())))
-            T._adj.update(zip(snap.node_data, map(dict, repeat((), n))))
-            _fill_adjacency(T._adj, snap, halves)
+            rows = list(map(dict, repeat((), n)))
+            T._adj.update(zip(snap.node_data, rows))
+            _fill_rows(rows, snap, halves)
         else:
             T.add_nodes_from(snap.node_data.items())
             T.add_edges_from(_tuples(snap, halves, True, True))
     return T
 
 
-def _fill_adjacency(adj: dict, snap: NxSnapshot, halves: np.ndarray) -> None:
-    """Insert the tree edges into ``adj`` in yield order, both directions, as ``add_edges_from``.
+def _pick(items: list, at: np.ndarray) -> list:
+    """``[items[i] for i in at]``, the loop in C."""
+    return list(map(items.__getitem__, at.tolist()))
 
-    Entry ``2k`` is edge ``k`` seen from its row, ``2k+1`` from its neighbour;
-    one ``map`` over the interleaved entries does every insertion in C.
+
+def _fill_rows(rows: list[dict], snap: NxSnapshot, halves: np.ndarray) -> None:
+    """Insert the tree edges into the adjacency ``rows`` (node order) as ``add_edges_from`` would.
+
+    Each row gets its entries in yield order, both directions of every edge
+    (entry ``2k`` is edge ``k`` seen from its row, ``2k+1`` from its
+    neighbour). Memory is walked in order, not at random, which on large
+    graphs more than halves the time: the attribute dicts are copied in
+    half-edge order (the order NetworkX allocated them), and the entries are
+    inserted row by row (a stable sort by owner keeps yield order within a
+    row). One ``map`` over the entries does every insertion in C.
     """
-    copies = list(map(dict, _dicts_of(snap, halves)))
+    in_memory_order = np.argsort(halves)
+    copies = list(map(dict, _dicts_of(snap, halves[in_memory_order])))
     if snap.multigraph:
-        copies = [{k: d} for k, d in zip(map(snap.keys.__getitem__, halves.tolist()), copies)]
+        copies = [{k: d} for k, d in zip(_pick(snap.keys, halves[in_memory_order]), copies)]
+    copy_of = np.empty_like(in_memory_order)
+    copy_of[in_memory_order] = np.arange(len(halves))
     ends = np.empty(2 * len(halves), dtype=np.int64)
     ends[0::2] = snap.row[halves]
     ends[1::2] = snap.nbr[halves]
-    owners = list(map(snap.nodes.__getitem__, ends.tolist()))
-    others = owners[:]
-    others[0::2], others[1::2] = owners[1::2], owners[0::2]
-    values = copies + copies
-    values[0::2] = values[1::2] = copies
-    deque(map(dict.__setitem__, map(adj.__getitem__, owners), others, values), maxlen=0)
+    by_row = np.argsort(ends, kind="stable")
+    degree = np.bincount(ends, minlength=len(rows)).tolist()
+    owners = chain.from_iterable(map(repeat, rows, degree))
+    deque(map(dict.__setitem__, owners, _pick(snap.nodes, ends[by_row ^ 1]),
+              _pick(copies, copy_of[by_row >> 1])), maxlen=0)
