@@ -25,6 +25,7 @@ import networkx as nx
 import numpy as np
 
 from parmst.interop._nx_algorithms import solve
+from parmst.interop._nx_kernels import group_by_row
 from parmst.interop._nx_snapshot import NxSnapshot, gc_paused, snapshot
 
 __all__ = ["spanning_edges", "spanning_tree"]
@@ -114,20 +115,20 @@ def _fill_rows(rows: list[dict], snap: NxSnapshot, halves: np.ndarray) -> None:
     neighbour). Memory is walked in order, not at random, which on large
     graphs more than halves the time: the attribute dicts are copied in
     half-edge order (the order NetworkX allocated them), and the entries are
-    inserted row by row (a stable sort by owner keeps yield order within a
+    inserted row by row (:func:`group_by_row` keeps yield order within a
     row). One ``map`` over the entries does every insertion in C.
     """
-    in_memory_order = np.argsort(halves)
-    copies = list(map(dict, _dicts_of(snap, halves[in_memory_order])))
+    picked = np.zeros(len(snap.nbr), dtype=np.bool_)
+    picked[halves] = True
+    in_memory_order = np.flatnonzero(picked)
+    copies = list(map(dict, _dicts_of(snap, in_memory_order)))
     if snap.multigraph:
-        copies = [{k: d} for k, d in zip(_pick(snap.keys, halves[in_memory_order]), copies)]
-    copy_of = np.empty_like(in_memory_order)
-    copy_of[in_memory_order] = np.arange(len(halves))
+        copies = [{k: d} for k, d in zip(_pick(snap.keys, in_memory_order), copies)]
+    copy_of = (np.cumsum(picked) - 1)[halves]
     ends = np.empty(2 * len(halves), dtype=np.int64)
     ends[0::2] = snap.row[halves]
     ends[1::2] = snap.nbr[halves]
-    by_row = np.argsort(ends, kind="stable")
-    degree = np.bincount(ends, minlength=len(rows)).tolist()
-    owners = chain.from_iterable(map(repeat, rows, degree))
+    by_row, degree = group_by_row(ends, len(rows))
+    owners = chain.from_iterable(map(repeat, rows, degree.tolist()))
     deque(map(dict.__setitem__, owners, _pick(snap.nodes, ends[by_row ^ 1]),
               _pick(copies, copy_of[by_row >> 1])), maxlen=0)
