@@ -91,6 +91,24 @@ def test_trees_equal_networkx(seed, algorithm):
         assert ours._adj == theirs._adj
 
 
+@pytest.mark.parametrize("multigraph", [False, True])
+def test_labels_that_are_positions_give_networkx_results(multigraph):
+    """Nodes 0..n-1 in order: labels are handed out as the positions' ints."""
+    grid = nx.convert_node_labels_to_integers(nx.grid_2d_graph(6, 5))
+    graph = nx.MultiGraph(grid) if multigraph else nx.Graph(grid)
+    graph.add_edge(3, 4)
+    for u, v, data in graph.edges(data=True):
+        data["weight"] = (u * 7 + v) % 5
+    assert NxSnapshot(graph).labels_are_positions
+    tree = BackendInterface.minimum_spanning_tree(graph)
+    expected = mst.minimum_spanning_tree(graph, backend="networkx")
+    assert list(tree.edges(data=True)) == list(expected.edges(data=True))
+    assert tree._adj == expected._adj and list(tree.nodes) == list(expected.nodes)
+    next(iter(graph.edges(data=True)))[2]["weight"] = float("nan")
+    _assert_same(_outcome(BackendInterface.minimum_spanning_edges, graph),
+                 _outcome(mst.minimum_spanning_edges, graph, backend="networkx"))
+
+
 def test_subclass_uses_public_methods():
     class Roads(nx.Graph):
         pass

@@ -33,13 +33,9 @@ __all__ = ["spanning_edges", "spanning_tree"]
 
 def _tuples(snap: NxSnapshot, halves: np.ndarray, keys: bool, data: bool) -> list[tuple]:
     """NetworkX's ``(u, v[, key][, data])`` tuples of ``halves``, oriented from row to neighbour."""
-    h = halves.tolist()
-    nodes = snap.nodes
-    u = map(nodes.__getitem__, snap.row[halves].tolist())
-    v = map(nodes.__getitem__, snap.nbr[halves].tolist())
-    parts = [u, v]
+    parts = [snap.labels_at(snap.row[halves]), snap.labels_at(snap.nbr[halves])]
     if snap.multigraph and keys:
-        parts.append(map(snap.keys.__getitem__, h))
+        parts.append(_pick(snap.keys, halves))
     if data:
         parts.append(_dicts_of(snap, halves))
     with gc_paused():
@@ -54,10 +50,18 @@ def _dicts_of(snap: NxSnapshot, halves: np.ndarray) -> Iterator:
     return map(snap.edge_dicts.__getitem__, where.tolist())
 
 
-def _yield_then_raise(edges: list[tuple], error: str | None):
-    yield from edges
-    if error is not None:
-        raise ValueError(error)
+def _then_raise(edges: list[tuple], error: str | None) -> Iterator:
+    """An iterator of ``edges`` that then raises ``ValueError(error)`` if ``error`` is set.
+
+    ``chain`` hands the tuples out in C, where a generator would resume a
+    Python frame for each.
+    """
+    return iter(edges) if error is None else chain(edges, _raises(error))
+
+
+def _raises(error: str) -> Iterator:
+    raise ValueError(error)
+    yield  # makes this a generator: it raises when iteration reaches it
 
 
 def spanning_edges(G: Any, algorithm: str, minimum: bool, weight: Any, keys: bool, data: bool,
@@ -70,7 +74,7 @@ def spanning_edges(G: Any, algorithm: str, minimum: bool, weight: Any, keys: boo
     """
     snap = snapshot(G)
     halves, error = solve(snap, algorithm, minimum, weight, ignore_nan)
-    return _yield_then_raise(_tuples(snap, halves, keys, data), error)
+    return _then_raise(_tuples(snap, halves, keys, data), error)
 
 
 def spanning_tree(G: Any, algorithm: str, minimum: bool, weight: Any,
@@ -130,5 +134,5 @@ def _fill_rows(rows: list[dict], snap: NxSnapshot, halves: np.ndarray) -> None:
     ends[1::2] = snap.nbr[halves]
     by_row, degree = group_by_row(ends, len(rows))
     owners = chain.from_iterable(map(repeat, rows, degree.tolist()))
-    deque(map(dict.__setitem__, owners, _pick(snap.nodes, ends[by_row ^ 1]),
+    deque(map(dict.__setitem__, owners, snap.labels_at(ends[by_row ^ 1]),
               _pick(copies, copy_of[by_row >> 1])), maxlen=0)

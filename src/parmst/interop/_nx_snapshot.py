@@ -55,6 +55,9 @@ class NxSnapshot:
         with gc_paused():
             self.nodes = list(adj)
             n = len(self.nodes)
+            self._int_labels = self._int_label_array()
+            self.labels_are_positions = (self._int_labels is not None
+                                         and np.array_equal(self._int_labels, np.arange(n)))
             pairs = np.fromiter(map(len, adj.values()), dtype=np.int64, count=n)
             pair_nbr = self._positions(lambda: chain.from_iterable(adj.values()),
                                        int(pairs.sum()))
@@ -114,6 +117,26 @@ class NxSnapshot:
                 self._derived["keys"] = list(chain.from_iterable(self._keydicts()))
         return self._derived["keys"]
 
+    def _int_label_array(self) -> np.ndarray | None:
+        """The node labels as an int64 array when all are ``int`` within int64, else None."""
+        if not set(map(type, self.nodes)) <= {int}:
+            return None
+        try:
+            return np.fromiter(self.nodes, dtype=np.int64, count=len(self.nodes))
+        except OverflowError:  # labels beyond int64
+            return None
+
+    def labels_at(self, positions: np.ndarray) -> list:
+        """The node labels at ``positions``: ``[nodes[p] for p in positions]``, the loop in C.
+
+        Where the labels are the positions themselves, ``positions.tolist()``
+        gives equal ints without reading the node objects, which lie scattered
+        in memory on a large graph.
+        """
+        if self.labels_are_positions:
+            return positions.tolist()
+        return list(map(self.nodes.__getitem__, positions.tolist()))
+
     def _positions(self, labels: Callable[[], Iterator], count: int) -> np.ndarray:
         """Positions (in node order) of the ``count`` node labels ``labels()`` yields.
 
@@ -122,23 +145,19 @@ class NxSnapshot:
         """
         nodes = self.nodes
         n = len(nodes)
-        if set(map(type, nodes)) <= {int}:
-            try:
-                values = np.fromiter(nodes, dtype=np.int64, count=n)
-                wanted = np.fromiter(labels(), dtype=np.int64, count=count)
-            except OverflowError:  # labels beyond int64: the dict below handles them
-                pass
-            else:
-                if np.array_equal(values, np.arange(n)):
-                    return wanted
-                lo = int(values.min())
-                span = int(values.max()) - lo + 1
-                if span <= 4 * n + 1024:
-                    where = np.full(span, -1, dtype=np.int64)
-                    where[values - lo] = np.arange(n)
-                    return where[wanted - lo]
-                order = np.argsort(values)
-                return order[np.searchsorted(values, wanted, sorter=order)]
+        values = self._int_labels
+        if values is not None:  # the labels wanted are nodes, so ints within int64 too
+            wanted = np.fromiter(labels(), dtype=np.int64, count=count)
+            if self.labels_are_positions:
+                return wanted
+            lo = int(values.min())
+            span = int(values.max()) - lo + 1
+            if span <= 4 * n + 1024:
+                where = np.full(span, -1, dtype=np.int64)
+                where[values - lo] = np.arange(n)
+                return where[wanted - lo]
+            order = np.argsort(values)
+            return order[np.searchsorted(values, wanted, sorter=order)]
         index = dict(zip(nodes, range(n)))
         return np.fromiter(map(index.__getitem__, labels()), dtype=np.int64, count=count)
 
