@@ -176,3 +176,18 @@ def test_dispatch_through_networkx(backend_env):
     run = subprocess.run([sys.executable, "-c", DISPATCH], env=backend_env, capture_output=True,
                          text=True, timeout=600, check=False)
     assert run.returncode == 0 and "dispatched" in run.stdout, run.stderr[-3000:]
+
+
+def test_missing_weights_count_as_one_whatever_the_attribute_dicts():
+    """NetworkX reads ``d.get(weight, 1)``: a missing weight is 1, never a dict's own default."""
+    from collections import defaultdict
+
+    class Defaulting(nx.Graph):
+        edge_attr_dict_factory = staticmethod(lambda: defaultdict(lambda: -5))
+
+    for cls in (nx.Graph, Defaulting):
+        graph = cls([(0, 1, {"weight": 2}), (1, 2), (0, 2, {"weight": 1.5})])
+        ours = list(BackendInterface.minimum_spanning_edges(graph, data=False))
+        assert ours == list(mst.minimum_spanning_edges(graph, data=False, backend="networkx"))
+        assert ours == [(1, 2), (0, 2)]
+        assert "weight" not in graph[1][2]  # read, not filled in by the dict's default

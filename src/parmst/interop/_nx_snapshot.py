@@ -11,7 +11,7 @@ import gc
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from itertools import chain, compress
-from operator import methodcaller
+from operator import itemgetter, methodcaller
 from typing import Any
 
 import networkx as nx
@@ -51,6 +51,7 @@ class NxSnapshot:
         self.node_data = graph._node
         self.directed = graph.is_directed()
         self.multigraph = graph.is_multigraph()
+        self.plain_dicts = graph.edge_attr_dict_factory is dict
         self._adj = adj = graph._adj
         with gc_paused():
             self.nodes = list(adj)
@@ -179,9 +180,14 @@ class NxSnapshot:
         if cached is not None:
             return cached
         dicts = self.dicts if half else self.edge_dicts
-        get = methodcaller("get", weight, 1)
         with gc_paused():
-            values = np.array(list(map(get, dicts)))
+            try:  # every edge has the attribute: itemgetter reads it at half the cost of get
+                if not self.plain_dicts:  # a dict subclass might answer a missing key itself
+                    raise KeyError(weight)
+                raw = list(map(itemgetter(weight), dicts))
+            except KeyError:
+                raw = list(map(methodcaller("get", weight, 1), dicts))
+            values = np.array(raw)
         if values.dtype.kind not in "biuf" or values.ndim != 1:
             raise NotImplementedError(
                 f"parmst handles int and float weights; edge attribute {weight!r} holds "
@@ -189,7 +195,7 @@ class NxSnapshot:
         if values.dtype.kind == "f" and values.size:
             finite = np.abs(values[np.isfinite(values)])
             if finite.size and finite.max() > 2**53 and any(
-                    isinstance(x, (int, np.integer)) for x in map(get, dicts)):
+                    isinstance(x, (int, np.integer)) for x in raw):
                 raise NotImplementedError(
                     "integer weights above 2**53 mixed with floats would lose their exact order")
         self._weights[(weight, half)] = values
