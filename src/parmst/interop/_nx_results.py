@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterator
 from itertools import chain, repeat
+from operator import setitem
 from typing import Any
 
 import networkx as nx
@@ -120,7 +121,8 @@ def _fill_rows(rows: list[dict], snap: NxSnapshot, halves: np.ndarray) -> None:
     graphs more than halves the time: the attribute dicts are copied in
     half-edge order (the order NetworkX allocated them), and the entries are
     inserted row by row (:func:`group_by_row` keeps yield order within a
-    row). One ``map`` over the entries does every insertion in C.
+    row). One ``map`` of ``operator.setitem`` (a C function; ``dict.__setitem__``
+    is a slot wrapper, a quarter slower) does every insertion.
     """
     picked = np.zeros(len(snap.nbr), dtype=np.bool_)
     picked[halves] = True
@@ -134,5 +136,5 @@ def _fill_rows(rows: list[dict], snap: NxSnapshot, halves: np.ndarray) -> None:
     ends[1::2] = snap.nbr[halves]
     by_row, degree = group_by_row(ends, len(rows))
     owners = chain.from_iterable(map(repeat, rows, degree.tolist()))
-    deque(map(dict.__setitem__, owners, snap.labels_at(ends[by_row ^ 1]),
+    deque(map(setitem, owners, snap.labels_at(ends[by_row ^ 1]),
               _pick(copies, copy_of[by_row >> 1])), maxlen=0)
