@@ -191,3 +191,18 @@ def test_missing_weights_count_as_one_whatever_the_attribute_dicts():
         assert ours == list(mst.minimum_spanning_edges(graph, data=False, backend="networkx"))
         assert ours == [(1, 2), (0, 2)]
         assert "weight" not in graph[1][2]  # read, not filled in by the dict's default
+
+
+def test_graphs_with_their_own_dict_factories_give_networkx_results():
+    class Rows(dict):
+        pass
+
+    class Custom(nx.MultiGraph):
+        adjlist_inner_dict_factory = Rows
+        edge_key_dict_factory = Rows
+
+    graph = Custom([(0, 1, {"weight": 2}), (1, 2, {"weight": 1}), (0, 2, {"weight": 3}),
+                    (0, 1, {"weight": 0})])
+    ours = list(BackendInterface.minimum_spanning_edges(graph))
+    assert ours == list(mst.minimum_spanning_edges(graph, backend="networkx"))
+    assert [k for _, _, k, _ in ours] == [1, 0]
