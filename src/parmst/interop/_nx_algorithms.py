@@ -88,14 +88,14 @@ def _kruskal(snap: NxSnapshot, minimum: bool, weight: Any, ignore_nan: bool):
         src, dst, signed_usable = src[usable], dst[usable], signed[usable]
     else:
         signed_usable = signed
-    ids = np.sort(forest_edge_ids(_checked_graph(src, dst, signed_usable, snap.num_vertices)))
+    ids = np.sort(forest_edge_ids(_unchecked_graph(src, dst, signed_usable, snap.num_vertices)))
     if usable is not None:
         ids = usable[ids]
     order = np.argsort(signed[ids], kind="stable")  # ids ascend, so ties keep G.edges order
     return snap.edge_half[ids[order]], None
 
 
-def _checked_graph(src: np.ndarray, dst: np.ndarray, signed: np.ndarray, n: int) -> Graph:
+def _unchecked_graph(src: np.ndarray, dst: np.ndarray, signed: np.ndarray, n: int) -> Graph:
     """The Graph of a snapshot's edges, built without :meth:`Graph.from_edges`' checks.
 
     The ids are node positions (in range by construction) and NaN weights
