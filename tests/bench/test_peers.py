@@ -48,7 +48,7 @@ def test_peer_weight_matches_ours_with_multi_edges_and_loops(runner, name):
 def test_reference_timing_without_a_tree_reports_times_and_no_weight(runner):
     pytest.importorskip("networkx")
     g = parmst.generate("grid2d:side=5,seed=1")
-    out = runner.run("networkx-read-edges", *_arrays(g), runs=2)
+    out = runner.run("networkx-edges-floor", *_arrays(g), runs=2)
     assert out.error is None and len(out.times) == 2 and out.total_weight is None
 
 

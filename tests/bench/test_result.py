@@ -168,3 +168,21 @@ def test_every_committed_result_loads_and_renders():
     for path in paths:
         result = load(path)
         assert f"# parmst bench: {result.config['name']}" in to_markdown(result), path.name
+
+
+def test_floor_table_divides_the_backend_call_by_its_floor():
+    result = _result()
+    result.records += [
+        Record("g1", "parmst-networkx-tree", kind="peer", times=[0.03], time=0.03,
+               total_weight=30.0, weight_ok=True),
+        Record("g1", "networkx-edges-floor", kind="peer", times=[0.02], time=0.02),
+        Record("g2", "parmst-networkx-tree", kind="peer", times=[0.1], time=0.1,
+               total_weight=1.5, weight_ok=True),
+        Record("g2", "networkx-edges-floor", kind="peer", times=[0.05], time=0.05),
+    ]
+    text = to_markdown(result)
+    assert "## Floor" in text
+    assert "| graph | edges | parmst-networkx-tree / networkx-edges-floor |" in text
+    assert "| g1 | 24 | 1.50x |" in text and "| g2 | 100 | 2.00x |" in text
+    assert "| highest |  | 2.00x |" in text
+    assert "## Floor" not in to_markdown(_result())  # no floor timed, no table

@@ -91,6 +91,24 @@ def test_trees_equal_networkx(seed, algorithm):
         assert ours._adj == theirs._adj
 
 
+@pytest.mark.parametrize("multigraph", [False, True])
+def test_labels_that_are_positions_give_networkx_results(multigraph):
+    """Nodes 0..n-1 in order: labels are handed out as the positions' ints."""
+    grid = nx.convert_node_labels_to_integers(nx.grid_2d_graph(6, 5))
+    graph = nx.MultiGraph(grid) if multigraph else nx.Graph(grid)
+    graph.add_edge(3, 4)
+    for u, v, data in graph.edges(data=True):
+        data["weight"] = (u * 7 + v) % 5
+    assert NxSnapshot(graph).labels_are_positions
+    tree = BackendInterface.minimum_spanning_tree(graph)
+    expected = mst.minimum_spanning_tree(graph, backend="networkx")
+    assert list(tree.edges(data=True)) == list(expected.edges(data=True))
+    assert tree._adj == expected._adj and list(tree.nodes) == list(expected.nodes)
+    next(iter(graph.edges(data=True)))[2]["weight"] = float("nan")
+    _assert_same(_outcome(BackendInterface.minimum_spanning_edges, graph),
+                 _outcome(mst.minimum_spanning_edges, graph, backend="networkx"))
+
+
 def test_subclass_uses_public_methods():
     class Roads(nx.Graph):
         pass
@@ -158,3 +176,33 @@ def test_dispatch_through_networkx(backend_env):
     run = subprocess.run([sys.executable, "-c", DISPATCH], env=backend_env, capture_output=True,
                          text=True, timeout=600, check=False)
     assert run.returncode == 0 and "dispatched" in run.stdout, run.stderr[-3000:]
+
+
+def test_missing_weights_count_as_one_whatever_the_attribute_dicts():
+    """NetworkX reads ``d.get(weight, 1)``: a missing weight is 1, never a dict's own default."""
+    from collections import defaultdict
+
+    class Defaulting(nx.Graph):
+        edge_attr_dict_factory = staticmethod(lambda: defaultdict(lambda: -5))
+
+    for cls in (nx.Graph, Defaulting):
+        graph = cls([(0, 1, {"weight": 2}), (1, 2), (0, 2, {"weight": 1.5})])
+        ours = list(BackendInterface.minimum_spanning_edges(graph, data=False))
+        assert ours == list(mst.minimum_spanning_edges(graph, data=False, backend="networkx"))
+        assert ours == [(1, 2), (0, 2)]
+        assert "weight" not in graph[1][2]  # read, not filled in by the dict's default
+
+
+def test_graphs_with_their_own_dict_factories_give_networkx_results():
+    class Rows(dict):
+        pass
+
+    class Custom(nx.MultiGraph):
+        adjlist_inner_dict_factory = Rows
+        edge_key_dict_factory = Rows
+
+    graph = Custom([(0, 1, {"weight": 2}), (1, 2, {"weight": 1}), (0, 2, {"weight": 3}),
+                    (0, 1, {"weight": 0})])
+    ours = list(BackendInterface.minimum_spanning_edges(graph))
+    assert ours == list(mst.minimum_spanning_edges(graph, backend="networkx"))
+    assert [k for _, _, k, _ in ours] == [1, 0]

@@ -324,8 +324,8 @@ def _real_weights(sizes: tuple[str, ...]) -> tuple[BenchGraph, ...]:
 _REAL_WEIGHT_PEERS = ("scipy", "igraph", "networkit")
 # parmst's SciPy drop-in and NetworkX backend (edges and tree, NetworkX's conversion
 # cache on and off) against the calls they replace, and the time NetworkX takes just to
-# hand out its edges.
-_FRONT_DOOR_PEERS = ("parmst", "scipy", "networkx-kruskal", "networkx-read-edges")
+# hand out its edges and their weights (the floor of the backend's uncached calls).
+_FRONT_DOOR_PEERS = ("parmst", "scipy", "networkx-kruskal", "networkx-edges-floor")
 
 # The multi-core solvers that can stand beside PBBS's parallel filter-Kruskal.
 _PBBS_RIVALS = ("ecl/cpu", "filter-kruskal/cpu", "boruvka-edge/cpu")

@@ -1,10 +1,13 @@
-"""The Markdown tables of every report: throughput per graph, speedups, front doors, details.
+"""The Markdown tables of every report: throughput per graph, speedups, front doors and their
+floor, details.
 
 Each writer takes a :class:`~parmst.bench.result.BenchResult` and returns the
 table's lines, or none when the result has nothing for it.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from parmst.bench.cells import (
     fmt_rate,
@@ -17,7 +20,8 @@ from parmst.bench.cells import (
 )
 from parmst.bench.result import SCIPY, BenchResult
 
-__all__ = ["detail_table", "front_door_table", "graph_table", "headline_table", "notes", "summary_table"]
+__all__ = ["detail_table", "floor_table", "front_door_table", "graph_table", "headline_table", "notes",
+           "summary_table"]
 
 
 def headline_table(result: BenchResult) -> list[str]:
@@ -63,30 +67,48 @@ def summary_table(result: BenchResult) -> list[str]:
 def front_door_table(result: BenchResult) -> list[str]:
     """Per graph: each front door's speedup over the call it replaces; geometric mean and
     lowest last."""
+    return _paired_table(result, "compares_with", "vs", lambda mine, theirs: theirs / mine,
+                         "lowest", min)
+
+
+def floor_table(result: BenchResult) -> list[str]:
+    """Per graph: each front door's time over its floor (the least such a call must do, timed
+    in the same run); geometric mean and highest last."""
+    return _paired_table(result, "floor", "/", lambda mine, least: mine / least,
+                         "highest", max)
+
+
+def _paired_table(result: BenchResult, partner: str, sign: str,
+                  ratio_of: Callable[[float, float], float], worst_name: str,
+                  worst: Callable[[list[float]], float]) -> list[str]:
+    """Per graph: ``ratio_of(peer's time, partner's time)`` for every peer that names a
+    partner (its :class:`~parmst.bench.peers.Peer` attribute ``partner``) that ran; the
+    geometric mean and the ``worst`` ratio last."""
     from parmst.bench.peers import PEERS
 
-    pairs = [(label, PEERS[label].compares_with) for label in result.labels()
-             if label in PEERS and PEERS[label].compares_with]
-    pairs = [(label, base) for label, base in pairs
-             if any(r.label == base and r.ok for r in result.records)]
+    pairs = [(label, getattr(PEERS[label], partner)) for label in result.labels()
+             if label in PEERS and getattr(PEERS[label], partner)]
+    pairs = [(label, other) for label, other in pairs
+             if any(r.label == other and r.ok for r in result.records)]
     if not pairs:
         return []
     by_cell = {(r.graph, r.label): r for r in result.records if r.ok}
     rows, ratios = [], {label: [] for label, _ in pairs}
     for g in result.graphs:
         row = [g.name, f"{g.num_edges:,}"]
-        for label, base in pairs:
-            mine, theirs = by_cell.get((g.name, label)), by_cell.get((g.name, base))
-            ratio = theirs.time / mine.time if mine and theirs and mine.time else None
+        for label, other in pairs:
+            mine, theirs = by_cell.get((g.name, label)), by_cell.get((g.name, other))
+            ratio = (ratio_of(mine.time, theirs.time)
+                     if mine and theirs and mine.time and theirs.time else None)
             if ratio is not None:
                 ratios[label].append(ratio)
             row.append(fmt_ratio(ratio))
         rows.append(row)
     rows.append(["geometric mean", ""] + [fmt_ratio(geomean(ratios[label]))
                                           for label, _ in pairs])
-    rows.append(["lowest", ""] + [fmt_ratio(min(ratios[label], default=None))
-                                  for label, _ in pairs])
-    return table(["graph", "edges"] + [f"{label} vs {base}" for label, base in pairs], rows)
+    rows.append([worst_name, ""] + [fmt_ratio(worst(ratios[label]) if ratios[label] else None)
+                                    for label, _ in pairs])
+    return table(["graph", "edges"] + [f"{label} {sign} {other}" for label, other in pairs], rows)
 
 
 def detail_table(result: BenchResult) -> list[str]:

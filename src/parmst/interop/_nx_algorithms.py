@@ -29,8 +29,7 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from parmst.errors import GraphValueError
-from parmst.graph import Graph
+from parmst.graph import Graph, index_dtype_for
 from parmst.interop._nx_snapshot import NxSnapshot
 
 __all__ = ["solve"]
@@ -89,15 +88,23 @@ def _kruskal(snap: NxSnapshot, minimum: bool, weight: Any, ignore_nan: bool):
         src, dst, signed_usable = src[usable], dst[usable], signed[usable]
     else:
         signed_usable = signed
-    try:
-        graph = Graph.from_edges(src, dst, signed_usable, snap.num_vertices, copy=False)
-    except GraphValueError as exc:
-        raise NotImplementedError(f"parmst cannot take these weights: {exc}") from exc
-    ids = np.sort(forest_edge_ids(graph))
+    ids = np.sort(forest_edge_ids(_unchecked_graph(src, dst, signed_usable, snap.num_vertices)))
     if usable is not None:
         ids = usable[ids]
     order = np.argsort(signed[ids], kind="stable")  # ids ascend, so ties keep G.edges order
     return snap.edge_half[ids[order]], None
+
+
+def _unchecked_graph(src: np.ndarray, dst: np.ndarray, signed: np.ndarray, n: int) -> Graph:
+    """The Graph of a snapshot's edges, built without :meth:`Graph.from_edges`' checks.
+
+    The ids are node positions (in range by construction) and NaN weights
+    were handled by the caller, so the checks would find nothing; on large
+    graphs they are parallel passes that cost as much as the solve.
+    """
+    idx = index_dtype_for(n, len(src))
+    weights = signed.astype(np.float32) if signed.dtype == np.float16 else signed.view()
+    return Graph(src.astype(idx), dst.astype(idx), weights, n)
 
 
 def _prim(snap: NxSnapshot, minimum: bool, weight: Any, ignore_nan: bool):

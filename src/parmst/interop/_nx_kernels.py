@@ -1,4 +1,5 @@
-"""Kernels that reproduce NetworkX's Prim and Borůvka edge orders exactly.
+"""Kernels that reproduce NetworkX's Prim and Borůvka edge orders exactly, and one that
+groups a tree's adjacency entries by row for building NetworkX's result graph.
 
 Kruskal needs no kernel of its own: NetworkX sorts ``G.edges`` stably by
 weight, which is parmst's ``(weight, edge_id)`` rule with edge ids in
@@ -123,3 +124,28 @@ def boruvka_candidates(indptr, row, nbr, keys, usable, label, best, tied):
         if best[c] != -1:
             found += 1
     return found
+
+
+@numba.njit(cache=True)
+def group_by_row(owner, n):
+    """Entries grouped by owning row, each row's entries in their given order (a counting sort).
+
+    ``add_edges_from`` fills each row of the adjacency in the order the edges
+    come; grouping the entries this way lets the caller fill the rows one
+    after another while keeping that order. Returns ``(order, degree)``:
+    entry ``order[j]`` is the ``j``-th in row-major order, ``degree[v]`` the
+    number of entries of row ``v``.
+    """
+    degree = np.zeros(n, dtype=np.int64)
+    for i in range(len(owner)):
+        degree[owner[i]] += 1
+    slot = np.empty(n, dtype=np.int64)
+    total = 0
+    for v in range(n):
+        slot[v] = total
+        total += degree[v]
+    order = np.empty(len(owner), dtype=np.int64)
+    for i in range(len(owner)):
+        order[slot[owner[i]]] = i
+        slot[owner[i]] += 1
+    return order, degree

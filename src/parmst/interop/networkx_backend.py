@@ -19,6 +19,9 @@ Graphs convert to a :class:`NxSnapshot` (arrays of the adjacency plus
 references to the attribute dicts) without an edge-by-edge Python loop where
 the node labels allow it; NetworkX caches the snapshot on the graph
 (``G.__networkx_cache__``) unless ``nx.config.cache_converted_graphs`` is off.
+Node labels that are exactly ``0..n-1`` in node order come back as equal
+ints rather than the graph's own int objects (reading those, scattered in
+memory, cost more than the rest of building the tuples).
 
 What parmst declines (``can_run`` says why, and NetworkX runs its own code
 under automatic dispatch): directed graphs, ``partition=`` of
