@@ -236,8 +236,10 @@ class _Shape:
     (2, 1_000_000, 1_500_000, False),
     (1, 10_000_000, 15_000_000, False),
     (16, 100_000, 400_000, False),
-    (16, 5_000, 12_000_000, False),
-], ids=["16-cores-large-sparse", "8-cores-medium", "2-cores-medium", "1-core", "too-small", "dense"])
+    (16, 5_000, 12_000_000, True),  # dense: ecl/cpu 30x dense Prim on 16 cores (Evidence 10)
+    (2, 5_000, 12_000_000, False),
+], ids=["16-cores-large-sparse", "8-cores-medium", "2-cores-medium", "1-core", "too-small", "dense",
+        "2-cores-dense"])
 def test_auto_rule_picks_ecl_only_where_it_was_measured_faster(cores, n, m, expected):
     from parmst import registry
     from parmst.solvers.cpu import _parallel_pays
