@@ -23,8 +23,8 @@ import parmst
 from parmst._mpi.channel import Channel, DistributedError
 from parmst.distributed import DistributedGraph
 from parmst.generators import FAMILIES, Family
-from parmst.generators._blocks import weights_at
 from parmst.generators._params import check_weights, fill_size
+from parmst.generators._positional import weights_at
 from parmst.generators._sampling import make_graph
 
 _PATH_SIZES = {"small": {"n": 40}}

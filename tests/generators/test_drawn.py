@@ -10,7 +10,7 @@ import pytest
 
 from parmst.errors import GraphValueError
 from parmst.generators import FAMILIES, describe, generate
-from parmst.generators._blocks import BLOCK
+from parmst.generators._positional import BLOCK
 from parmst.generators._sampling import distinct_pairs
 
 SPECS = ["rmat:scale=9,seed=4", "rmat:scale=11,edge_factor=40,seed=1,weights=unique",

@@ -12,7 +12,7 @@ from scipy.sparse.csgraph import connected_components
 
 from parmst.errors import GraphValueError
 from parmst.generators import FAMILIES, generate, parse_spec
-from parmst.generators._blocks import BLOCK
+from parmst.generators._positional import BLOCK
 
 RANGED = ("grid2d", "road", "seed000-sparse")
 

@@ -21,7 +21,7 @@ import importlib.util
 import math
 from collections import defaultdict
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from parmst.bench.result import BenchResult
@@ -137,6 +137,17 @@ def plot_throughput(result: BenchResult, path: Path) -> Path:
     return path
 
 
+def _panels(count: int) -> tuple[Any, Any]:
+    """A figure of ``count`` panels, three to a row, and its axes (the spare ones hidden)."""
+    columns = min(count, 3)
+    rows = math.ceil(count / columns)
+    fig = _figure(4.2 * columns, 3.6 * rows + 0.6)
+    axes = fig.subplots(rows, columns, squeeze=False).ravel()
+    for ax in axes[count:]:
+        ax.set_visible(False)
+    return fig, axes
+
+
 def _sweeps(result: BenchResult, by: str) -> dict[str, dict[str, dict[int, float]]]:
     """solver -> graph -> {count: time} for solvers timed at several ``by`` (threads, ranks)."""
     sweeps: dict[str, dict[str, dict[int, float]]] = defaultdict(lambda: defaultdict(dict))
@@ -156,10 +167,7 @@ def plot_scaling(result: BenchResult, path: Path, by: str = "threads") -> Path |
     sweeps = _sweeps(result, by)
     if not sweeps:
         return None
-    columns = min(len(sweeps), 3)
-    rows = math.ceil(len(sweeps) / columns)
-    fig = _figure(4.2 * columns, 3.6 * rows + 0.6)
-    axes = fig.subplots(rows, columns, squeeze=False).ravel()
+    fig, axes = _panels(len(sweeps))
     for ax, (solver, graphs) in zip(axes, sorted(sweeps.items())):
         fewest = min(min(times) for times in graphs.values())
         most = max(max(times) for times in graphs.values())
@@ -173,8 +181,6 @@ def plot_scaling(result: BenchResult, path: Path, by: str = "threads") -> Path |
         ax.set_ylabel(f"speedup over {fewest} {by if fewest > 1 else by[:-1]}")
         ax.grid(alpha=0.4)
         ax.legend(fontsize=7)
-    for ax in axes[len(sweeps):]:
-        ax.set_visible(False)
     fig.suptitle(f"{result.config.get('name', '')}: speedup vs {by}\n{_subtitle(result)}",
                  fontsize=9)
     fig.savefig(path)
@@ -247,10 +253,7 @@ def plot_weak(result: BenchResult, path: Path) -> Path | None:
             series[solver][record.graph][record.ranks] = record.time
     if not series:
         return None
-    columns = min(len(series), 3)
-    rows = math.ceil(len(series) / columns)
-    fig = _figure(4.2 * columns, 3.6 * rows + 0.6)
-    axes = fig.subplots(rows, columns, squeeze=False).ravel()
+    fig, axes = _panels(len(series))
     for ax, (solver, graphs) in zip(axes, sorted(series.items())):
         for (graph, times), colour in zip(sorted(graphs.items()), _colours(len(graphs))):
             counts = sorted(times)
@@ -263,8 +266,6 @@ def plot_weak(result: BenchResult, path: Path) -> Path | None:
         ax.set_ylim(bottom=0)
         ax.grid(alpha=0.4)
         ax.legend(fontsize=7)
-    for ax in axes[len(series):]:
-        ax.set_visible(False)
     fig.suptitle(f"{result.config.get('name', '')}\n{_subtitle(result)}", fontsize=9)
     fig.savefig(path)
     return path

@@ -46,27 +46,26 @@ suite              reproduces
 ``mpi-seed000``    Shou and He section 4.5's self-speedup figures: its eight test files,
                    its Listing 8 (``boruvka-allreduce/mpi``) and ``filter-boruvka/mpi``
                    at 1..16 ranks
+``mpi-weak``       weak scaling: graphs generated and verified in parallel, 2^24 edges per rank
 =================  ==============================================================
 
-Besides its graphs, a suite may fix the experiment's other settings (which
-solvers and solver options, peers, thread counts, whether throughput counts
-the whole solve or the computation alone, the speedup baseline, file
-formats, weight transforms, where the input lies, whether the whole public call
-is timed); options given on the command line replace them.
+Besides its graphs, a suite may fix the experiment's other settings (which solvers and
+solver options, peers, thread counts, whether throughput counts the whole solve or the
+computation alone, the speedup baseline, file formats, weight transforms, where the
+input lies, whether the whole public call is timed); options given on the command line
+replace them.
 
 The ``-small`` variants hold 2,000 to 520,000 edges per graph (``real-small``'s real
-graphs 914 to 25,571). The full
-variants are for bigger machines: ``seed000`` goes up to 20 M vertices and
-30 M edges (sparse/extreme) and 28.8 M edges on 8,000 vertices
-(dense/extreme), about 8 GiB of memory; ``ecl`` up to about 100 M edges
-(kron-21, before repeats are removed) and 8.4 M vertices (r4-2e23), 32 GiB or
-more; ``road`` up to 24 M vertices and 33 M edges (road-USA), 16 GiB;
-``prim-dense`` up to the complete graph on 4,096 vertices (8.4 M edges).
-``parmst bench --list`` prints every graph's size.
+graphs 914 to 25,571). The full variants are for bigger machines: ``seed000`` goes up to
+20 M vertices and 30 M edges (sparse/extreme) and 28.8 M edges on 8,000 vertices
+(dense/extreme), about 8 GiB of memory; ``ecl`` up to about 100 M edges (kron-21, before
+repeats are removed) and 8.4 M vertices (r4-2e23), 32 GiB or more; ``road`` up to 24 M
+vertices and 33 M edges (road-USA), 16 GiB; ``prim-dense`` up to the complete graph on
+4,096 vertices (8.4 M edges). ``parmst bench --list`` prints every graph's size.
 
-Generated graphs are cached as ``.npz`` files in a directory of the user's
-choice (``$PARMST_CACHE`` or ``~/.cache/parmst/graphs`` by default), so that
-repeated runs load them instead of generating them again.
+Generated graphs are cached as ``.npz`` files in a directory of the user's choice
+(``$PARMST_CACHE`` or ``~/.cache/parmst/graphs`` by default), so that repeated runs load
+them instead of generating them again.
 """
 
 from __future__ import annotations
@@ -79,6 +78,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from parmst.bench import real
+from parmst.bench.weak import WEAK_GRAPHS
 from parmst.graph import Graph
 
 __all__ = ["ECL_MST_H100", "SUITES", "BenchGraph", "Reference", "Suite", "default_cache_dir", "get_suite", "load_graph"]
@@ -359,6 +359,7 @@ _SCAN_SIZES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
 _MPI_SOLVERS = ("kruskal/serial", "ecl/cpu", "filter-boruvka/mpi[threads=1]",
                 "boruvka-allreduce/mpi", "genboruvka/mpi[threads=1]")
 _MPI_SMALL_SOLVERS = (*_MPI_SOLVERS, "ghs/mpi")
+_WEAK = ("filter-boruvka/mpi",)
 _SEED000_MPI_SOLVERS = ("kruskal/serial", "boruvka-allreduce/mpi", "filter-boruvka/mpi[threads=1]")
 
 # Issue 27: real public graphs of the classes users bring (parmst.bench.real), the whole
@@ -498,13 +499,10 @@ SUITES: dict[str, Suite] = {suite.name: suite for suite in (
           (BenchGraph("road-2e12", "road:side=64,seed=1"),
            BenchGraph("sparse/small", "seed000-sparse:size=small,seed=1", "sparse/small.txt")),
           solvers=_MPI_SMALL_SOLVERS, peers=(), ranks=(1, 2)),
-    Suite("mpi-weak", "Sanders and Schimek's weak scaling: 2^24 edges per rank (RMAT, uniform "
-          "random, road-like), 1-16 ranks, generated and verified in parallel", (),
-          solvers=("filter-boruvka/mpi",), peers=(), ranks=(1, 2, 4, 8, 16),
-          weak=("rmat", "uniform", "road")),
-    Suite("mpi-weak-small", "weak scaling at 2^12 edges per rank, 1-2 ranks", (),
-          solvers=("filter-boruvka/mpi",), peers=(), ranks=(1, 2),
-          weak=("rmat", "uniform", "road"), edges_per_rank=1 << 12),
+    Suite("mpi-weak", "Sanders and Schimek's weak scaling: 2^24 edges per rank, 1-16 ranks", (),
+          solvers=_WEAK, peers=(), ranks=(1, 2, 4, 8, 16), weak=tuple(WEAK_GRAPHS)),
+    Suite("mpi-weak-small", "weak scaling at 2^12 edges per rank, 1-2 ranks", (), solvers=_WEAK,
+          peers=(), ranks=(1, 2), weak=tuple(WEAK_GRAPHS), edges_per_rank=1 << 12),
     Suite("phases", "Shou and He Figures 3-4: boruvka-edge/cpu per phase, medium graphs",
           _phases("medium"), solvers=_PHASE_SOLVERS, peers=()),
     Suite("phases-small", "Shou and He Figures 3-4: boruvka-edge/cpu per phase, small graphs",

@@ -1,7 +1,7 @@
 """Graphs made of drawn vertex pairs, each pair kept once (R-MAT, Kronecker, random-degree).
 
 Such a family draws ``raw_count`` edges, each a function of its position
-alone (:mod:`parmst.generators._blocks`), then keeps every pair that is not
+alone (:mod:`parmst.generators._positional`), then keeps every pair that is not
 a self-loop once, numbered in increasing order of its pair key
 ``min * n + max``; the weight of edge ``id`` is
 ``weights_at(id, ..., m)`` of the final ``m``. So the graph is fixed by its
@@ -21,7 +21,7 @@ import numpy as np
 
 from parmst import _memory
 from parmst.errors import GraphValueError
-from parmst.generators._blocks import BLOCK, weights_at
+from parmst.generators._positional import BLOCK, weights_at
 from parmst.generators._sampling import distinct_pairs, loop_free_keys, make_graph
 from parmst.graph import Graph
 

@@ -14,7 +14,7 @@ Kinds (the ``weights=`` parameter):
     distinct, as in Shou and He's test graphs.
 
 Families drawn by edge-id range take their weights from
-:func:`parmst.generators._blocks.weights_at` instead: the same kinds, each
+:func:`parmst.generators._positional.weights_at` instead: the same kinds, each
 weight a function of its edge id (``"unique"``: a seeded bijection of the ids
 onto ``1..m``). ``road`` derives ``"int"`` and ``"float"`` weights from link
 lengths (:func:`length_weights`) and takes ``"unique"`` ones by edge id.

@@ -4,7 +4,7 @@ Vertex ``r * side + c`` sits at row ``r``, column ``c``. The grid's links are
 numbered horizontal ones row by row, then vertical ones, and a link's
 endpoints are a formula of its number; every random value belongs to a
 position (a link, a block of links, a vertex; see
-:mod:`parmst.generators._blocks`). So the edges of any id range are drawn on
+:mod:`parmst.generators._positional`). So the edges of any id range are drawn on
 their own (:func:`grid2d_edge_range`, :func:`road_edge_range`), and the whole
 graph is the range ``0 .. m``.
 """
@@ -17,20 +17,20 @@ import math
 import numba
 import numpy as np
 
-from parmst.generators._blocks import (
-    BLOCK,
-    STREAM_COORDINATES,
-    STREAM_STRUCTURE,
-    block_rng,
-    draw_range,
-    weights_at,
-)
 from parmst.generators._params import (
     check_fraction,
     check_int,
     check_range,
     check_weights,
     fill_size,
+)
+from parmst.generators._positional import (
+    BLOCK,
+    STREAM_COORDINATES,
+    STREAM_STRUCTURE,
+    block_rng,
+    draw_range,
+    weights_at,
 )
 from parmst.generators._sampling import make_graph
 from parmst.generators._weights import length_weights
@@ -94,7 +94,7 @@ def grid2d_edge_range(lo: int, hi: int, *, side: int | None = None, size: str = 
     """Edges ``lo .. hi - 1`` of :func:`grid2d` with the same parameters, as ``(src, dst, weight)``.
 
     Endpoints by formula (:func:`_grid_links`), weights by
-    :func:`parmst.generators._blocks.weights_at`: ``O(hi - lo)`` work.
+    :func:`parmst.generators._positional.weights_at`: ``O(hi - lo)`` work.
 
     Examples
     --------

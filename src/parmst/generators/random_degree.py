@@ -1,7 +1,7 @@
 """Random graphs of fixed out-degree (Fallin et al.'s r4-2e23.sym).
 
 Drawn edge ``k`` links vertex ``k // degree`` to a target drawn at position
-``k`` (blocks of :mod:`parmst.generators._blocks`), so ranks can each draw a
+``k`` (blocks of :mod:`parmst.generators._positional`), so ranks can each draw a
 share; repeated pairs are kept once (:mod:`parmst.generators._drawn`).
 """
 
@@ -11,9 +11,9 @@ from functools import partial
 
 import numpy as np
 
-from parmst.generators._blocks import STREAM_ENDPOINTS, draw_range
 from parmst.generators._drawn import Drawn, drawn_graph
 from parmst.generators._params import check_int, check_weights, fill_size
+from parmst.generators._positional import STREAM_ENDPOINTS, draw_range
 from parmst.graph import Graph
 
 RANDOM_DEGREE_SIZES = {

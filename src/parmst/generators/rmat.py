@@ -4,7 +4,7 @@ Each of the ``edge_factor * 2**scale`` drawn edges descends ``scale``
 levels of the adjacency matrix, picking a quadrant with probabilities
 ``a, b, c, d = 1 - a - b - c`` (Chakrabarti et al.; Graph500 uses
 ``0.57, 0.19, 0.19, 0.05``). The draws of an edge depend on its position
-alone (blocks of :mod:`parmst.generators._blocks`), so ranks can each draw
+alone (blocks of :mod:`parmst.generators._positional`), so ranks can each draw
 a share. Vertex ids are then scrambled by a seeded bijection, as Graph500
 does, and self-loops and repeated pairs are removed, as Fallin et al. did
 to its inputs (Table 2), so ``m`` ends up below ``edge_factor * n`` and
@@ -20,9 +20,9 @@ import numba
 import numpy as np
 
 from parmst.errors import GraphValueError
-from parmst.generators._blocks import STREAM_ENDPOINTS, draw_range, permute
 from parmst.generators._drawn import Drawn, drawn_graph
 from parmst.generators._params import check_fraction, check_int, check_weights, fill_size
+from parmst.generators._positional import STREAM_ENDPOINTS, draw_range, permute
 from parmst.graph import Graph
 
 RMAT_SIZES = {

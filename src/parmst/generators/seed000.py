@@ -13,7 +13,8 @@ import numba
 import numpy as np
 
 from parmst.errors import GraphValueError
-from parmst.generators._blocks import (
+from parmst.generators._params import check_int, check_range, check_weights, fill_size
+from parmst.generators._positional import (
     STREAM_ENDPOINTS,
     STREAM_PERMUTE,
     STREAM_STRUCTURE,
@@ -21,7 +22,6 @@ from parmst.generators._blocks import (
     permute,
     weights_at,
 )
-from parmst.generators._params import check_int, check_range, check_weights, fill_size
 from parmst.generators._sampling import (
     check_connected_simple,
     connected_distinct_pairs,
@@ -109,7 +109,7 @@ def _sparse_endpoints(lo: int, hi: int, n: int, m: int,
                       seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Endpoints of edge ids ``lo .. hi - 1`` of ``seed000-sparse``, from their positions alone.
 
-    A seeded bijection of the ids (:func:`parmst.generators._blocks.permute`)
+    A seeded bijection of the ids (:func:`parmst.generators._positional.permute`)
     spreads the ``n - 1`` tree edges over random positions: id ``e`` with
     image ``t < n - 1`` is tree edge ``i = t + 1``, which joins ``order(i)``
     to ``order(floor(r * i))``, a uniformly random earlier vertex of a seeded
@@ -135,7 +135,7 @@ def seed000_sparse_edge_range(lo: int, hi: int, *, n: int | None = None, m: int 
     """Edges ``lo .. hi - 1`` of :func:`seed000_sparse` with the same parameters.
 
     Every value is a function of the edge id (see :func:`_sparse_endpoints`
-    and :func:`parmst.generators._blocks.weights_at`): ``O(hi - lo)`` work.
+    and :func:`parmst.generators._positional.weights_at`): ``O(hi - lo)`` work.
 
     Returns
     -------

@@ -15,21 +15,19 @@ keeps its edges as pairs of local ids. One round:
    keeps the lightest per component and remembers the rank that sent it.
    (filter-boruvka's first round needs no message here: the filter already
    knows each component's lightest edge, see ``first_minima``.)
-2. **Hook.** Each component points at the far end of its lightest edge. Two
-   components that chose each other chose the same edge (keys are distinct);
-   one of them becomes a root: the smaller for an even edge id, else the
-   larger (always the smaller made the lowest ranks own most of the roots,
-   and the later rounds' work, as components merged). The others' edges are
-   forest edges. The roots that have an edge are numbered by an exclusive
-   prefix sum over the owners. Pointer jumping through the owners (one
-   request and reply per jump, only for components whose colour is not yet a
-   root) gives every component its root, and the jump that reaches the root
-   brings the root's number too.
-3. **Relabel.** Each rank asks the owners for the new label of the other
-   components its edges touch (one request and reply), relabels its edges, drops
-   those inside one component, and, once parallel edges are likely, keeps only
-   the lightest of them (by the cycle property the others are in no minimum
-   spanning forest).
+2. **Hook.** Each component points at the far end of its lightest edge. Two components
+   that chose each other chose the same edge (keys are distinct); one of them becomes a
+   root: the smaller for an even edge id, else the larger (always the smaller made the
+   lowest ranks own most of the roots, and the later rounds' work, as components
+   merged). The others' edges are forest edges. The roots that have an edge are numbered
+   by an exclusive prefix sum over the owners. Pointer jumping through the owners (one
+   request and reply per jump, only for components whose colour is not yet a root) gives
+   every component its root, and the jump that reaches the root brings the root's number
+   too.
+3. **Relabel.** Each rank asks the owners for the new label of the other components its
+   edges touch (one request and reply), relabels its edges, drops those inside one
+   component, and, once parallel edges are likely, keeps only the lightest of them (by
+   the cycle property the others are in no minimum spanning forest).
 
 When at most :data:`FINISH_EDGES` edges are left in all, they are gathered
 once on rank 0, which finishes with serial Kruskal. The forest edges chosen
