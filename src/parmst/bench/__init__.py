@@ -20,19 +20,43 @@ Examples
 True
 """
 
-from collections.abc import Iterable, Sequence
-from typing import Any
+from __future__ import annotations
 
-from parmst.bench import harness
-from parmst.bench.compare import compare, format_compare
-from parmst.bench.config import RunConfig
-from parmst.bench.markdown import to_markdown
-from parmst.bench.result import BenchResult, GraphInfo, Record
-from parmst.bench.specs import choose_solvers
-from parmst.bench.store import load, save, to_json
-from parmst.bench.suites import SUITES, BenchGraph, Suite, get_suite, load_graph
-from parmst.bench.timing import KBEST, MEDIAN, Scheme, select
-from parmst.graph import Graph
+import importlib
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from parmst.bench.config import RunConfig
+    from parmst.bench.result import BenchResult
+    from parmst.bench.suites import BenchGraph
+    from parmst.graph import Graph
+
+# Loaded on first use, not with the package: ``parmst`` builds its command line with
+# ``parmst.bench.cli``, and the harness, peers and plots it does not need would cost
+# every ``parmst`` command their import time.
+_LAZY = {
+    "KBEST": "timing", "MEDIAN": "timing", "Scheme": "timing", "select": "timing",
+    "SUITES": "suites", "BenchGraph": "suites", "Suite": "suites", "get_suite": "suites",
+    "load_graph": "suites", "BenchResult": "result", "GraphInfo": "result", "Record": "result",
+    "RunConfig": "config", "choose_solvers": "specs", "compare": "compare",
+    "format_compare": "compare", "load": "store", "save": "store", "to_json": "store",
+    "to_markdown": "markdown",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'parmst.bench' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"parmst.bench.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = ["KBEST", "MEDIAN", "SUITES", "BenchGraph", "BenchResult", "GraphInfo", "Record",
            "RunConfig", "Scheme", "Suite", "choose_solvers", "compare", "format_compare",
@@ -56,4 +80,7 @@ def run(graphs: Iterable[str | Graph | BenchGraph] | None = None,
     >>> result.records[0].status, len(result.records[0].times)
     ('ok', 2)
     """
+    from parmst.bench import harness
+    from parmst.bench.config import RunConfig
+
     return harness.run(RunConfig(graphs, solvers, **settings))
