@@ -34,8 +34,8 @@ METADATA_KEY = b"parmst.num_vertices"
 
 
 def _pyarrow() -> Any:
-    require("pyarrow.parquet", "Parquet files")
-    return require("pyarrow", "Parquet files")
+    require("pyarrow.parquet", "reading or writing Parquet")
+    return require("pyarrow", "reading or writing Parquet")
 
 
 def read(path: str | os.PathLike, *, source: str = "source", target: str = "target",
