@@ -87,6 +87,11 @@ def test_info_lists_solvers_and_reasons(capsys):
     assert main(["info"]) == 0
     out = capsys.readouterr().out
     assert "kruskal/serial" in out and "available" in out
+    from parmst.cli.info import APPROXIMATE
+
+    marked = [line.split()[0] for line in out.splitlines() if APPROXIMATE in line]
+    assert marked == [s.name for s in parmst.registry.solvers().values() if not s.exact]
+    assert "prim-bmv/cpu" in marked
 
 
 def test_python_dash_m_entry_point(graph_file):
@@ -122,8 +127,9 @@ def test_verify_command_never_prints_verified_for_a_wrong_forest(tmp_path, capsy
     assert out.startswith("verification failed") and "verified" not in out
 
 
-def test_solve_verify_reports_a_wrong_solver_result_and_never_verified(graph_file, capsys,
-                                                                        monkeypatch):
+@pytest.fixture
+def solvers_drop_an_edge(monkeypatch):
+    """Every solver's result loses its first edge: no longer a spanning forest."""
     import parmst.api
 
     real_run = parmst.api._run
@@ -133,9 +139,34 @@ def test_solve_verify_reports_a_wrong_solver_result_and_never_verified(graph_fil
         return parmst.Forest.from_edge_ids(graph, forest.edge_ids[1:], solver=forest.solver)
 
     monkeypatch.setattr(parmst.api, "_run", drops_an_edge)
+
+
+def test_solve_verify_reports_a_wrong_solver_result_and_never_verified(graph_file, capsys,
+                                                                        solvers_drop_an_edge):
     assert main(["solve", str(graph_file), "--verify"]) == 1
     captured = capsys.readouterr()
     assert "verified" not in captured.out and "verification failed" in captured.err
+    assert "verification failed: verification failed" not in captured.err
+
+
+@pytest.mark.parametrize(("flags", "verdict"), [
+    ([], "verified        a spanning forest, 9.292 % heavier than the minimum"),
+    (["--maximum"], "% lighter than the maximum"),
+])
+def test_solve_verify_reports_how_far_an_approximate_solver_is(capsys, flags, verdict):
+    argv = ["solve", "--generate", "rmat:scale=4,seed=1", "--solver", "prim-bmv/cpu",
+            "--option", "parts=2", "--verify", *flags]
+    assert main(argv) == 0
+    assert verdict in capsys.readouterr().out
+
+
+def test_solve_verify_fails_an_approximate_result_that_does_not_span(graph_file, capsys,
+                                                                       solvers_drop_an_edge):
+    assert main(["solve", str(graph_file), "--solver", "prim-bmv/cpu", "--verify"]) == 1
+    captured = capsys.readouterr()
+    assert "verified" not in captured.out
+    assert captured.err == ("parmst: verification failed: the prim-bmv/cpu result is not a "
+                            "spanning forest (failed checks: spanning)\n")
 
 
 @pytest.mark.parametrize(("content", "message"), [

@@ -382,10 +382,7 @@ class Forest:
         >>> t.vcount(), t.es["edge_id"]
         (3, [0, 1])
         """
-        try:
-            import igraph
-        except ImportError as exc:
-            raise ImportError("Forest.to_igraph needs igraph: pip install 'parmst[igraph]'") from exc
+        igraph = require("igraph", "Forest.to_igraph")
         return igraph.Graph(n=self.num_vertices,
                             edges=np.column_stack([self.src, self.dst]).tolist(),
                             edge_attrs={"weight": self.weight.tolist(),

@@ -33,12 +33,13 @@ from typing import Any
 
 import numpy as np
 
-try:
-    from scipy.sparse import csr_array, csr_matrix, spmatrix
-    from scipy.sparse._sputils import is_pydata_spmatrix, safely_cast_index_arrays
-    from scipy.sparse.csgraph._validation import validate_graph
-except ImportError as exc:  # pragma: no cover - exercised only without SciPy
-    raise ImportError("parmst.scipy needs SciPy: pip install 'parmst[interop]'") from exc
+from parmst._optional import require
+
+require("scipy.sparse.csgraph", "parmst.scipy")  # one clear error, naming the extra
+
+from scipy.sparse import csr_array, csr_matrix, spmatrix
+from scipy.sparse._sputils import is_pydata_spmatrix, safely_cast_index_arrays
+from scipy.sparse.csgraph._validation import validate_graph
 
 __all__ = ["minimum_spanning_tree"]
 

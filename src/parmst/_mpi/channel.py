@@ -28,6 +28,7 @@ import numba
 import numpy as np
 
 from parmst._blocks import block_span, exclusive_sums, num_blocks
+from parmst._optional import require
 from parmst.errors import ParmstError
 
 _SIGN64 = np.uint64(1 << 63)
@@ -195,11 +196,14 @@ def owner_of(starts: np.ndarray, ids: np.ndarray) -> np.ndarray:
     return _range_owners(np.asarray(ids, dtype=np.int64), starts, len(starts) - 1)
 
 
+def _mpi() -> Any:
+    """mpi4py's ``MPI`` module, or one MissingDependencyError naming the pip extra."""
+    return require("mpi4py.MPI", "an mpi solver")
+
+
 def world() -> Any:
     """``MPI.COMM_WORLD`` (importing mpi4py initialises MPI; one rank without mpiexec)."""
-    from mpi4py import MPI
-
-    return MPI.COMM_WORLD
+    return _mpi().COMM_WORLD
 
 
 def peak_memory_bytes() -> int:
@@ -228,9 +232,7 @@ class Channel:
     """
 
     def __init__(self, comm: Any = None) -> None:
-        from mpi4py import MPI
-
-        self.MPI = MPI
+        self.MPI = _mpi()
         self.comm = world() if comm is None else comm
         self.rank = self.comm.Get_rank()
         self.size = self.comm.Get_size()

@@ -9,6 +9,9 @@ import importlib.util
 from parmst.cli.files import read_graph
 from parmst.errors import ParmstError
 
+APPROXIMATE = "a spanning forest near the minimum, not the minimum; auto never picks it"
+"""How ``parmst info`` marks a solver whose registry entry says ``exact=False``."""
+
 
 def device_report() -> list[tuple[str, str]]:
     """What hardware and optional packages this machine offers, as (name, status) rows.
@@ -54,6 +57,8 @@ def cmd_info(args: argparse.Namespace) -> int:
     for name, solver in registry.solvers().items():
         ok = solver.can_run(graph)
         state = "available" if ok is True else f"unavailable: {ok}"
+        if not solver.exact:
+            state = f"approximate ({APPROXIMATE}); {state}"
         print(f"  {name:<24} {state}")
         if args.verbose:
             print(f"  {'':<24} {solver.summary} [{solver.paper}]")

@@ -107,7 +107,7 @@ def _run(args: argparse.Namespace, options: dict[str, Any], channel: Channel) ->
         result = parmst.verify(dg, forest)
         if not result.ok:  # alike on every rank, so all stop here
             if channel.rank == 0:
-                print(f"parmst: verification failed: {result}", file=sys.stderr, flush=True)
+                print(f"parmst: {result}", file=sys.stderr, flush=True)
             return 1
     error = None
     if channel.rank == 0:

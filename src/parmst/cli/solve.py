@@ -50,11 +50,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
         _, why = registry.explain(graph)
         if why == _cold_start_why():
             print(f"parmst: solver kruskal/serial: {why}", file=sys.stderr)
+    approximate = args.solver != "auto" and not registry.get(args.solver).exact
     try:
         forest = solve(graph, solver=args.solver, ignore_nan=args.ignore_nan,
-                       verify=args.verify, **options)
+                       verify=args.verify and not approximate, **options)
     except VerificationError as failure:
-        print(f"parmst: verification failed: {failure}", file=sys.stderr)
+        print(f"parmst: {failure}", file=sys.stderr)
         return 1
     except ParmstError:
         raise
@@ -75,11 +76,40 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.stats:
         report.update({k: v for k, v in s.as_dict().items()
                        if k not in ("init_time", "compute_time", "compile_time")})
-    if args.verify:
+    if args.verify and approximate:
+        verdict = approximate_verdict(graph, forest, args.maximum, args.ignore_nan)
+        if verdict is None:
+            return 1
+        report["verified"] = verdict
+    elif args.verify:
         report["verified"] = True
     print_report(report, args.json)
     write_output(forest, args, labels)
     return 0
+
+
+def approximate_verdict(graph: Any, forest: Any, maximum: bool, ignore_nan: bool) -> str | None:
+    """``--verify`` for an approximate solver: "a spanning forest, X % heavier than the minimum"
+    (lighter than the maximum with ``--maximum``), or None after printing why it is not a
+    spanning forest.
+
+    Only minimality may fail: an approximate solver promises a spanning forest, and
+    how far it is from the optimum (kruskal/serial's) is its quality, not an error.
+    """
+    import parmst
+    from parmst.verify.approximate import excess_percent, spanning_failures
+
+    failed = spanning_failures(graph, forest)
+    if failed:
+        print(f"parmst: verification failed: the {forest.solver} result is not a spanning "
+              f"forest (failed checks: {', '.join(failed)})", file=sys.stderr)
+        return None
+    solve = parmst.maximum_spanning_forest if maximum else parmst.minimum_spanning_forest
+    best = solve(graph, solver="kruskal/serial", ignore_nan=ignore_nan)
+    percent = excess_percent(graph, forest.edge_ids, best.edge_ids)
+    if maximum:
+        return f"a spanning forest, {abs(percent):.4g} % lighter than the maximum"
+    return f"a spanning forest, {percent:.4g} % heavier than the minimum"
 
 
 def _cold_start_why() -> str | None:

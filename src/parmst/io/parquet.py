@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from parmst._optional import require
 from parmst.errors import GraphFormatError, GraphValueError
 from parmst.graph import Graph
 from parmst.io._files import check_readable, progress_bar
@@ -33,12 +34,8 @@ METADATA_KEY = b"parmst.num_vertices"
 
 
 def _pyarrow() -> Any:
-    try:
-        import pyarrow
-        import pyarrow.parquet
-    except ImportError as exc:
-        raise ImportError("Parquet files need pyarrow: pip install 'parmst[parquet]'") from exc
-    return pyarrow
+    require("pyarrow.parquet", "reading or writing Parquet")
+    return require("pyarrow", "reading or writing Parquet")
 
 
 def read(path: str | os.PathLike, *, source: str = "source", target: str = "target",

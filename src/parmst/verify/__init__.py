@@ -28,7 +28,9 @@ The modules of this package hold one part each: :mod:`~parmst.verify.result`
 (what was found), :mod:`~parmst.verify.given` (``ids``, ``fields``),
 :mod:`~parmst.verify.structure` (``acyclic``, ``spanning``, ``minimal``) and
 :mod:`~parmst.verify.path_maxima` (the heaviest forest edge on a forest path,
-in ``O(log n)`` per query, for the cycle property).
+in ``O(log n)`` per query, for the cycle property); :mod:`~parmst.verify.approximate`
+judges an approximate solver's result (a spanning forest, and how much heavier
+than the minimum it is).
 
 Examples
 --------

@@ -41,6 +41,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from parmst.errors import MissingDependencyError
 from parmst.graph import Graph
 
 __all__ = ["CONVERTERS", "convert", "decompress"]
@@ -160,8 +161,8 @@ def _image(data: bytes) -> Graph:
     try:
         from PIL import Image
     except ImportError as exc:
-        raise ImportError("converting an image needs Pillow, which matplotlib brings "
-                          "(pip install 'parmst[plot]')") from exc
+        raise MissingDependencyError("converting an image needs Pillow, which matplotlib "
+                                     "brings (pip install 'parmst[plot]')") from exc
     grey = np.asarray(Image.open(io.BytesIO(data)).convert("L"), dtype=np.int64)
     rows, cols = grey.shape
     ids = np.arange(rows * cols, dtype=np.int64).reshape(rows, cols)
