@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from parmst.cli.files import check_output, load_graph, write_output
+from parmst.cli.files import check_input, check_output, check_writable, load_graph, write_output
 from parmst.cli.report import print_report
 from parmst.errors import ParmstError, VerificationError
 from parmst.keyvalue import parse_pairs
@@ -27,6 +27,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from parmst import registry
 
     options = parse_options(args.option)
+    check_input(args)
+    if args.output:
+        check_writable(Path(args.output), "--output")
     if args.threads is not None:
         options["threads"] = args.threads
     if args.solver != "auto" and registry.get(args.solver).distributed_entry is not None:
@@ -43,7 +46,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         check_output(Path(args.output), args.output_format, labels)
     solve = parmst.maximum_spanning_forest if args.maximum else parmst.minimum_spanning_forest
     if args.solver == "auto":
-        _, why = registry.explain(graph)
+        _, why = registry.explain(graph, options)
         if why == _cold_start_why():
             print(f"parmst: solver kruskal/serial: {why}", file=sys.stderr)
     try:
