@@ -13,6 +13,7 @@ _FLAGS = (
     (re.compile(r"pass (?:allow|ignore)_nan=True"), "give --ignore-nan"),
     (re.compile(r"read with relabel=True \(parmst CLI: --relabel\)"), "give --relabel"),
     (re.compile(r"take relabel=True"), "take --relabel"),
+    (re.compile(r", or read with weight_dtype='float64'"), ""),
     (re.compile(r"\bthreads=(?=\S)"), "--threads "),
 )
 
