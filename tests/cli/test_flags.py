@@ -116,3 +116,8 @@ def test_plurals_in_summaries():
     assert "1 forest edge, 1 component," in forest.summary()
     assert "forest of 1 edge, 1 component, minimal" in str(parmst.verify(
         parmst.Graph.from_edges([0], [1], [5]), forest))
+
+
+def test_ignore_nan_with_an_mpi_solver_is_refused_before_reading(nan_file, capsys):
+    assert main(["solve", str(nan_file), "--ignore-nan", "--solver", "filter-boruvka/mpi"]) == 2
+    assert "--ignore-nan is not available with the mpi solvers" in capsys.readouterr().err

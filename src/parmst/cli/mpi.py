@@ -39,8 +39,7 @@ def _load(args: argparse.Namespace, channel: Channel):
         return DistributedGraph.generate(args.generate, channel, ownership=ownership)
     if not args.file:
         raise ParmstError("give a graph FILE or --generate SPEC")
-    return DistributedGraph.read(args.file, channel, format=args.format, ownership=ownership,
-                                 allow_nan=args.ignore_nan)
+    return DistributedGraph.read(args.file, channel, format=args.format, ownership=ownership)
 
 
 def _check(args: argparse.Namespace, options: dict[str, Any]) -> None:
