@@ -66,10 +66,10 @@ def check_writable(out: Path, flag: str) -> None:
 
 
 def check_output(out: Path, format: str | None, labels: np.ndarray | None) -> None:
-    """Fail before solving if the forest cannot be written to ``out``."""
+    """Fail before solving if the forest cannot be written in the format of ``out``
+    (:func:`check_writable` checks the place)."""
     from parmst import io
 
-    check_writable(out, "--output")
     if out.suffix in IDS_SUFFIXES:
         return
     fmt = io.detect_format(out, format)

@@ -27,9 +27,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from parmst import registry
 
     options = parse_options(args.option)
-    check_input(args)
-    if args.output:
-        check_writable(Path(args.output), "--output")
+    check_input(args)  # the arguments alone: every mpi rank decides the same
     if args.threads is not None:
         options["threads"] = args.threads
     if args.solver != "auto" and registry.get(args.solver).distributed_entry is not None:
@@ -44,6 +42,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
                               "NaN-weight rows out of the file first")
 
         return solve_command(args, options)
+    if args.output:  # the mpi ranks may see different folders: they agree on it in their path
+        check_writable(Path(args.output), "--output")
     graph, labels = load_graph(args)
     if args.output:
         check_output(Path(args.output), args.output_format, labels)
