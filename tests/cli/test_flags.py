@@ -118,6 +118,23 @@ def test_plurals_in_summaries():
         parmst.Graph.from_edges([0], [1], [5]), forest))
 
 
-def test_ignore_nan_with_an_mpi_solver_is_refused_before_reading(nan_file, capsys):
-    assert main(["solve", str(nan_file), "--ignore-nan", "--solver", "filter-boruvka/mpi"]) == 2
-    assert "--ignore-nan is not available with the mpi solvers" in capsys.readouterr().err
+@pytest.mark.mpi
+def test_ignore_nan_with_the_mpi_solvers(tmp_path):
+    """Each mpi solver on one process (in this one), filter-boruvka/mpi on two ranks: the NaN
+    rows are read, left out, and the forest's ids are the file's."""
+    from mpi_launch import run_ranks
+    from parmst.distributed import DistributedGraph
+
+    path = tmp_path / "nan.txt"
+    path.write_text("0 1 1\n1 2 nan\n0 2 3\n2 3 2\n3 4 nan\n1 4 5\n")
+    expected = [0, 2, 3, 5]
+    dg = DistributedGraph.read(path, allow_nan=True)
+    for name, solver in registry.solvers().items():
+        if solver.distributed_entry is not None and solver.can_run() is True:
+            forest = parmst.minimum_spanning_forest(dg, solver=name, ignore_nan=True)
+            assert forest.edge_ids.tolist() == expected, name
+    out = tmp_path / "f.ids"
+    done = run_ranks(2, ["-m", "parmst", "solve", str(path), "--ignore-nan", "--solver",
+                         "filter-boruvka/mpi", "-o", str(out)], timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert out.read_text().split() == [str(i) for i in expected]

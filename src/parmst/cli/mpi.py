@@ -39,7 +39,8 @@ def _load(args: argparse.Namespace, channel: Channel):
         return DistributedGraph.generate(args.generate, channel, ownership=ownership)
     if not args.file:
         raise ParmstError("give a graph FILE or --generate SPEC")
-    return DistributedGraph.read(args.file, channel, format=args.format, ownership=ownership)
+    return DistributedGraph.read(args.file, channel, format=args.format, ownership=ownership,
+                                 allow_nan=args.ignore_nan)
 
 
 def _check(args: argparse.Namespace, options: dict[str, Any]) -> None:

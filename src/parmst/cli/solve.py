@@ -37,9 +37,6 @@ def cmd_solve(args: argparse.Namespace) -> int:
             raise ParmstError("--relabel is not available with the mpi solvers (each rank reads "
                               "only its share of the file); renumber it once with "
                               "'parmst convert --relabel' instead")
-        if args.ignore_nan:  # filter-boruvka/mpi answers wrongly on a graph with NaN edges left out
-            raise ParmstError("--ignore-nan is not available with the mpi solvers; leave the "
-                              "NaN-weight rows out of the file first")
 
         return solve_command(args, options)
     if args.output:  # the mpi ranks may see different folders: they agree on it in their path
