@@ -54,7 +54,7 @@ def test_solve_generated_graph(capsys):
     (["solve", "{graph}", "--option", "novalue"], "KEY=VALUE"),
     (["solve"], "give a graph FILE or --generate SPEC"),
     (["verify", "{graph}", "nothere.ids"], "nothere.ids: no such file"),
-    (["solve", "{graph}", "--solver", "ecl/cpu", "--threads", "0"], "ecl/cpu: threads=0: must be"),
+    (["solve", "{graph}", "--solver", "ecl/cpu", "--threads", "0"], "ecl/cpu: --threads 0: must be"),
     (["verify", "{graph}", "{graph}", "--max-listed", "-1"], "--max-listed must be 0 or more"),
 ])
 def test_bad_input_gives_one_line_and_status_2(graph_file, argv, message, capsys):

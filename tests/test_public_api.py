@@ -79,7 +79,7 @@ def _subcommands() -> dict[str, argparse.ArgumentParser]:
 def test_global_options():
     parser = build_parser()
     options = sorted(s for a in parser._actions for s in a.option_strings)
-    assert options == ["--help", "--verbose", "-h", "-v"]
+    assert options == ["--help", "--verbose", "--version", "-h", "-v"]
 
 
 def test_subcommands():

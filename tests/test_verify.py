@@ -238,7 +238,7 @@ def test_forest_with_wrong_weight_array():
 @pytest.mark.parametrize("change, expected", [
     ({"total_weight": 7.0},
      "total_weight is 7.0 but the graph's weights of the forest's edges sum to 6.0"),
-    ({"num_components": 2}, "num_components is 2 but the forest's edges form 1 trees"),
+    ({"num_components": 2}, "num_components is 2 but the forest's edges form 1 tree"),
     ({"src": np.array([0, 1, 3])}, "edge 2 has ends (3, 3) in the forest but (2, 3) in the graph"),
     ({"num_vertices": 5}, "the forest has 5 vertices but the graph has 4"),
     ({"dst": np.array([1, 2])}, "the forest has 3 edge ids but 2 dst entries"),

@@ -68,7 +68,9 @@ def minimum_spanning_forest(graph: Any, solver: str = "auto", *, ignore_nan: boo
         :func:`parmst.distributed.write_forest`).
     solver : str
         A registered solver id (see :func:`parmst.available_solvers`) or
-        ``"auto"``, which picks by the rule in :func:`parmst.registry.select`.
+        ``"auto"``, which picks by the rule in :func:`parmst.registry.select`;
+        given options it picks among the solvers that take them (``threads=2``:
+        a multi-core solver).
     ignore_nan : bool
         Leave out edges with NaN weight instead of raising.
     verify : bool

@@ -12,6 +12,7 @@ import numpy as np
 
 from parmst._labels import smallest_vertex_labels
 from parmst._optional import require
+from parmst._text import plural
 from parmst.stats import Stats
 
 if TYPE_CHECKING:
@@ -337,8 +338,8 @@ class Forest:
     def summary(self) -> str:
         """A one-paragraph description: solver, sizes, weight, times."""
         s = self.stats
-        return (f"solver {self.solver}: {self.num_edges} forest edges, "
-                f"{self.num_components} components, total weight {self.total_weight}, "
+        return (f"solver {self.solver}: {plural(self.num_edges, 'forest edge')}, "
+                f"{plural(self.num_components, 'component')}, total weight {self.total_weight}, "
                 f"init {s.init_time:.4f} s, compute {s.compute_time:.4f} s")
 
     def component_labels(self) -> np.ndarray:

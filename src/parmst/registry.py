@@ -304,13 +304,56 @@ def is_distributed(graph: Any) -> bool:
     return bool(getattr(graph, "is_distributed", False))
 
 
-def select(graph: Graph) -> Solver:
-    """The solver ``solver="auto"`` picks for ``graph`` on this machine."""
-    return explain(graph)[0]
+# With options the rule's pick does not take (threads=4 when the rule picks a serial
+# solver), "auto" picks among the solvers that take them: first the multi-core solver
+# that the rules themselves pick on more cores for such a graph, then any that runs.
+THREADED_AUTO: list[tuple[str, Callable[[Graph], bool]]] = [
+    ("prim-dense/cpu", _dense),
+    ("ecl/cpu", lambda g: True),
+]
 
 
-def explain(graph: Graph) -> tuple[Solver, str]:
-    """The solver "auto" picks for ``graph`` and the rule that picked it."""
+def select(graph: Graph, options: dict[str, Any] | None = None) -> Solver:
+    """The solver ``solver="auto"`` picks for ``graph`` on this machine (among those that
+    take ``options``, e.g. ``{"threads": 2}``, if given)."""
+    return explain(graph, options)[0]
+
+
+def explain(graph: Graph, options: dict[str, Any] | None = None) -> tuple[Solver, str]:
+    """The solver "auto" picks for ``graph`` and the rule that picked it; with ``options``,
+    among the solvers that take them (:data:`THREADED_AUTO` first).
+
+    Examples
+    --------
+    >>> import parmst
+    >>> g = parmst.Graph.from_edges([0, 1], [1, 2], [5, 6])
+    >>> explain(g, {"threads": 2})[0].name
+    'ecl/cpu'
+    """
+    chosen, why = _by_rule(graph)
+    if not options or not options.keys() - chosen.options.keys():
+        return chosen, why
+    return _taking(graph, options, chosen)
+
+
+def _taking(graph: Graph, options: dict[str, Any], passed: Solver) -> tuple[Solver, str]:
+    """The "auto" pick among the solvers that take ``options``, which ``passed`` does not."""
+    given = ", ".join(sorted(options))
+    table = _table()
+    preferred = [table.get(name) for name, condition in THREADED_AUTO if condition(graph)]
+    rest = [s for s in table.values() if s.backend != "mpi"]
+    for solver in preferred + rest:
+        if (solver is None or not solver.exact or options.keys() - solver.options.keys()
+                or solver.can_run(graph, options) is not True):
+            continue
+        return solver, (f"option(s) {given} given, which {passed.name} does not take: "
+                        f"{solver.name}, the first solver here that takes them")
+    raise SolverUnavailable(f"no solver that takes the option(s) {given} can run on this "
+                            f"graph here; 'parmst info' lists the solvers and their options")
+
+
+def _by_rule(graph: Graph) -> tuple[Solver, str]:
+    """The solver the first matching rule of :data:`AUTO_RULES` picks, and the rule's why."""
     if is_distributed(graph):
         name, why = DISTRIBUTED_AUTO
         return get(name), why
@@ -340,7 +383,7 @@ def resolve(solver: str, graph: Any = None, options: dict[str, Any] | None = Non
         An option the solver does not take.
     """
     options = options or {}
-    chosen = select(graph) if solver == "auto" else get(solver)
+    chosen = select(graph, options) if solver == "auto" else get(solver)
     if is_distributed(graph) and chosen.distributed_entry is None:
         spread = [name for name, s in solvers().items() if s.distributed_entry is not None]
         raise SolverUnavailable(f"a DistributedGraph needs an mpi solver ({', '.join(spread)}); "

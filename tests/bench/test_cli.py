@@ -151,3 +151,15 @@ def test_weights_placement_and_end_to_end_options_reach_the_run(tmp_path, monkey
     assert command.endswith("--end-to-end")
     assert _bench("--graph", "grid2d:side=4,seed=1", "--weights", "squared",
                   "--no-progress") == 2
+
+
+@pytest.mark.parametrize("source", ["nosuch.gr", "data/nosuch", "nosuch.txt.gz"])
+def test_graph_that_looks_like_a_missing_file_is_named_so(source, capsys):
+    assert _bench("--graph", source) == 2
+    assert capsys.readouterr().err == f"parmst bench: {source}: no such file\n"
+
+
+def test_graph_spec_with_an_unknown_family_is_not_taken_for_a_file(capsys):
+    assert cli.missing_graph_file("nosuchfamily:n=10") is None
+    assert cli.missing_graph_file("rmat:scale=5,a=0.5") is None
+    assert cli.missing_graph_file("real:nosuch") is None

@@ -226,6 +226,35 @@ def _command_line(args: argparse.Namespace) -> str:
     return shlex.join(words)
 
 
+def missing_graph_file(source: str) -> str | None:
+    """Why ``source`` (a ``--graph`` value) names no graph, if it looks like a file path that
+    does not exist (a path separator or a graph file extension, and no generator family
+    before any ``:``), else None: generator specs and real graphs are checked when loaded.
+
+    Examples
+    --------
+    >>> missing_graph_file("nosuch.gr")
+    'nosuch.gr: no such file'
+    >>> missing_graph_file("rmat:scale=5") is None
+    True
+    """
+    import os
+
+    from parmst.bench import real
+    from parmst.generators import FAMILIES
+    from parmst.io import FORMATS
+
+    if os.path.exists(source) or source.startswith(real.PREFIX):
+        return None
+    if source.split(":", 1)[0] in FAMILIES:
+        return None
+    extensions = {e for f in FORMATS.values() for e in f.extensions}
+    base = source.removesuffix(".gz")
+    if os.sep in source or "/" in source or Path(base).suffix.lower() in extensions:
+        return f"{source}: no such file"
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     """Carry out ``parmst bench`` for parsed ``args``; returns the exit status."""
     from parmst.bench import store
@@ -253,6 +282,11 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write("parmst bench: give --suite NAME, --graph FILE|SPEC or --scan-mb LIST "
                          "(--list shows the suites)\n")
         return 2
+    for source in args.graph or ():
+        why = missing_graph_file(source)
+        if why is not None:
+            sys.stderr.write(f"parmst bench: {why}\n")
+            return 2
     formats = _split([args.formats]) if args.formats else None
     if formats == ["all"]:
         from parmst.io import FORMATS

@@ -16,6 +16,7 @@ import sys
 from collections.abc import Sequence
 
 from parmst.cli.arguments import build_parser
+from parmst.cli.report import cli_words
 from parmst.cli.warmup import cmd_warmup
 from parmst.errors import ParmstError
 
@@ -39,7 +40,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.handler(args) or 0)
     except (ParmstError, OSError) as exc:
-        print(f"parmst: error: {exc}", file=sys.stderr)
+        print(f"parmst: error: {cli_words(str(exc))}", file=sys.stderr)
         return 2
     except MemoryError as exc:  # the size checks before allocations make this a last resort
         print(f"parmst: error: out of memory ({exc or 'no details'}); the input is too large "

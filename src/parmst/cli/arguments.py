@@ -21,11 +21,18 @@ def _add_relabel(parser: argparse.ArgumentParser) -> None:
              "or ('first') by first appearance; output files keep the file's own ids")
 
 
+def _version() -> str:
+    from parmst import __version__
+
+    return __version__
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="parmst",
         description="Minimum spanning forests of large weighted graphs, fast and verified.")
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress details")
+    parser.add_argument("--version", action="version", version=f"parmst {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     solve = sub.add_parser("solve", help="compute a minimum spanning forest")
@@ -34,11 +41,14 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--format", help="input format if the extension does not tell")
     _add_relabel(solve)
     solve.add_argument("--solver", default="auto", help="solver id (see 'parmst info') or auto")
-    solve.add_argument("--threads", type=int, help="threads for multi-core solvers")
+    solve.add_argument("--threads", type=int,
+                       help="threads for multi-core solvers; with --solver auto, the pick is "
+                            "made among the solvers that take threads")
     solve.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                        help="solver option (repeatable)")
     solve.add_argument("--maximum", action="store_true", help="maximum spanning forest instead")
-    solve.add_argument("--ignore-nan", action="store_true", help="leave out NaN-weight edges")
+    solve.add_argument("--ignore-nan", action="store_true",
+                       help="read NaN weights in the file and leave those edges out")
     solve.add_argument("--output", "-o", help="write the forest: .ids/.npy for edge ids, "
                                               "any graph format for its edges")
     solve.add_argument("--output-format", help="format of --output if the extension does not tell")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from parmst.cli.files import read_graph, write_ids
+from parmst._text import plural
+from parmst.cli.files import check_writable, read_graph, say_wrote, write_ids
 from parmst.errors import ParmstError
 
 
@@ -14,11 +15,18 @@ def cmd_convert(args: argparse.Namespace) -> int:
 
     if args.labels and args.relabel is None:
         raise ParmstError("--labels writes the ids that --relabel replaced; give --relabel too")
+    check_writable(Path(args.output), "OUTPUT")
+    if args.labels:
+        check_writable(Path(args.labels), "--labels")
     graph, labels = read_graph(args.input, args.from_format, args.relabel)
     io.write(graph, args.output, format=args.to_format)
+    say_wrote(args.output, f"{plural(graph.num_vertices, 'vertex', 'vertices')}, "
+                           f"{plural(graph.num_edges, 'edge')}")
     if labels is not None:
-        print(f"relabelled {graph.num_vertices} vertices to 0..{graph.num_vertices - 1}"
+        print(f"relabelled {plural(graph.num_vertices, 'vertex', 'vertices')} to "
+              f"0..{graph.num_vertices - 1}"
               + (f"; their ids in {args.input} are in {args.labels}" if args.labels else ""))
         if args.labels:
             write_ids(Path(args.labels), labels)
+            say_wrote(args.labels, f"{plural(len(labels), 'vertex id')} of {args.input}")
     return 0

@@ -3,39 +3,71 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from pathlib import Path
 
 import numpy as np
 
+from parmst._text import plural
 from parmst.errors import GraphFormatError, ParmstError
 
 IDS_SUFFIXES = (".ids", ".npy")
 
 
-def read_graph(path: str, format: str | None, relabel: str | None):
-    """The graph in ``path`` and, with ``relabel``, the file's id of each vertex (else None)."""
+def read_graph(path: str, format: str | None, relabel: str | None, keep_nan: bool = False):
+    """The graph in ``path`` and, with ``relabel``, the file's id of each vertex (else None).
+
+    ``keep_nan`` (``--ignore-nan``) has the reader keep NaN-weight rows, for the solve to
+    leave out, where the format can hold NaN (binary formats read them regardless).
+    """
     from parmst import io
 
+    options = {}
+    if keep_nan and "allow_nan" in io.detect_format(path, format).read_options:
+        options["allow_nan"] = True
     if relabel is None:
-        return io.read(path, format=format), None
-    return io.read_with_labels(path, format=format, relabel=relabel)
+        return io.read(path, format=format, **options), None
+    return io.read_with_labels(path, format=format, relabel=relabel, **options)
+
+
+def check_input(args: argparse.Namespace) -> None:
+    """Fail before any work unless exactly one of ``FILE`` and ``--generate SPEC`` is given."""
+    if args.generate and args.file:
+        raise ParmstError(f"give a graph FILE or --generate SPEC, not both "
+                          f"({args.file!r} and --generate {args.generate!r})")
+    if not args.generate and not args.file:
+        raise ParmstError("give a graph FILE or --generate SPEC")
 
 
 def load_graph(args: argparse.Namespace):
     """The graph of ``FILE`` or ``--generate SPEC`` and, with ``--relabel``, its file's ids."""
+    check_input(args)
     if args.generate:
         from parmst.generators import generate
 
         if args.relabel is not None:
             raise ParmstError("--relabel applies to graph files, not to --generate")
         return generate(args.generate), None
-    if not args.file:
-        raise ParmstError("give a graph FILE or --generate SPEC")
-    return read_graph(args.file, args.format, args.relabel)
+    return read_graph(args.file, args.format, args.relabel,
+                      keep_nan=getattr(args, "ignore_nan", False))
+
+
+def check_writable(out: Path, flag: str) -> None:
+    """Fail before any work if ``out`` (the value of ``flag``) cannot be written: a folder,
+    a missing or read-only parent folder, or a read-only file."""
+    parent = out.parent if str(out.parent) else Path(".")
+    if out.is_dir():
+        raise ParmstError(f"{flag} {out}: is a directory; name a file to write")
+    if not parent.is_dir():
+        raise ParmstError(f"{flag} {out}: the folder {parent} does not exist")
+    if not os.access(out if out.exists() else parent, os.W_OK):
+        raise ParmstError(f"{flag} {out}: permission denied (cannot write there)")
 
 
 def check_output(out: Path, format: str | None, labels: np.ndarray | None) -> None:
-    """Fail before solving if the forest cannot be written to ``out``."""
+    """Fail before solving if the forest cannot be written in the format of ``out``
+    (:func:`check_writable` checks the place)."""
     from parmst import io
 
     if out.suffix in IDS_SUFFIXES:
@@ -56,10 +88,17 @@ def write_output(forest, args: argparse.Namespace, labels: np.ndarray | None = N
     out = Path(args.output)
     if out.suffix in IDS_SUFFIXES:
         write_ids(out, forest.edge_ids)
-    elif labels is None:
-        forest.write(out, format=args.output_format)
+        what = f"{plural(forest.num_edges, 'forest edge id')}"
     else:
-        forest.write(out, format=args.output_format, labels=labels)
+        extra = {} if labels is None else {"labels": labels}
+        forest.write(out, format=args.output_format, **extra)
+        what = f"{plural(forest.num_edges, 'forest edge')}"
+    say_wrote(out, what)
+
+
+def say_wrote(path: str | Path, what: str) -> None:
+    """The one line each writing command ends with, on stderr (stdout may carry a report)."""
+    print(f"parmst: wrote {path}: {what}", file=sys.stderr)
 
 
 def write_ids(path: Path, ids: np.ndarray) -> None:

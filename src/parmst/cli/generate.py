@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
+from parmst._text import plural
+from parmst.cli.files import check_writable, say_wrote
 from parmst.errors import ParmstError
 
 
@@ -16,7 +19,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
         return 0
     if not args.spec or not args.output:
         raise ParmstError("usage: parmst generate SPEC -o FILE (or --list)")
+    check_writable(Path(args.output), "--output")
     graph = generators.generate(args.spec)
     graph.write(args.output, format=args.format)
-    print(f"wrote {args.output}: {graph.num_vertices} vertices, {graph.num_edges} edges")
+    say_wrote(args.output, f"{plural(graph.num_vertices, 'vertex', 'vertices')}, "
+                           f"{plural(graph.num_edges, 'edge')}")
     return 0

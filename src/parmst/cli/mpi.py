@@ -23,7 +23,8 @@ import sys
 from typing import Any
 
 from parmst._mpi.channel import Channel, DistributedError, abort, peak_memory_bytes
-from parmst.cli.files import write_output
+from parmst._text import plural
+from parmst.cli.files import say_wrote, write_output
 from parmst.cli.report import print_report
 from parmst.errors import ParmstError
 
@@ -39,7 +40,8 @@ def _load(args: argparse.Namespace, channel: Channel):
         return DistributedGraph.generate(args.generate, channel, ownership=ownership)
     if not args.file:
         raise ParmstError("give a graph FILE or --generate SPEC")
-    return DistributedGraph.read(args.file, channel, format=args.format, ownership=ownership)
+    return DistributedGraph.read(args.file, channel, format=args.format, ownership=ownership,
+                                 allow_nan=args.ignore_nan)
 
 
 def _check(args: argparse.Namespace, options: dict[str, Any]) -> None:
@@ -76,6 +78,8 @@ def _write_shares(args: argparse.Namespace, forest, channel: Channel) -> None:
     from parmst.distributed.output import write_forest
 
     write_forest(channel, forest, args.output, args.output_format)
+    if channel.rank == 0:  # the counts are global on every rank; the edges are shares
+        say_wrote(args.output, plural(forest.num_vertices - forest.num_components, "forest edge"))
 
 
 def _memory_rows(rows: list[dict[str, Any]] | None, start_peak: int,

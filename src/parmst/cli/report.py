@@ -3,7 +3,33 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
+
+# The library's advice names its Python keywords; on the command line the flags that set them.
+_FLAGS = (
+    (re.compile(r"pass allow_nan=True (?:and solve\s+with ignore_nan=True )?to "
+                r"(?:keep NaN weights|leave them out)"), "give --ignore-nan to leave those edges out"),
+    (re.compile(r"pass (?:allow|ignore)_nan=True"), "give --ignore-nan"),
+    (re.compile(r"read with relabel=True \(parmst CLI: --relabel\)"), "give --relabel"),
+    (re.compile(r"take relabel=True"), "take --relabel"),
+    (re.compile(r", or read with weight_dtype='float64'"), ""),
+    (re.compile(r"\bthreads=(?=\S)"), "--threads "),
+)
+
+
+def cli_words(message: str) -> str:
+    """``message`` with the library's Python keywords (``allow_nan=True``) replaced by the
+    command-line flags that set them (``--ignore-nan``).
+
+    Examples
+    --------
+    >>> cli_words("line 2: NaN weight 'nan' (pass allow_nan=True to keep NaN weights)")
+    "line 2: NaN weight 'nan' (give --ignore-nan to leave those edges out)"
+    """
+    for pattern, flag in _FLAGS:
+        message = pattern.sub(flag, message)
+    return message
 
 
 def print_report(report: dict[str, Any], as_json: bool) -> None:

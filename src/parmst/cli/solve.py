@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from parmst.cli.files import check_output, load_graph, write_output
+from parmst.cli.files import check_input, check_output, check_writable, load_graph, write_output
 from parmst.cli.report import print_report
 from parmst.errors import ParmstError, VerificationError
 from parmst.keyvalue import parse_pairs
@@ -31,6 +31,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     # of a process (here the reader's) pays Numba's setup and cache loading for all of them.
     compiled_before = compile_seconds()
     options = parse_options(args.option)
+    check_input(args)  # the arguments alone: every mpi rank decides the same
     if args.threads is not None:
         options["threads"] = args.threads
     if args.solver != "auto" and registry.get(args.solver).distributed_entry is not None:
@@ -42,12 +43,14 @@ def cmd_solve(args: argparse.Namespace) -> int:
                               "'parmst convert --relabel' instead")
 
         return solve_command(args, options)
+    if args.output:  # the mpi ranks may see different folders: they agree on it in their path
+        check_writable(Path(args.output), "--output")
     graph, labels = load_graph(args)
     if args.output:
         check_output(Path(args.output), args.output_format, labels)
     solve = parmst.maximum_spanning_forest if args.maximum else parmst.minimum_spanning_forest
     if args.solver == "auto":
-        _, why = registry.explain(graph)
+        _, why = registry.explain(graph, options)
         if why == _cold_start_why():
             print(f"parmst: solver kruskal/serial: {why}", file=sys.stderr)
     approximate = args.solver != "auto" and not registry.get(args.solver).exact

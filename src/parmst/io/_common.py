@@ -125,6 +125,12 @@ def weight_limits(dtype: np.dtype | None) -> tuple[tuple[int, int], bool]:
     return (INT64_MIN, INT64_MAX), False
 
 
+def floats_asked(dtype: np.dtype | None) -> bool:
+    """Whether ``weight_dtype`` asks for float weights, so integer literals beyond int64 are
+    read as floats instead of refused."""
+    return dtype is not None and dtype.kind == "f"
+
+
 def finish_weights(rows: Rows, dtype: np.dtype | None) -> np.ndarray | None:
     """Parsed weights (int64/float64, range-checked by the parser) cast to ``dtype``.
 

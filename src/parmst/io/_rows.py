@@ -50,6 +50,7 @@ ID_RANGE = 6
 WEIGHT_RANGE = 7
 NAN_WEIGHT = 8
 BAD_PREFIX = 9
+WEIGHT_OVERFLOW = 10
 
 
 @numba.njit(cache=True)
@@ -106,7 +107,20 @@ def _read_id(buf, pos, id_lo, id_hi):
 
 
 @numba.njit(cache=True)
-def _store_weight(buf, start, weight_lo, weight_hi, integers_only, allow_nan,
+def _is_integer_token(buf, start, end):
+    """Whether ``buf[start:end]`` is ``[+-]digits``: an integer literal, whatever its size."""
+    if start < end and (buf[start] == 43 or buf[start] == 45):
+        start += 1
+    if start == end:
+        return False
+    for i in range(start, end):
+        if not 48 <= buf[i] <= 57:
+            return False
+    return True
+
+
+@numba.njit(cache=True)
+def _store_weight(buf, start, weight_lo, weight_hi, integers_only, float_weights, allow_nan,
                   wint, wfloat, wkind, row):
     """Parse the weight at ``start``; returns (end, status code).
 
@@ -116,7 +130,8 @@ def _store_weight(buf, start, weight_lo, weight_hi, integers_only, allow_nan,
     """
     value, end, is_int = _scan_int(buf, start)
     if not is_int:
-        return _store_other_weight(buf, start, integers_only, allow_nan, wint, wfloat, wkind, row)
+        return _store_other_weight(buf, start, integers_only, float_weights, allow_nan,
+                                   wint, wfloat, wkind, row)
     if value < weight_lo or value > weight_hi:
         return end, WEIGHT_RANGE
     wint[row] = value
@@ -125,11 +140,20 @@ def _store_weight(buf, start, weight_lo, weight_hi, integers_only, allow_nan,
 
 
 @numba.njit(cache=True)
-def _store_other_weight(buf, start, integers_only, allow_nan, wint, wfloat, wkind, row):
-    """The weight at ``start`` when ``_scan_int`` found no int64 there; returns (end, status)."""
+def _store_other_weight(buf, start, integers_only, float_weights, allow_nan,
+                        wint, wfloat, wkind, row):
+    """The weight at ``start`` when ``_scan_int`` found no int64 there; returns (end, status).
+
+    An integer literal beyond int64 is refused unless float weights were asked for: read
+    as a float, it would silently lose digits and turn the file's weights into floats.
+    """
     end = _token_end(buf, start)
     kind, _, value = _parse_number(buf, start, end)
-    if kind == NUMBER_INVALID or integers_only:
+    if kind == NUMBER_INVALID:
+        return end, BAD_WEIGHT
+    if not float_weights and _is_integer_token(buf, start, end):
+        return end, WEIGHT_OVERFLOW
+    if integers_only:
         return end, BAD_WEIGHT
     if kind == NUMBER_NAN and not allow_nan:
         return end, NAN_WEIGHT
@@ -143,7 +167,8 @@ def _store_other_weight(buf, start, integers_only, allow_nan, wint, wfloat, wkin
 
 @numba.njit(cache=True)
 def _parse_rows(buf, pos, stop, line, row, prefix, comment, ncols, by_line, id_lo, id_hi,
-                weight_lo, weight_hi, integers_only, allow_nan, src, dst, wint, wfloat, wkind):
+                weight_lo, weight_hi, integers_only, float_weights, allow_nan, src, dst, wint, wfloat,
+                wkind):
     """Parse rows starting before ``stop`` into the output arrays from index ``row`` on.
 
     Returns (status, rows, pos, line, column, token position): ``ROW_OK`` when
@@ -172,7 +197,7 @@ def _parse_rows(buf, pos, stop, line, row, prefix, comment, ncols, by_line, id_l
                     dst[row] = value
             else:
                 end, status = _store_weight(buf, pos, weight_lo, weight_hi, integers_only,
-                                            allow_nan, wint, wfloat, wkind, row)
+                                            float_weights, allow_nan, wint, wfloat, wkind, row)
             if status != ROW_OK:
                 return status, row, pos, line, column, pos
             pos = end
@@ -322,6 +347,7 @@ class RowSpec:
     id_hint: str = ""
     weight_range: tuple[int, int] = (INT64_MIN, INT64_MAX)
     integer_weights: bool = False
+    float_weights: bool = False
     allow_nan: bool = False
     ids_count: bool = False
     sparse_hint: str = ""
@@ -424,8 +450,8 @@ def line_of_row(text: TextFile, pos: int, line: int, spec: RowSpec, row: int) ->
         status, _, pos, line, _, _ = _parse_rows(
             text.data, pos, len(text.data), line, len(out.src) - take, prefix, comment,
             len(spec.columns), spec.by_line, *spec.id_range, *spec.weight_range,
-            spec.integer_weights, spec.allow_nan, out.src, out.dst, out.wint, out.wfloat,
-            out.wkind)
+            spec.integer_weights, spec.float_weights, spec.allow_nan, out.src, out.dst, out.wint,
+            out.wfloat, out.wkind)
         if status != ROW_FULL:  # the rows were parsed once already, so this cannot happen
             raise AssertionError(f"row {row} not found again in {text.path}")
         left -= take
@@ -491,7 +517,8 @@ def _parse_all(text: TextFile, pos: int, line: int, spec: RowSpec, id_dtype: typ
             stop = min(int(_find_newline(data, min(pos + CHUNK_BYTES, len(data)))) + 1, len(data))
             status, rows, new_pos, line, column, at = _parse_rows(
                 data, pos, stop, line, rows, prefix, comment, len(spec.columns), spec.by_line,
-                *id_range, *spec.weight_range, spec.integer_weights, spec.allow_nan,
+                *id_range, *spec.weight_range, spec.integer_weights, spec.float_weights,
+                spec.allow_nan,
                 out.src, out.dst, out.wint, out.wfloat, out.wkind)
             bar.update(new_pos - pos)
             pos = new_pos
@@ -542,6 +569,10 @@ def _message(text: TextFile, spec: RowSpec, status: int, column: int, at: int) -
     if status == WEIGHT_RANGE:
         lo, hi = spec.weight_range
         return f"weight {found} is out of range {lo}..{hi}"
+    if status == WEIGHT_OVERFLOW:
+        return (f"integer weight {found} does not fit int64 (-2**63..2**63-1); write it with a "
+                f"decimal point ({found}.0) to read it as a float, or read with "
+                f"weight_dtype='float64'")
     if status == NAN_WEIGHT:
         return f"NaN weight '{found}' (pass allow_nan=True to keep NaN weights)"
     raise AssertionError(f"unknown row status {status}")

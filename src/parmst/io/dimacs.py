@@ -48,6 +48,7 @@ from parmst.io._common import (
     check_declared_vertices,
     drop_mirrors,
     finish_weights,
+    floats_asked,
     graph_from_rows,
     metadata_comment,
     resolve_weight_dtype,
@@ -99,6 +100,7 @@ def _arc_spec(n: int, p_line: int, dtype: np.dtype | None, allow_nan: bool) -> R
     return RowSpec(("u", "v", "w"), prefix="a", comments=b"c", id_range=(1, n),
                    id_hint=f" (ids are 1-based; the problem line on line {p_line} says n={n})",
                    weight_range=weight_range, integer_weights=integer_weights,
+                   float_weights=floats_asked(dtype),
                    allow_nan=allow_nan)
 
 

@@ -70,6 +70,7 @@ from parmst.io._common import (
     check_vertex_count,
     drop_mirrors,
     finish_weights,
+    floats_asked,
     graph_from_rows,
     metadata_comment,
     relabel_ids,
@@ -179,6 +180,7 @@ def _edge_spec(layout: _Layout, comments: str, dtype: np.dtype | None, allow_nan
         id_range, hint = (0, num_vertices - 1), f" (num_vertices={num_vertices} from {source})"
     return RowSpec(("u", "v", "w")[:layout.ncols], comments=comments.encode(), id_range=id_range,
                    id_hint=hint, weight_range=weight_range, integer_weights=integer_weights,
+                   float_weights=floats_asked(dtype),
                    allow_nan=allow_nan, ids_count=ids_count, sparse_hint=SPARSE_HINT)
 
 

@@ -53,6 +53,7 @@ from parmst.io._common import (
     check_declared_vertices,
     drop_mirrors,
     finish_weights,
+    floats_asked,
     graph_from_rows,
     metadata_comment,
     resolve_weight_dtype,
@@ -137,6 +138,7 @@ def entry_spec(text: TextFile, weight_dtype: str | None, allow_nan: bool
                    id_hint=f" (indices are 1-based; the size line on line {size_line} "
                            f"says {n} rows)",
                    weight_range=weight_range, integer_weights=integer_weights,
+                   float_weights=floats_asked(dtype),
                    allow_nan=allow_nan)
     return spec, dtype, n, nnz, pos, size_line, symmetry
 

@@ -35,6 +35,7 @@ from parmst.io._common import (
     check_declared_vertices,
     check_vertex_count,
     finish_weights,
+    floats_asked,
     graph_from_rows,
     resolve_weight_dtype,
     unit_weights,
@@ -105,6 +106,7 @@ def row_spec(text: TextFile, num_vertices: int | None, weight_dtype: str | None,
     hint = "" if num_vertices is None else f" (num_vertices={num_vertices})"
     spec = RowSpec(HEADERS[word], by_line=False, id_range=(0, last), id_hint=hint,
                    weight_range=weight_range, integer_weights=integer_weights,
+                   float_weights=floats_asked(dtype),
                    allow_nan=allow_nan, ids_count=num_vertices is None)
     return spec, dtype, end, line
 

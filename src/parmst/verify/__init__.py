@@ -37,9 +37,9 @@ Examples
 >>> import parmst
 >>> g = parmst.Graph.from_edges([0, 1, 0], [1, 2, 2], [1, 1, 5])
 >>> print(verify(g, [0, 1]))
-verified: forest of 2 edges, 1 components, minimal
+verified: forest of 2 edges, 1 component, minimal
 >>> print(verify(g, [0, 2]))  # doctest: +NORMALIZE_WHITESPACE
-verification failed: 1 failure (forest of 2 edges, 1 trees; graph has 1 connected components)
+verification failed: 1 failure (forest of 2 edges, 1 tree; graph has 1 connected component)
   [minimal] edge 1 (u=1, v=2, weight 1) is lighter than forest edge 2 (weight 5) on the
   forest path between its ends: the forest is not minimal
   passed: ids, acyclic, spanning

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from parmst._text import plural
 from parmst.forest import Forest, exact_sum
 from parmst.graph import Graph
 from parmst.verify.result import Recorder
@@ -162,4 +163,4 @@ def check_num_components(forest: Forest, num_trees: int, rec: Recorder) -> None:
     """A Forest's ``num_components`` must count the trees its edges form (a ``fields`` check)."""
     if forest.num_components != num_trees:
         rec.fail("fields", [(f"num_components is {forest.num_components} but the forest's "
-                            f"edges form {num_trees} trees")])
+                            f"edges form {plural(num_trees, 'tree')}")])

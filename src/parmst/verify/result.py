@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from parmst._text import plural
 from parmst.errors import VerificationError
 
 __all__ = ["CHECKS", "Failure", "Recorder", "VerifyResult"]
@@ -95,8 +96,8 @@ class VerifyResult:
 
     def __str__(self) -> str:
         if self.ok:
-            return (f"verified: forest of {self.num_forest_edges} edges, "
-                    f"{self.num_trees} components, minimal")
+            return (f"verified: forest of {plural(self.num_forest_edges, 'edge')}, "
+                    f"{plural(self.num_trees, 'component')}, minimal")
         total = sum(self.count(c) for c in CHECKS)
         lines = [(f"verification failed: {total} failure{'s' if total != 1 else ''} "
                  f"({self._sizes()})")]
@@ -111,11 +112,12 @@ class VerifyResult:
         return "\n".join(lines)
 
     def _sizes(self) -> str:
-        text = f"forest of {self.num_forest_edges} edges"
+        text = f"forest of {plural(self.num_forest_edges, 'edge')}"
         if self.num_trees is not None:
-            text += f", {self.num_trees} trees"
+            text += f", {plural(self.num_trees, 'tree')}"
         if self.num_graph_components is not None:
-            text += f"; graph has {self.num_graph_components} connected components"
+            text += (f"; graph has "
+                     f"{plural(self.num_graph_components, 'connected component')}")
         return text
 
 

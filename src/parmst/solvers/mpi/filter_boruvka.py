@@ -156,8 +156,8 @@ def _one_rank(dg: DistributedGraph, stats: Stats, local_solver: str, threads: in
     stats.extra["local_filter"] = "on"
     with stats.phase("local-forest"):
         graph = Graph(dg.src, dg.dst, dg.weight, dg.num_vertices)
-        # One rank holds every edge, in id order: an edge's position is its id.
-        return solve_locally(graph, local_solver, threads)
+        # One rank holds every edge, in id order; not every id (without_nan leaves gaps).
+        return dg.edge_ids[solve_locally(graph, local_solver, threads)]
 
 
 def _on_ranks(dg: DistributedGraph, stats: Stats, local_solver: str, threads: int,
