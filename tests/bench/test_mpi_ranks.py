@@ -16,6 +16,16 @@ from parmst.bench.suites import get_suite
 from parmst.bench.weak import WEAK_GRAPHS
 
 
+def _skip_without_mpi() -> None:
+    if importlib.util.find_spec("mpi4py") is None:
+        pytest.skip("mpi4py is not installed (pip install 'parmst[mpi]')")
+    from parmst.bench.mpi import mpi_skip_reason
+
+    reason = mpi_skip_reason()
+    if reason is not None:
+        pytest.skip(reason)
+
+
 def test_ranks_sweep_applies_to_mpi_solvers_only():
     chosen, _, _ = variants(["kruskal/serial", "ecl/cpu", "filter-boruvka/mpi[threads=1]"],
                             {"threads": [1, 2]}, explicit=True, ranks=[1, 2, 4])
@@ -35,13 +45,7 @@ def test_mpi_scaling_suites_cover_every_mpi_solver():
 
 @pytest.mark.mpi
 def test_mpi_scaling_small_runs_tiny_under_mpiexec(tmp_path):
-    if importlib.util.find_spec("mpi4py") is None:
-        pytest.skip("mpi4py is not installed (pip install 'parmst[mpi]')")
-    from parmst.bench.mpi import mpi_skip_reason
-
-    reason = mpi_skip_reason()
-    if reason is not None:
-        pytest.skip(reason)
+    _skip_without_mpi()
     saved = []  # the records each checkpoint would save: after every launch, then the graph
     result = parmst.bench.run(suite="mpi-scaling-small", only=["road-2e12"],
                               solvers=["kruskal/serial", "filter-boruvka/mpi", "ghs/mpi"],
@@ -78,13 +82,7 @@ def test_weak_scaling_needs_rank_counts_and_known_series():
 
 @pytest.mark.mpi
 def test_weak_scaling_small_generates_and_verifies_in_parallel(tmp_path):
-    if importlib.util.find_spec("mpi4py") is None:
-        pytest.skip("mpi4py is not installed (pip install 'parmst[mpi]')")
-    from parmst.bench.mpi import mpi_skip_reason
-
-    reason = mpi_skip_reason()
-    if reason is not None:
-        pytest.skip(reason)
+    _skip_without_mpi()
     result = parmst.bench.run(suite="mpi-weak-small", only=["rmat-weak", "road-weak"],
                               solvers=["filter-boruvka/mpi[threads=1]"], repeat=1,
                               progress=False)

@@ -33,6 +33,7 @@ from collections.abc import Callable
 import numba
 import numpy as np
 
+from parmst._hash import mix64
 from parmst.generators._weights import DEFAULT_MAX_WEIGHT, int_dtype
 
 #: Positions per random block. Fixed: changing it changes every generated graph.
@@ -77,20 +78,12 @@ def _round_keys(seed: int, stream: int) -> np.ndarray:
 
 
 @numba.njit(cache=True)
-def _mix(x):
-    """SplitMix64's finalizer: a fast 64-bit hash, the Feistel round function."""
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
-
-
-@numba.njit(cache=True)
 def _feistel(x, half_bits, keys):
     """One pass of a balanced Feistel network over ``2 * half_bits`` bits: a bijection."""
     mask = (np.uint64(1) << np.uint64(half_bits)) - np.uint64(1)
     left, right = x >> np.uint64(half_bits), x & mask
     for k in keys:
-        left, right = right, left ^ (_mix(right ^ k) & mask)
+        left, right = right, left ^ (mix64(right ^ k) & mask)
     return (left << np.uint64(half_bits)) | right
 
 

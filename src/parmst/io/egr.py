@@ -55,6 +55,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from parmst._hash import mix64
 from parmst.errors import GraphFormatError
 from parmst.graph import Graph
 from parmst.io._common import check_declared_vertices
@@ -65,14 +66,6 @@ from parmst.io._ranges import Part, file_bytes
 _INT32 = np.dtype("<i4")
 _INT32_RANGE = np.iinfo(np.int32)
 _HEADER_BYTES = 8
-
-
-@numba.njit(cache=True)
-def _mix(x):
-    """SplitMix64's finalizer: a bijective 64-bit mixer."""
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
 
 
 @numba.njit(cache=True)
@@ -97,7 +90,7 @@ def _mirror_checksums(nindex, nlist, eweight, row0):
                 continue
             lo, hi = min(u, v), max(u, v)
             key = np.uint64(lo) | (np.uint64(hi) << np.uint64(32))
-            h = _mix(_mix(key) ^ np.uint64(np.uint32(eweight[k])))
+            h = mix64(mix64(key) ^ np.uint64(np.uint32(eweight[k])))
             side = forward if u < v else backward
             side[0] += np.uint64(1)
             side[1] += h
