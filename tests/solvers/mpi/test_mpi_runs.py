@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 import parmst
+from mpi_launch import run_ranks
 from parmst import registry
 
 pytestmark = pytest.mark.mpi
@@ -40,15 +41,6 @@ def _launcher():
     return launch
 
 
-def _run(ranks: int, args: list[str], timeout: float = TIMEOUT):
-    launch = _launcher()
-    env = os.environ.copy()
-    env["NUMBA_NUM_THREADS"] = "1"  # ranks share the cores; threads would oversubscribe them
-    src = str(Path(parmst.__file__).resolve().parents[1])
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [src, env.get("PYTHONPATH")]))
-    return launch.run_mpi(ranks, args, timeout=timeout, env=env)
-
-
 def test_launcher_command_has_the_flags_open_mpi_needs():
     launch = _launcher()
     command = launch.mpiexec_command(4, ["-c", "pass"])
@@ -61,7 +53,7 @@ def test_launcher_command_has_the_flags_open_mpi_needs():
 @pytest.mark.parametrize("ranks", [1, 2, 3, 4])
 def test_whole_catalogue_on_ranks(ranks):
     """One launch per rank count runs every case, solver and ownership (see the worker)."""
-    done = _run(ranks, [str(HERE / "conformance_worker.py")])
+    done = run_ranks(ranks, [str(HERE / "conformance_worker.py")])
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
     assert len(lines) == 1, done.stdout + done.stderr
     result = json.loads(lines[0])
@@ -87,7 +79,7 @@ def test_cli_on_three_ranks_prints_one_summary_and_writes_the_forest_once(road_f
                                                                           solver):
     path, reference = road_file
     out = tmp_path / "forest.ids"
-    done = _run(3, ["-m", "parmst", "solve", str(path), "--solver", solver, "--stats",
+    done = run_ranks(3, ["-m", "parmst", "solve", str(path), "--solver", solver, "--stats",
                     "-o", str(out)])
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
@@ -104,7 +96,7 @@ def test_malformed_line_ends_every_rank_with_one_message(tmp_path):
     lines[371] = "371 372 seven"
     path = tmp_path / "bad.txt"
     path.write_text("\n".join(lines) + "\n")
-    done = _run(4, ["-m", "parmst", "solve", str(path), "--solver", "filter-boruvka/mpi"],
+    done = run_ranks(4, ["-m", "parmst", "solve", str(path), "--solver", "filter-boruvka/mpi"],
                 timeout=300)
     errors = [line for line in done.stderr.splitlines() if line.startswith("parmst:")]
     expected = (f"parmst: error: {path}, line 372: expected a number for the weight 'w', "
@@ -116,7 +108,7 @@ def test_malformed_line_ends_every_rank_with_one_message(tmp_path):
 
 def test_unknown_option_is_one_message_from_every_rank(road_file):
     path, _ = road_file
-    done = _run(2, ["-m", "parmst", "solve", str(path), "--solver", "boruvka-allreduce/mpi",
+    done = run_ranks(2, ["-m", "parmst", "solve", str(path), "--solver", "boruvka-allreduce/mpi",
                     "--option", "colour=red"], timeout=300)
     errors = [line for line in done.stderr.splitlines() if line.startswith("parmst:")]
     assert len(errors) == 1 and "unknown option(s) colour" in errors[0], done.stderr
@@ -142,7 +134,7 @@ def test_planted_failure_on_one_rank_aborts_the_job_naming_the_rank(road_file):
     path, _ = road_file
     code = PLANTED.format(module="contract", function="_local_forest",
                           action='raise RuntimeError("planted failure")')
-    done = _run(3, ["-c", code, str(path)], timeout=300)
+    done = run_ranks(3, ["-c", code, str(path)], timeout=300)
     assert done.returncode != 0
     assert "parmst: error on rank 1 of 3: RuntimeError: planted failure" in done.stderr
     assert "forest_edges" not in done.stdout
@@ -151,7 +143,7 @@ def test_planted_failure_on_one_rank_aborts_the_job_naming_the_rank(road_file):
 def test_rank_that_dies_mid_run_ends_the_job(road_file):
     path, _ = road_file
     code = PLANTED.format(module="filter_boruvka", function="allreduce_rounds", action="import os; os._exit(7)")
-    done = _run(3, ["-c", code, str(path)], timeout=300)
+    done = run_ranks(3, ["-c", code, str(path)], timeout=300)
     assert done.returncode != 0
     assert "forest_edges" not in done.stdout
 
@@ -186,7 +178,7 @@ if ch.rank == 0:
 
 def test_unsigned_minima_are_exact_across_the_sign_bit():
     """Open MPI 4.1 compared uint64 as signed through mpi4py; the channel must not."""
-    done = _run(2, ["-c", CHANNEL_EXTREMES], timeout=300)
+    done = run_ranks(2, ["-c", CHANNEL_EXTREMES], timeout=300)
     top = 2**64 - 1
     assert f"min [{top}, {2**63}, 17, {2**63 - 2}] max [{top}, {2**63 + 1}, 18, {2**63 - 1}]" \
         in done.stdout, done.stdout + done.stderr
@@ -213,7 +205,7 @@ def test_owner_rounds_when_components_finish_while_others_go_on():
     A rank whose edges of such a component had all become loops once asked for the
     finished component's label (it has none), which wrote out of bounds on the device.
     """
-    done = _run(2, ["-c", OWNER_ROUNDS_TO_THE_END, "rmat:scale=14,seed=1"], timeout=300)
+    done = run_ranks(2, ["-c", OWNER_ROUNDS_TO_THE_END, "rmat:scale=14,seed=1"], timeout=300)
     assert "exact True" in done.stdout, done.stdout + done.stderr
 
 
@@ -247,7 +239,7 @@ if r == 0:
 def test_rank_shares_are_the_forest_by_id_range(local_filter):
     """Rank 0 gets the whole forest; rank r its edges with ids in r*m//p .. (r+1)*m//p - 1,
     in id order, with their ends and weights; the shares of ranks 1..p-1 are the rest."""
-    done = _run(3, ["-c", SHARES, "rmat:scale=12,seed=2", local_filter], timeout=300)
+    done = run_ranks(3, ["-c", SHARES, "rmat:scale=12,seed=2", local_filter], timeout=300)
     assert "whole True shares True" in done.stdout, done.stdout + done.stderr
 
 
@@ -270,7 +262,7 @@ def test_local_filter_auto_filters_only_where_ranks_hold_most_edges_whole():
     """On two ranks a grid keeps nearly every edge inside a rank (the filter runs); a uniform
     random graph keeps a third of the held edges (the rounds start from the vertices)."""
     road, sparse = "road:side=40,seed=1", "seed000-sparse:n=4000,m=6000,seed=1"
-    done = _run(2, ["-c", FILTER_CHOICE, road, sparse], timeout=300)
+    done = run_ranks(2, ["-c", FILTER_CHOICE, road, sparse], timeout=300)
     assert f"{road} on True" in done.stdout, done.stdout + done.stderr
     assert f"{sparse} off True" in done.stdout, done.stdout + done.stderr
 
@@ -309,7 +301,7 @@ def test_every_format_is_read_in_parallel_with_global_ids(tmp_path):
     raw = np.fromfile(paths[5], dtype="<i4")
     raw[-1] += 1
     raw.tofile(broken)
-    done = _run(3, ["-c", READ_EVERY_FORMAT, *paths, str(broken)], timeout=300)
+    done = run_ranks(3, ["-c", READ_EVERY_FORMAT, *paths, str(broken)], timeout=300)
     lines = [line for line in done.stdout.splitlines() if line.startswith("[")]
     assert len(lines) == 1, done.stdout + done.stderr
     ranks = json.loads(lines[0])
