@@ -17,9 +17,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_mpi_runs import _run
 
 import parmst
+from mpi_launch import run_ranks as _run
 from parmst.cli.files import read_edge_ids
 
 pytestmark = pytest.mark.mpi
