@@ -49,17 +49,3 @@ def test_owner_round_minima_packed_and_pairs_equal_the_plain_minimum(seed):
         assert far[has].tolist() == expect_far[has].tolist()
         by_id = {int(i): int(k) for i, k in zip(eid, key)}
         assert [int(k) for k in best_key[has]] == [by_id[int(i)] for i in best_id[has]]
-
-
-def test_local_ids_name_each_label_once_owned_ones_first():
-    from parmst.solvers.mpi.owners import _local_ids
-
-    rng = np.random.default_rng(3)
-    labels = rng.integers(0, 5_000, size=70_000)
-    group, comp = _local_ids(labels, 1_000, 500)
-    np.testing.assert_array_equal(comp[group], labels)
-    outside = labels[(labels < 1_000) | (labels >= 1_500)]
-    assert len(np.unique(comp)) == len(comp) == len(np.unique(outside)) + 500
-    np.testing.assert_array_equal(comp[:500], np.arange(1_000, 1_500))
-    _, first_seen = np.unique(outside, return_index=True)
-    np.testing.assert_array_equal(comp[500:], outside[np.sort(first_seen)])

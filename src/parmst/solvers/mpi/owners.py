@@ -7,7 +7,7 @@ owned by ranks in contiguous ranges (``starts``), and every rank holds some
 edges between them, each edge on exactly one rank (its *holder*). The rank
 numbers the components it owns and the other distinct components its edges
 touch ``0..u-1`` (local ids: its own directly, the others by hashing) and
-keeps its edges as pairs of local ids. One round:
+keeps its edges as pairs of local ids (:mod:`parmst.solvers.mpi.local_ids`). One round:
 
 1. **Minima.** The lightest held edge of each local component, in the
    ``(weight, edge_id)`` order; one ``Alltoallv`` sends ``(component, key,
@@ -49,6 +49,7 @@ from parmst._blocks import block_span, exclusive_sums, num_blocks
 from parmst._mpi.channel import group_order
 from parmst.graph import Graph, index_dtype_for
 from parmst.order import id_bits, precedes
+from parmst.solvers.mpi.local_ids import local_ids, slot, table_bits
 from parmst.solvers.mpi.shared_min import lower_min
 from parmst.solvers.serial.kruskal import solve as kruskal
 from parmst.stats import Stats
@@ -63,66 +64,11 @@ FINISH_EDGES = 1 << 16
 # seed000-sparse medium at 2 ranks: rounds below that found under 6 % twins).
 TWIN_DENSITY = 16
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing's multiplier
 _SIGN64 = np.uint64(1 << 63)
 NO_PACKED = np.uint64(1 << 63)  # above every packed key: they are kept below 63 bits
 
 
 # ---------------------------------------------------------------------------- local kernels
-@numba.njit(cache=True, inline="always")
-def _slot(value, shift):
-    """Fibonacci hash of a non-negative int64 into a table of ``2**(64 - shift)`` slots."""
-    return np.int64((np.uint64(value) * _GOLDEN) >> shift)
-
-
-@numba.njit(cache=True)
-def _table_bits(n):
-    """Bits of an open-addressing table at most half full with ``n`` entries."""
-    bits = 1
-    while (1 << bits) < 2 * n:
-        bits += 1
-    return bits
-
-
-@numba.njit(cache=True)
-def _group(values, first, count):
-    """Local ids of ``values``: ``value - first`` in the owned range ``first..first+count-1``,
-    ``count`` on for the others (first seen first); also the others, in that order.
-
-    Components this rank owns get their ids without a lookup; the others go
-    through open addressing with linear probing, linear time where a sort
-    would not be. Serial: numbered in the order first seen, the local ids
-    follow the edges, and the round's later passes over per-component arrays
-    then hit the cache; a table filled by all threads numbered them in slot
-    (hash) order, and the relabel phase at one thread per rank took 1.5 times
-    as long on the 16-core host.
-    """
-    outside = 0  # the table is sized for these alone: a smaller table misses the cache less
-    for i in range(len(values)):
-        if not first <= values[i] < first + count:
-            outside += 1
-    bits = _table_bits(outside)
-    mask = (1 << bits) - 1
-    shift = np.uint64(64 - bits)
-    table = np.full(1 << bits, -1, dtype=np.int64)
-    distinct = np.empty(outside, dtype=np.int64)
-    group = np.empty(len(values), dtype=np.int64)
-    others = 0
-    for i in range(len(values)):
-        if first <= values[i] < first + count:
-            group[i] = values[i] - first
-            continue
-        h = _slot(values[i], shift)
-        while table[h] >= 0 and distinct[table[h]] != values[i]:
-            h = (h + 1) & mask
-        if table[h] < 0:
-            table[h] = others
-            distinct[others] = values[i]
-            others += 1
-        group[i] = count + table[h]
-    return group, distinct[:others]
-
-
 @numba.njit(parallel=True, cache=True)
 def _relabel_pairs(lu, lv, key, eid, remap):
     """Relabel edge ends by ``remap`` (smaller end first) and drop self-loops: the kept
@@ -218,14 +164,14 @@ def _drop_heavier_twins(lu, lv, key, eid, groups):
 
     Compacts the four arrays in place and returns how many edges are kept.
     """
-    bits = _table_bits(len(lu))
+    bits = table_bits(len(lu))
     mask = (1 << bits) - 1
     shift = np.uint64(64 - bits)
     table = np.full(1 << bits, -1, dtype=np.int64)
     kept = 0
     for e in range(len(lu)):
         a, b = lu[e], lv[e]
-        h = _slot(a * groups + b, shift)
+        h = slot(a * groups + b, shift)
         while table[h] >= 0 and (lu[table[h]] != a or lv[table[h]] != b):
             h = (h + 1) & mask
         s = table[h]
@@ -341,7 +287,7 @@ class _Edges:
 
     def __init__(self, cu: np.ndarray, cv: np.ndarray, key: np.ndarray, eid: np.ndarray,
                  first: int = 0, count: int = 0):
-        group, self.comp = _local_ids(np.concatenate([cu, cv]).astype(np.int64, copy=False),
+        group, self.comp = local_ids(np.concatenate([cu, cv]).astype(np.int64, copy=False),
                                       first, count)
         self.lu, self.lv = group[:len(cu)], group[len(cu):]
         # The caller hands these over (no copy); each relabel writes the kept edges anew.
@@ -366,16 +312,6 @@ class _Edges:
         """The live edges: local ids of both ends, weight keys, global ids."""
         n = self.size
         return self.lu[:n], self.lv[:n], self.key[:n], self.eid[:n]
-
-
-def _local_ids(labels: np.ndarray, first: int, count: int) -> tuple[np.ndarray, np.ndarray]:
-    """Local id of each component label, and the label of each local id.
-
-    The owned labels ``first..first+count-1`` are local ids ``0..count-1``;
-    the others are numbered from ``count`` on by :func:`_group`.
-    """
-    group, others = _group(labels, first, count)
-    return group, np.concatenate([np.arange(first, first + count, dtype=np.int64), others])
 
 
 # ---------------------------------------------------------------------------- round steps
@@ -499,7 +435,7 @@ def _relabel(channel: Any, edges: _Edges, starts: np.ndarray, label: np.ndarray,
     (far_label,) = channel.fetch(far, None, first, [label], starts)
     comp = np.concatenate([label[asking[:owned]], far_label])
     remap = np.full(len(edges.comp), -1, dtype=np.int64)
-    remap[asking], edges.comp = _local_ids(comp, new_first, count)
+    remap[asking], edges.comp = local_ids(comp, new_first, count)
     edges.contract(remap, len(edges.comp))
     return channel.range_starts(count)
 
