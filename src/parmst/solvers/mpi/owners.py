@@ -418,25 +418,34 @@ def _jumped(pending, asked, jumped, jumped_label, colour, label):
 
 
 def _relabel(channel: Any, edges: _Edges, starts: np.ndarray, label: np.ndarray, count: int,
-             new_first: int) -> np.ndarray:
+             new_first: int, stats: Stats) -> np.ndarray:
     """Step 3: the edges relabelled (owned components' ``label`` from :func:`_hook`, the
-    others' fetched from their owners); returns the next round's ``starts``."""
+    others' fetched from their owners); returns the next round's ``starts``.
+
+    Phases: ``relabel-fetch`` (the request and reply), ``local-ids`` (numbering the
+    new labels), ``relabel`` (the rest: which local ids ask, rewriting the edges).
+    """
     first = int(starts[channel.rank])
-    # Only local components that still have an edge here ask: one whose edges all became
-    # loops may belong to a finished component, which has no label (-1) and no owner.
-    lu, lv, _, _ = edges.arrays()
-    used = np.zeros(len(edges.comp), dtype=np.bool_)
-    used[lu] = True
-    used[lv] = True
-    asking = np.flatnonzero(used)
-    # Local ids below len(label) are the components owned here: their labels need no message.
-    owned = np.searchsorted(asking, len(label))
-    far = edges.comp[asking[owned:]]
-    (far_label,) = channel.fetch(far, None, first, [label], starts)
-    comp = np.concatenate([label[asking[:owned]], far_label])
-    remap = np.full(len(edges.comp), -1, dtype=np.int64)
-    remap[asking], edges.comp = local_ids(comp, new_first, count)
-    edges.contract(remap, len(edges.comp))
+    with stats.phase("relabel"):
+        # Only local components that still have an edge here ask: one whose edges all
+        # became loops may belong to a finished component, which has no label (-1) and no
+        # owner.
+        lu, lv, _, _ = edges.arrays()
+        used = np.zeros(len(edges.comp), dtype=np.bool_)
+        used[lu] = True
+        used[lv] = True
+        asking = np.flatnonzero(used)
+        # Local ids below len(label) are owned here: their labels need no message.
+        owned = np.searchsorted(asking, len(label))
+        far = edges.comp[asking[owned:]]
+    with stats.phase("relabel-fetch"):
+        (far_label,) = channel.fetch(far, None, first, [label], starts)
+    with stats.phase("local-ids"):
+        comp = np.concatenate([label[asking[:owned]], far_label])
+        remap = np.full(len(edges.comp), -1, dtype=np.int64)
+        remap[asking], edges.comp = local_ids(comp, new_first, count)
+    with stats.phase("relabel"):
+        edges.contract(remap, len(edges.comp))
     return channel.range_starts(count)
 
 
@@ -505,14 +514,15 @@ def owner_rounds(channel: Any, cu: np.ndarray, cv: np.ndarray, keys: np.ndarray,
         with stats.phase("hook"):
             label, count, new_first = _hook_and_choose(channel, starts, first_minima, chosen,
                                                        holders)
-        with stats.phase("relabel"):
+        with stats.phase("relabel-fetch"):
             elsewhere = (cv < first) | (cv >= first + len(label))
             (far_label,) = channel.fetch(cv[elsewhere], None, first, [label], starts)
             del elsewhere
+        with stats.phase("relabel"):
             cu, cv, keys, ids = _relabel_labelled(cu, cv, keys, ids, label, far_label, first)
             starts = channel.range_starts(count)
         rounds += 1
-    with stats.phase("relabel"):
+    with stats.phase("local-ids"):
         edges = _Edges(cu, cv, keys, ids, int(starts[channel.rank]),
                        int(starts[channel.rank + 1] - starts[channel.rank]))
     while channel.allreduce_int(edges.size, "sum") > FINISH_EDGES:
@@ -521,8 +531,7 @@ def owner_rounds(channel: Any, cu: np.ndarray, cv: np.ndarray, keys: np.ndarray,
             minima = _minima(channel, edges, starts, pack_shift)
         with stats.phase("hook"):
             label, count, new_first = _hook_and_choose(channel, starts, minima, chosen, holders)
-        with stats.phase("relabel"):
-            starts = _relabel(channel, edges, starts, label, count, new_first)
+        starts = _relabel(channel, edges, starts, label, count, new_first, stats)
         rounds += 1
     with stats.phase("finish"):
         last, last_holders = _finish(channel, edges, int(starts[-1]))
