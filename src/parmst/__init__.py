@@ -13,6 +13,8 @@ Examples
 True
 """
 
+import numpy as np
+
 from parmst.api import maximum_spanning_forest, minimum_spanning_forest
 from parmst.errors import (
     GraphFileNotFoundError,
@@ -55,6 +57,22 @@ def generate(spec: str) -> Graph:
     return _generate(spec)
 
 
+def generate_points(spec: str) -> np.ndarray:
+    """Generate an ``(n, d)`` point array from a spec such as ``"uniform-points:n=1000,d=3"``.
+
+    See :mod:`parmst.generators.points` for the families.
+
+    Examples
+    --------
+    >>> import parmst
+    >>> parmst.generate_points("lattice-points:n=16,d=2").shape
+    (16, 2)
+    """
+    from parmst.generators.points import generate_points as _generate_points
+
+    return _generate_points(spec)
+
+
 __all__ = [
     "Forest",
     "Graph",
@@ -70,6 +88,7 @@ __all__ = [
     "available_solvers",
     "cut",
     "generate",
+    "generate_points",
     "maximum_spanning_forest",
     "minimum_spanning_forest",
     "partition",
