@@ -65,13 +65,13 @@ def test_parquet_numeric_columns(tmp_path):
 
 
 @pytest.mark.parametrize(("name", "content", "columns", "message"), [
-    ("r.csv", "1,2\n3,4\n5\n", None, r"r.csv, line 3: 1 fields where the first row has 2 "
-                                     r"\(ragged rows\)"),
+    ("r.csv", "1,2\n3,4\n5\n", None, (r"r.csv, line 3: 1 fields where the first row "
+                                      r"has 2 \(ragged rows\)")),
     ("r.csv", "1,2\n3,4,5\n", None, "line 2: 3 fields where the first row has 2"),
     ("n.csv", "x,y\n1,2\n3,abc\n", None, "line 3: column y: 'abc' is not a number"),
     ("n.csv", "x,y\n1,2\n\n3,nan\n", None, "line 4: point 1, column y: coordinate nan"),
-    ("n.csv", "1,2\n-inf,2\n", None, r"line 2: point 1, column 0: coordinate -inf \(points "
-                                     "must be finite"),
+    ("n.csv", "1,2\n-inf,2\n", None, (r"line 2: point 1, column 0: coordinate -inf "
+                                      r"\(points must be finite")),
     ("c.csv", "x,y\n1,2\n", "x,w", "no column 'w'; its columns are x, y"),
     ("c.csv", "x,y\n1,2\n", "5", r"no column 5: it has 2 \(positions count from 0\)"),
     ("e.csv", "\n# nothing\n", None, "no points and no header"),
