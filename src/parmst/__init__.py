@@ -14,11 +14,13 @@ True
 """
 
 from parmst.api import maximum_spanning_forest, minimum_spanning_forest
+from parmst.api_points import euclidean_mst
 from parmst.errors import (
     GraphFileNotFoundError,
     GraphFormatError,
     GraphValueError,
     ParmstError,
+    PointsValueError,
     SolverUnavailable,
     UnknownOptionError,
     UnknownSolverError,
@@ -62,6 +64,7 @@ __all__ = [
     "GraphFormatError",
     "GraphValueError",
     "ParmstError",
+    "PointsValueError",
     "SolverUnavailable",
     "Stats",
     "UnknownOptionError",
@@ -69,6 +72,7 @@ __all__ = [
     "VerificationError",
     "available_solvers",
     "cut",
+    "euclidean_mst",
     "generate",
     "maximum_spanning_forest",
     "minimum_spanning_forest",
