@@ -16,11 +16,13 @@ True
 import numpy as np
 
 from parmst.api import maximum_spanning_forest, minimum_spanning_forest
+from parmst.api_points import euclidean_mst
 from parmst.errors import (
     GraphFileNotFoundError,
     GraphFormatError,
     GraphValueError,
     ParmstError,
+    PointsValueError,
     SolverUnavailable,
     UnknownOptionError,
     UnknownSolverError,
@@ -80,6 +82,7 @@ __all__ = [
     "GraphFormatError",
     "GraphValueError",
     "ParmstError",
+    "PointsValueError",
     "SolverUnavailable",
     "Stats",
     "UnknownOptionError",
@@ -87,6 +90,7 @@ __all__ = [
     "VerificationError",
     "available_solvers",
     "cut",
+    "euclidean_mst",
     "generate",
     "generate_points",
     "maximum_spanning_forest",
