@@ -25,10 +25,10 @@ __all__ = ["time_peer", "time_point_peer"]
 log = logging.getLogger(__name__)
 
 
-def _same_weight(theirs: float, ours: float, integer: bool) -> bool:
+def _same_weight(theirs: float, ours: float, integer: bool, rel_tol: float) -> bool:
     if integer and abs(ours) < 2**53:
         return theirs == ours
-    return math.isclose(theirs, ours, rel_tol=1e-9, abs_tol=1e-12)
+    return math.isclose(theirs, ours, rel_tol=rel_tol, abs_tol=1e-12)
 
 
 def _graph_skip(peer, graph: Graph, explicit: bool) -> str | None:
@@ -124,7 +124,8 @@ def _checked(record: Record, peer, outcome, info: GraphInfo, integer: bool, sche
             record.weight_ok = True  # its forest equals its own serial one, so its weight is ours
             record.note = "exact by its own check against its serial Kruskal"
         else:
-            record.weight_ok = _same_weight(outcome.total_weight, info.total_weight, integer)
+            record.weight_ok = _same_weight(outcome.total_weight, info.total_weight, integer,
+                                            peer.weight_rel_tol)
         if not record.weight_ok:
             record.status, record.times = "MISMATCH", []
             record.note = f"total weight {outcome.total_weight!r}, ours {info.total_weight!r}"

@@ -118,6 +118,9 @@ class Peer:
         The point dimensions it can take (others are skipped).
     distinct_points : bool
         It needs distinct points (point sets with repeats are skipped).
+    weight_rel_tol : float
+        How far its total float weight may lie from ours, relatively: rounding
+        only, unless it computes in lower precision (fast_hdbscan's float32 distances).
     """
 
     name: str
@@ -142,6 +145,7 @@ class Peer:
     pair_ids_of: Callable[..., np.ndarray] | None = None
     dimensions: tuple[int, ...] | None = None
     distinct_points: bool = False
+    weight_rel_tol: float = 1e-9
 
     def installed(self) -> bool:
         """Whether its library can be imported (without importing it), or its program run."""
@@ -540,8 +544,9 @@ PEERS: dict[str, Peer] = {peer.name: peer for peer in (
          dimensions=(2, 3), distinct_points=True),
     Peer("fast-hdbscan", "fast_hdbscan", "fast_hdbscan.hdbscan.compute_minimum_spanning_tree("
          "points, min_samples - 1) (the tree of its fit: k-d tree core distances, parallel "
-         "Borůvka)", _points, _fast_hdbscan_tree, lambda edges: exact_sum(edges[:, 2]),
-         extra=None, install="pip install fast_hdbscan", inputs="mutual-reachability",
+         "Borůvka; float32 distances, so its weight is compared within 1e-5)", _points,
+         _fast_hdbscan_tree, lambda edges: exact_sum(edges[:, 2]), extra=None,
+         install="pip install fast_hdbscan", inputs="mutual-reachability", weight_rel_tol=1e-5,
          pair_ids_of=lambda edges, points, _: _pair_ids(edges[:, 0], edges[:, 1], points)),
     Peer("sklearn-hdbscan", "sklearn.cluster", "scikit-learn's HDBSCAN tree: "
          "sklearn.cluster._hdbscan.hdbscan._hdbscan_prims(points, 'kd_tree', min_samples) "
