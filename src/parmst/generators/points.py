@@ -40,7 +40,7 @@ import numpy as np
 from parmst.errors import GraphValueError
 from parmst.generators._params import check_int, parse_spec
 
-__all__ = ["POINT_FAMILIES", "generate_points"]
+__all__ = ["POINT_FAMILIES", "describe_points", "generate_points"]
 
 _DTYPES = ("float64", "float32")
 
@@ -184,13 +184,31 @@ def generate_points(spec: str) -> np.ndarray:
     >>> generate_points("lattice-points:n=9,d=2,dtype=float32").dtype.name
     'float32'
     """
+    name, params = _resolve(spec)
+    return POINT_FAMILIES[name][0](**params)
+
+
+def describe_points(spec: str) -> tuple[int, int]:
+    """``(n, d)`` of the points a spec names, without generating them.
+
+    Examples
+    --------
+    >>> describe_points("manifold-points:n=500")
+    (500, 10)
+    """
+    _, params = _resolve(spec)
+    return check_int("n", params["n"]), check_int("d", params["d"], minimum=1)
+
+
+def _resolve(spec: str) -> tuple[str, dict]:
+    """The family of a spec and all its parameters, defaults filled in; unknown names are
+    an error listing the valid ones."""
     name, params = parse_spec(spec)
     if name not in POINT_FAMILIES:
         raise GraphValueError(f"unknown point family {name!r}; valid: {', '.join(POINT_FAMILIES)}")
-    function = POINT_FAMILIES[name][0]
-    accepted = inspect.signature(function).parameters
+    accepted = inspect.signature(POINT_FAMILIES[name][0]).parameters
     unknown = sorted(set(params) - set(accepted))
     if unknown:
         raise GraphValueError(f"{name} has no parameter {', '.join(map(repr, unknown))}; "
                               f"valid: {', '.join(accepted)}")
-    return function(**params)
+    return name, {**{key: p.default for key, p in accepted.items()}, **params}
