@@ -38,7 +38,7 @@ from parmst.stats import Stats
 
 # Imported eagerly: importing the submodule later would rebind the name parmst.verify
 # from this function to the module.
-from parmst.verify import verify
+from parmst.verify import verify, verify_points
 
 __version__ = "0.1.0"
 
@@ -97,4 +97,5 @@ __all__ = [
     "minimum_spanning_forest",
     "partition",
     "verify",
+    "verify_points",
 ]

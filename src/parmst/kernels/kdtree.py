@@ -9,7 +9,8 @@ coordinate, by a selection (no sort). The points are copied in tree order (``ord
 the input index of tree position ``t``), so a leaf's points sit together in memory. Each
 node keeps the tight bounding box of its points.
 
-The nearest-other-component query is the per-point step of single-tree Borůvka
+The ``k``-nearest query (:func:`nearest_k`) gives each point its first candidates and its
+core distance. The nearest-other-component query is the per-point step of single-tree Borůvka
 (Prokopenko, Sao and Lebrun-Grandié, "A single-tree algorithm to compute the Euclidean
 minimum spanning tree on GPUs", ICPP 2022, Algorithm 2): a depth-first search, nearer child
 first, that skips a node whose points all lie in the querying point's component (its label
@@ -29,11 +30,14 @@ import numpy as np
 
 from parmst.kernels.distance import mutual_reachability, pair_id, squared_distance
 
-__all__ = ["NO_POINT", "STACK_SIZE", "KDTree", "build", "kth_neighbour", "nearest_outside",
+__all__ = ["NO_POINT", "STACK_SIZE", "KDTree", "build", "nearest_k", "nearest_k_all", "nearest_outside",
            "node_components", "node_minima"]
 
 NO_POINT = -1
 """Answer of a query that found no point under its bound."""
+
+_BLOCK = 256
+"""Query points per ``prange`` iteration: one scratch stack each, few enough for balance."""
 
 STACK_SIZE = 128
 """Entries of a query's stack: a depth-first search pushes at most two per level, and the
@@ -72,9 +76,10 @@ class KDTree:
 
 
 def _depth(n: int, leaf_size: int) -> int:
-    """Levels below the root such that no leaf holds more than ``leaf_size`` points."""
+    """Levels below the root such that no leaf holds more than ``leaf_size`` points, and
+    none is empty (so a leaf holds at most ``max(leaf_size, 2)``)."""
     depth = 0
-    while -(-n // (1 << depth)) > leaf_size:
+    while -(-n // (1 << depth)) > leaf_size and (2 << depth) <= n:
         depth += 1
     return depth
 
@@ -94,40 +99,48 @@ def _node_ranges(n, num_nodes):
 
 
 @numba.njit(cache=True)
-def _widest(x, index, lo, hi):
-    """The coordinate along which the points ``index[lo:hi]`` spread the most."""
-    best, widest = 0, -1.0
-    for k in range(x.shape[1]):
-        low = high = x[index[lo], k]
-        for t in range(lo + 1, hi):
-            value = x[index[t], k]
-            low = min(low, value)
-            high = max(high, value)
-        if high - low > widest:
-            best, widest = k, high - low
-    return best
+def _widest(points, lo, hi):
+    """The coordinate along which the points ``points[lo:hi]`` spread the most."""
+    d = points.shape[1]
+    low = points[lo].copy()
+    high = points[lo].copy()
+    for t in range(lo + 1, hi):
+        for k in range(d):
+            low[k] = min(low[k], points[t, k])
+            high[k] = max(high[k], points[t, k])
+    spread = high - low
+    return np.argmax(spread)
+
+
+@numba.njit(cache=True, inline="always")
+def _swap(points, index, i, j):
+    index[i], index[j] = index[j], index[i]
+    for k in range(points.shape[1]):
+        points[i, k], points[j, k] = points[j, k], points[i, k]
 
 
 @numba.njit(cache=True)
-def _select(x, index, lo, hi, middle, k):
-    """Reorder ``index[lo:hi]`` so that ``index[middle]`` holds the point of rank ``middle``
-    along coordinate ``k``, smaller before it, larger after (Hoare's FIND, CACM 1961).
+def _select(points, index, lo, hi, middle, k):
+    """Reorder rows ``lo:hi`` of ``points`` (and ``index`` with them) so that row
+    ``middle`` holds the point of rank ``middle`` along coordinate ``k``, smaller before
+    it, larger after (Hoare's FIND, CACM 1961).
 
-    Hoare's partition swaps keys equal to the pivot from both sides, so many equal
+    Rows move, not indices: later levels then read their ranges sequentially. Hoare's
+    partition swaps keys equal to the pivot from both sides, so many equal
     coordinates (lattices, duplicates) still halve the range each pass.
     """
     hi -= 1
     while lo < hi:
-        a, b, c = x[index[lo], k], x[index[(lo + hi) // 2], k], x[index[hi], k]
+        a, b, c = points[lo, k], points[(lo + hi) // 2, k], points[hi, k]
         pivot = max(min(a, b), min(max(a, b), c))  # median of three
         i, j = lo, hi
         while i <= j:
-            while x[index[i], k] < pivot:
+            while points[i, k] < pivot:
                 i += 1
-            while x[index[j], k] > pivot:
+            while points[j, k] > pivot:
                 j -= 1
             if i <= j:
-                index[i], index[j] = index[j], index[i]
+                _swap(points, index, i, j)
                 i += 1
                 j -= 1
         if middle <= j:
@@ -139,13 +152,13 @@ def _select(x, index, lo, hi, middle, k):
 
 
 @numba.njit(cache=True, parallel=True)
-def _split_level(x, index, start, end, first, count):
+def _split_level(points, index, start, end, first, count):
     """Split every node of one level (nodes ``first .. first + count - 1``) at its middle,
     along its widest coordinate; the nodes own disjoint ranges, so they split in parallel."""
     for c in numba.prange(count):
         v = first + c
         middle = (start[v] + end[v]) // 2
-        _select(x, index, start[v], end[v], middle, _widest(x, index, start[v], end[v]))
+        _select(points, index, start[v], end[v], middle, _widest(points, start[v], end[v]))
 
 
 @numba.njit(cache=True)
@@ -170,7 +183,7 @@ def _boxes(points, start, end, first_leaf):
 
 def build(x: np.ndarray, leaf_size: int) -> KDTree:
     """The k-d tree of the float64 points ``x`` (shape (n, d)), leaves of at most
-    ``leaf_size`` points; levels split in parallel on the Numba threads in use.
+    ``leaf_size`` points (2 for ``leaf_size=1``), none empty; levels split in parallel on the Numba threads in use.
 
     Examples
     --------
@@ -184,9 +197,9 @@ def build(x: np.ndarray, leaf_size: int) -> KDTree:
     num_nodes = (1 << (depth + 1)) - 1
     start, end = _node_ranges(n, num_nodes)
     index = np.arange(n, dtype=np.int64)
+    points = np.array(x, dtype=np.float64, order="C")  # a copy: the caller's rows stay put
     for level in range(depth):
-        _split_level(x, index, start, end, (1 << level) - 1, 1 << level)
-    points = np.ascontiguousarray(x[index])
+        _split_level(points, index, start, end, (1 << level) - 1, 1 << level)
     first_leaf = (1 << depth) - 1
     lo, hi = _boxes(points, start, end, first_leaf)
     return KDTree(points, index, start, end, lo, hi, first_leaf)
@@ -285,38 +298,97 @@ def nearest_outside(tree_points, order, start, end, lo, hi, first_leaf, comp, no
     return best, best_key
 
 
-@numba.njit(cache=True)
-def kth_neighbour(tree_points, start, end, lo, hi, first_leaf, q, k, nearest, stack,
-                  stack_bound):
-    """Squared distance from ``q`` to its ``k``-th nearest point, ``q`` itself counted first.
+@numba.njit(cache=True, inline="always")
+def _leaf_of(start, end, first_leaf, q):
+    """The leaf holding tree position ``q``."""
+    v = 0
+    while v < first_leaf:
+        v = 2 * v + 1 if q < end[2 * v + 1] else 2 * v + 2
+    return v
 
-    The same depth-first search as :func:`nearest_outside`, keeping the ``k``
-    smallest squared distances in ``nearest`` (scratch of ``k`` entries, kept
-    sorted by insertion) and pruning by the largest of them.
+
+@numba.njit(cache=True, inline="always")
+def _add_nearer(tree_points, order, lo, hi, q, near, near_key):
+    """Insert the points ``lo .. hi - 1`` (not ``q``) nearer to ``q`` than the last of the
+    sorted list ``near`` into it, in ``(d2, input index)`` order."""
+    k = len(near)
+    for p in range(lo, hi):
+        d2 = squared_distance(tree_points, q, tree_points, p)
+        if p == q or d2 > near_key[k - 1]:
+            continue
+        slot = k
+        while slot > 0 and (near_key[slot - 1] > d2 or (
+                near_key[slot - 1] == d2 and order[near[slot - 1]] > order[p])):
+            slot -= 1
+        if slot == k:
+            continue
+        for s in range(k - 1, slot, -1):
+            near[s], near_key[s] = near[s - 1], near_key[s - 1]
+        near[slot], near_key[slot] = p, d2
+
+
+@numba.njit(cache=True)
+def nearest_k(tree_points, order, start, end, lo, hi, first_leaf, q, near, near_key, stack,
+              stack_bound):
+    """Fill ``near`` and ``near_key`` (``k`` entries each) with the ``k`` points nearest to
+    ``q``, ``q`` itself left out, and their squared distances, in ``(d2, input index)``
+    order: the first ``k`` pairs of ``q`` in the ``(key, pair id)`` order of plain
+    distances, since for one point the pair id grows with the other point's index.
+
+    The same depth-first search as :func:`nearest_outside`, after a first look at
+    ``q``'s own leaf (whose points then bound the search), keeping the list sorted by
+    insertion and pruning by its last entry; ``near_key`` holds inf (``near``
+    :data:`NO_POINT`) where fewer than ``k`` other points exist.
     """
-    nearest[:] = np.inf
+    k = len(near)
+    near[:] = NO_POINT
+    near_key[:] = np.inf
+    home = _leaf_of(start, end, first_leaf, q)
+    _add_nearer(tree_points, order, start[home], end[home], q, near, near_key)
     stack[0], stack_bound[0], top = 0, 0.0, 1
     while top:
         top -= 1
         v = stack[top]
-        if stack_bound[top] > nearest[k - 1]:
+        if stack_bound[top] > near_key[k - 1] or v == home:
             continue
         if v >= first_leaf:
-            for p in range(start[v], end[v]):
-                d2 = squared_distance(tree_points, q, tree_points, p)
-                if d2 < nearest[k - 1]:
-                    slot = k - 1
-                    while slot > 0 and nearest[slot - 1] > d2:
-                        nearest[slot] = nearest[slot - 1]
-                        slot -= 1
-                    nearest[slot] = d2
+            _add_nearer(tree_points, order, start[v], end[v], q, near, near_key)
             continue
-        near, far = 2 * v + 1, 2 * v + 2
-        near_bound = _box_distance(lo, hi, near, tree_points, q)
+        near_child, far = 2 * v + 1, 2 * v + 2
+        near_bound = _box_distance(lo, hi, near_child, tree_points, q)
         far_bound = _box_distance(lo, hi, far, tree_points, q)
         if far_bound < near_bound:
-            near, far, near_bound, far_bound = far, near, far_bound, near_bound
+            near_child, far, near_bound, far_bound = far, near_child, far_bound, near_bound
         stack[top], stack_bound[top] = far, far_bound
-        stack[top + 1], stack_bound[top + 1] = near, near_bound
+        stack[top + 1], stack_bound[top + 1] = near_child, near_bound
         top += 2
-    return nearest[k - 1]
+
+
+@numba.njit(cache=True, parallel=True)
+def _nearest_k_blocks(points, order, start, end, lo, hi, first_leaf, k):
+    """:func:`nearest_k` of every tree position, over fixed blocks of positions in parallel."""
+    n = len(points)
+    near = np.empty((n, k), dtype=np.int64)
+    near_key = np.empty((n, k))
+    for b in numba.prange((n + _BLOCK - 1) // _BLOCK):
+        stack = np.empty(STACK_SIZE, dtype=np.int64)
+        stack_bound = np.empty(STACK_SIZE)
+        for q in range(b * _BLOCK, min(n, (b + 1) * _BLOCK)):
+            nearest_k(points, order, start, end, lo, hi, first_leaf, q, near[q], near_key[q],
+                      stack, stack_bound)
+    return near, near_key
+
+
+def nearest_k_all(tree: KDTree, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every tree position's ``k`` nearest other points (tree positions) and their squared
+    distances, in ``(d2, input index)`` order (:func:`nearest_k`), rows in tree order.
+
+    Examples
+    --------
+    >>> tree = build(np.array([[0.0], [1.0], [3.0]]), leaf_size=1)
+    >>> near, near_key = nearest_k_all(tree, 1)
+    >>> tree.order[near[:, 0]][np.argsort(tree.order)].tolist(), near_key.max()
+    ([1, 0, 1], 4.0)
+    """
+    return _nearest_k_blocks(tree.points, tree.order, tree.start, tree.end, tree.lo, tree.hi,
+                             tree.first_leaf, k)

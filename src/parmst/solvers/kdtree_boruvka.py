@@ -28,7 +28,7 @@ from parmst.kernels.kdtree import (
     NO_POINT,
     STACK_SIZE,
     build,
-    kth_neighbour,
+    nearest_k_all,
     nearest_outside,
     node_components,
     node_minima,
@@ -38,24 +38,35 @@ from parmst.stats import Stats
 
 __all__ = ["solve"]
 
+NEIGHBOURS = 8
+"""Nearest neighbours listed per point for plain distances: a point's answer while one of
+them is outside its component, its lower bound after."""
+
 _BLOCK = 256
 """Query points per ``prange`` iteration: one scratch stack each, few enough for balance."""
 
 
 @numba.njit(cache=True, parallel=True)
-def _core_distances(points, start, end, lo, hi, first_leaf, k):
-    """Squared core distance of every tree position: to its ``k``-th nearest point, itself
-    counted (Campello, Moulavi and Sander, PAKDD 2013, section 2)."""
-    n = len(points)
-    core2 = np.empty(n)
-    for b in numba.prange((n + _BLOCK - 1) // _BLOCK):
-        stack = np.empty(STACK_SIZE, dtype=np.int64)
-        stack_bound = np.empty(STACK_SIZE)
-        nearest = np.empty(k)
-        for q in range(b * _BLOCK, min(n, (b + 1) * _BLOCK)):
-            core2[q] = kth_neighbour(points, start, end, lo, hi, first_leaf, q, k, nearest,
-                                     stack, stack_bound)
-    return core2
+def _list_answers(comp, near, near_key, cursor, answer, answer_key):
+    """Answer from the neighbour lists: a point whose answer was absorbed takes the first
+    point of its list still outside its component, the exact answer, since the list holds
+    its first pairs in order. With none left, its answer is unknown and its list's last key
+    bounds it from below. The cursor only moves forward: components only grow."""
+    n, k = near.shape
+    for q in numba.prange(n):
+        p = answer[q]
+        if p != NO_POINT and comp[p] != comp[q]:
+            continue
+        c = cursor[q]
+        while c < k and comp[near[q, c]] == comp[q]:
+            c += 1
+        cursor[q] = c
+        if c < k:
+            answer[q], answer_key[q] = near[q, c], near_key[q, c]
+        else:
+            answer[q] = NO_POINT
+            if k:
+                answer_key[q] = max(answer_key[q], near_key[q, k - 1])
 
 
 @numba.njit(cache=True)
@@ -73,11 +84,14 @@ def _component_bounds(comp, answer, answer_key):
 @numba.njit(cache=True, parallel=True)
 def _answer_round(points, order, start, end, lo, hi, first_leaf, comp, node_comp, core2,
                   node_core, bound, answer, answer_key):
-    """Give every point whose answer may be its component's lightest pair that answer.
+    """Search the tree for every point without an answer whose answer may be its
+    component's lightest pair; returns how many points searched.
 
-    A point keeps a still-outside answer; one whose lower bound (``answer_key``)
-    exceeds its component's bound gets :data:`NO_POINT`; the others search under the
-    bound. Returns how many points searched.
+    A point whose lower bound (``answer_key``) exceeds its component's bound is
+    skipped; the others search under that bound, tightened by the answers found
+    for the same component earlier in the block (points in tree order are neighbours,
+    so runs of one component are common): every bound is the key of a real pair, so
+    the component's lightest pair is never pruned.
     """
     n = len(points)
     blocks = (n + _BLOCK - 1) // _BLOCK
@@ -85,20 +99,22 @@ def _answer_round(points, order, start, end, lo, hi, first_leaf, comp, node_comp
     for b in numba.prange(blocks):
         stack = np.empty(STACK_SIZE, dtype=np.int64)
         stack_bound = np.empty(STACK_SIZE)
+        run_comp, run_key = NO_POINT, np.inf
         for q in range(b * _BLOCK, min(n, (b + 1) * _BLOCK)):
-            p = answer[q]
-            if p != NO_POINT and comp[p] != comp[q]:
+            if answer[q] != NO_POINT:
                 continue
-            limit = bound[comp[q]]
-            if answer_key[q] > limit:
-                answer[q] = NO_POINT
+            c = comp[q]
+            if c != run_comp:
+                run_comp, run_key = c, bound[c]
+            if answer_key[q] > run_key:
                 continue
             searched[b] += 1
             p, key = nearest_outside(points, order, start, end, lo, hi, first_leaf, comp,
-                                     node_comp, core2, node_core, q, limit, stack, stack_bound)
+                                     node_comp, core2, node_core, q, run_key, stack, stack_bound)
             answer[q] = p
             # Found: the exact answer. Not found: every outside key exceeds the bound.
-            answer_key[q] = key if p != NO_POINT else limit
+            answer_key[q] = key if p != NO_POINT else run_key
+            run_key = min(run_key, key)
     return searched.sum()
 
 
@@ -149,21 +165,27 @@ def solve(x: np.ndarray, stats: Stats, *, min_samples: int | None, leaf_size: in
     pair and its squared (mutual-reachability) distance, in the order found.
     """
     n = len(x)
+    mutual = min_samples is not None and min_samples > 1
     with using_threads(threads, stats):
         with stats.init():
             with stats.phase("build-tree"):
                 tree = build(x, leaf_size)
-            args = (tree.points, tree.start, tree.end, tree.lo, tree.hi, tree.first_leaf)
+            with stats.phase("neighbours"):
+                k = min(min_samples - 1 if mutual else NEIGHBOURS, n - 1)
+                near, near_key = nearest_k_all(tree, k)
             core2 = np.zeros(n)
-            if min_samples is not None and min_samples > 1:
-                with stats.phase("core-distances"):
-                    core2 = _core_distances(*args, min_samples)
+            if mutual:
+                # The lists order plain distances, not mutual-reachability keys: they give
+                # the core distances only.
+                core2 = np.ascontiguousarray(near_key[:, min_samples - 2])
+                near, near_key = near[:, :0], near_key[:, :0]
             node_core = node_minima(core2, tree.start, tree.end, tree.first_leaf)
         with stats.compute():
-            return _rounds(tree, core2, node_core, stats)
+            return _rounds(tree, core2, node_core, near, near_key, stats)
 
 
-def _rounds(tree, core2: np.ndarray, node_core: np.ndarray, stats: Stats):
+def _rounds(tree, core2: np.ndarray, node_core: np.ndarray, near: np.ndarray,
+            near_key: np.ndarray, stats: Stats):
     """Borůvka rounds until one tree spans the points."""
     n = len(tree.order)
     parent = np.arange(n, dtype=np.int64)
@@ -172,6 +194,7 @@ def _rounds(tree, core2: np.ndarray, node_core: np.ndarray, stats: Stats):
     node_comp = np.empty(tree.num_nodes, dtype=np.int64)
     answer = np.full(n, NO_POINT, dtype=np.int64)
     answer_key = np.zeros(n)
+    cursor = np.zeros(n, dtype=np.int64)
     first = np.empty(n - 1, dtype=np.int64)
     second = np.empty(n - 1, dtype=np.int64)
     keys = np.empty(n - 1)
@@ -179,6 +202,7 @@ def _rounds(tree, core2: np.ndarray, node_core: np.ndarray, stats: Stats):
     while count < n - 1:
         rounds += 1
         with stats.phase("labels"):
+            _list_answers(comp, near, near_key, cursor, answer, answer_key)
             node_components(comp, tree.start, tree.end, tree.first_leaf, node_comp)
             bound = _component_bounds(comp, answer, answer_key)
         with stats.phase("queries"):
