@@ -16,7 +16,7 @@ PARMST = [
     "ParmstError", "PointsValueError", "SolverUnavailable", "Stats", "UnknownOptionError",
     "UnknownSolverError", "VerificationError", "available_solvers", "cut", "euclidean_mst",
     "generate", "generate_points", "maximum_spanning_forest", "minimum_spanning_forest",
-    "partition", "verify",
+    "partition", "verify", "verify_points",
 ]
 
 MODULES = {

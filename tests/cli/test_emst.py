@@ -41,11 +41,30 @@ def test_summary_and_every_output(point_file, tmp_path, capsys):
 
     ids = tmp_path / "tree.ids"
     assert main(["emst", "--generate", "lattice-points:n=30,d=2,seed=2", "--min-samples", "3",
-                 "--solver", "boruvka-kdtree/serial", "-o", str(ids)]) == 0
+                 "--solver", "boruvka-kdtree/serial", "--verify", "-o", str(ids)]) == 0
     expected = parmst.euclidean_mst(parmst.generate_points("lattice-points:n=30,d=2,seed=2"),
                                     min_samples=3, solver="prim-dense/points")
     assert ids.read_text().split() == [str(i) for i in expected.edge_ids]
-    assert re.search(r"^min_samples\s+3$", capsys.readouterr().out, re.MULTILINE)
+    out = capsys.readouterr().out
+    assert re.search(r"^min_samples\s+3$", out, re.MULTILINE)
+    assert re.search(r"^verified\s+True$", out, re.MULTILINE)
+
+
+def test_a_wrong_tree_fails_verification_with_status_1(monkeypatch, capsys):
+    from parmst.solvers.serial import prim_points
+
+    real = prim_points.solve
+
+    def wrong(points, stats, **options):  # the tree's heaviest pair swapped for another pair
+        first, second, key = real(points, stats, **options)
+        heaviest = key.argmax()
+        first[heaviest], second[heaviest] = 0, len(points) - 1
+        return first, second, key
+
+    monkeypatch.setattr(prim_points, "solve", wrong)
+    assert main(["emst", "--generate", "uniform-points:n=40,d=2,seed=4", "--solver",
+                 "prim-dense/points", "--verify"]) == 1
+    assert "parmst: " in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(("argv", "message"), [

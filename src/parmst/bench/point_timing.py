@@ -2,7 +2,7 @@
 
 A point set's input is its ``(n, d)`` array (and HDBSCAN's ``min_samples``). The
 reference tree comes from ``prim-dense/points`` up to :data:`DENSE_POINTS_MAX` points,
-from ``boruvka-kdtree/serial`` above. Each
+from ``boruvka-kdtree/serial`` above, checked by :func:`parmst.verify_points`. Each
 variant's run is the whole public call :func:`parmst.euclidean_mst` (validation, the
 solve, the Forest and its ids), interleaved with the other variants' runs as the graph
 solvers' are (:func:`parmst.bench.solver_timing.run_interleaved`), and its pair ids must
@@ -46,11 +46,15 @@ def reference_solver(n: int) -> str:
 
 
 def point_reference(points: np.ndarray, min_samples: int | None, info: GraphInfo) -> np.ndarray:
-    """The reference tree's pair ids; its figures go into ``info``."""
+    """The reference tree's pair ids, verified; its figures go into ``info``."""
     import parmst
 
     tree = parmst.euclidean_mst(points, solver=reference_solver(len(points)),
                                 min_samples=min_samples)
+    verdict = parmst.verify_points(points, tree, min_samples=min_samples)
+    info.verified = bool(verdict)
+    if not verdict:
+        info.verify_message = str(verdict)
     info.num_components = tree.num_components
     info.total_weight = tree.total_weight
     return tree.edge_ids

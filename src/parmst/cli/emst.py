@@ -17,7 +17,7 @@ import numpy as np
 from parmst._text import plural
 from parmst.cli.files import check_input, check_output, check_writable, say_wrote, write_ids
 from parmst.cli.report import print_report
-from parmst.errors import ParmstError, VerificationError
+from parmst.errors import ParmstError
 
 LINKAGE_SUFFIX = ".npy"
 IDS_SUFFIX = ".ids"
@@ -91,10 +91,9 @@ def cmd_emst(args: argparse.Namespace) -> int:
         report.update({k: v for k, v in s.as_dict().items()
                        if k not in ("init_time", "compute_time", "compile_time")})
     if args.verify:
-        try:
-            parmst.verify_points(points, forest, min_samples=args.min_samples, raise_on_failure=True)
-        except VerificationError as failure:
-            print(f"parmst: {failure}", file=sys.stderr)
+        verdict = parmst.verify_points(points, forest, min_samples=args.min_samples)
+        if not verdict:
+            print(f"parmst: {verdict}", file=sys.stderr)
             return 1
         report["verified"] = True
     print_report(report, args.json)
