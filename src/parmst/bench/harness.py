@@ -174,7 +174,8 @@ def run(config: RunConfig) -> BenchResult:
         "scans": scans, "opencl_device": config.opencl_device,
         "weights": weights, "placements": placements, "end_to_end": end_to_end,
         "unavailable": unavailable, "skipped_peers": _peer_records(peer_names, peers_explicit),
-        "skipped_graphs": {}, "command": config.command})
+        "skipped_graphs": {}, "command": config.command,
+        "point_sets": any(isinstance(item, BenchGraph) and item.is_points for item in items)})
     per_graph = len(placements) * len(timed) + len(peer_names) + len(formats)
     launches = [v for v in timed if v.ranks is not None]
     total = (len(items) * len(weights) * per_graph + len(scans)
