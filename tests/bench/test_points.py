@@ -56,11 +56,11 @@ def test_point_suites_run_solvers_and_peers_on_the_same_tree(tiny_suites, tmp_pa
             assert records[graph, solver]["status"] == "ok"
         for peer in _installed("mlpack-emst"):
             assert records[graph, peer]["status"] == "ok" and records[graph, peer]["weight_ok"]
-    if _installed("mlpack-emst", "scipy-delaunay"):  # distinct random points: no ties
+    if _installed("mlpack-emst", "delaunay-scipy"):  # distinct random points: no ties
         assert all(records["uniform", peer]["extra"]["same_pairs"]
-                   for peer in _installed("mlpack-emst", "scipy-delaunay"))
-    if _installed("scipy-delaunay"):
-        assert "the points repeat" in records["repeats", "scipy-delaunay"]["note"]
+                   for peer in _installed("mlpack-emst", "delaunay-scipy"))
+    if _installed("delaunay-scipy"):
+        assert "the points repeat" in records["repeats", "delaunay-scipy"]["note"]
     assert not any(peer in ("fast-hdbscan", "sklearn-hdbscan") for _, peer in records)
 
     mreach = json.loads((tmp_path / "bench_emst-mreach-small.json").read_text())

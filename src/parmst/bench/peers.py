@@ -537,7 +537,7 @@ PEERS: dict[str, Peer] = {peer.name: peer for peer in (
          lambda rows: exact_sum(rows[:, 2]), extra=None, install="pip install mlpack",
          inputs="points",
          pair_ids_of=lambda rows, points, _: _pair_ids(rows[:, 0], rows[:, 1], points)),
-    Peer("scipy-delaunay", "scipy.spatial", "scipy.spatial.Delaunay(points), then "
+    Peer("delaunay-scipy", "scipy.spatial", "scipy.spatial.Delaunay(points), then "
          "scipy.sparse.csgraph.minimum_spanning_tree of its edges (both timed)", _points,
          _delaunay_emst, lambda tree: exact_sum(tree.data), inputs="points",
          pair_ids_of=lambda tree, points, _: _pair_ids(tree.row, tree.col, points),

@@ -343,7 +343,7 @@ _REAL_WEIGHT_PEERS = ("scipy", "igraph", "networkit")
 # 2-D uniform points 7.63 s, 100 k 3-D 1.23 s on a 2-core machine) and the SciPy Delaunay
 # route; HDBSCAN's mutual-reachability tree against fast_hdbscan's and scikit-learn's.
 _POINT_SOLVERS = ("boruvka-kdtree/serial", "boruvka-kdtree/cpu", "prim-dense/points")
-_EMST_PEERS = ("mlpack-emst", "scipy-delaunay")
+_EMST_PEERS = ("mlpack-emst", "delaunay-scipy")
 _MREACH_PEERS = ("fast-hdbscan", "sklearn-hdbscan")
 
 
