@@ -32,7 +32,7 @@ Examples
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -45,14 +45,20 @@ POINT_SUFFIXES = (".npy", ".csv", ".csv.gz", ".parquet", ".pq")
 """The file names :func:`read_points` reads, by ending."""
 
 
+def _column(item: str | int) -> str | int:
+    """A column as a header name, or as a 0-based position (an int, or text of digits)."""
+    if isinstance(item, str):
+        item = item.strip()
+        return int(item) if item.isdigit() else item
+    return int(item)
+
+
 def _wanted(columns: str | Sequence[str | int] | None) -> list[str | int] | None:
-    """``"x,y"`` or ``["x", 1]`` as a list; digits name 0-based positions."""
+    """``"x,y"`` or ``["x", 1]`` as a list of columns (:func:`_column`); None for all."""
     if columns is None:
         return None
     items = columns.split(",") if isinstance(columns, str) else list(columns)
-    picked = [int(c) if isinstance(c, str) and c.strip().isdigit() else
-              c.strip() if isinstance(c, str) else int(c) for c in items]
-    return [c for c in picked if c != ""]
+    return [c for c in map(_column, items) if c != ""]
 
 
 def _positions(path: str, wanted: list[str | int] | None, names: list[str]) -> list[int]:
@@ -60,7 +66,7 @@ def _positions(path: str, wanted: list[str | int] | None, names: list[str]) -> l
     if wanted is None:
         return list(range(len(names)))
     if not wanted:
-        raise GraphFormatError(path, "columns names no column")
+        raise GraphFormatError(path, "the columns asked for name no column")
     positions = []
     for column in wanted:
         if isinstance(column, int):
@@ -76,8 +82,10 @@ def _positions(path: str, wanted: list[str | int] | None, names: list[str]) -> l
     return positions
 
 
-def _non_finite(path: str, points: np.ndarray, names: list[str], line_of=None) -> None:
-    """One error naming the first NaN or infinite coordinate, if any."""
+def _non_finite(path: str, points: np.ndarray, names: list[str],
+                line_of: Callable[[int], int] | None = None) -> None:
+    """One error naming the first NaN or infinite coordinate, if any (and its file line,
+    where ``line_of`` maps a point to it)."""
     bad = np.flatnonzero(~np.isfinite(points).all(axis=1)) if points.size else []
     if len(bad):
         row = int(bad[0])
