@@ -59,6 +59,9 @@ def test_point_suites_run_solvers_and_peers_on_the_same_tree(tiny_suites, tmp_pa
     if _installed("mlpack-emst", "delaunay-scipy"):  # distinct random points: no ties
         assert all(records["uniform", peer]["extra"]["same_pairs"]
                    for peer in _installed("mlpack-emst", "delaunay-scipy"))
+    for peer in _installed("mlpack-emst"):  # the repeats tie: another tree of equal weight
+        assert records["repeats", peer]["extra"]["same_pairs"] or "pairs differ from ours" in (
+            records["repeats", peer]["note"])
     if _installed("delaunay-scipy"):
         assert "the points repeat" in records["repeats", "delaunay-scipy"]["note"]
     assert not any(peer in ("fast-hdbscan", "sklearn-hdbscan") for _, peer in records)

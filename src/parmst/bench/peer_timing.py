@@ -97,7 +97,13 @@ def time_point_peer(points: np.ndarray, min_samples: int | None, info: GraphInfo
     outcome = runner.run_points(peer_name, points, min_samples, scheme.runs)
     record = _checked(record, peer, outcome, info, False, scheme, bar)
     if record.status == "ok" and outcome.pair_ids is not None:
-        record.extra["same_pairs"] = bool(np.array_equal(outcome.pair_ids, reference))
+        other = len(np.setdiff1d(reference, outcome.pair_ids))
+        record.extra["same_pairs"] = other == 0 and len(outcome.pair_ids) == len(reference)
+        if not record.extra["same_pairs"]:
+            record.note = (f"same total weight, {other:,} of the {len(reference):,} pairs "
+                           "differ from ours (a tie of distances decided otherwise"
+                           + (", or distances rounded to float32)" if peer.weight_rel_tol > 1e-9
+                              else ")"))
     return record
 
 
