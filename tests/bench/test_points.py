@@ -45,7 +45,7 @@ def test_point_suites_run_solvers_and_peers_on_the_same_tree(tiny_suites, tmp_pa
     assert written == sorted(f"bench_{s}.{ext}" for s in ("emst-small", "emst-mreach-small")
                              for ext in ("json", "md", "png"))
 
-    assert "proven by `verify_points`" in (tmp_path / "bench_emst-small.md").read_text()
+    assert "checked by `verify_points`" in (tmp_path / "bench_emst-small.md").read_text()
     emst = json.loads((tmp_path / "bench_emst-small.json").read_text())
     assert all(g["verified"] for g in emst["graphs"])
     assert [g["name"] for g in emst["graphs"]] == ["uniform", "repeats"]

@@ -46,7 +46,8 @@ def reference_solver(n: int) -> str:
 
 
 def point_reference(points: np.ndarray, min_samples: int | None, info: GraphInfo) -> np.ndarray:
-    """The reference tree's pair ids, verified; its figures go into ``info``."""
+    """The reference tree's pair ids, checked by :func:`parmst.verify_points`; its figures go
+    into ``info``."""
     import parmst
 
     tree = parmst.euclidean_mst(points, solver=reference_solver(len(points)),
