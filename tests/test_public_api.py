@@ -25,6 +25,8 @@ MODULES = {
         "explain", "get", "register", "select", "solvers",
         # the one way into a solver (issue 25)
         "is_distributed", "prepare", "resolve", "run", "run_distributed",
+        # point sets (issue 30)
+        "explain_points", "run_points",
     ],
     "parmst.distributed": ["OWNERSHIPS", "DistributedGraph", "Ownership", "byte_range",
                            "read_part", "write_forest", "writes_in_parallel"],
