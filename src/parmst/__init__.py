@@ -13,12 +13,16 @@ Examples
 True
 """
 
+import numpy as np
+
 from parmst.api import maximum_spanning_forest, minimum_spanning_forest
+from parmst.api_points import euclidean_mst
 from parmst.errors import (
     GraphFileNotFoundError,
     GraphFormatError,
     GraphValueError,
     ParmstError,
+    PointsValueError,
     SolverUnavailable,
     UnknownOptionError,
     UnknownSolverError,
@@ -34,7 +38,7 @@ from parmst.stats import Stats
 
 # Imported eagerly: importing the submodule later would rebind the name parmst.verify
 # from this function to the module.
-from parmst.verify import verify
+from parmst.verify import verify, verify_points
 
 __version__ = "0.1.0"
 
@@ -55,6 +59,22 @@ def generate(spec: str) -> Graph:
     return _generate(spec)
 
 
+def generate_points(spec: str) -> np.ndarray:
+    """Generate an ``(n, d)`` point array from a spec such as ``"uniform-points:n=1000,d=3"``.
+
+    See :mod:`parmst.generators.points` for the families.
+
+    Examples
+    --------
+    >>> import parmst
+    >>> parmst.generate_points("lattice-points:n=16,d=2").shape
+    (16, 2)
+    """
+    from parmst.generators.points import generate_points as _generate_points
+
+    return _generate_points(spec)
+
+
 __all__ = [
     "Forest",
     "Graph",
@@ -62,6 +82,7 @@ __all__ = [
     "GraphFormatError",
     "GraphValueError",
     "ParmstError",
+    "PointsValueError",
     "SolverUnavailable",
     "Stats",
     "UnknownOptionError",
@@ -69,9 +90,12 @@ __all__ = [
     "VerificationError",
     "available_solvers",
     "cut",
+    "euclidean_mst",
     "generate",
+    "generate_points",
     "maximum_spanning_forest",
     "minimum_spanning_forest",
     "partition",
     "verify",
+    "verify_points",
 ]

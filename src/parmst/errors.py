@@ -26,6 +26,11 @@ class GraphValueError(ParmstError, ValueError):
     """Arrays or objects given to a ``Graph`` constructor are invalid."""
 
 
+class PointsValueError(GraphValueError):
+    """A point set given to :func:`parmst.euclidean_mst` (or its options) is invalid: not a
+    2-D numeric array, NaN or infinite coordinates, too few points, a bad ``min_samples``."""
+
+
 class GraphFormatError(ParmstError, ValueError):
     """A graph file is malformed.
 

@@ -350,6 +350,28 @@ class Forest:
         """``(src, dst, weight)`` arrays of the forest's edges."""
         return self.src, self.dst, self.weight
 
+    def to_linkage(self) -> np.ndarray:
+        """SciPy's single-linkage matrix of the tree (``scipy.cluster.hierarchy`` format).
+
+        Rows ``[a, b, height, size]``, one per edge, taken in the ``(weight,
+        edge_id)`` order: each merges clusters ``a < b`` (points ``0 .. n-1``,
+        then the clusters of earlier rows, ``n, n + 1, ...``) at the edge's
+        weight. For the Euclidean tree of points this is ``linkage(points,
+        "single")`` up to the order of rows of equal height, so ``fcluster``,
+        ``dendrogram`` and ``cophenet`` take it. The forest must be one tree
+        (SciPy's format has one root); several trees raise GraphValueError.
+
+        Examples
+        --------
+        >>> import parmst
+        >>> g = parmst.Graph.from_edges([0, 1, 0], [1, 2, 2], [2.0, 1.0, 3.0])
+        >>> parmst.minimum_spanning_forest(g).to_linkage().tolist()
+        [[1.0, 2.0, 1.0, 2.0], [0.0, 3.0, 2.0, 3.0]]
+        """
+        from parmst._linkage import single_linkage
+
+        return single_linkage(self.src, self.dst, self.weight, self.edge_ids, self.num_vertices)
+
     def to_graph(self) -> Graph:
         """The forest as a :class:`~parmst.Graph` on the same vertices."""
         from parmst.graph import Graph

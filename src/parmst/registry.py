@@ -43,6 +43,7 @@ __all__ = [
     "available_solvers",
     "cpu_count",
     "explain",
+    "explain_points",
     "get",
     "is_distributed",
     "prepare",
@@ -50,6 +51,7 @@ __all__ = [
     "resolve",
     "run",
     "run_distributed",
+    "run_points",
     "select",
     "solvers",
 ]
@@ -70,6 +72,8 @@ CITATIONS = {
                        "(IPDPS 2023)",
     "ghs": "Gallager, Humblet and Spira, A Distributed Algorithm for Minimum-Weight Spanning "
            "Trees (TOPLAS 1983)",
+    "prokopenko": "Prokopenko, Sao and Lebrun-Grandié, A single-tree algorithm to compute the "
+                  "Euclidean minimum spanning tree on GPUs (ICPP 2022)",
 }
 """Each paper a solver implements, as its ``paper`` field starts (docs/papers.md: full
 citations, what each contributes, which solvers implement it)."""
@@ -110,6 +114,14 @@ class Solver:
         ``function(dg, **options) -> Forest``, called on every rank (the
         complete Forest on rank 0, each other rank its share). Only solvers
         with one accept a distributed graph.
+    kind : str
+        What it solves: ``"graph"`` (a :class:`~parmst.Graph`; ``solve(graph, stats,
+        **options) -> edge ids``) or ``"points"`` (a point set, the complete graph of its
+        points; ``solve(points, stats, **options) -> (first, second, key)``, see
+        :func:`run_points`).
+    runs_on : str
+        The backend, where the name's suffix says something else (``prim-dense/points``
+        runs on ``serial``).
     """
 
     name: str
@@ -123,6 +135,8 @@ class Solver:
     limit: Callable[[Graph], bool | str] | None = None
     exact: bool = True
     distributed_entry: str | None = None
+    kind: str = "graph"
+    runs_on: str = ""
 
     @property
     def algorithm(self) -> str:
@@ -130,7 +144,7 @@ class Solver:
 
     @property
     def backend(self) -> str:
-        return self.name.split("/", 1)[1]
+        return self.runs_on or self.name.split("/", 1)[1]
 
     def can_run(self, graph: Graph | None = None,
                 options: dict[str, Any] | None = None) -> bool | str:
@@ -219,9 +233,10 @@ def _table() -> dict[str, Solver]:
     return _REGISTRY
 
 
-def solvers() -> dict[str, Solver]:
-    """Every registered solver, by name, whether or not it can run here."""
-    return dict(_table())
+def solvers(kind: str = "graph") -> dict[str, Solver]:
+    """Every registered solver of ``kind`` (``"graph"`` or ``"points"``), by name, whether
+    or not it can run here."""
+    return {name: s for name, s in _table().items() if s.kind == kind}
 
 
 def get(name: str) -> Solver:
@@ -341,7 +356,7 @@ def _taking(graph: Graph, options: dict[str, Any], passed: Solver) -> tuple[Solv
     given = ", ".join(sorted(options))
     table = _table()
     preferred = [table.get(name) for name, condition in THREADED_AUTO if condition(graph)]
-    rest = [s for s in table.values() if s.backend != "mpi"]
+    rest = [s for s in table.values() if s.backend != "mpi" and s.kind == "graph"]
     for solver in preferred + rest:
         if (solver is None or not solver.exact or options.keys() - solver.options.keys()
                 or solver.can_run(graph, options) is not True):
@@ -384,6 +399,9 @@ def resolve(solver: str, graph: Any = None, options: dict[str, Any] | None = Non
     """
     options = options or {}
     chosen = select(graph, options) if solver == "auto" else get(solver)
+    if chosen.kind != "graph":
+        raise SolverUnavailable(f"solver {chosen.name!r} solves point sets "
+                                "(parmst.euclidean_mst), not graphs")
     if is_distributed(graph) and chosen.distributed_entry is None:
         spread = [name for name, s in solvers().items() if s.distributed_entry is not None]
         raise SolverUnavailable(f"a DistributedGraph needs an mpi solver ({', '.join(spread)}); "
@@ -453,3 +471,78 @@ def run_distributed(solver: str, graph: Any, /, *, gather: bool = True,
     chosen = resolve(solver, graph, options)
     return chosen.load(distributed=True)(graph, gather=gather,
                                          **{**chosen.options, **options})
+
+
+# Point sets (docs/points.md): the complete graph of n points, never materialised. A point
+# solver's entry is ``solve(points, stats, **options) -> (first, second, key)``: the tree's
+# pairs as input indices, first < second, and their squared keys. The "auto" rule, first
+# match wins; each condition takes (n, d, cores). The evidence is in docs/points.md.
+POINT_AUTO_RULES: list[tuple[str, Callable[[int, int, int], bool], str]] = [
+    ("prim-dense/points", lambda n, d, cores: n < 1_000 or (d >= 12 and n <= 50_000),
+     ("few points, or many dimensions and not too many points: the k-d tree prunes too "
+      "little to pay for itself, dense Prim touches each pair once")),
+    ("boruvka-kdtree/cpu", lambda n, d, cores: cores > 1,
+     "k-d tree Borůvka on every core"),
+    ("boruvka-kdtree/serial", lambda n, d, cores: True, "k-d tree Borůvka on one core"),
+]
+
+
+def explain_points(n: int, d: int, options: dict[str, Any] | None = None) -> tuple[Solver, str]:
+    """The point solver "auto" picks for ``n`` points in ``d`` dimensions, and why; with
+    ``options``, the first rule's solver that takes them all.
+
+    Examples
+    --------
+    >>> explain_points(100, 2)[0].name
+    'prim-dense/points'
+    >>> explain_points(100, 2, {"leaf_size": 16})[0].name in ("boruvka-kdtree/cpu",
+    ...                                                       "boruvka-kdtree/serial")
+    True
+    """
+    options = options or {}
+    table = _table()
+    cores = cpu_count()
+    for name, condition, why in POINT_AUTO_RULES:
+        solver = table.get(name)
+        if solver is None or options.keys() - solver.options.keys():
+            continue
+        if condition(n, d, cores) and solver.can_run(None, options) is True:
+            return solver, why
+    for solver in solvers("points").values():  # the options rule out every rule's pick
+        if not options.keys() - solver.options.keys() and solver.can_run(None, options) is True:
+            return solver, (f"option(s) {', '.join(sorted(options))} given: {solver.name}, "
+                            "the first point solver here that takes them")
+    raise SolverUnavailable(f"no point solver that takes the option(s) "
+                            f"{', '.join(sorted(options))} can run here; 'parmst info' lists "
+                            "the solvers and their options")
+
+
+def run_points(solver: str, points: np.ndarray, /, **options: Any
+               ) -> tuple[Solver, tuple[np.ndarray, np.ndarray, np.ndarray], Stats]:
+    """Select, check and run a point solver on validated float64 points (shape (n, d)).
+
+    Returns the solver that ran, its ``(first, second, key)`` arrays and its stats.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> chosen, (first, second, key), _ = run_points("prim-dense/points", np.eye(3))
+    >>> chosen.name, len(first), key.tolist()
+    ('prim-dense/points', 2, [2.0, 2.0])
+    """
+    n, d = points.shape
+    if solver == "auto":
+        chosen = explain_points(n, d, options)[0]
+    else:
+        chosen = get(solver)
+        if chosen.kind != "points":
+            names = ", ".join(solvers("points"))
+            raise UnknownSolverError(f"solver {solver!r} solves graphs; the point solvers are: "
+                                     f"{names} (or 'auto')")
+        chosen.check_options(options)
+        ok = chosen.can_run(None, options)
+        if ok is not True:
+            raise SolverUnavailable(f"solver {chosen.name!r} cannot run here: {ok}")
+    stats = Stats()
+    result = chosen.load()(points, stats, **{**chosen.options, **options})
+    return chosen, result, stats

@@ -165,8 +165,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _size(spec: str) -> str:
     from parmst.bench import real
+    from parmst.bench.suites import is_point_source
     from parmst.generators import describe
 
+    if is_point_source(spec):
+        from parmst.generators.points import describe_points
+
+        n, d = describe_points(spec)
+        return f"{n:,} points in {d}-D"
     if spec.startswith(real.PREFIX):  # a fetched real graph: its counts are in the manifest
         graph = real.manifest()[spec[len(real.PREFIX):]]
         return f"{graph.num_vertices:,} vertices, {graph.num_edges:,} edges"

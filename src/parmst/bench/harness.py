@@ -1,5 +1,9 @@
 """The benchmark driver: every graph of a run through solvers, peers and file formats.
 
+Point sets (suites ``emst``, ``emst-mreach``) take the same path with the point
+solvers and point peers (:mod:`parmst.bench.point_timing`): the graph solvers and
+peers run on graphs, the point ones on point sets.
+
 For each graph the harness computes the reference forest with
 ``kruskal/serial`` and proves it with :func:`parmst.verify` once. Then it
 times the chosen solver variants (:mod:`parmst.bench.solver_timing`), the
@@ -31,13 +35,14 @@ from parmst.bench.config import RunConfig
 from parmst.bench.format_timing import time_format
 from parmst.bench.machine import load_average, machine_info
 from parmst.bench.peer_runner import PeerRunner
-from parmst.bench.peer_timing import time_peer
+from parmst.bench.peer_timing import time_peer, time_point_peer
 from parmst.bench.peers import PEERS, resolve_peers
 from parmst.bench.placement import place
+from parmst.bench.point_timing import point_info, point_reference, time_point_solvers
 from parmst.bench.real import RealGraphMissing
 from parmst.bench.result import REFERENCE, BenchResult, GraphInfo, Record
 from parmst.bench.specs import Variant, variants
-from parmst.bench.suites import BenchGraph, Suite, default_cache_dir, load_graph
+from parmst.bench.suites import BenchGraph, Suite, default_cache_dir, load_graph, load_points
 from parmst.bench.timing import Scheme, finish
 from parmst.bench.transforms import transform
 from parmst.bench.weak import (
@@ -169,7 +174,8 @@ def run(config: RunConfig) -> BenchResult:
         "scans": scans, "opencl_device": config.opencl_device,
         "weights": weights, "placements": placements, "end_to_end": end_to_end,
         "unavailable": unavailable, "skipped_peers": _peer_records(peer_names, peers_explicit),
-        "skipped_graphs": {}, "command": config.command})
+        "skipped_graphs": {}, "command": config.command,
+        "point_sets": any(isinstance(item, BenchGraph) and item.is_points for item in items)})
     per_graph = len(placements) * len(timed) + len(peer_names) + len(formats)
     launches = [v for v in timed if v.ranks is not None]
     total = (len(items) * len(weights) * per_graph + len(scans)
@@ -186,6 +192,12 @@ def run(config: RunConfig) -> BenchResult:
                     and time.perf_counter() - started > config.time_limit):
                 result.config["skipped_graphs"][name] = (
                     f"not started: the time limit of {config.time_limit:g} s was spent")
+                continue
+            if isinstance(item, BenchGraph) and item.is_points:
+                bar.set_postfix_str(f"loading {item.name}")
+                _time_points(plan, item, load_points(item.spec), result)
+                if config.after_graph is not None:
+                    config.after_graph(result)
                 continue
             if isinstance(item, BenchGraph):
                 bar.set_postfix_str(f"loading {item.name}")
@@ -269,6 +281,21 @@ class _Plan:
     bar: Any
 
 
+def _time_points(plan: _Plan, item: BenchGraph, points: np.ndarray, result: BenchResult) -> None:
+    """One point set: the point solvers, then the peers that build the same tree."""
+    info = point_info(item.name, item.spec, points, item.min_samples, item.stands_for)
+    variants = [v for v in plan.variants if v.solver.kind == "points"]
+    tree = "points" if item.min_samples is None else "mutual-reachability"
+    peers = [name for name in plan.peers if PEERS[name].inputs == tree]
+    reference = point_reference(points, item.min_samples, info) if variants or peers else None
+    result.graphs.append(info)
+    result.records.extend(time_point_solvers(points, item.min_samples, info.name, variants,
+                                             reference, plan.scheme, plan.bar))
+    for peer_name in peers:
+        result.records.append(time_point_peer(points, item.min_samples, info, peer_name,
+                                              reference, plan.runner, plan.scheme, plan.bar))
+
+
 def _time_graph(plan: _Plan, graph: Graph, info: GraphInfo, result: BenchResult) -> None:
     """One graph (after its weight transform): solvers at each placement, peers, formats.
 
@@ -277,7 +304,9 @@ def _time_graph(plan: _Plan, graph: Graph, info: GraphInfo, result: BenchResult)
     beside the first placement.
     """
     scheme, bar = plan.scheme, plan.bar
-    reference = _reference(graph, info) if plan.variants or plan.peers else None
+    variants = [v for v in plan.variants if v.solver.kind == "graph"]
+    peers = [name for name in plan.peers if PEERS[name].inputs == "graph"]
+    reference = _reference(graph, info) if variants or peers else None
     for k, placement in enumerate(plan.placements):
         named = info.name if placement == "host" else f"{info.name}@{placement}"
         try:
@@ -285,18 +314,18 @@ def _time_graph(plan: _Plan, graph: Graph, info: GraphInfo, result: BenchResult)
         except Exception as exc:  # noqa: BLE001 - no device here: the entry is skipped
             result.config["skipped_graphs"][named] = (
                 f"input on the {placement}: {type(exc).__name__}: {exc}")
-            bar.update((len(plan.variants) + (0 if k else len(plan.peers) + len(plan.formats)))
+            bar.update((len(variants) + (0 if k else len(peers) + len(plan.formats)))
                        * (scheme.runs + 1))
             continue
         result.graphs.append(dataclasses.replace(info, name=named))
-        if plan.variants:
+        if variants:
             result.records.extend(solver_timing.time_solvers(
-                graph, placed, named, plan.variants, reference, scheme, bar, plan.folder,
+                graph, placed, named, variants, reference, scheme, bar, plan.folder,
                 plan.config.budget, plan.end_to_end, _checkpoint(plan.config, result)))
         del placed
         if k:
             continue
-        for peer_name in plan.peers:
+        for peer_name in peers:
             result.records.append(time_peer(graph, result.graphs[-1], peer_name,
                                             plan.peers_explicit, plan.runner, scheme, bar))
         for fmt in plan.formats:

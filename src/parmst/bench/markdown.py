@@ -38,6 +38,11 @@ def _method(result: BenchResult) -> str:
     else:
         what = "the whole solve: initialization and computation"
     checks = [f"Every parmst result has the same edge ids as {REFERENCE}"]
+    if result.config.get("point_sets"):
+        checks = [f"Every parmst result on a graph has the same edge ids as {REFERENCE}",
+                  ("on a point set (a whole `euclidean_mst` call; its edges are the "
+                   "tree's n - 1) the same pairs as its reference tree, checked by "
+                   "`verify_points`")]
     if "peer" in kinds:
         what += "; a peer's library call"
         checks.append("peers' total weights equal ours")

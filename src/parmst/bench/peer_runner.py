@@ -35,6 +35,7 @@ class PeerOutcome:
     times: list[float] = field(default_factory=list)
     prepare_time: float | None = None
     total_weight: int | float | None = None
+    pair_ids: np.ndarray | None = None
     skipped: str | None = None
     error: str | None = None
 
@@ -50,13 +51,13 @@ def _serve(jobs: BinaryIO, replies: BinaryIO) -> None:
         job = pickle.load(jobs)
         if job is None:
             return
-        name, src, dst, weight, n, runs = job
+        name, inputs, runs = job
         peer = PEERS[name]
         try:
             if peer.module is not None:
                 importlib.import_module(peer.module)
             start = time.perf_counter()
-            prepared = peer.prepare(src, dst, weight, n)
+            prepared = peer.prepare(*inputs)
             reply("prepared", time.perf_counter() - start)
             if peer.times_itself:  # one program run makes the warm-up call and the timed ones
                 times, result = peer.solve(prepared, runs + 1)
@@ -64,11 +65,13 @@ def _serve(jobs: BinaryIO, replies: BinaryIO) -> None:
                 for elapsed in times:
                     reply("run", elapsed, total)
             else:
-                for _ in range(runs + 1):
+                for run in range(runs + 1):
                     start = time.perf_counter()
                     result = peer.solve(prepared)
                     elapsed = time.perf_counter() - start
                     reply("run", elapsed, peer.weight_of(result))
+                    if run == runs and peer.pair_ids_of is not None:
+                        reply("pairs", peer.pair_ids_of(result, *inputs))
                     del result
             del prepared  # a program's input file goes now, not at the next job
         except Exception as exc:  # noqa: BLE001 - reported to the parent, which decides
@@ -161,12 +164,22 @@ class PeerRunner:
         otherwise the worker is stopped and the outcome says so. Starting the
         worker and importing the library get ``start_timeout`` on top.
         """
+        inputs = (np.asarray(src), np.asarray(dst), np.asarray(weight), int(n))
+        return self._run(name, inputs, runs, start_timeout)
+
+    def run_points(self, name: str, points: np.ndarray, min_samples: int | None, runs: int,
+                   start_timeout: float = 120.0) -> PeerOutcome:
+        """:meth:`run` for a point peer: its input is the points (and HDBSCAN's
+        ``min_samples``); the outcome also holds the tree's pair ids where it exposes them."""
+        return self._run(name, (np.asarray(points), min_samples), runs, start_timeout)
+
+    def _run(self, name: str, inputs: tuple, runs: int, start_timeout: float) -> PeerOutcome:
         if self._process is None or self._process.poll() is not None:
             self._stop()
             self._start()
         outcome = PeerOutcome()
         try:
-            self._send((name, np.asarray(src), np.asarray(dst), np.asarray(weight), int(n), runs))
+            self._send((name, inputs, runs))
         except OSError as exc:
             self._stop()
             outcome.error = f"could not reach the peer's worker process: {exc}"
@@ -176,6 +189,8 @@ class PeerRunner:
         while message is not None and message[0] not in ("done", "error"):
             if message[0] == "prepared":
                 outcome.prepare_time = message[1]
+            elif message[0] == "pairs":
+                outcome.pair_ids = message[1]
             else:
                 outcome.times.append(message[1])
                 outcome.total_weight = message[2]

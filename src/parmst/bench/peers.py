@@ -17,6 +17,12 @@ covers the algorithm on the edge array in memory (compared with parmst's whole
 call), and ECL-MST's CUDA binary (``ecl-mst``, ``PARMST_ECL_MST``), whose timer
 covers its GPU computation alone (compared with parmst's compute time) and
 which checks its own forest edge for edge against its serial Kruskal.
+
+Point peers (``inputs="points"``: the Euclidean tree; ``"mutual-reachability"``:
+HDBSCAN's tree) take the ``(n, d)`` points and ``min_samples`` instead of edges:
+mlpack's dual-tree Borůvka, the SciPy Delaunay route (2-D and 3-D), fast_hdbscan's
+tree and scikit-learn's HDBSCAN tree. Where they expose the tree's pairs
+(``pair_ids_of``) the harness compares them with ours besides the total weight.
 """
 
 from __future__ import annotations
@@ -64,7 +70,8 @@ class Peer:
     summary : str
         The call that is timed.
     prepare : callable
-        ``prepare(src, dst, weight, n) -> object``: builds the input (untimed).
+        ``prepare(src, dst, weight, n) -> object``: builds the input (untimed); for a
+        point peer ``prepare(points, min_samples)``.
     solve : callable
         ``solve(object) -> result``: the timed call.
     weight_of : callable
@@ -101,6 +108,19 @@ class Peer:
     weights_as : str, optional
         The dtype it reads weights as; graphs whose weights change when cast
         to it are skipped (their forest could differ from ours).
+    inputs : str
+        What it takes: ``"graph"`` (edges), ``"points"`` (the Euclidean tree of
+        points) or ``"mutual-reachability"`` (HDBSCAN's tree of points, ``min_samples``).
+    pair_ids_of : callable, optional
+        ``pair_ids_of(result, points, min_samples)``: a point peer's tree as pair ids
+        (``i*n - i*(i+1)/2 + j-i-1``), compared with ours after its last run (untimed).
+    dimensions : tuple of int, optional
+        The point dimensions it can take (others are skipped).
+    distinct_points : bool
+        It needs distinct points (point sets with repeats are skipped).
+    weight_rel_tol : float
+        How far its total float weight may lie from ours, relatively: rounding
+        only, unless it computes in lower precision (fast_hdbscan's float32 distances).
     """
 
     name: str
@@ -121,6 +141,11 @@ class Peer:
     times_compute_only: bool = False
     checks_itself: bool = False
     weights_as: str | None = None
+    inputs: str = "graph"
+    pair_ids_of: Callable[..., np.ndarray] | None = None
+    dimensions: tuple[int, ...] | None = None
+    distinct_points: bool = False
+    weight_rel_tol: float = 1e-9
 
     def installed(self) -> bool:
         """Whether its library can be imported (without importing it), or its program run."""
@@ -399,6 +424,63 @@ def _ecl_mst_weight(all_good: bool) -> float | None:
     return None if all_good else math.nan
 
 
+def _points(points: np.ndarray, min_samples: int | None) -> tuple[np.ndarray, int | None]:
+    return np.ascontiguousarray(points, dtype=np.float64), min_samples
+
+
+def _pair_ids(first: np.ndarray, second: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Sorted pair ids of a tree given as index pairs in either order."""
+    from parmst.pointset import pair_ids
+
+    first, second = np.asarray(first, dtype=np.int64), np.asarray(second, dtype=np.int64)
+    return np.sort(pair_ids(np.minimum(first, second), np.maximum(first, second), len(points)))
+
+
+def _mlpack_emst(prepared: tuple[np.ndarray, None]) -> np.ndarray:
+    import mlpack
+
+    return mlpack.emst(input_=prepared[0])["output"]  # rows: lesser index, greater, distance
+
+
+def _delaunay_emst(prepared: tuple[np.ndarray, None]):
+    """The Euclidean tree is a subgraph of the Delaunay triangulation: triangulate (Qhull),
+    then SciPy's minimum spanning tree of the triangulation's edges, weighted by length."""
+    from itertools import combinations
+
+    from scipy.sparse import coo_array
+    from scipy.sparse.csgraph import minimum_spanning_tree
+    from scipy.spatial import Delaunay
+
+    points = prepared[0]
+    n = len(points)
+    simplices = Delaunay(points).simplices.astype(np.int64)
+    sides = [np.sort(simplices[:, [a, b]], axis=1)
+             for a, b in combinations(range(simplices.shape[1]), 2)]
+    pairs = np.unique(np.concatenate([side[:, 0] * n + side[:, 1] for side in sides]))
+    first, second = pairs // n, pairs % n
+    length = np.sqrt(((points[first] - points[second]) ** 2).sum(axis=1))
+    return minimum_spanning_tree(coo_array((length, (first, second)), shape=(n, n))).tocoo()
+
+
+def _fast_hdbscan_tree(prepared: tuple[np.ndarray, int]) -> np.ndarray:
+    from fast_hdbscan.hdbscan import compute_minimum_spanning_tree
+
+    points, min_samples = prepared
+    # fast_hdbscan's core distance is to the (min_samples + 1)-th point, the point itself
+    # counted: scikit-learn's (and parmst's) min_samples less one.
+    edges, _, _ = compute_minimum_spanning_tree(points, min_samples=min_samples - 1)
+    return edges  # rows: src, dst, mutual-reachability distance
+
+
+def _sklearn_hdbscan_tree(prepared: tuple[np.ndarray, int]) -> np.ndarray:
+    from sklearn.cluster._hdbscan.hdbscan import _hdbscan_prims
+
+    points, min_samples = prepared
+    # HDBSCAN.fit's tree: k-d tree core distances, Prim's tree of the mutual reachability
+    # graph, sorted into the single-linkage tree; the condensed tree is not built.
+    return _hdbscan_prims(points, "kd_tree", min_samples=min_samples)
+
+
 PEERS: dict[str, Peer] = {peer.name: peer for peer in (
     Peer("scipy", "scipy.sparse.csgraph", "scipy.sparse.csgraph.minimum_spanning_tree(csr)",
          _scipy_matrix, _scipy_solve, _scipy_weight, needs_nonzero_weights=True),
@@ -450,6 +532,27 @@ PEERS: dict[str, Peer] = {peer.name: peer for peer in (
          extra=None, program_env=ECL_MST_PROGRAM, times_itself=True, times_compute_only=True,
          checks_itself=True,
          install="benchmarks/ecl_mst_side_by_side.sh builds it from github.com/burtscher/ECL-MST"),
+    Peer("mlpack-emst", "mlpack", "mlpack.emst(input_=points) (dual-tree Borůvka, March, Ram "
+         "and Gray, KDD 2010; one thread)", _points, _mlpack_emst,
+         lambda rows: exact_sum(rows[:, 2]), extra=None, install="pip install mlpack",
+         inputs="points",
+         pair_ids_of=lambda rows, points, _: _pair_ids(rows[:, 0], rows[:, 1], points)),
+    Peer("delaunay-scipy", "scipy.spatial", "scipy.spatial.Delaunay(points), then "
+         "scipy.sparse.csgraph.minimum_spanning_tree of its edges (both timed)", _points,
+         _delaunay_emst, lambda tree: exact_sum(tree.data), inputs="points",
+         pair_ids_of=lambda tree, points, _: _pair_ids(tree.row, tree.col, points),
+         dimensions=(2, 3), distinct_points=True),
+    Peer("fast-hdbscan", "fast_hdbscan", "fast_hdbscan.hdbscan.compute_minimum_spanning_tree("
+         "points, min_samples - 1) (the tree of its fit: k-d tree core distances, parallel "
+         "Borůvka; float32 distances, so its weight is compared within 1e-5)", _points,
+         _fast_hdbscan_tree, lambda edges: exact_sum(edges[:, 2]), extra=None,
+         install="pip install fast_hdbscan", inputs="mutual-reachability", weight_rel_tol=1e-5,
+         pair_ids_of=lambda edges, points, _: _pair_ids(edges[:, 0], edges[:, 1], points)),
+    Peer("sklearn-hdbscan", "sklearn.cluster", "scikit-learn's HDBSCAN tree: "
+         "sklearn.cluster._hdbscan.hdbscan._hdbscan_prims(points, 'kd_tree', min_samples) "
+         "(the fit less its condensed tree; Prim over all pairs)", _points,
+         _sklearn_hdbscan_tree, lambda tree: exact_sum(tree["value"]), extra=None,
+         install="pip install scikit-learn", inputs="mutual-reachability"),
     Peer("cugraph", "cugraph", "cugraph.minimum_spanning_tree(G) (GPU)",
          _cugraph_graph, _cugraph_solve, _cugraph_weight, extra=None,
          install="RAPIDS: pip install cugraph-cu12 --extra-index-url=https://pypi.nvidia.com"),

@@ -81,19 +81,19 @@ def timed_call(placed: Placed, solver: str, options: dict[str, Any]
     return _host_ids(forest.edge_ids), forest.stats, elapsed, cpu
 
 
-def _id_difference(got: np.ndarray, want: np.ndarray) -> str:
+def _id_difference(got: np.ndarray, want: np.ndarray, reference_name: str) -> str:
     missing = np.setdiff1d(want, got)
     extra = np.setdiff1d(got, want)
     where = f"first missing id {missing[0]}" if len(missing) else f"first extra id {extra[0]}"
-    return (f"edge ids differ from {REFERENCE}: {len(missing)} missing, {len(extra)} extra "
-            f"({where}; {len(got)} edges vs {len(want)})")
+    return (f"edge ids differ from {reference_name}: {len(missing)} missing, {len(extra)} "
+            f"extra ({where}; {len(got)} edges vs {len(want)})")
 
 
 def wrong_answer(graph: Graph, edge_ids: np.ndarray, reference: np.ndarray, exact: bool,
-                 record: Record) -> str | None:
+                 record: Record, reference_name: str = REFERENCE) -> str | None:
     """What is wrong with a result, or None.
 
-    An exact solver must return the reference ids. An approximate one (the
+    An exact solver must return the reference ids (``reference_name`` computed them). An approximate one (the
     registry's ``exact=False``) must return a spanning forest, proven by
     :func:`parmst.verify` with only minimality allowed to fail; how much
     heavier than the minimum it is goes into the record as
@@ -108,8 +108,8 @@ def wrong_answer(graph: Graph, edge_ids: np.ndarray, reference: np.ndarray, exac
     'edge ids differ from kruskal/serial: 1 missing, 1 extra (first missing id 1; 2 edges vs 2)'
     """
     if exact:
-        return None if np.array_equal(edge_ids, reference) else _id_difference(edge_ids,
-                                                                                reference)
+        return None if np.array_equal(edge_ids, reference) else _id_difference(
+            edge_ids, reference, reference_name)
     from parmst.verify.approximate import excess_percent, spanning_failures
 
     failed = spanning_failures(graph, edge_ids)

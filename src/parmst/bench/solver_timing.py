@@ -59,6 +59,12 @@ def skip_reason(variant: Variant, graph: Graph) -> str | None:
             and n > _DENSE_ALWAYS_OK and n * n > _DENSE_BLOWUP * max(m, 1)):
         return (f"dense-matrix solver on a sparse graph (n^2 = {n * n:,} entries for {m:,} "
                 "edges); name it with --solver to run it anyway")
+    return loading_skip_reason(variant)
+
+
+def loading_skip_reason(variant: Variant) -> str | None:
+    """Why ``variant`` cannot run in this process whatever its input: more threads than
+    Numba allows, or an import that fails; None if it can."""
     if variant.threads is not None:
         import numba
 
@@ -77,9 +83,10 @@ class _Timing:
     """A solver being timed on one graph: its record, one timed call, and phases so far."""
 
     record: Record
-    call: Callable[[Placed], tuple[np.ndarray, Any, float, float]]
+    call: Callable[[Any], tuple[np.ndarray, Any, float, float]]
     exact: bool = True
     phases: list[dict[str, float]] = field(default_factory=list)
+    reference_name: str = REFERENCE
 
 
 def _timing(record: Record, variant: Variant, end_to_end: bool) -> _Timing:
@@ -107,7 +114,8 @@ def _one_run(graph: Graph, placed: Placed, timing: _Timing, reference: np.ndarra
         log.exception("%s failed on %s", record.label, record.graph)
         record.status, record.note = "error", f"{type(exc).__name__}: {exc}"
     else:
-        problem = wrong_answer(graph, edge_ids, reference, timing.exact, record)
+        problem = wrong_answer(graph, edge_ids, reference, timing.exact, record,
+                               timing.reference_name)
         if problem is not None:
             record.status = "MISMATCH"
             record.note = problem + f" (run {run})"
@@ -140,6 +148,19 @@ def _warmup_graph(graph: Graph, reference: np.ndarray,
     keep = slice(0, WARMUP_PREFIX_EDGES)
     prefix = Graph(graph.src[keep], graph.dst[keep], graph.weight[keep], graph.num_vertices)
     return prefix, minimum_spanning_forest(prefix, REFERENCE).edge_ids
+
+
+def run_interleaved(timings: list[_Timing], scheme: Scheme,
+                    one_run: Callable[[_Timing, int], None]) -> None:
+    """Run 0 (the warm-up) of every solver still ok, then run 1 of each, and so on; then
+    fill the records of those that stayed ok from their timed runs."""
+    for run in range(scheme.runs + 1):
+        for timing in timings:
+            if timing.record.status == "ok":
+                one_run(timing, run)
+    for timing in timings:
+        if timing.record.status == "ok":
+            finish(timing.record, scheme, timing.phases)
 
 
 def time_solvers(graph: Graph, placed: Placed, name: str, variants: list[Variant],
@@ -177,17 +198,14 @@ def time_solvers(graph: Graph, placed: Placed, name: str, variants: list[Variant
     warm_placed = placed if warm_graph is graph else place(warm_graph,
                                                           "device" if placed.on_device
                                                           else "host")
-    for run in range(scheme.runs + 1):
-        for timing in timings:
-            if timing.record.status == "ok":
-                if run == 0:
-                    _one_run(warm_graph, warm_placed, timing, warm_reference, run, scheme.runs,
-                             bar)
-                else:
-                    _one_run(graph, placed, timing, reference, run, scheme.runs, bar)
-    for timing in timings:
-        if timing.record.status == "ok":
-            finish(timing.record, scheme, timing.phases)
+
+    def one_run(timing: _Timing, run: int) -> None:
+        if run == 0:
+            _one_run(warm_graph, warm_placed, timing, warm_reference, run, scheme.runs, bar)
+        else:
+            _one_run(graph, placed, timing, reference, run, scheme.runs, bar)
+
+    run_interleaved(timings, scheme, one_run)
     if launches:
         from parmst.bench.mpi import graph_file, time_ranks
 

@@ -86,7 +86,8 @@ def choose_solvers(patterns: Sequence[str] | None = None
     """The solvers to time, and why each registered one left out cannot run here.
 
     ``patterns`` are solver names or shell-style patterns (``"*/cpu"``);
-    ``None`` means every solver that can run on this machine.
+    ``None`` means every solver that can run on this machine. Graph and point
+    solvers alike: the harness gives each the inputs of its kind.
 
     Examples
     --------
@@ -94,7 +95,7 @@ def choose_solvers(patterns: Sequence[str] | None = None
     >>> [s.name for s in chosen]
     ['kruskal/serial']
     """
-    table = registry.solvers()
+    table = {**registry.solvers(), **registry.solvers("points")}
     unavailable = {}
     if patterns is None:
         chosen = []

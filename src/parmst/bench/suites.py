@@ -47,6 +47,10 @@ suite              reproduces
                    its Listing 8 (``boruvka-allreduce/mpi``) and ``filter-boruvka/mpi``
                    at 1..16 ranks
 ``mpi-weak``       weak scaling: graphs generated and verified in parallel, 2^24 edges per rank
+``emst``           point sets (issue 30): the point solvers' Euclidean trees against
+                   mlpack's ``emst`` and the SciPy Delaunay route
+``emst-mreach``    HDBSCAN's mutual-reachability tree (``min_samples`` 5 and 10) against
+                   fast_hdbscan and scikit-learn's HDBSCAN
 =================  ==============================================================
 
 Besides its graphs, a suite may fix the experiment's other settings (which solvers and
@@ -81,18 +85,30 @@ from parmst.bench import real
 from parmst.bench.weak import WEAK_GRAPHS
 from parmst.graph import Graph
 
-__all__ = ["ECL_MST_H100", "SUITES", "BenchGraph", "Reference", "Suite", "default_cache_dir", "get_suite", "load_graph"]
+__all__ = ["ECL_MST_H100", "SUITES", "BenchGraph", "Reference", "Suite", "default_cache_dir",
+           "get_suite", "is_point_source", "load_graph", "load_points"]
 
 log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
 class BenchGraph:
-    """One input of a suite: a display name, a generator spec and the paper's input."""
+    """One input of a suite: a display name, a generator spec and the paper's input.
+
+    A spec of a point family (:mod:`parmst.generators.points`) or a point file
+    (``.npy``, ``.csv``) makes it a point set, whose tree the point solvers build:
+    the Euclidean one, or with ``min_samples`` HDBSCAN's mutual-reachability tree.
+    """
 
     name: str
     spec: str
     stands_for: str = ""
+    min_samples: int | None = None
+
+    @property
+    def is_points(self) -> bool:
+        """Whether the input is a point set rather than a graph."""
+        return is_point_source(self.spec)
 
 
 @dataclass(frozen=True)
@@ -322,6 +338,41 @@ def _real_weights(sizes: tuple[str, ...]) -> tuple[BenchGraph, ...]:
 
 
 _REAL_WEIGHT_PEERS = ("scipy", "igraph", "networkit")
+
+# Issue 30: point sets. The Euclidean tree against mlpack's emst (the issue's anchors: 1 M
+# 2-D uniform points 7.63 s, 100 k 3-D 1.23 s on a 2-core machine) and the SciPy Delaunay
+# route; HDBSCAN's mutual-reachability tree against fast_hdbscan's and scikit-learn's.
+_POINT_SOLVERS = ("boruvka-kdtree/serial", "boruvka-kdtree/cpu", "prim-dense/points")
+_EMST_PEERS = ("mlpack-emst", "delaunay-scipy")
+_MREACH_PEERS = ("fast-hdbscan", "sklearn-hdbscan")
+
+
+def _points(name: str, spec: str, stands_for: str = "") -> BenchGraph:
+    return BenchGraph(name, f"{spec},seed=1", stands_for)
+
+
+_EMST = (
+    _points("uniform-1M-2d", "uniform-points:n=1000000,d=2", "the issue's mlpack anchor"),
+    _points("uniform-100k-3d", "uniform-points:n=100000,d=3", "the issue's mlpack anchor"),
+    _points("clusters-1M-2d", "gaussian-clusters:n=1000000,d=2,clusters=20,spread=0.01"),
+    _points("manifold-100k-10d", "manifold-points:n=100000,d=10,intrinsic=2"),
+    _points("lattice-1M-2d", "lattice-points:n=1000000,d=2", "1000 x 1000 grid"),
+    _points("duplicates-1M-2d", "duplicate-points:n=1000000,d=2,unique=100000"),
+)
+_EMST_SMALL = (
+    _points("uniform-100k-2d", "uniform-points:n=100000,d=2"),
+    _points("uniform-10k-3d", "uniform-points:n=10000,d=3"),
+    _points("clusters-100k-2d", "gaussian-clusters:n=100000,d=2,clusters=20,spread=0.01"),
+    _points("manifold-10k-10d", "manifold-points:n=10000,d=10,intrinsic=2"),
+    _points("lattice-10k-2d", "lattice-points:n=10000,d=2", "100 x 100 grid"),
+    _points("duplicates-10k-2d", "duplicate-points:n=10000,d=2,unique=1000"),
+)
+
+
+def _mutual_reachability(points: tuple[BenchGraph, ...]) -> tuple[BenchGraph, ...]:
+    """Each point set with min_samples 5 and 10, named ``<name>-k5``, ``<name>-k10``."""
+    return tuple(BenchGraph(f"{p.name}-k{k}", p.spec, p.stands_for, min_samples=k)
+                 for p in points for k in (5, 10))
 # parmst's SciPy drop-in and NetworkX backend (edges and tree, NetworkX's conversion
 # cache on and off) against the calls they replace, and the time NetworkX takes just to
 # hand out its edges and their weights (the floor of the backend's uncached calls).
@@ -525,6 +576,21 @@ SUITES: dict[str, Suite] = {suite.name: suite for suite in (
     Suite("opencl-boruvka-small", "Sun and Skadron Figures 12-14 at 256 k and 1 M edges",
           _sun_skadron((2**18, 2**20)), solvers=("segscan-boruvka/opencl", "boruvka/serial"),
           peers=(), baseline="boruvka/serial"),
+    Suite("emst", "issue 30: Euclidean minimum spanning trees of 100 k to 1 M points "
+          "(uniform, clustered, on a manifold, grid, repeated) against mlpack's emst and "
+          "the SciPy Delaunay route", _EMST, solvers=_POINT_SOLVERS, peers=_EMST_PEERS,
+          baseline="mlpack-emst"),
+    Suite("emst-small", "issue 30: Euclidean trees of 10 k to 100 k points against mlpack "
+          "and SciPy's Delaunay route", _EMST_SMALL, solvers=_POINT_SOLVERS,
+          peers=_EMST_PEERS, baseline="mlpack-emst"),
+    Suite("emst-mreach", "issue 30: HDBSCAN's mutual-reachability tree (min_samples 5 and "
+          "10) of 1 M 2-D points against fast_hdbscan and scikit-learn",
+          _mutual_reachability((_EMST[0], _EMST[2])), solvers=_POINT_SOLVERS,
+          peers=_MREACH_PEERS, baseline="fast-hdbscan"),
+    Suite("emst-mreach-small", "issue 30: HDBSCAN's tree (min_samples 5 and 10) of 10 k "
+          "and 100 k points against fast_hdbscan and scikit-learn",
+          _mutual_reachability((_EMST_SMALL[1], _EMST_SMALL[2])), solvers=_POINT_SOLVERS,
+          peers=_MREACH_PEERS, baseline="fast-hdbscan"),
     Suite("io", "read and write speed of every format, 15 M edges", _IO, solvers=(),
           peers=(), formats=_IO_FORMATS),
     Suite("io-small", "read and write speed of every format, 1.5 M edges", _IO_SMALL,
@@ -559,6 +625,41 @@ def _cache_path(cache_dir: Path, spec: str) -> Path:
     digest = hashlib.sha1(f"{__version__}|{spec}".encode()).hexdigest()[:12]
     stem = re.sub(r"[^A-Za-z0-9_.=-]+", "_", spec)[:80]
     return cache_dir / f"{stem}-{digest}.npz"
+
+
+_POINT_FILES = (".npy", ".csv", ".csv.gz")
+
+
+def is_point_source(source: str) -> bool:
+    """Whether ``source`` names a point set: a point family's spec or a ``.npy`` / ``.csv``
+    file (Parquet files are read as graphs here).
+
+    Examples
+    --------
+    >>> is_point_source("uniform-points:n=10"), is_point_source("grid2d:side=4")
+    (True, False)
+    """
+    from parmst.generators.points import POINT_FAMILIES
+
+    return (source.lower().endswith(_POINT_FILES)
+            or source.partition(":")[0].strip() in POINT_FAMILIES)
+
+
+def load_points(source: str):
+    """Read a point file, or generate points from a spec (fast enough not to be cached).
+
+    Examples
+    --------
+    >>> load_points("lattice-points:n=6,d=3").shape
+    (6, 3)
+    """
+    if os.path.exists(source):
+        from parmst.io.points import read_points
+
+        return read_points(source)
+    from parmst.generators.points import generate_points
+
+    return generate_points(source)
 
 
 def load_graph(source: str, cache_dir: str | os.PathLike | None = None) -> Graph:

@@ -1,6 +1,6 @@
 """The ``parmst`` command line: argument mapping only; the work lives in the library.
 
-One module per command (``solve``, ``generate``, ``convert``, ``verify``,
+One module per command (``solve``, ``emst``, ``generate``, ``convert``, ``verify``,
 ``warmup``, ``info``; ``bench`` in :mod:`parmst.bench.cli`), the arguments in
 :mod:`~parmst.cli.arguments`, the files a command reads and writes in
 :mod:`~parmst.cli.files`, report printing in :mod:`~parmst.cli.report`, and

@@ -6,6 +6,7 @@ import argparse
 import importlib
 import importlib.util
 
+from parmst.cli import emst
 from parmst.cli.convert import cmd_convert
 from parmst.cli.generate import cmd_generate
 from parmst.cli.info import cmd_info
@@ -56,6 +57,9 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--stats", action="store_true", help="print phases, rounds, threads")
     solve.add_argument("--json", action="store_true", help="print the report as JSON")
     solve.set_defaults(handler=cmd_solve)
+
+    emst.add_arguments(sub.add_parser(
+        "emst", help="minimum spanning tree of points (Euclidean or mutual reachability)"))
 
     gen = sub.add_parser("generate", help="generate a graph file")
     gen.add_argument("spec", nargs="?", help='family and parameters, e.g. "grid2d:side=512,seed=1"')

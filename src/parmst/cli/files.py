@@ -31,13 +31,14 @@ def read_graph(path: str, format: str | None, relabel: str | None, keep_nan: boo
     return io.read_with_labels(path, format=format, relabel=relabel, **options)
 
 
-def check_input(args: argparse.Namespace) -> None:
-    """Fail before any work unless exactly one of ``FILE`` and ``--generate SPEC`` is given."""
+def check_input(args: argparse.Namespace, what: str = "a graph FILE") -> None:
+    """Fail before any work unless exactly one of ``FILE`` and ``--generate SPEC`` is given
+    (``what`` names the kind of file in the message)."""
     if args.generate and args.file:
-        raise ParmstError(f"give a graph FILE or --generate SPEC, not both "
+        raise ParmstError(f"give {what} or --generate SPEC, not both "
                           f"({args.file!r} and --generate {args.generate!r})")
     if not args.generate and not args.file:
-        raise ParmstError("give a graph FILE or --generate SPEC")
+        raise ParmstError(f"give {what} or --generate SPEC")
 
 
 def load_graph(args: argparse.Namespace):

@@ -53,13 +53,14 @@ from parmst.forest import Forest
 from parmst.graph import Graph
 from parmst.verify.given import check_fields, check_ids, check_num_components
 from parmst.verify.path_maxima import link_tree
+from parmst.verify.points import verify_points
 from parmst.verify.result import CHECKS, Failure, Recorder, VerifyResult
 from parmst.verify.structure import Edges, candidates, check_acyclic, check_minimal, check_spanning
 
 if TYPE_CHECKING:
     from parmst.distributed import DistributedGraph
 
-__all__ = ["CHECKS", "Failure", "VerifyResult", "verify"]
+__all__ = ["CHECKS", "Failure", "VerifyResult", "verify", "verify_points"]
 
 
 def verify(graph: Graph | DistributedGraph, forest_or_edge_ids: Forest | Any, *,

@@ -115,3 +115,12 @@ add_auto_rule("ecl/cpu", _parallel_pays_now,
               before="prim-dense/serial")
 add_auto_rule("kruskal/serial", _parallel_pays, COLD_START_WHY,
               before="prim-dense/serial")
+register(Solver(
+    name="boruvka-kdtree/cpu",
+    entry="parmst.solvers.cpu.boruvka_kdtree:solve",
+    paper=CITATIONS["prokopenko"] + ", Algorithm 2 (single-tree Borůvka) on a k-d tree, "
+          "parallel over query points",
+    summary="point sets: k-d tree Borůvka, tree build and per-point queries on Numba threads",
+    options={"min_samples": None, "leaf_size": 32, "threads": None},
+    kind="points",
+))

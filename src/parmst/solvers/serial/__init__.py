@@ -35,3 +35,20 @@ register(Solver(
     paper=CITATIONS["shou-he"] + ", section 2.9 (Listing 3)",
     summary="Borůvka rounds: lightest edge per component, union, drop internal edges",
 ))
+register(Solver(
+    name="prim-dense/points",
+    entry="parmst.solvers.serial.prim_points:solve",
+    paper=CITATIONS["pugliese"] + ", section 2.1 (PRIM_MST), distances computed on the fly",
+    summary="point sets: dense Prim over all pairs, O(n^2) time, O(n) memory",
+    options={"min_samples": None},
+    kind="points",
+    runs_on="serial",
+))
+register(Solver(
+    name="boruvka-kdtree/serial",
+    entry="parmst.solvers.serial.boruvka_kdtree:solve",
+    paper=CITATIONS["prokopenko"] + ", Algorithm 2 (single-tree Borůvka) on a k-d tree",
+    summary="point sets: Borůvka rounds, nearest other-component point per point by a k-d tree",
+    options={"min_samples": None, "leaf_size": 32},
+    kind="points",
+))

@@ -1,0 +1,68 @@
+"""The one distance of point sets: squared Euclidean distance, pair ids, mutual reachability.
+
+Every point-set solver, the verifier and (later) the GPU kernels compare the
+values these functions compute, so all agree on every tie. Coordinates are
+float64 (the caller converts float32 once); the squared distance is summed
+in coordinate order ``0 .. d-1`` by a plain scalar loop, which a GPU kernel
+can compile as a device function unchanged. The total order of pairs is
+``(key, i, j)`` with ``i < j``, where ``key`` is the squared distance (or the
+squared mutual-reachability distance): comparing square roots could round two
+different squared values to one double and change a tie-break. Because the
+pair id :func:`pair_id` grows with ``(i, j)`` lexicographically, the order is
+also ``(key, pair_id)``, the ``(weight, edge_id)`` order of every graph solver.
+
+Examples
+--------
+>>> import numpy as np
+>>> x = np.array([[0.0, 0.0], [3.0, 4.0]])
+>>> float(squared_distance(x, 0, x, 1)), int(pair_id(0, 1, 2))
+(25.0, 0)
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+__all__ = ["mutual_reachability", "pair_id", "precedes_pair", "squared_distance"]
+
+
+@numba.njit(cache=True, inline="always")
+def squared_distance(a, i, b, j):
+    """Squared Euclidean distance between row ``i`` of ``a`` and row ``j`` of ``b``.
+
+    Summed in coordinate order in float64: the one definition every solver shares.
+    ``(x - y)**2 == (y - x)**2`` exactly, so the value does not depend on which
+    point comes first.
+    """
+    total = 0.0
+    for k in range(a.shape[1]):
+        diff = a[i, k] - b[j, k]
+        total += diff * diff
+    return total
+
+
+@numba.njit(cache=True, inline="always")
+def mutual_reachability(core2, p, q, d2):
+    """Squared mutual-reachability distance ``max(core2[p], core2[q], d2)``.
+
+    Campello, Moulavi and Sander, "Density-based clustering based on hierarchical
+    density estimates" (PAKDD 2013), section 2; squared values, so the max of the
+    squares equals the square of the max.
+    """
+    return max(core2[p], core2[q], d2)
+
+
+@numba.njit(cache=True, inline="always")
+def pair_id(i, j, n):
+    """Position of the pair ``(min(i, j), max(i, j))`` in the lexicographic order of all
+    pairs of ``n`` points: ``i*n - i*(i+1)/2 + (j - i - 1)``, in int64."""
+    a = np.int64(min(i, j))
+    b = np.int64(max(i, j))
+    return a * np.int64(n) - (a * (a + 1)) // 2 + (b - a - 1)
+
+
+@numba.njit(cache=True, inline="always")
+def precedes_pair(key_a, id_a, key_b, id_b):
+    """Whether pair ``a`` comes before pair ``b`` in the ``(key, pair_id)`` order."""
+    return key_a < key_b or (key_a == key_b and id_a < id_b)

@@ -1,0 +1,394 @@
+"""A k-d tree over a point set and its two queries: nearest point of another component, and
+the k-th nearest neighbour's distance.
+
+The tree is balanced and implicit (Bentley, "Multidimensional binary search trees used for
+associative searching", CACM 1975, with the median split of Friedman, Bentley and Finkel,
+TOMS 1977): node ``v`` has children ``2v + 1`` and ``2v + 2``, every leaf lies at the same
+depth, and each node splits its range of points at the middle position, along its widest
+coordinate, by a selection (no sort). The points are copied in tree order (``order[t]`` is
+the input index of tree position ``t``), so a leaf's points sit together in memory. Each
+node keeps the tight bounding box of its points.
+
+The ``k``-nearest query (:func:`nearest_k`) gives each point its first candidates and its
+core distance. The nearest-other-component query is the per-point step of single-tree Borůvka
+(Prokopenko, Sao and Lebrun-Grandié, "A single-tree algorithm to compute the Euclidean
+minimum spanning tree on GPUs", ICPP 2022, Algorithm 2): a depth-first search, nearer child
+first, that skips a node whose points all lie in the querying point's component (its label
+in ``node_comp``, -1 when mixed) or whose lower bound exceeds the best found so far. Keys are
+squared distances from :mod:`parmst.kernels.distance`, or squared mutual-reachability
+distances (``core2`` zero for plain distances), and ties go to the smaller pair id, so the
+answer is the exact minimum under the ``(key, i, j)`` order. The box bound is a true lower
+bound of the computed key: every rounding step involved is monotone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from parmst.kernels.distance import mutual_reachability, pair_id, squared_distance
+
+__all__ = ["NO_POINT", "STACK_SIZE", "KDTree", "build", "nearest_k", "nearest_k_all", "nearest_outside",
+           "node_components", "node_minima"]
+
+NO_POINT = -1
+"""Answer of a query that found no point under its bound."""
+
+_BLOCK = 256
+"""Query points per ``prange`` iteration: one scratch stack each, few enough for balance."""
+
+STACK_SIZE = 128
+"""Entries of a query's stack: a depth-first search pushes at most two per level, and the
+tree is at most 62 levels deep (int64 positions)."""
+
+
+@dataclass(frozen=True)
+class KDTree:
+    """A balanced implicit k-d tree (see the module docstring).
+
+    Attributes
+    ----------
+    points : ndarray, shape (n, d), float64
+        The points in tree order.
+    order : ndarray of int64
+        ``order[t]``: the input index of tree position ``t``.
+    start, end : ndarray of int64
+        Each node's range of tree positions.
+    lo, hi : ndarray, shape (num_nodes, d)
+        Each node's bounding box.
+    first_leaf : int
+        Nodes from this one on are leaves.
+    """
+
+    points: np.ndarray
+    order: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+    first_leaf: int
+
+    @property
+    def num_nodes(self) -> int:
+        return len(self.start)
+
+
+def _depth(n: int, leaf_size: int) -> int:
+    """Levels below the root such that no leaf holds more than ``leaf_size`` points, and
+    none is empty (so a leaf holds at most ``max(leaf_size, 2)``)."""
+    depth = 0
+    while -(-n // (1 << depth)) > leaf_size and (2 << depth) <= n:
+        depth += 1
+    return depth
+
+
+@numba.njit(cache=True)
+def _node_ranges(n, num_nodes):
+    """Each node's range of tree positions: a node splits its range at the middle."""
+    start = np.empty(num_nodes, dtype=np.int64)
+    end = np.empty(num_nodes, dtype=np.int64)
+    start[0] = 0
+    end[0] = n
+    for v in range((num_nodes - 1) // 2):
+        middle = (start[v] + end[v]) // 2
+        start[2 * v + 1], end[2 * v + 1] = start[v], middle
+        start[2 * v + 2], end[2 * v + 2] = middle, end[v]
+    return start, end
+
+
+@numba.njit(cache=True)
+def _widest(points, lo, hi):
+    """The coordinate along which the points ``points[lo:hi]`` spread the most."""
+    d = points.shape[1]
+    low = points[lo].copy()
+    high = points[lo].copy()
+    for t in range(lo + 1, hi):
+        for k in range(d):
+            low[k] = min(low[k], points[t, k])
+            high[k] = max(high[k], points[t, k])
+    spread = high - low
+    return np.argmax(spread)
+
+
+@numba.njit(cache=True, inline="always")
+def _swap(points, index, i, j):
+    index[i], index[j] = index[j], index[i]
+    for k in range(points.shape[1]):
+        points[i, k], points[j, k] = points[j, k], points[i, k]
+
+
+@numba.njit(cache=True)
+def _select(points, index, lo, hi, middle, k):
+    """Reorder rows ``lo:hi`` of ``points`` (and ``index`` with them) so that row
+    ``middle`` holds the point of rank ``middle`` along coordinate ``k``, smaller before
+    it, larger after (Hoare's FIND, CACM 1961).
+
+    Rows move, not indices: later levels then read their ranges sequentially. Hoare's
+    partition swaps keys equal to the pivot from both sides, so many equal
+    coordinates (lattices, duplicates) still halve the range each pass.
+    """
+    hi -= 1
+    while lo < hi:
+        a, b, c = points[lo, k], points[(lo + hi) // 2, k], points[hi, k]
+        pivot = max(min(a, b), min(max(a, b), c))  # median of three
+        i, j = lo, hi
+        while i <= j:
+            while points[i, k] < pivot:
+                i += 1
+            while points[j, k] > pivot:
+                j -= 1
+            if i <= j:
+                _swap(points, index, i, j)
+                i += 1
+                j -= 1
+        if middle <= j:
+            hi = j
+        elif middle >= i:
+            lo = i
+        else:
+            return
+
+
+@numba.njit(cache=True, parallel=True)
+def _split_level(points, index, start, end, first, count):
+    """Split every node of one level (nodes ``first .. first + count - 1``) at its middle,
+    along its widest coordinate; the nodes own disjoint ranges, so they split in parallel."""
+    for c in numba.prange(count):
+        v = first + c
+        middle = (start[v] + end[v]) // 2
+        _select(points, index, start[v], end[v], middle, _widest(points, start[v], end[v]))
+
+
+@numba.njit(cache=True)
+def _boxes(points, start, end, first_leaf):
+    """Tight bounding boxes: each leaf's from its points, each inner node's from its children."""
+    num_nodes, d = len(start), points.shape[1]
+    lo = np.empty((num_nodes, d))
+    hi = np.empty((num_nodes, d))
+    for v in range(first_leaf, num_nodes):
+        for k in range(d):
+            lo[v, k] = hi[v, k] = points[start[v], k]
+        for t in range(start[v] + 1, end[v]):
+            for k in range(d):
+                lo[v, k] = min(lo[v, k], points[t, k])
+                hi[v, k] = max(hi[v, k], points[t, k])
+    for v in range(first_leaf - 1, -1, -1):
+        for k in range(d):
+            lo[v, k] = min(lo[2 * v + 1, k], lo[2 * v + 2, k])
+            hi[v, k] = max(hi[2 * v + 1, k], hi[2 * v + 2, k])
+    return lo, hi
+
+
+def build(x: np.ndarray, leaf_size: int) -> KDTree:
+    """The k-d tree of the float64 points ``x`` (shape (n, d)), leaves of at most
+    ``leaf_size`` points (2 for ``leaf_size=1``), none empty; levels split in parallel on the Numba threads in use.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> tree = build(np.arange(10.0).reshape(5, 2), leaf_size=2)
+    >>> tree.first_leaf, tree.order.tolist() == sorted(tree.order.tolist())
+    (3, True)
+    """
+    n = len(x)
+    depth = _depth(n, leaf_size)
+    num_nodes = (1 << (depth + 1)) - 1
+    start, end = _node_ranges(n, num_nodes)
+    index = np.arange(n, dtype=np.int64)
+    points = np.array(x, dtype=np.float64, order="C")  # a copy: the caller's rows stay put
+    for level in range(depth):
+        _split_level(points, index, start, end, (1 << level) - 1, 1 << level)
+    first_leaf = (1 << depth) - 1
+    lo, hi = _boxes(points, start, end, first_leaf)
+    return KDTree(points, index, start, end, lo, hi, first_leaf)
+
+
+@numba.njit(cache=True)
+def node_minima(values, start, end, first_leaf):
+    """Each node's smallest value among its points (``values`` in tree order): the core
+    distance bound of a node for mutual reachability."""
+    minima = np.empty(len(start))
+    for v in range(len(start) - 1, -1, -1):
+        if v >= first_leaf:
+            minima[v] = values[start[v]:end[v]].min()
+        else:
+            minima[v] = min(minima[2 * v + 1], minima[2 * v + 2])
+    return minima
+
+
+@numba.njit(cache=True)
+def node_components(comp, start, end, first_leaf, node_comp):
+    """Fill ``node_comp``: the component of a node's points if they share one, else -1
+    (Prokopenko et al., section 4.2: refreshed after every Borůvka round)."""
+    for v in range(len(start) - 1, -1, -1):
+        if v >= first_leaf:
+            label = comp[start[v]]
+            for t in range(start[v] + 1, end[v]):
+                if comp[t] != label:
+                    label = -1
+                    break
+            node_comp[v] = label
+        else:
+            left = node_comp[2 * v + 1]
+            node_comp[v] = left if left == node_comp[2 * v + 2] else -1
+
+
+@numba.njit(cache=True, inline="always")
+def _box_distance(lo, hi, v, points, q):
+    """Squared distance from point ``q`` to node ``v``'s box: a lower bound of
+    :func:`~parmst.kernels.distance.squared_distance` to any point inside."""
+    total = 0.0
+    for k in range(points.shape[1]):
+        value = points[q, k]
+        if value < lo[v, k]:
+            diff = lo[v, k] - value
+            total += diff * diff
+        elif value > hi[v, k]:
+            diff = value - hi[v, k]
+            total += diff * diff
+    return total
+
+
+@numba.njit(cache=True)
+def nearest_outside(tree_points, order, start, end, lo, hi, first_leaf, comp, node_comp,
+                    core2, node_core, q, bound, stack, stack_bound):
+    """The point of another component nearest to ``q`` under ``(key, pair id)``, or
+    :data:`NO_POINT` if none has a key at most ``bound``.
+
+    Prokopenko, Sao and Lebrun-Grandié, Algorithm 2 (single-tree nearest neighbour
+    with component pruning). ``key = max(core2[q], core2[p], d2(q, p))``; all
+    positions are tree positions, ties compare pair ids of input indices
+    (``order``). Returns ``(position, key)``; ``stack`` and ``stack_bound`` are
+    the caller's scratch of :data:`STACK_SIZE` entries.
+    """
+    n = len(order)
+    cq = comp[q]
+    core_q = core2[q]
+    best, best_key, best_id = NO_POINT, bound, np.iinfo(np.int64).max
+    stack[0], stack_bound[0], top = 0, 0.0, 1
+    while top:
+        top -= 1
+        v = stack[top]
+        if stack_bound[top] > best_key:
+            continue
+        if v >= first_leaf:
+            for p in range(start[v], end[v]):
+                if comp[p] == cq:
+                    continue
+                key = mutual_reachability(core2, q, p, squared_distance(tree_points, q,
+                                                                        tree_points, p))
+                if key <= best_key:
+                    ident = pair_id(order[q], order[p], n)
+                    if key < best_key or ident < best_id:
+                        best, best_key, best_id = p, key, ident
+            continue
+        near, far = 2 * v + 1, 2 * v + 2
+        near_bound = max(core_q, node_core[near], _box_distance(lo, hi, near, tree_points, q))
+        far_bound = max(core_q, node_core[far], _box_distance(lo, hi, far, tree_points, q))
+        if far_bound < near_bound:
+            near, far, near_bound, far_bound = far, near, far_bound, near_bound
+        if far_bound <= best_key and node_comp[far] != cq:
+            stack[top], stack_bound[top] = far, far_bound
+            top += 1
+        if near_bound <= best_key and node_comp[near] != cq:
+            stack[top], stack_bound[top] = near, near_bound
+            top += 1
+    return best, best_key
+
+
+@numba.njit(cache=True, inline="always")
+def _leaf_of(start, end, first_leaf, q):
+    """The leaf holding tree position ``q``."""
+    v = 0
+    while v < first_leaf:
+        v = 2 * v + 1 if q < end[2 * v + 1] else 2 * v + 2
+    return v
+
+
+@numba.njit(cache=True, inline="always")
+def _add_nearer(tree_points, order, lo, hi, q, near, near_key):
+    """Insert the points ``lo .. hi - 1`` (not ``q``) nearer to ``q`` than the last of the
+    sorted list ``near`` into it, in ``(d2, input index)`` order."""
+    k = len(near)
+    for p in range(lo, hi):
+        d2 = squared_distance(tree_points, q, tree_points, p)
+        if p == q or d2 > near_key[k - 1]:
+            continue
+        slot = k
+        while slot > 0 and (near_key[slot - 1] > d2 or (
+                near_key[slot - 1] == d2 and order[near[slot - 1]] > order[p])):
+            slot -= 1
+        if slot == k:
+            continue
+        for s in range(k - 1, slot, -1):
+            near[s], near_key[s] = near[s - 1], near_key[s - 1]
+        near[slot], near_key[slot] = p, d2
+
+
+@numba.njit(cache=True)
+def nearest_k(tree_points, order, start, end, lo, hi, first_leaf, q, near, near_key, stack,
+              stack_bound):
+    """Fill ``near`` and ``near_key`` (``k`` entries each) with the ``k`` points nearest to
+    ``q``, ``q`` itself left out, and their squared distances, in ``(d2, input index)``
+    order: the first ``k`` pairs of ``q`` in the ``(key, pair id)`` order of plain
+    distances, since for one point the pair id grows with the other point's index.
+
+    The same depth-first search as :func:`nearest_outside`, after a first look at
+    ``q``'s own leaf (whose points then bound the search), keeping the list sorted by
+    insertion and pruning by its last entry; ``near_key`` holds inf (``near``
+    :data:`NO_POINT`) where fewer than ``k`` other points exist.
+    """
+    k = len(near)
+    near[:] = NO_POINT
+    near_key[:] = np.inf
+    home = _leaf_of(start, end, first_leaf, q)
+    _add_nearer(tree_points, order, start[home], end[home], q, near, near_key)
+    stack[0], stack_bound[0], top = 0, 0.0, 1
+    while top:
+        top -= 1
+        v = stack[top]
+        if stack_bound[top] > near_key[k - 1] or v == home:
+            continue
+        if v >= first_leaf:
+            _add_nearer(tree_points, order, start[v], end[v], q, near, near_key)
+            continue
+        near_child, far = 2 * v + 1, 2 * v + 2
+        near_bound = _box_distance(lo, hi, near_child, tree_points, q)
+        far_bound = _box_distance(lo, hi, far, tree_points, q)
+        if far_bound < near_bound:
+            near_child, far, near_bound, far_bound = far, near_child, far_bound, near_bound
+        stack[top], stack_bound[top] = far, far_bound
+        stack[top + 1], stack_bound[top + 1] = near_child, near_bound
+        top += 2
+
+
+@numba.njit(cache=True, parallel=True)
+def _nearest_k_blocks(points, order, start, end, lo, hi, first_leaf, k):
+    """:func:`nearest_k` of every tree position, over fixed blocks of positions in parallel."""
+    n = len(points)
+    near = np.empty((n, k), dtype=np.int64)
+    near_key = np.empty((n, k))
+    for b in numba.prange((n + _BLOCK - 1) // _BLOCK):
+        stack = np.empty(STACK_SIZE, dtype=np.int64)
+        stack_bound = np.empty(STACK_SIZE)
+        for q in range(b * _BLOCK, min(n, (b + 1) * _BLOCK)):
+            nearest_k(points, order, start, end, lo, hi, first_leaf, q, near[q], near_key[q],
+                      stack, stack_bound)
+    return near, near_key
+
+
+def nearest_k_all(tree: KDTree, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every tree position's ``k`` nearest other points (tree positions) and their squared
+    distances, in ``(d2, input index)`` order (:func:`nearest_k`), rows in tree order.
+
+    Examples
+    --------
+    >>> tree = build(np.array([[0.0], [1.0], [3.0]]), leaf_size=1)
+    >>> near, near_key = nearest_k_all(tree, 1)
+    >>> tree.order[near[:, 0]][np.argsort(tree.order)].tolist(), near_key.max()
+    ([1, 0, 1], 4.0)
+    """
+    return _nearest_k_blocks(tree.points, tree.order, tree.start, tree.end, tree.lo, tree.hi,
+                             tree.first_leaf, k)

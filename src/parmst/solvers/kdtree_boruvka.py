@@ -1,0 +1,218 @@
+"""Borůvka on a point set with a k-d tree: the rounds shared by ``boruvka-kdtree/serial``
+and ``boruvka-kdtree/cpu``.
+
+Each round, every component finds its lightest pair to another component under the
+``(key, i, j)`` order, the pairs join components through union-find, and labels are
+refreshed (Borůvka's rounds; the per-point query of Prokopenko, Sao and Lebrun-Grandié,
+ICPP 2022, on :mod:`parmst.kernels.kdtree`). Three facts keep later rounds cheap:
+
+* a point's answer stays its answer while that point is still in another component
+  (the set of outside points only shrinks), so it is not asked again;
+* an answer that was absorbed is a lower bound on the point's next answer;
+* a component's valid answers bound its lightest outgoing pair from above, so a point
+  whose lower bound exceeds that bound is not asked, and the others search under it.
+
+The query loop runs over fixed blocks of tree positions with ``prange``; the tie rule
+makes its result independent of the number of threads, and the serial solver is the
+same loop on one thread.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from parmst._threads import using_threads
+from parmst.kernels.distance import pair_id, precedes_pair
+from parmst.kernels.kdtree import (
+    NO_POINT,
+    STACK_SIZE,
+    build,
+    nearest_k_all,
+    nearest_outside,
+    node_components,
+    node_minima,
+)
+from parmst.kernels.unionfind import find, union_roots
+from parmst.stats import Stats
+
+__all__ = ["solve"]
+
+NEIGHBOURS = 8
+"""Nearest neighbours listed per point for plain distances: a point's answer while one of
+them is outside its component, its lower bound after."""
+
+_BLOCK = 256
+"""Query points per ``prange`` iteration: one scratch stack each, few enough for balance."""
+
+
+@numba.njit(cache=True, parallel=True)
+def _list_answers(comp, near, near_key, cursor, answer, answer_key):
+    """Answer from the neighbour lists: a point whose answer was absorbed takes the first
+    point of its list still outside its component, the exact answer, since the list holds
+    its first pairs in order. With none left, its answer is unknown and its list's last key
+    bounds it from below. The cursor only moves forward: components only grow."""
+    n, k = near.shape
+    for q in numba.prange(n):
+        p = answer[q]
+        if p != NO_POINT and comp[p] != comp[q]:
+            continue
+        c = cursor[q]
+        while c < k and comp[near[q, c]] == comp[q]:
+            c += 1
+        cursor[q] = c
+        if c < k:
+            answer[q], answer_key[q] = near[q, c], near_key[q, c]
+        else:
+            answer[q] = NO_POINT
+            if k:
+                answer_key[q] = max(answer_key[q], near_key[q, k - 1])
+
+
+@numba.njit(cache=True)
+def _component_bounds(comp, answer, answer_key):
+    """Per component root, the smallest key among its points' answers still pointing
+    outside it: an upper bound on its lightest outgoing pair (inf where none)."""
+    bound = np.full(len(comp), np.inf)
+    for q in range(len(comp)):
+        p = answer[q]
+        if p != NO_POINT and comp[p] != comp[q]:
+            bound[comp[q]] = min(bound[comp[q]], answer_key[q])
+    return bound
+
+
+@numba.njit(cache=True, parallel=True)
+def _answer_round(points, order, start, end, lo, hi, first_leaf, comp, node_comp, core2,
+                  node_core, bound, answer, answer_key):
+    """Search the tree for every point without an answer whose answer may be its
+    component's lightest pair; returns how many points searched.
+
+    A point whose lower bound (``answer_key``) exceeds its component's bound is
+    skipped; the others search under that bound, tightened by the answers found
+    for the same component earlier in the block (points in tree order are neighbours,
+    so runs of one component are common): every bound is the key of a real pair, so
+    the component's lightest pair is never pruned.
+    """
+    n = len(points)
+    blocks = (n + _BLOCK - 1) // _BLOCK
+    searched = np.zeros(blocks, dtype=np.int64)
+    for b in numba.prange(blocks):
+        stack = np.empty(STACK_SIZE, dtype=np.int64)
+        stack_bound = np.empty(STACK_SIZE)
+        run_comp, run_key = NO_POINT, np.inf
+        for q in range(b * _BLOCK, min(n, (b + 1) * _BLOCK)):
+            if answer[q] != NO_POINT:
+                continue
+            c = comp[q]
+            if c != run_comp:
+                run_comp, run_key = c, bound[c]
+            if answer_key[q] > run_key:
+                continue
+            searched[b] += 1
+            p, key = nearest_outside(points, order, start, end, lo, hi, first_leaf, comp,
+                                     node_comp, core2, node_core, q, run_key, stack, stack_bound)
+            answer[q] = p
+            # Found: the exact answer. Not found: every outside key exceeds the bound.
+            answer_key[q] = key if p != NO_POINT else run_key
+            run_key = min(run_key, key)
+    return searched.sum()
+
+
+@numba.njit(cache=True)
+def _hook(comp, order, answer, answer_key, parent, size, first, second, keys, count):
+    """Borůvka's hooking: each component's lightest answer under ``(key, pair id)`` joins
+    it to another; a pair two components both chose is taken once. Records the new pairs
+    (input indices, ``first < second``) from position ``count``; returns the new count."""
+    n = len(comp)
+    best = np.full(n, NO_POINT)
+    best_key = np.full(n, np.inf)
+    best_id = np.full(n, np.iinfo(np.int64).max)
+    for q in range(n):
+        p = answer[q]
+        if p == NO_POINT or comp[p] == comp[q]:
+            continue
+        c = comp[q]
+        ident = pair_id(order[q], order[p], n)
+        if precedes_pair(answer_key[q], ident, best_key[c], best_id[c]):
+            best[c], best_key[c], best_id[c] = q, answer_key[q], ident
+    for c in range(n):
+        q = best[c]
+        if q == NO_POINT:
+            continue
+        p = answer[q]
+        ru, rv = find(parent, q), find(parent, p)
+        if ru != rv:
+            union_roots(parent, size, ru, rv)
+            first[count] = min(order[q], order[p])
+            second[count] = max(order[q], order[p])
+            keys[count] = answer_key[q]
+            count += 1
+    return count
+
+
+@numba.njit(cache=True)
+def _relabel(parent, comp):
+    """Each point's component: its union-find root."""
+    for q in range(len(comp)):
+        comp[q] = find(parent, q)
+
+
+def solve(x: np.ndarray, stats: Stats, *, min_samples: int | None, leaf_size: int,
+          threads: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The minimum spanning tree of the float64 points ``x`` by k-d tree Borůvka.
+
+    Returns ``(first, second, key)``: input indices ``first < second`` of each tree
+    pair and its squared (mutual-reachability) distance, in the order found.
+    """
+    n = len(x)
+    mutual = min_samples is not None and min_samples > 1
+    with using_threads(threads, stats):
+        with stats.init():
+            with stats.phase("build-tree"):
+                tree = build(x, leaf_size)
+            with stats.phase("neighbours"):
+                k = min(min_samples - 1 if mutual else NEIGHBOURS, n - 1)
+                near, near_key = nearest_k_all(tree, k)
+            core2 = np.zeros(n)
+            if mutual:
+                # The lists order plain distances, not mutual-reachability keys: they give
+                # the core distances only.
+                core2 = np.ascontiguousarray(near_key[:, min_samples - 2])
+                near, near_key = near[:, :0], near_key[:, :0]
+            node_core = node_minima(core2, tree.start, tree.end, tree.first_leaf)
+        with stats.compute():
+            return _rounds(tree, core2, node_core, near, near_key, stats)
+
+
+def _rounds(tree, core2: np.ndarray, node_core: np.ndarray, near: np.ndarray,
+            near_key: np.ndarray, stats: Stats):
+    """Borůvka rounds until one tree spans the points."""
+    n = len(tree.order)
+    parent = np.arange(n, dtype=np.int64)
+    size = np.ones(n, dtype=np.int64)
+    comp = np.arange(n, dtype=np.int64)
+    node_comp = np.empty(tree.num_nodes, dtype=np.int64)
+    answer = np.full(n, NO_POINT, dtype=np.int64)
+    answer_key = np.zeros(n)
+    cursor = np.zeros(n, dtype=np.int64)
+    first = np.empty(n - 1, dtype=np.int64)
+    second = np.empty(n - 1, dtype=np.int64)
+    keys = np.empty(n - 1)
+    count, rounds = 0, 0
+    while count < n - 1:
+        rounds += 1
+        with stats.phase("labels"):
+            _list_answers(comp, near, near_key, cursor, answer, answer_key)
+            node_components(comp, tree.start, tree.end, tree.first_leaf, node_comp)
+            bound = _component_bounds(comp, answer, answer_key)
+        with stats.phase("queries"):
+            searched = _answer_round(tree.points, tree.order, tree.start, tree.end, tree.lo,
+                                     tree.hi, tree.first_leaf, comp, node_comp, core2, node_core,
+                                     bound, answer, answer_key)
+        stats.worklist_sizes.append(int(searched))
+        with stats.phase("hook"):
+            count = _hook(comp, tree.order, answer, answer_key, parent, size, first, second,
+                          keys, count)
+            _relabel(parent, comp)
+    stats.rounds = rounds
+    return first, second, keys

@@ -1,0 +1,261 @@
+"""Independent certificate of a point set's tree (:func:`verify_points`).
+
+It imports no solver: the pairs and weights are recomputed with the one distance
+kernel (:mod:`parmst.kernels.distance`, the definition of the order) and the checks
+are those of :func:`parmst.verify` for a complete graph never built:
+
+``ids``
+    Edge ids are pair ids of ``n`` points (``0 <= id < n(n-1)/2``), each listed once.
+``fields``
+    The Forest's ``src < dst`` are the pairs of its ids, its weights equal
+    ``sqrt`` of the kernel's squared (mutual-reachability) distance bit for bit,
+    its sizes and ``total_weight`` agree.
+``acyclic``, ``spanning``
+    ``n - 1`` pairs joining all ``n`` points: a spanning tree.
+``minimal``
+    The cycle property under the ``(key, i, j)`` order, for every pair with an
+    endpoint in the checked set: each such pair outside the tree comes after every
+    tree edge on the tree path between its ends. The checked set is every point
+    while ``n <= ALL_PAIRS`` (every pair is checked: a proof of minimality), else
+    ``SAMPLE`` points drawn at random (each drawn point's lightest pair is then in
+    the tree, and no pair at a drawn point could replace a tree edge): a
+    probabilistic check in ``O(SAMPLE * n * d)`` time and ``O(n)`` memory.
+
+Core distances (``min_samples``) are computed by brute force while ``n <=
+ALL_PAIRS``; above, by the k-d tree's k-nearest query, and those of the drawn points
+are checked against brute force.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numba
+import numpy as np
+
+from parmst.forest import Forest
+from parmst.kernels.distance import mutual_reachability, pair_id, precedes_pair, squared_distance
+from parmst.kernels.unionfind import find, union_roots
+from parmst.pointset import as_points, check_min_samples
+from parmst.verify.given import check_listed, compare_fields
+from parmst.verify.result import Recorder, VerifyResult
+
+__all__ = ["ALL_PAIRS", "SAMPLE", "verify_points"]
+
+ALL_PAIRS = 4096
+"""Up to this many points every pair is checked."""
+
+SAMPLE = 64
+"""Points whose pairs are checked above :data:`ALL_PAIRS`."""
+
+
+def _pairs_of_ids(ids: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs ``(i, j)``, ``i < j``, of valid pair ids of ``n`` points."""
+    b = 2.0 * n - 1.0
+    i = np.floor((b - np.sqrt(np.maximum(b * b - 8.0 * ids, 0.0))) / 2.0).astype(np.int64)
+    i = np.clip(i, 0, max(n - 2, 0))
+
+    def row_start(r: np.ndarray) -> np.ndarray:
+        return r * n - r * (r + 1) // 2
+
+    for _ in range(3):  # the float estimate is off by at most one row
+        i = np.where(row_start(i) > ids, i - 1, i)
+        i = np.where((i < n - 2) & (row_start(i + 1) <= ids), i + 1, i)
+    return i, ids - row_start(i) + i + 1
+
+
+@numba.njit(cache=True)
+def _keys_of(x, core2, first, second):
+    """Squared keys of the pairs by the distance kernel."""
+    keys = np.empty(len(first))
+    for e in range(len(first)):
+        keys[e] = mutual_reachability(core2, first[e], second[e],
+                                      squared_distance(x, first[e], x, second[e]))
+    return keys
+
+
+@numba.njit(cache=True)
+def _count_joins(n, first, second):
+    """Pairs that join two trees (the others close a cycle) and the trees left."""
+    parent = np.arange(n)
+    size = np.ones(n, dtype=np.int64)
+    joins = 0
+    for e in range(len(first)):
+        a, b = find(parent, first[e]), find(parent, second[e])
+        if a != b:
+            union_roots(parent, size, a, b)
+            joins += 1
+    return joins, n - joins
+
+
+@numba.njit(cache=True)
+def _brute_core(x, k, points):
+    """Squared distance from each of ``points`` to its ``k``-th nearest point, itself first."""
+    core2 = np.empty(len(points))
+    row = np.empty(len(x))
+    for s in range(len(points)):
+        for q in range(len(x)):
+            row[q] = squared_distance(x, points[s], x, q)
+        core2[s] = np.partition(row, k - 1)[k - 1]
+    return core2
+
+
+@numba.njit(cache=True)
+def _cycle_violations(x, core2, first, second, keys, sources, found, limit):
+    """The cycle property at every pair with an end in ``sources``: walk the tree from each
+    source keeping the heaviest ``(key, id)`` on the path, then compare each pair.
+
+    Writes up to ``limit`` violating pairs ``(source, v)`` into ``found``; returns how many.
+    """
+    n = len(x)
+    degree = np.zeros(n + 1, dtype=np.int64)
+    for e in range(len(first)):
+        degree[first[e] + 1] += 1
+        degree[second[e] + 1] += 1
+    start = np.cumsum(degree)
+    fill = start[:-1].copy()
+    other = np.empty(2 * len(first), dtype=np.int64)
+    edge = np.empty(2 * len(first), dtype=np.int64)
+    for e in range(len(first)):
+        for a, b in ((first[e], second[e]), (second[e], first[e])):
+            other[fill[a]], edge[fill[a]] = b, e
+            fill[a] += 1
+    path_key = np.empty(n)
+    path_id = np.empty(n, dtype=np.int64)
+    seen = np.empty(n, dtype=np.int64)
+    stack = np.empty(n, dtype=np.int64)
+    count = 0
+    for s_index in range(len(sources)):
+        s = sources[s_index]
+        seen[:] = -1
+        seen[s], path_key[s], path_id[s] = s, -np.inf, -1
+        stack[0], top = s, 1
+        while top:
+            top -= 1
+            u = stack[top]
+            for t in range(start[u], start[u + 1]):
+                v = other[t]
+                if seen[v] == s:
+                    continue
+                seen[v] = s
+                e = edge[t]
+                ident = pair_id(first[e], second[e], n)
+                if precedes_pair(path_key[u], path_id[u], keys[e], ident):
+                    path_key[v], path_id[v] = keys[e], ident
+                else:
+                    path_key[v], path_id[v] = path_key[u], path_id[u]
+                stack[top] = v
+                top += 1
+        for v in range(n):
+            if v == s:
+                continue
+            key = mutual_reachability(core2, s, v, squared_distance(x, s, x, v))
+            ident = pair_id(s, v, n)
+            if ident != path_id[v] and not precedes_pair(path_key[v], path_id[v], key, ident):
+                if count < limit:
+                    found[count, 0], found[count, 1] = s, v
+                count += 1
+    return count
+
+
+def verify_points(points: Any, forest: Forest, *, min_samples: int | None = None,
+                  max_listed: int = 10, seed: int = 0) -> VerifyResult:
+    """Check that ``forest`` is the minimum spanning tree of ``points`` under ``(key, i, j)``.
+
+    See the module docstring for the checks and what they certify above
+    :data:`ALL_PAIRS` points.
+
+    Parameters
+    ----------
+    points : array_like, shape (n, d)
+        The points, as given to :func:`parmst.euclidean_mst`.
+    forest : Forest
+        The claimed tree.
+    min_samples : int, optional
+        Check the mutual-reachability tree of this ``min_samples`` instead.
+    max_listed : int
+        Failures listed per check; the rest are counted.
+    seed : int
+        Seed of the sample drawn above :data:`ALL_PAIRS` points.
+
+    Returns
+    -------
+    VerifyResult
+        Truthy iff every check ran and passed.
+
+    Examples
+    --------
+    >>> import parmst
+    >>> x = [[0.0, 0.0], [3.0, 4.0], [0.0, 1.0]]
+    >>> bool(parmst.verify_points(x, parmst.euclidean_mst(x)))
+    True
+    """
+    x = as_points(points)
+    n = len(x)
+    k = check_min_samples(min_samples, n)
+    result = VerifyResult()
+    rec = Recorder(result, max(0, int(max_listed)))
+    num_pairs = n * (n - 1) // 2
+    ids = check_listed(forest.edge_ids, num_pairs, rec)
+    checked = _checked_points(n, seed)
+    core2 = _core_squared(x, k, checked, rec)
+    if ids is None:
+        for check in ("fields", "acyclic", "spanning", "minimal"):
+            rec.skip(check, "the edge ids are unusable")
+        return result
+    first, second = _pairs_of_ids(ids, n)
+    keys = _keys_of(x, core2, first, second)
+    compare_fields(forest, n, num_pairs, lambda given: (
+        *_pairs_of_ids(given, n), np.sqrt(_keys_of(x, core2, *_pairs_of_ids(given, n)))),
+        None, rec)
+    result.num_forest_edges = len(ids)
+    joins, trees = _count_joins(n, first, second)
+    result.num_trees = trees
+    result.num_graph_components = 1
+    rec.run("acyclic")
+    if joins < len(ids):
+        rec.fail("acyclic", [f"{len(ids) - joins} of the {len(ids)} pairs close a cycle"])
+    rec.run("spanning")
+    if trees != 1:
+        rec.fail("spanning", [f"the pairs leave {trees} trees; a spanning tree has one"])
+    if joins < len(ids) or trees != 1:
+        rec.skip("minimal", "the pairs are not a spanning tree, so tree paths are undefined")
+        return result
+    rec.run("minimal")
+    found = np.empty((max(rec.limit, 1), 2), dtype=np.int64)
+    count = _cycle_violations(x, core2, first, second, keys, checked, found, len(found))
+    if count:
+        rec.fail("minimal", [f"pair ({min(s, v)}, {max(s, v)}) is lighter under (key, i, j) "
+                             "than a tree edge on the tree path between its ends"
+                             for s, v in found[:min(count, rec.limit)].tolist()], count)
+    return result
+
+
+def _checked_points(n: int, seed: int) -> np.ndarray:
+    """Every point up to :data:`ALL_PAIRS`, else :data:`SAMPLE` drawn without repeats."""
+    if n <= ALL_PAIRS:
+        return np.arange(n, dtype=np.int64)
+    return np.sort(np.random.default_rng(seed).choice(n, SAMPLE, replace=False)).astype(np.int64)
+
+
+def _core_squared(x: np.ndarray, k: int | None, checked: np.ndarray,
+                  rec: Recorder) -> np.ndarray:
+    """Squared core distances (zeros without ``min_samples``): by brute force up to
+    :data:`ALL_PAIRS` points, else by the k-d tree, checked on the drawn points."""
+    n = len(x)
+    if k is None or k == 1:
+        return np.zeros(n)
+    if n <= ALL_PAIRS:
+        return _brute_core(x, k, np.arange(n, dtype=np.int64))
+    from parmst.kernels.kdtree import build, nearest_k_all
+
+    tree = build(x, 32)
+    core2 = np.empty(n)
+    core2[tree.order] = nearest_k_all(tree, k - 1)[1][:, k - 2]
+    brute = _brute_core(x, k, checked)
+    wrong = np.flatnonzero(core2[checked] != brute)
+    if len(wrong):
+        rec.fail("fields", [f"the k-d tree's core distance of point {int(checked[w])} is "
+                            f"{core2[checked[w]]!r}, by brute force {brute[w]!r}"
+                            for w in wrong[:rec.limit]], len(wrong))
+    return core2
