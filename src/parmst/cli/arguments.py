@@ -92,6 +92,9 @@ def build_parser() -> argparse.ArgumentParser:
     info = sub.add_parser("info", help="solvers, backends, devices, and why any is unavailable")
     info.add_argument("--explain", metavar="FILE", help="also say what 'auto' picks for FILE")
     info.add_argument("--format", help="format of --explain FILE")
+    # SUPPRESS keeps 'parmst -v info' working: a default here would overwrite the main -v.
+    info.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS,
+                      help="also say what each solver does and log progress details")
     _add_relabel(info)
     info.set_defaults(handler=cmd_info)
 

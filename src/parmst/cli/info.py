@@ -61,7 +61,8 @@ def cmd_info(args: argparse.Namespace) -> int:
             state = f"approximate ({APPROXIMATE}); {state}"
         print(f"  {name:<24} {state}")
         if args.verbose:
-            print(f"  {'':<24} {solver.summary} [{solver.paper}]")
+            print(f"  {'':<24} {solver.summary}")
+        print(f"  {'':<24} paper: {solver.paper}")
     if graph is not None:
         chosen, why = registry.explain(graph)
         print(f"\nauto picks {chosen.name} for {args.explain}: {why}")
