@@ -25,8 +25,9 @@ def test_tiny_end_to_end_run_writes_table_json_and_plots(tmp_path, capsys):
     assert out[0] == "tiny: 2 graphs, 2 solver variants, 1 peer; fastest per graph:"
     assert out[1].split() == ["graph", "fastest", "M", "edges/s", "vs", "scipy"]
     assert [line.split()[0] for line in out[2:4]] == ["grid2d:side=5,seed=1", "dense:n=16,seed=2"]
-    assert out[4:] == [f"report: {tmp_path / 'out' / 'bench_tiny.md'} (beside it: "
-                       "bench_tiny.json, bench_tiny.png)"]
+    report_line = (f"report: {tmp_path / 'out' / 'bench_tiny.md'} (beside it: "
+                   "bench_tiny.json, bench_tiny.png)")
+    assert out[4:] == [report_line]
     written = sorted(p.name for p in (tmp_path / "out").iterdir())
     assert written == ["bench_tiny.json", "bench_tiny.md", "bench_tiny.png"]
     report = (tmp_path / "out" / "bench_tiny.md").read_text()
