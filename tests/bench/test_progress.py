@@ -26,3 +26,15 @@ def test_warnings_and_log_lines_go_through_tqdm_write(monkeypatch):
     assert any("UserWarning: planted warning" in text for text in written)
     assert "planted log line" in written
     assert warnings.showwarning is shown  # restored when the bar closes
+
+
+def test_what_a_peers_worker_prints_is_relayed_through_tqdm_write(monkeypatch):
+    import io
+
+    from parmst.bench.peer_runner import _relay
+
+    written = []
+    monkeypatch.setattr(tqdm, "write", classmethod(
+        lambda cls, text, file=None, end="\n", nolock=False: written.append(text)))
+    _relay(io.BytesIO(b"a library's warning\nsecond line \xff\n"))
+    assert written == ["a library's warning", "second line \ufffd"]
