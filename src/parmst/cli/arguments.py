@@ -85,7 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     warm = sub.add_parser("warmup", help="compile the solvers' kernels ahead of the first solve")
     warm.add_argument("--backend", metavar="B[,B...]",
-                      help="only these backends (serial, cpu, gpu, opencl, mpi); all by default")
+                      help="only these backends (serial, cpu, gpu, multigpu, opencl, mpi); all by default")
     warm.add_argument("--quiet", action="store_true", help="no progress bar")
     warm.set_defaults(handler=cmd_warmup)
 
