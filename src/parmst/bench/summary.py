@@ -54,11 +54,11 @@ def summary(result: BenchResult) -> list[str]:
       g      ecl/cpu x2         20    10.00x
     """
     labels = {r.label for r in result.records if r.kind == "parmst"}
-    peers = {r.label for r in result.records if r.kind == "peer"}
-    count = len(result.graphs)
-    lines = [f"{result.config.get('name') or 'custom'}: {count} graph{'s' * (count != 1)}, "
-             f"{len(labels)} solver variant{'s' * (len(labels) != 1)}, "
-             f"{len(peers)} peer{'s' * (len(peers) != 1)}"
+    counts = [(len(result.graphs), "graph"), (len(labels), "solver variant")] + [
+        (len({r.label for r in result.records if r.kind == kind}), noun)
+        for kind, noun in (("peer", "peer"), ("io", "format timing"), ("scan", "scan"))]
+    said = ", ".join(f"{n} {noun}{'s' * (n != 1)}" for n, noun in counts if n or noun == "graph")
+    lines = [f"{result.config.get('name') or 'custom'}: {said}"
              + ("; fastest per graph:" if labels and result.graphs else "")]
     if labels and result.graphs:
         peer = main_peer(result)
