@@ -52,7 +52,7 @@ COMMANDS = {
     "convert": (["--from", "--help", "--labels", "--relabel", "--to", "-h"], ["input", "output"]),
     "verify": (["--format", "--help", "--max-listed", "--relabel", "-h"], ["graph", "forest"]),
     "warmup": (["--backend", "--help", "--quiet", "-h"], []),
-    "info": (["--explain", "--format", "--help", "--relabel", "-h"], []),
+    "info": (["--explain", "--format", "--help", "--relabel", "--verbose", "-h", "-v"], []),
     "bench": (["--baseline", "--budget", "--cache-dir", "--compare", "--formats", "--graph",
                "--help", "--kbest", "--label", "--list", "--measure", "--name", "--no-cache",
                "--no-plots", "--no-progress", "--only", "--opencl-device", "--out", "--peers",

@@ -1,4 +1,5 @@
-"""Planted solvers for the harness tests: registered for one test, then removed."""
+"""Planted solvers for the harness tests: registered for one test, then removed; every bench
+test runs in its own empty folder, where a run without ``--out`` writes its report."""
 
 import numpy as np
 import pytest
@@ -7,6 +8,11 @@ import parmst
 from parmst import registry
 from parmst.registry import Solver
 from parmst.solvers.serial.kruskal import solve as kruskal_solve
+
+
+@pytest.fixture(autouse=True)
+def _in_a_fresh_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
 
 
 def _wrong_solve(graph, stats):

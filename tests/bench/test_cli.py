@@ -20,10 +20,18 @@ def test_tiny_end_to_end_run_writes_table_json_and_plots(tmp_path, capsys):
                     "--repeat", "2", "--cache-dir", str(tmp_path / "cache"),
                     "--out", str(tmp_path / "out"), "--name", "tiny", "--no-progress")
     assert status == 0
-    out = capsys.readouterr()
-    assert "| graph | edges | kruskal/serial | prim/serial | scipy |" in out.out
+    out = capsys.readouterr().out.splitlines()
+    # the terminal gets a summary and the report's path; the report is in its file
+    assert out[0] == "tiny: 2 graphs, 2 solver variants, 1 peer; fastest per graph:"
+    assert out[1].split() == ["graph", "fastest", "M", "edges/s", "vs", "scipy"]
+    assert [line.split()[0] for line in out[2:4]] == ["grid2d:side=5,seed=1", "dense:n=16,seed=2"]
+    report_line = (f"report: {tmp_path / 'out' / 'bench_tiny.md'} (beside it: "
+                   "bench_tiny.json, bench_tiny.png)")
+    assert out[4:] == [report_line]
     written = sorted(p.name for p in (tmp_path / "out").iterdir())
     assert written == ["bench_tiny.json", "bench_tiny.md", "bench_tiny.png"]
+    report = (tmp_path / "out" / "bench_tiny.md").read_text()
+    assert "| graph | edges | kruskal/serial | prim/serial | scipy |" in report
     data = json.loads((tmp_path / "out" / "bench_tiny.json").read_text())
     assert [g["name"] for g in data["graphs"]] == ["grid2d:side=5,seed=1", "dense:n=16,seed=2"]
     assert all(r["status"] == "ok" for r in data["records"])
@@ -71,7 +79,8 @@ def test_planted_mismatch_fails_the_command(tmp_path, capsys, wrong_solver):
                     "--no-plots", "--out", str(tmp_path))
     assert status == 1
     out = capsys.readouterr()
-    assert "**MISMATCH**" in out.out
+    assert f"  MISMATCH: {wrong_solver} on grid2d:side=5,seed=1: " in out.out
+    assert "**MISMATCH**" in (tmp_path / "bench_custom.md").read_text()
     assert "FAILED" in out.err
     record = json.loads((tmp_path / "bench_custom.json").read_text())["records"][1]
     assert (record["solver"], record["status"], record["times"]) == (wrong_solver, "MISMATCH", [])
@@ -163,3 +172,34 @@ def test_graph_spec_with_an_unknown_family_is_not_taken_for_a_file(capsys):
     assert cli.missing_graph_file("nosuchfamily:n=10") is None
     assert cli.missing_graph_file("rmat:scale=5,a=0.5") is None
     assert cli.missing_graph_file("real:nosuch") is None
+
+
+def test_without_out_the_report_goes_to_bench_results(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert _bench("--graph", "grid2d:side=4,seed=1", "--solver", "kruskal/serial",
+                  "--peers", "none", "--repeat", "1", "--no-cache", "--no-plots",
+                  "--no-progress") == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        f"report: {cli.DEFAULT_OUT}/bench_custom.md (beside it: bench_custom.json)")
+    assert sorted(p.name for p in (tmp_path / cli.DEFAULT_OUT).iterdir()) == [
+        "bench_custom.json", "bench_custom.md"]
+
+
+def test_out_dash_prints_the_markdown_report_and_writes_nothing(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert _bench("--graph", "grid2d:side=4,seed=1", "--solver", "kruskal/serial",
+                  "--peers", "none", "--repeat", "1", "--no-cache", "--no-progress",
+                  "--out", "-") == 0
+    assert capsys.readouterr().out.startswith("# parmst bench: custom\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_out_folder_that_cannot_be_made_is_refused_before_any_run(tmp_path, monkeypatch,
+                                                                      capsys):
+    from parmst.bench import harness
+
+    monkeypatch.setattr(harness, "run", lambda config: pytest.fail("ran anyway"))
+    (tmp_path / "file").write_text("")
+    assert _bench("--graph", "grid2d:side=4,seed=1", "--out", str(tmp_path / "file" / "x")) == 2
+    assert capsys.readouterr().err.startswith(f"parmst bench: --out {tmp_path / 'file' / 'x'}: "
+                                              "cannot write there: ")

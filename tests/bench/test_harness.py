@@ -142,3 +142,13 @@ def test_bench_result_writes_markdown_json_and_plots(tiny, tmp_path):
     assert names == ["bench_tiny.json", "bench_tiny.md", "bench_tiny.png"]
     assert all(p.stat().st_size > 0 for p in written)
     assert "test machine" in (tmp_path / "bench_tiny.md").read_text()
+
+
+def test_solver_all_is_every_solver_that_can_run_here():
+    from parmst.bench.specs import variants
+
+    every, _, unavailable = variants(["all"], {}, explicit=True)
+    runnable = [name for name, s in registry.solvers().items() if s.can_run() is True]
+    assert sorted(v.solver.name for v in every) == sorted(runnable)
+    assert not any(v.explicit for v in every)  # as the default: dense solvers still filtered
+    assert set(unavailable) == set(registry.solvers()) - set(runnable)

@@ -1,6 +1,7 @@
 """Suite definitions resolve to generator families, and generated graphs are cached."""
 
 import inspect
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -98,3 +99,25 @@ def test_cache_directory_follows_the_environment(monkeypatch, tmp_path):
     assert default_cache_dir() == tmp_path
     monkeypatch.delenv("PARMST_CACHE")
     assert default_cache_dir().parts[-2:] == ("parmst", "graphs")
+
+
+@pytest.mark.parametrize("suite", sorted(SUITES))
+def test_every_suite_names_its_solvers_and_peers(suite):
+    """A suite runs what it names (the README's tables), never every solver by accident."""
+    from parmst.bench.peers import resolve_peers
+    from parmst.bench.specs import choose_solvers, parse_solver_spec
+
+    chosen = get_suite(suite)
+    assert chosen.solvers is not None and chosen.peers is not None
+    choose_solvers([parse_solver_spec(spec)[0] for spec in chosen.solvers])  # all registered
+    resolve_peers(list(chosen.peers))  # all known
+
+
+def test_ecl_small_runs_the_readme_tables_columns():
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    header = next(line for line in readme.splitlines()
+                  if line.startswith("| graph | edges | kruskal/serial"))
+    columns = [cell.strip() for cell in header.strip("|").split("|")][2:]
+    suite = get_suite("ecl-small")
+    assert columns == [*suite.solvers, "SciPy", "igraph"]
+    assert suite.peers == ("scipy", "igraph")

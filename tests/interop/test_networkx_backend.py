@@ -131,12 +131,23 @@ def test_snapshot_round_trips_and_maps_labels():
 def test_can_run_and_should_run_give_reasons():
     small = nx.path_graph(5)
     assert BackendInterface.can_run("minimum_spanning_tree", (small,), {}) is True
-    assert "directed" in BackendInterface.can_run("minimum_spanning_tree", (nx.DiGraph(),), {})
+    assert BackendInterface.can_run("minimum_spanning_tree", (nx.DiGraph(),), {}) is True
+    assert "directed" in BackendInterface.can_run("kruskal_mst_edges", (nx.DiGraph(), True), {})
     assert "partition" in BackendInterface.can_run(
         "kruskal_mst_edges", (small, True), {"partition": "p"})
     assert "edges" in BackendInterface.should_run("minimum_spanning_tree", (small,), {})
     assert BackendInterface.should_run(
         "minimum_spanning_tree", (nx.path_graph(MIN_EDGES + 2),), {}) is True
+
+
+def test_directed_graph_raises_networkx_error_with_the_reason():
+    graph = nx.DiGraph()
+    graph.add_weighted_edges_from((i, i + 1, 1.0) for i in range(MIN_EDGES + 2))
+    with pytest.raises(nx.NetworkXNotImplemented,
+                       match="directed type: parmst finds spanning trees of undirected"):
+        nx.minimum_spanning_tree(graph, backend="parmst")
+    with pytest.raises(nx.NetworkXNotImplemented, match="to_undirected"):
+        BackendInterface.maximum_spanning_tree(graph)
 
 
 def test_unsupported_weights_raise_not_implemented():
@@ -163,8 +174,10 @@ assert list(nx.minimum_spanning_edges(G, algorithm="prim", backend="parmst")) ==
     nx.minimum_spanning_edges(G, algorithm="prim", backend="networkx"))
 try:
     nx.minimum_spanning_tree(nx.DiGraph([(0, 1)]), backend="parmst")
-except NotImplementedError as exc:
-    assert "parmst" in str(exc)
+except nx.NetworkXNotImplemented as exc:
+    assert "parmst finds spanning trees of undirected graphs" in str(exc)
+else:
+    raise AssertionError("a directed graph was accepted")
 with nx.config.backend_priority(algos=["parmst"]):
     auto = nx.maximum_spanning_tree(G)
 assert list(auto.edges(data=True)) == list(nx.maximum_spanning_tree(G, backend="networkx").edges(data=True))

@@ -10,8 +10,11 @@ usage error. A missing optional library (matplotlib for plots, a peer's
 library, a generator's) costs only what needs it, said in one line each; so
 does a plot that fails to draw, after the tables are written.
 
-With ``--out``, the report (tables and plots) is rewritten after each graph,
-so a run stopped part way leaves a whole report of what ran.
+The report (Markdown tables, JSON, plots) goes to ``--out DIR`` (default
+``bench-results``), rewritten after each graph, so a run stopped part way leaves a
+whole report of what ran; the terminal gets a few lines (per graph the fastest
+solver and its speed over the main peer, :mod:`parmst.bench.summary`) and the
+report's path. ``--out -`` prints the Markdown report instead and writes no file.
 """
 
 from __future__ import annotations
@@ -25,6 +28,9 @@ from pathlib import Path
 __all__ = ["add_arguments", "run"]
 
 log = logging.getLogger(__name__)
+
+DEFAULT_OUT = "bench-results"
+"""Where ``parmst bench`` writes its report without ``--out``."""
 
 
 def _split(values: list[str] | None) -> list[str] | None:
@@ -89,8 +95,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     what.add_argument("--solver", action="append", metavar="NAME",
                       help="solver name or pattern such as '*/cpu', with options in brackets "
                            "such as 'ecl/gpu[launch=persistent,filter=false]' (repeatable or "
-                           "comma-separated; default: the suite's, else every solver that "
-                           "can run here)")
+                           "comma-separated), or 'all' for every solver that can run here "
+                           "(default: the suite's, else all)")
     what.add_argument("--peers", action="append", metavar="NAME",
                       help="scipy, networkx (or networkx-kruskal|prim|boruvka), igraph, "
                            "networkit, cugraph, pbbs (PBBS's MST binary, named by "
@@ -150,8 +156,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                           "~/.cache/parmst/graphs)")
     how.add_argument("--no-cache", action="store_true", help="regenerate graphs, cache nothing")
     out = parser.add_argument_group("reports")
-    out.add_argument("--out", metavar="DIR",
-                     help="write bench_<name>.md, .json and .png plots here")
+    out.add_argument("--out", metavar="DIR", default=DEFAULT_OUT,
+                     help="write bench_<name>.md, .json and .png plots here (default "
+                          f"{DEFAULT_OUT}); '-' prints the Markdown report instead")
     out.add_argument("--name", help="report name (default: the suite's name, or 'custom')")
     out.add_argument("--label", metavar="TEXT",
                      help="machine name for the report, e.g. '2-core laptop, no GPU'")
@@ -271,6 +278,7 @@ def run(args: argparse.Namespace) -> int:
     from parmst.bench.plots import unavailable
     from parmst.bench.result import BenchResult
     from parmst.bench.specs import split_specs
+    from parmst.bench.summary import summary
     from parmst.errors import ParmstError
 
     if args.list:
@@ -299,8 +307,16 @@ def run(args: argparse.Namespace) -> int:
 
         formats = list(FORMATS)
 
-    why_no_plots = None if args.no_plots else unavailable()  # said once, with the other skips
-    plots = bool(args.out) and not args.no_plots and why_no_plots is None
+    to_files = args.out != "-"
+    if to_files:
+        try:  # refused before any work, not after the last graph
+            Path(args.out).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            sys.stderr.write(f"parmst bench: --out {args.out}: cannot write there: "
+                             f"{exc.strerror or exc}\n")
+            return 2
+    why_no_plots = None if args.no_plots or not to_files else unavailable()
+    plots = to_files and not args.no_plots and why_no_plots is None
 
     def save(partial: BenchResult) -> list[Path]:
         """Write the tables, then the plots; a failed plot is one line and no more tries."""
@@ -315,7 +331,7 @@ def run(args: argparse.Namespace) -> int:
         return written
 
     def checkpoint(partial: BenchResult) -> None:
-        if args.out:  # the report so far, so that a run stopped part way keeps it
+        if to_files:  # the report so far, so that a run stopped part way keeps it
             save(partial)
 
     try:
@@ -335,18 +351,21 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, ParmstError) as exc:
         sys.stderr.write(f"parmst bench: {exc}\n")
         return 2
-    sys.stdout.write(to_markdown(result))
     for peer, why in result.config["skipped_peers"].items():
         sys.stderr.write(f"peer {peer} skipped: {why}\n")
     for graph, why in result.config["skipped_graphs"].items():
         sys.stderr.write(f"graph {graph} skipped: {why}\n")
-    if args.out:
-        if why_no_plots is not None:
-            sys.stderr.write(f"plots skipped: {why_no_plots}\n")
-        for path in save(result):
-            sys.stderr.write(f"wrote {path}\n")
+    if why_no_plots is not None:
+        sys.stderr.write(f"plots skipped: {why_no_plots}\n")
+    if to_files:
+        written = save(result)
+        beside = ", ".join(path.name for path in written[1:])
+        lines = [*summary(result), f"report: {written[0]} (beside it: {beside})"]
+        sys.stdout.write("\n".join(lines) + "\n")
+    else:
+        sys.stdout.write(to_markdown(result))
     if result.failed:
         sys.stderr.write("parmst bench: FAILED: some results were wrong or did not run; "
-                         "see the MISMATCH/error rows and notes above\n")
+                         "see the MISMATCH/error lines above and the report's notes\n")
         return 1
     return 0

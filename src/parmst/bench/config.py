@@ -35,8 +35,8 @@ class RunConfig:
         Graph files, generator specs (``"rmat:scale=14,seed=1"``) or graphs.
     solvers : sequence of str, optional
         Solver names or patterns (``"*/cpu"``), each optionally with solver
-        options in brackets (``"ecl/gpu[launch=persistent,filter=false]"``);
-        default the suite's, else every solver that can run here
+        options in brackets (``"ecl/gpu[launch=persistent,filter=false]"``), or
+        ``["all"]``; default the suite's, else every solver that can run here
         (dense-matrix solvers only where the matrix is not much larger than
         the graph).
     suite : str, optional

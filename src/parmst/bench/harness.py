@@ -39,6 +39,7 @@ from parmst.bench.peer_timing import time_peer, time_point_peer
 from parmst.bench.peers import PEERS, resolve_peers
 from parmst.bench.placement import place
 from parmst.bench.point_timing import point_info, point_reference, time_point_solvers
+from parmst.bench.progress import progress_bar
 from parmst.bench.real import RealGraphMissing
 from parmst.bench.result import REFERENCE, BenchResult, GraphInfo, Record
 from parmst.bench.specs import Variant, variants
@@ -133,8 +134,6 @@ def run(config: RunConfig) -> BenchResult:
     >>> [(r.graph, r.status, len(r.times)) for r in result.records]
     [('graph0', 'ok', 2), ('graph0~ranked', 'ok', 2)]
     """
-    from tqdm.auto import tqdm
-
     config.check()
     suite_info = config.suite_info
     scheme = config.scheme
@@ -183,7 +182,7 @@ def run(config: RunConfig) -> BenchResult:
     started = time.perf_counter()
     with (PeerRunner(config.budget) as runner,
           tempfile.TemporaryDirectory(prefix="parmst-bench-io-") as folder,
-          tqdm(total=total, desc="bench", unit="run", disable=not config.progress) as bar):
+          progress_bar(total, config.progress) as bar):
         plan = _Plan(config, scheme, timed, peer_names, peers_explicit, formats, placements,
                      end_to_end, runner, Path(folder), bar)
         for item in items:

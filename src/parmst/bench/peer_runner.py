@@ -89,6 +89,14 @@ def _forward(replies: BinaryIO, inbox: queue.Queue) -> None:
         inbox.put(None)
 
 
+def _relay(lines: BinaryIO) -> None:
+    """Parent-side thread: print what the worker's libraries print, above any progress bar."""
+    from tqdm import tqdm
+
+    for line in lines:
+        tqdm.write(line.decode(errors="replace").rstrip("\n"), file=sys.stderr)
+
+
 class PeerRunner:
     """Runs peers in one worker process, stopping any that overrun their budget.
 
@@ -120,10 +128,13 @@ class PeerRunner:
 
     def _start(self) -> None:
         self._process = subprocess.Popen([sys.executable, "-m", "parmst.bench._peer_worker"],
-                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=subprocess.PIPE)
         self._inbox = queue.Queue()
         threading.Thread(target=_forward, args=(self._process.stdout, self._inbox),
                          daemon=True, name="parmst-bench-peer-reader").start()
+        threading.Thread(target=_relay, args=(self._process.stderr,), daemon=True,
+                         name="parmst-bench-peer-stderr").start()
 
     def _stop(self) -> None:
         if self._process is None:

@@ -19,7 +19,10 @@ from parmst import registry
 from parmst.errors import UnknownOptionError, UnknownSolverError
 from parmst.keyvalue import parse_pairs
 
-__all__ = ["Variant", "choose_solvers", "parse_solver_spec", "split_specs", "variants"]
+__all__ = ["ALL", "Variant", "choose_solvers", "parse_solver_spec", "split_specs", "variants"]
+
+ALL = "all"
+"""The solver spec that names every solver that can run here, in place of a suite's own."""
 
 
 @dataclass(frozen=True)
@@ -86,8 +89,8 @@ def choose_solvers(patterns: Sequence[str] | None = None
     """The solvers to time, and why each registered one left out cannot run here.
 
     ``patterns`` are solver names or shell-style patterns (``"*/cpu"``);
-    ``None`` means every solver that can run on this machine. Graph and point
-    solvers alike: the harness gives each the inputs of its kind.
+    ``None`` or ``["all"]`` means every solver that can run on this machine. Graph and
+    point solvers alike: the harness gives each the inputs of its kind.
 
     Examples
     --------
@@ -97,7 +100,7 @@ def choose_solvers(patterns: Sequence[str] | None = None
     """
     table = {**registry.solvers(), **registry.solvers("points")}
     unavailable = {}
-    if patterns is None:
+    if patterns is None or list(patterns) == [ALL]:
         chosen = []
         for solver in table.values():
             ok = solver.can_run()
@@ -124,8 +127,11 @@ def variants(specs: Sequence[str] | None, sweeps: Mapping[str, Sequence[Any]],
     A sweep (``{"threads": [1, 2, 4]}``) applies to the solvers that take
     that option and whose spec does not fix it; the ``ranks`` sweep applies
     to the mpi solvers, instead of the sweeps (their threads per rank follow
-    from the rank count, :mod:`parmst.bench.mpi`).
+    from the rank count, :mod:`parmst.bench.mpi`). ``specs`` of ``["all"]`` (or None)
+    are every solver that can run here, none of them counted as named.
     """
+    if specs is not None and list(specs) == [ALL]:
+        specs, explicit = None, False  # every runnable solver, as when no spec is given
     parsed = [parse_solver_spec(spec) for spec in specs] if specs is not None else None
     solvers, unavailable = choose_solvers(None if parsed is None else [p for p, _, _ in parsed])
     out = []

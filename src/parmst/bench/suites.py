@@ -3,8 +3,9 @@
 Each suite lists generator specs (see :mod:`parmst.generators`) with the name
 the paper gave the input it stands in for. Every suite has a full variant,
 sized like the paper (for machines with tens of GiB and many cores), and a
-``-small`` variant that runs end to end in under two minutes on a 2-core
-laptop with every solver that can run there and the SciPy peer.
+``-small`` variant for a 2-core laptop (``ecl-small``: about a minute). Each suite
+names its solvers and peers (``parmst bench --list`` shows them); ``--solver all``
+runs every solver that can run here instead.
 
 =================  ==============================================================
 suite              reproduces
@@ -139,7 +140,9 @@ class Suite:
         The inputs form a size series (plotted as time against size).
     solvers, peers : tuple of str, optional
         Solver specs (``"ecl/gpu[launch=persistent]"``) and peers to run
-        when the command names none; ``None``: the harness's defaults.
+        when the command names none (every suite of :data:`SUITES` names both);
+        ``None``: the harness's defaults, every solver that can run here and
+        every installed peer.
     threads : tuple of int, optional
         A thread-count sweep for solvers that take ``threads``.
     ranks : tuple of int, optional
@@ -283,6 +286,22 @@ _MULTIGPU_BIG = (
 _MULTIGPU_SOLVERS = ("ecl/gpu", "ecl/multigpu")
 # One part per device where there are two GPUs, two parts on the one device otherwise.
 _MULTIGPU_SMALL_SOLVERS = ("ecl/gpu", "ecl/multigpu[parts=2]")
+
+# The solvers and peers of the README's 2-core table (ecl-small): the serial references,
+# the fastest multi-core solvers there, SciPy and igraph. Every solver that can run here is
+# one --solver all away; the default stays the table's, so the suite takes the minute the
+# README says rather than launching MPI ranks, OpenCL builds and GHS.
+_ECL_SOLVERS = ("kruskal/serial", "filter-kruskal/serial", "prim/serial", "ecl/cpu",
+                "boruvka-edge/cpu", "filter-kruskal/cpu")
+_ECL_PEERS = ("scipy", "igraph")
+# Shou and He's serial Kruskal and Borůvka beside their edge-centric Borůvka and ECL-MST.
+_SEED000_SOLVERS = ("kruskal/serial", "boruvka/serial", "boruvka-edge/cpu", "ecl/cpu",
+                    "filter-kruskal/serial")
+# Sousa's road networks: Kruskal and Prim, his generic Borůvka, ECL-MST.
+_ROAD_SOLVERS = ("kruskal/serial", "prim/serial", "genboruvka/cpu", "ecl/cpu",
+                 "filter-kruskal/cpu")
+# Pugliese's dense Prim (serial and parallel) beside heap Prim and Kruskal.
+_PRIM_DENSE_SOLVERS = ("kruskal/serial", "prim/serial", "prim-dense/serial", "prim-dense/cpu")
 
 _CPU_SOLVERS = ("ecl/cpu", "boruvka-edge/cpu", "genboruvka/cpu", "filter-kruskal/cpu",
                 "prim-dense/cpu", "kruskal/serial")
@@ -431,19 +450,26 @@ def _real(names: tuple[str, ...]) -> tuple[BenchGraph, ...]:
 SUITES: dict[str, Suite] = {suite.name: suite for suite in (
     Suite("seed000", "Shou and He section 4.1 (its eight test files)",
           _seed000(tuple(f"{kind}/{size}" for kind in ("sparse", "dense")
-                         for size in ("small", "medium", "large", "extreme")))),
+                         for size in ("small", "medium", "large", "extreme"))),
+          solvers=_SEED000_SOLVERS, peers=("scipy",)),
     Suite("seed000-small", "Shou and He section 4.1, its small files and dense/medium",
-          _seed000(("sparse/small", "dense/small", "dense/medium"))),
-    Suite("ecl", "Fallin et al. Table 2 (synthetic stand-ins for its families)", _ECL_FULL),
-    Suite("ecl-small", "Fallin et al. Table 2 families at 2^14..2^16 vertices", _ECL_SMALL),
+          _seed000(("sparse/small", "dense/small", "dense/medium")),
+          solvers=_SEED000_SOLVERS, peers=("scipy",)),
+    Suite("ecl", "Fallin et al. Table 2 (synthetic stand-ins for its families)", _ECL_FULL,
+          solvers=_ECL_SOLVERS, peers=_ECL_PEERS),
+    Suite("ecl-small", "Fallin et al. Table 2 families at 2^14..2^16 vertices", _ECL_SMALL,
+          solvers=_ECL_SOLVERS, peers=_ECL_PEERS),
     Suite("road", "Sousa Tables 5.1-5.2 (road-like grids of the networks' sizes)",
-          _road(_ROAD_NETWORKS)),
+          _road(_ROAD_NETWORKS), solvers=_ROAD_SOLVERS, peers=("scipy",)),
     Suite("road-small", "Sousa Table 5.1, its three smallest networks at 1/4 scale",
-          _road(tuple((name, n // 4) for name, n in _ROAD_NETWORKS[:3]))),
+          _road(tuple((name, n // 4) for name, n in _ROAD_NETWORKS[:3])),
+          solvers=_ROAD_SOLVERS, peers=("scipy",)),
     Suite("prim-dense", "Pugliese section 4 (dense graphs, 64 to 4096 nodes)",
-          _prim_dense((64, 128, 256, 512, 1024, 2048, 4096)), size_series=True),
+          _prim_dense((64, 128, 256, 512, 1024, 2048, 4096)), size_series=True,
+          solvers=_PRIM_DENSE_SOLVERS, peers=("scipy",)),
     Suite("prim-dense-small", "Pugliese section 4, 64 to 1024 nodes",
-          _prim_dense((64, 128, 256, 512, 1024)), size_series=True),
+          _prim_dense((64, 128, 256, 512, 1024)), size_series=True,
+          solvers=_PRIM_DENSE_SOLVERS, peers=("scipy",)),
     Suite("ecl-gpu", "Fallin et al. Figures 3-4: GPU throughput on its families, compute-only",
           _ECL_GPU, solvers=("*/gpu",), peers=("scipy",), measure="compute",
           reference=ECL_MST_H100),

@@ -89,13 +89,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     warm = sub.add_parser("warmup", help="compile the solvers' kernels ahead of the first solve")
     warm.add_argument("--backend", metavar="B[,B...]",
-                      help="only these backends (serial, cpu, gpu, opencl, mpi); all by default")
+                      help="only these backends (serial, cpu, gpu, multigpu, opencl, mpi); all by default")
     warm.add_argument("--quiet", action="store_true", help="no progress bar")
     warm.set_defaults(handler=cmd_warmup)
 
     info = sub.add_parser("info", help="solvers, backends, devices, and why any is unavailable")
     info.add_argument("--explain", metavar="FILE", help="also say what 'auto' picks for FILE")
     info.add_argument("--format", help="format of --explain FILE")
+    # SUPPRESS keeps 'parmst -v info' working: a default here would overwrite the main -v.
+    info.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS,
+                      help="also say what each solver does and log progress details")
     _add_relabel(info)
     info.set_defaults(handler=cmd_info)
 

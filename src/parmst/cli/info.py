@@ -64,7 +64,7 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 
 def _list_solvers(table: dict, graph, verbose: bool) -> None:
-    """One line per solver: available, or why not; with ``verbose`` its summary and paper."""
+    """One line per solver: available, or why not, then its paper; with ``verbose`` its summary."""
     for name, solver in table.items():
         ok = solver.can_run(graph)
         state = "available" if ok is True else f"unavailable: {ok}"
@@ -72,4 +72,5 @@ def _list_solvers(table: dict, graph, verbose: bool) -> None:
             state = f"approximate ({APPROXIMATE}); {state}"
         print(f"  {name:<24} {state}")
         if verbose:
-            print(f"  {'':<24} {solver.summary} [{solver.paper}]")
+            print(f"  {'':<24} {solver.summary}")
+        print(f"  {'':<24} paper: {solver.paper}")

@@ -3,7 +3,7 @@
 ================================  ==============  ==============================================
 module                            pip extra       what it enables
 ================================  ==============  ==============================================
-``parmst.interop.networkx_backend``  ``networkx``  NetworkX backend ``parmst``: ``nx.minimum_spanning_tree(G, backend="parmst")``
+``parmst.interop.networkx_backend``  ``interop``  NetworkX backend ``parmst``: ``nx.minimum_spanning_tree(G, backend="parmst")``
 ``parmst.scipy``                  ``interop``     drop-in ``minimum_spanning_tree(csgraph, overwrite=False)``
 ``Graph.from_igraph``             ``igraph``      igraph graphs in, ``Forest.to_igraph()`` out
 ``Graph.from_table``              ``tables``      pandas, polars and Arrow tables by column name
@@ -15,13 +15,3 @@ library when used and names the pip extra when it is missing.
 """
 
 from __future__ import annotations
-
-#: (what, importable module it needs, pip extra) for ``parmst info``.
-FRONT_DOORS = (
-    ("NetworkX backend 'parmst'", "networkx", "interop"),
-    ("parmst.scipy drop-in", "scipy", "interop"),
-    ("Graph.from_igraph / Forest.to_igraph", "igraph", "igraph"),
-    ("Graph.from_table (pandas)", "pandas", "tables"),
-    ("Graph.from_table (polars)", "polars", "tables"),
-    ("Graph.from_table (Arrow), Parquet files", "pyarrow", "parquet"),
-)

@@ -160,7 +160,11 @@ void select_vertices(__global uint *counts, uint drained, __global const uint *s
         return;
     min_edge[v] = NO_EDGE;
     uint e = (uint)(key & slot_mask);
-    join(parent, find(parent, src[e]), find(parent, dst[e]));
+    /* find reads without volatile, as in ECL-MST: a parent read before another set's join
+       lands is a non-root, and join's compare-and-swap moves past it. The cast says so
+       (passing a volatile pointer silently drops the qualifier, a warning on PoCL). */
+    __global const uint *settled = (__global const uint *)parent;
+    join(parent, find(settled, src[e]), find(settled, dst[e]));
     in_forest[e] = 1;
 }
 
