@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from parmst import _memory
+from parmst._names import vertex_ids
 from parmst.errors import GraphFormatError, GraphValueError
 from parmst.graph import WEIGHT_DTYPES, Graph, index_dtype_for
 from parmst.io._mirror import mirror_pairs
@@ -150,21 +151,14 @@ def unit_weights(weight: np.ndarray | None, rows: int) -> np.ndarray:
 
 def relabel_ids(src: np.ndarray, dst: np.ndarray, relabel: bool | str
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """Map arbitrary ids onto 0..n-1: ``"sorted"`` (or True) by id, ``"first"`` by first appearance.
+    """Map arbitrary ids onto 0..n-1: ``"sorted"`` (or True) by id, ``"first"`` by first appearance
+    (the one rule of :mod:`parmst._names`).
 
     Returns the new src, dst and the original id of each new vertex (None if not relabelled).
     """
     if relabel is False:
         return src, dst, None
-    both = np.empty(2 * len(src), dtype=np.int64)
-    both[0::2], both[1::2] = src, dst
-    labels, first, inverse = np.unique(both, return_index=True, return_inverse=True)
-    if relabel == "first":
-        by_appearance = np.argsort(first, kind="stable")
-        rank = np.empty(len(labels), dtype=np.int64)
-        rank[by_appearance] = np.arange(len(labels))
-        labels, inverse = labels[by_appearance], rank[inverse]
-    return inverse[0::2], inverse[1::2], labels
+    return vertex_ids(src, dst, relabel)
 
 
 def drop_mirrors(rows: Rows, symmetric: str) -> Rows:
