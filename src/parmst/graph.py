@@ -253,14 +253,18 @@ class Graph:
     @classmethod
     def _from_ends(cls, src: Any, dst: Any, weight: Any, num_vertices: Any, *, allow_nan: bool,
                    copy: bool, relabel: Any, what: tuple[str, str, str] = ("src", "dst", "weights"),
-                   columns: tuple[str, str, str] = DEFAULT_COLUMNS) -> Graph:
-        """:meth:`from_edges` on the host; ``what`` names the three arguments (or the user's
-        columns) in errors, ``columns`` become :attr:`columns`."""
-        s, d, labels = vertex_ids(src, dst, relabel, what[:2])
+                   columns: tuple[str, str, str] = DEFAULT_COLUMNS,
+                   labels: np.ndarray | None = None) -> Graph:
+        """:meth:`from_edges` on the host, for this module, :mod:`parmst.io` and the tables:
+        ``what`` names the three arguments (or the user's columns) in errors, ``columns``
+        become :attr:`columns`; ``labels`` are given where the caller numbered the ends
+        already (Arrow names), else the ends are numbered by ``relabel``."""
+        if labels is None:
+            src, dst, labels = vertex_ids(src, dst, relabel, what[:2])
         if labels is not None and num_vertices is not None:
             raise GraphValueError(f"num_vertices applies to integer vertex ids; the "
                                   f"{len(labels)} vertex names give the vertex count")
-        graph = cls._from_ids(coerce_ids(what[0], s), coerce_ids(what[1], d), weight,
+        graph = cls._from_ids(coerce_ids(what[0], src), coerce_ids(what[1], dst), weight,
                               num_vertices, allow_nan=allow_nan, copy=copy, what=what)
         if labels is not None or columns != DEFAULT_COLUMNS:
             object.__setattr__(graph, "labels", labels)
@@ -412,11 +416,8 @@ class Graph:
         w = _tables.column_array(table, weight) if weight is not None else None
         what = (f"column {source!r}", f"column {target!r}", f"weight column {weight!r}")
         columns = (str(source), str(target), str(weight if weight is not None else "weight"))
-        if labels is not None:  # numbered already: the rule is not applied twice
-            relabel = False
-        graph = cls._from_ends(src, dst, w, num_vertices, allow_nan=allow_nan, copy=False,
-                               relabel=relabel, what=what, columns=columns)
-        return graph if labels is None else graph._labelled(labels)
+        return cls._from_ends(src, dst, w, num_vertices, allow_nan=allow_nan, copy=False,
+                              relabel=relabel, what=what, columns=columns, labels=labels)
 
     @classmethod
     def from_igraph(cls, graph: Any, weight: str | None = "weight") -> Graph:

@@ -181,15 +181,23 @@ def build_graph(path: str, src: np.ndarray, dst: np.ndarray, weight: np.ndarray 
 
 
 def graph_from_rows(path: str, src: np.ndarray, dst: np.ndarray, weight: np.ndarray | None,
-                    num_vertices: int | None) -> Graph:
+                    num_vertices: int | None, labels: np.ndarray | None = None) -> Graph:
     """The Graph of freshly parsed arrays, without copies.
 
     The row parser has already checked every id against its range (``>= 0``)
     and every weight (NaN only where allowed), so only the vertex count is
-    left to check; ``num_vertices=None`` means ``max id + 1``.
+    left to check; ``num_vertices=None`` means ``max id + 1``. Relabelled
+    rows come with ``labels``, the file's id of each vertex, which are then
+    the vertices: a larger declared count is an error.
     """
     m = len(src)
     top = max(int(src.max()), int(dst.max())) if m else -1
+    if labels is not None:
+        if num_vertices is not None and num_vertices != len(labels):
+            raise GraphFormatError(path, f"relabelling numbers the {len(labels)} vertex ids "
+                                         f"of the file, but num_vertices={num_vertices} is "
+                                         "declared; leave out relabel or the vertex count")
+        num_vertices = len(labels)
     if num_vertices is None:
         num_vertices = top + 1
     elif top >= num_vertices:
@@ -197,4 +205,4 @@ def graph_from_rows(path: str, src: np.ndarray, dst: np.ndarray, weight: np.ndar
                                      f"{num_vertices} vertices")
     index = index_dtype_for(num_vertices, m)
     return Graph(src.astype(index, copy=False), dst.astype(index, copy=False),
-                 unit_weights(weight, m), num_vertices)
+                 unit_weights(weight, m), num_vertices, labels)

@@ -217,7 +217,8 @@ def read_with_labels(path: str | os.PathLike, *, num_vertices: int | None = None
                          f"file has {len(rows.src)} edge lines", layout.header[2])
     rows = drop_mirrors(rows, symmetric)
     src, dst, labels = relabel_ids(rows.src, rows.dst, relabel)
-    graph = graph_from_rows(text.path, src, dst, finish_weights(rows, dtype), num_vertices)
+    graph = graph_from_rows(text.path, src, dst, finish_weights(rows, dtype), num_vertices,
+                            labels)
     return graph, labels
 
 
@@ -277,8 +278,9 @@ def write_lines(graph: Graph, path: str | os.PathLike, head: str, *, separator: 
                 labels: np.ndarray | None = None, progress: bool | None = None) -> None:
     """Write ``head`` (comment lines) and then one ``u v w`` line per edge.
 
-    With ``labels``, vertex ``v`` is written as ``labels[v]`` (the ids that
-    :func:`read_with_labels` returned).
+    Vertex ``v`` is written as ``labels[v]`` (by default the graph's own
+    :attr:`~parmst.Graph.labels`, e.g. the ids that :func:`read_with_labels`
+    numbered), or as ``v`` where there are none.
 
     Examples
     --------
@@ -289,6 +291,8 @@ def write_lines(graph: Graph, path: str | os.PathLike, head: str, *, separator: 
     '# note\\n0\\t1\\t2.5\\n'
     """
     src, dst = graph.src, graph.dst
+    if labels is None:
+        labels = graph.labels
     if labels is not None:
         labels = _check_labels(labels, graph.num_vertices)
         src, dst = labels[src], labels[dst]
@@ -303,7 +307,8 @@ def _check_labels(labels: np.ndarray, num_vertices: int) -> np.ndarray:
     labels = np.asarray(labels)
     if labels.shape != (num_vertices,) or labels.dtype.kind not in "iu":
         raise ValueError(f"labels must hold one integer id per vertex ({num_vertices}), got "
-                         f"shape {labels.shape} dtype {labels.dtype}")
+                         f"shape {labels.shape} dtype {labels.dtype}; edge lists hold integer "
+                         "ids: write vertex names as csv")
     return labels.astype(np.int64, copy=False)
 
 
@@ -311,8 +316,9 @@ def write(graph: Graph, path: str | os.PathLike, *, metadata: bool = True,
           labels: np.ndarray | None = None, progress: bool | None = None) -> None:
     """Write ``graph`` as an edge list (see the module docstring).
 
-    ``labels`` writes vertex ``v`` as ``labels[v]``, e.g. the file ids that
-    :func:`read_with_labels` returned; the metadata comment then leaves out
+    ``labels`` (by default the graph's :attr:`~parmst.Graph.labels`) writes
+    vertex ``v`` as ``labels[v]``, e.g. the file ids that
+    :func:`read_with_labels` numbered; the metadata comment then leaves out
     the vertex count, which no longer bounds the ids.
 
     Examples
@@ -323,5 +329,6 @@ def write(graph: Graph, path: str | os.PathLike, *, metadata: bool = True,
     >>> open(path).read()
     '0 1 3\\n'
     """
-    head = metadata_comment("#", graph, with_vertices=labels is None) if metadata else ""
+    named = labels is not None or graph.labels is not None
+    head = metadata_comment("#", graph, with_vertices=not named) if metadata else ""
     write_lines(graph, path, head, labels=labels, progress=progress)
