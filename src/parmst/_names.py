@@ -17,10 +17,11 @@ The rule, shared by every constructor and every reader:
   ids are kept as they are (ids ``0..n-1`` cost nothing: no labels);
 - ``relabel=False``: ids are kept, names are an error.
 
-The numbering is vectorised: :func:`numpy.unique` for numbers and fixed-width
-strings, a hash table (``pandas.factorize`` where pandas is installed, else a
-dictionary) for Python objects, Arrow's ``dictionary_encode`` for Arrow
-columns. Every path gives the same numbering.
+The numbering is vectorised: :func:`numpy.unique` for numbers, a hash table
+(``pandas.factorize`` where pandas is installed, else a dictionary) for
+strings and Python objects (sorting strings costs more than hashing them),
+Arrow's ``dictionary_encode`` for Arrow columns. Every path gives the same
+numbering.
 
 Examples
 --------
@@ -90,7 +91,7 @@ def interleave(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
 
 
 def _by_sorting(both: np.ndarray, order: str) -> tuple[np.ndarray, np.ndarray]:
-    """Numbers and names of comparable values, by one sort (:func:`numpy.unique`)."""
+    """Numbers and names of numbers, by one sort (:func:`numpy.unique`)."""
     try:
         labels, first, inverse = np.unique(both, return_index=True, return_inverse=True)
     except TypeError as exc:
@@ -110,13 +111,14 @@ def _missing(count: int) -> GraphValueError:
 
 
 def _by_hashing(both: np.ndarray, order: str) -> tuple[np.ndarray, np.ndarray]:
-    """Numbers and names of Python objects (any hashable), by a hash table."""
+    """Numbers and names of strings and Python objects (any hashable), by a hash table."""
     if installed("pandas"):
         pd = require("pandas", "numbering vertex names")
         try:
             codes, labels = pd.factorize(both, sort=order == "sorted")
         except TypeError as exc:
-            raise GraphValueError(f"vertex names cannot be numbered ({exc})") from None
+            raise GraphValueError(f"vertex names cannot be numbered in order ({exc}); use "
+                                  "relabel='first'") from None
         if len(codes) and codes.min() < 0:
             raise _missing(int((codes < 0).sum()))
         return codes.astype(np.int64, copy=False), np.asarray(labels, dtype=object)
@@ -160,7 +162,7 @@ def number(both: np.ndarray, order: str) -> tuple[np.ndarray, np.ndarray]:
     >>> codes.tolist(), labels.tolist()
     ([0, 1, 1, 2], [30, 10, 20])
     """
-    if both.dtype == object:
+    if is_names(both):
         return _by_hashing(both, order)
     return _by_sorting(both, order)
 

@@ -98,6 +98,12 @@ def _arrow_names(table: Any, name: str) -> Any:
         if series.dtype.is_numeric() or series.null_count():
             return None  # numbers are ids; nulls get column_array's error
         column = series.to_arrow()
+    elif library == "pandas" and name in table.columns and installed("pyarrow"):
+        series = table[name]
+        if series.dtype.kind not in "OU" or series.dtype == object or series.isna().any():
+            return None  # numbers are ids, objects may be anything; nulls: column_array's error
+        pa = require("pyarrow", "Arrow columns of vertex names")
+        column = pa.array(series)  # string and categorical columns: Arrow's buffers
     elif library == "pyarrow" and name in table.column_names:
         column = table.column(name)
         if column.null_count:
