@@ -24,8 +24,9 @@ Reading
   int32/int64/float32/float64 instead. NaN weights need ``allow_nan=True``.
 - ``engine="pyarrow"`` (the default where pyarrow is installed) streams the
   file through ``pyarrow.csv.open_csv`` with a progress bar on large files;
-  ``engine="python"`` is parmst's own reader (Python's ``csv`` module, then
-  NumPy's number parsing). Both give the same graph. Where pyarrow meets
+  ``engine="python"`` is parmst's own reader (one split of the whole text
+  where no field is quoted, else Python's ``csv`` module; then NumPy's number
+  parsing). Both give the same graph. Where pyarrow meets
   something it cannot read exactly (a bad value, a ragged row, an integer
   weight beyond int64), parmst's reader reads the file again to name the
   line: every error names the file, the line and the user's column, e.g.
@@ -129,23 +130,41 @@ class _Table:
             raise GraphFormatError(path, f"not UTF-8 text ({exc.reason} at byte {exc.start})"
                                    ) from None
         self.delimiter = delimiter
-        try:
-            rows = [row for row in csv.reader(io.StringIO(self.text, newline=""),
-                                               delimiter=delimiter, strict=True) if row]
-        except csv.Error as exc:
-            raise GraphFormatError(path, f"not CSV: {exc}", line=self._error_line()) from None
+        rows = self._plain_rows() if '"' not in self.text else self._quoted_rows()
         if not rows:
             raise GraphFormatError(path, "no header row: the file is empty")
-        self.header, rows = rows[0], rows[1:]
+        self.header = rows[0] if isinstance(rows[0], list) else rows[0].split(delimiter)
         self.chosen = choose_columns(path, self.header, named)
         width = len(self.header)
-        if any(len(row) != width for row in rows):
-            at = next(i for i, row in enumerate(rows) if len(row) != width)
+        widths = ([len(row) for row in rows[1:]] if isinstance(rows[0], list)
+                  else [row.count(delimiter) + 1 for row in rows[1:]])
+        if any(count != width for count in widths):
+            at = next(i for i, count in enumerate(widths) if count != width)
             raise GraphFormatError(path, f"expected {width} fields (as the header), found "
-                                         f"{len(rows[at])}", line=self.line_of(at))
-        columns = list(zip(*rows)) if rows else [()] * width
-        self.columns = {role: np.array(columns[self.header.index(name)], dtype=str)
+                                         f"{widths[at]}", line=self.line_of(at))
+        if isinstance(rows[0], list):
+            fields = {k: [row[k] for row in rows[1:]] for k in range(width)}
+        else:  # every row has ``width`` fields: one split of the joined rows cuts them all
+            flat = delimiter.join(rows[1:]).split(delimiter) if len(rows) > 1 else []
+            fields = {k: flat[k::width] for k in range(width)}
+        self.columns = {role: np.array(fields[self.header.index(name)], dtype=str)
                         for role, name in self.chosen.items() if name is not None}
+
+    def _plain_rows(self) -> list[str]:
+        """The non-blank lines of a file without quotes (its fields need no CSV parser)."""
+        lines = self.text.split("\n")
+        if "\r" in self.text:
+            lines = [line.removesuffix("\r") for line in lines]
+        return [line for line in lines if line]
+
+    def _quoted_rows(self) -> list[list[str]]:
+        """The non-blank rows of a file with quoted fields, by Python's csv module."""
+        try:
+            return [row for row in csv.reader(io.StringIO(self.text, newline=""),
+                                              delimiter=self.delimiter, strict=True) if row]
+        except csv.Error as exc:
+            raise GraphFormatError(self.path, f"not CSV: {exc}",
+                                   line=self._error_line()) from None
 
     def _error_line(self) -> int:
         """The line where Python's csv module stops (for its own errors)."""
@@ -201,9 +220,10 @@ def _python_weights(table: _Table, dtype: np.dtype | None, allow_nan: bool) -> n
         except ValueError:
             bad = next(i for i, token in enumerate(text.tolist()) if not _is_number(token))
             raise table.fail("weight", bad, f"holds {str(text[bad])!r}; expected a number") from None
-        huge = _integer_literals(text) & (np.abs(values) >= _INT64_LIMIT)
-        if huge.any() and (dtype is None or dtype.kind == "i"):
-            bad = int(np.flatnonzero(huge)[0])
+        huge = np.flatnonzero(np.abs(values) >= _INT64_LIMIT)
+        huge = huge[_integer_literals(text[huge])]
+        if len(huge) and (dtype is None or dtype.kind == "i"):
+            bad = int(huge[0])
             raise table.fail("weight", bad, f"holds the integer {text[bad].strip()}, beyond "
                                             "int64; read it with weight_dtype='float64' to take "
                                             "such integers as floats")
