@@ -279,21 +279,6 @@ class _Redo(Exception):
     """pyarrow's result is not exact or not explained: parmst's reader reads the file again."""
 
 
-class _Counted(io.RawIOBase):
-    """A binary file that moves a progress bar by the bytes read from it."""
-
-    def __init__(self, raw: Any, bar: Any) -> None:
-        self.raw, self.bar = raw, bar
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        count = self.raw.readinto(buffer)
-        self.bar.update(count)
-        return count
-
-
 def _header(path: str, delimiter: str) -> list[str]:
     """The header row (the first non-blank line), read with Python's csv module."""
     opener = gzip.open if is_gzip(path) else open
@@ -309,7 +294,8 @@ def _header(path: str, delimiter: str) -> list[str]:
 
 def _arrow_read(pa: Any, path: str, delimiter: str, columns: list[str],
                 types: dict[str, Any], progress: bool | None) -> Any:
-    """The named columns of the file, streamed through ``pyarrow.csv.open_csv``."""
+    """The named columns of the file, streamed through ``pyarrow.csv.open_csv`` batch by batch;
+    the progress bar follows the file position (compressed bytes for ``.gz`` files)."""
     pacsv = require("pyarrow.csv", "reading CSV with pyarrow")
     options = {
         "parse_options": pacsv.ParseOptions(delimiter=delimiter, newlines_in_values=True),
@@ -318,11 +304,14 @@ def _arrow_read(pa: Any, path: str, delimiter: str, columns: list[str],
             strings_can_be_null=False, quoted_strings_can_be_null=False)}
     with open(path, "rb") as raw, progress_bar(os.path.getsize(path), f"reading {path}",
                                                progress) as bar:
-        stream: Any = io.BufferedReader(_Counted(raw, bar), 1 << 20)
-        if is_gzip(path):
-            stream = gzip.GzipFile(fileobj=stream)
+        stream = gzip.GzipFile(fileobj=raw) if is_gzip(path) else raw
         try:
-            return pacsv.open_csv(stream, **options).read_all()
+            reader = pacsv.open_csv(stream, **options)
+            batches = []
+            for batch in reader:
+                batches.append(batch)
+                bar.update(raw.tell() - bar.n)
+            return pa.Table.from_batches(batches, schema=reader.schema)
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError, OSError, EOFError) as exc:
             raise _Redo(str(exc)) from None
 
