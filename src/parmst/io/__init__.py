@@ -282,9 +282,11 @@ def read_with_labels(path: str | os.PathLike, format: str | None = None, *,
     """Read a graph whose vertex ids may be sparse; also return each vertex's id in the file.
 
     ``relabel`` (``True``/``"sorted"`` or ``"first"``, see
-    :mod:`parmst.io.edgelist`) numbers the vertices ``0..n-1``; the returned
-    array gives the file's id of each vertex (None when ``relabel=False``).
-    Only formats that can hold sparse ids (edgelist, snap) support it.
+    :mod:`parmst._names`) numbers the vertices ``0..n-1``; the returned
+    array gives the file's id (or name) of each vertex, the graph's
+    :attr:`~parmst.Graph.labels` (None when ``relabel=False`` and the file
+    has no names). Only formats that can hold sparse ids or names (edgelist,
+    snap, csv) support it.
 
     Raises
     ------
