@@ -174,3 +174,16 @@ def test_with_labels_checks_its_names():
         g.with_labels(["x"])
     with pytest.raises(GraphValueError, match="must all differ"):
         g.with_labels(["x", "y", "x"])
+
+
+def test_parquet_keeps_names_and_relabels_sparse_ids(tmp_path):
+    pytest.importorskip("pyarrow")
+    g = Graph.from_edges(ROADS["from"], ROADS["to"], ROADS["km"])
+    g.write(tmp_path / "g.parquet")
+    back = Graph.read(tmp_path / "g.parquet")
+    assert back.labels.tolist() == FIRST and back.src.tolist() == g.src.tolist()
+    sparse = Graph.from_table({"source": [10**12, 3], "target": [3, 5], "weight": [1, 2]},
+                              relabel=True)
+    sparse.write(tmp_path / "sparse.parquet")
+    read, labels = parmst.io.read_with_labels(tmp_path / "sparse.parquet", relabel=True)
+    assert labels.tolist() == [3, 5, 10**12] and read.num_vertices == 3

@@ -286,7 +286,7 @@ def read_with_labels(path: str | os.PathLike, format: str | None = None, *,
     array gives the file's id (or name) of each vertex, the graph's
     :attr:`~parmst.Graph.labels` (None when ``relabel=False`` and the file
     has no names). Only formats that can hold sparse ids or names (edgelist,
-    snap, csv) support it.
+    snap, csv, parquet) support it.
 
     Raises
     ------
@@ -304,11 +304,14 @@ def read_with_labels(path: str | os.PathLike, format: str | None = None, *,
     """
     check_readable(os.fspath(path))
     fmt = detect_format(path, format)
-    if fmt.read_with_labels is None:
-        sparse = ", ".join(f.name for f in FORMATS.values() if f.read_with_labels is not None)
+    if "relabel" not in fmt.read_options:
+        sparse = ", ".join(f.name for f in FORMATS.values() if "relabel" in f.read_options)
         raise GraphFormatError(os.fspath(path), f"{fmt.name} files number their vertices densely; "
                                                 f"relabelling applies to {sparse} files")
     _check_options(fmt, {**options, "relabel": relabel}, fmt.read_options, "reading")
+    if fmt.read_with_labels is None:  # the reader keeps the names on the graph (parquet)
+        graph = fmt.read(path, relabel=relabel, **options)
+        return graph, graph.labels
     return fmt.read_with_labels(path, relabel=relabel, **options)
 
 
