@@ -18,8 +18,9 @@ from parmst.cli.warmup import cmd_warmup
 def _add_relabel(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--relabel", nargs="?", const="sorted", choices=("sorted", "first"),
-        help="number sparse vertex ids (edge-list and SNAP files) 0..n-1, in increasing order "
-             "or ('first') by first appearance; output files keep the file's own ids")
+        help="number sparse vertex ids or names (edge-list, SNAP, CSV and Parquet files) "
+             "0..n-1, in increasing order or ('first') by first appearance; output files keep "
+             "the file's own ids")
 
 
 def _version() -> str:
