@@ -136,6 +136,12 @@ def test_cli_reads_named_columns_and_writes_the_names(tmp_path, capsys):
     assert main(["solve", str(path), "-o", str(tmp_path / "f.gr")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "dimacs files cannot hold" in err
+    nan = write(tmp_path, "a,b,w\nx,y,nan\ny,z,1\n", "nan.csv")
+    assert main(["solve", str(nan)]) == 2
+    assert "line 2: weight column 'w' holds NaN; give --ignore-nan to leave those edges out" \
+        in capsys.readouterr().err
+    assert main(["solve", str(nan), "--ignore-nan"]) == 0
+    assert "total_weight" in capsys.readouterr().out
     assert main(["solve", str(path), "--weight-col", "note"]) == 2
     err = capsys.readouterr().err
     assert "line 2: weight column 'note' holds 'long, slow'" in err and err.count("\n") == 1

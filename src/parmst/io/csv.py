@@ -240,7 +240,7 @@ def _python_weights(table: _Table, dtype: np.dtype | None, allow_nan: bool) -> n
     if values.dtype.kind == "f" and not allow_nan and np.isnan(values).any():
         bad = int(np.flatnonzero(np.isnan(values))[0])
         raise table.fail("weight", bad, "holds NaN; pass allow_nan=True and solve with "
-                                        "ignore_nan=True to leave such edges out")
+                                        "ignore_nan=True to leave them out")
     return values if dtype is None else values.astype(dtype)
 
 
