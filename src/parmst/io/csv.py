@@ -345,7 +345,8 @@ def _arrow_weights(pa: Any, table: Any, dtype: np.dtype | None,
         values = column.to_numpy()
     elif column.type == pa.float64():
         values = column.to_numpy()
-        huge = np.abs(values) >= _INT64_LIMIT
+        with np.errstate(invalid="ignore"):
+            huge = (np.abs(values) >= _INT64_LIMIT) & np.isfinite(values)
         if (dtype is not None and dtype.kind == "i") or (huge & (values == np.floor(values))).any():
             raise _Redo("floats where integers may have been written")
         if not allow_nan and np.isnan(values).any():
