@@ -56,11 +56,13 @@ Example
 from __future__ import annotations
 
 import codecs
+import contextlib
 import csv
 import gzip
 import io
 import logging
 import os
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -130,51 +132,57 @@ class _Table:
             raise GraphFormatError(path, f"not UTF-8 text ({exc.reason} at byte {exc.start})"
                                    ) from None
         self.delimiter = delimiter
-        rows = self._plain_rows() if '"' not in self.text else self._quoted_rows()
-        if not rows:
-            raise GraphFormatError(path, "no header row: the file is empty")
-        self.header = rows[0] if isinstance(rows[0], list) else rows[0].split(delimiter)
+        split = self._split_plain if '"' not in self.text else self._split_quoted
+        self.header, widths, fields = split()
         self.chosen = choose_columns(path, self.header, named)
         width = len(self.header)
-        widths = ([len(row) for row in rows[1:]] if isinstance(rows[0], list)
-                  else [row.count(delimiter) + 1 for row in rows[1:]])
         if any(count != width for count in widths):
             at = next(i for i, count in enumerate(widths) if count != width)
             raise GraphFormatError(path, f"expected {width} fields (as the header), found "
                                          f"{widths[at]}", line=self.line_of(at))
-        if isinstance(rows[0], list):
-            fields = {k: [row[k] for row in rows[1:]] for k in range(width)}
-        else:  # every row has ``width`` fields: one split of the joined rows cuts them all
-            flat = delimiter.join(rows[1:]).split(delimiter) if len(rows) > 1 else []
-            fields = {k: flat[k::width] for k in range(width)}
-        self.columns = {role: np.array(fields[self.header.index(name)], dtype=str)
+        self.columns = {role: np.array(fields(self.header.index(name), width), dtype=str)
                         for role, name in self.chosen.items() if name is not None}
 
-    def _plain_rows(self) -> list[str]:
-        """The non-blank lines of a file without quotes (its fields need no CSV parser)."""
+    def _split_plain(self) -> tuple[list[str], list[int], Callable[[int, int], list[str]]]:
+        """Header, field count of each row, and column ``k`` of the rows, for a file without
+        quotes: its fields need no CSV parser, and once every row has the header's width,
+        one split of the joined rows cuts them all."""
         lines = self.text.split("\n")
         if "\r" in self.text:
             lines = [line.removesuffix("\r") for line in lines]
-        return [line for line in lines if line]
+        lines = [line for line in lines if line]
+        if not lines:
+            raise GraphFormatError(self.path, "no header row: the file is empty")
+        body, d = lines[1:], self.delimiter
+        flat: list[list[str]] = []  # every field, row by row, split once on the first call
 
-    def _quoted_rows(self) -> list[list[str]]:
-        """The non-blank rows of a file with quoted fields, by Python's csv module."""
+        def column(k: int, width: int) -> list[str]:
+            if not flat:
+                flat.append(d.join(body).split(d) if body else [])
+            return flat[0][k::width]
+
+        return lines[0].split(d), [row.count(d) + 1 for row in body], column
+
+    def _split_quoted(self) -> tuple[list[str], list[int], Callable[[int, int], list[str]]]:
+        """As :meth:`_split_plain`, for a file with quoted fields, by Python's csv module."""
         try:
-            return [row for row in csv.reader(io.StringIO(self.text, newline=""),
+            rows = [row for row in csv.reader(io.StringIO(self.text, newline=""),
                                               delimiter=self.delimiter, strict=True) if row]
         except csv.Error as exc:
             raise GraphFormatError(self.path, f"not CSV: {exc}",
                                    line=self._error_line()) from None
+        if not rows:
+            raise GraphFormatError(self.path, "no header row: the file is empty")
+        body = rows[1:]
+        return rows[0], [len(row) for row in body], lambda k, width: [row[k] for row in body]
 
     def _error_line(self) -> int:
         """The line where Python's csv module stops (for its own errors)."""
         reader = csv.reader(io.StringIO(self.text, newline=""), delimiter=self.delimiter,
                             strict=True)
-        try:
+        with contextlib.suppress(csv.Error):
             for _ in reader:
                 pass
-        except csv.Error:
-            return reader.line_num
         return reader.line_num
 
     def line_of(self, row: int) -> int:
