@@ -3,6 +3,8 @@ output of the forest."""
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import parmst
 from parmst import Graph, GraphValueError, _names
@@ -187,3 +189,37 @@ def test_parquet_keeps_names_and_relabels_sparse_ids(tmp_path):
     sparse.write(tmp_path / "sparse.parquet")
     read, labels = parmst.io.read_with_labels(tmp_path / "sparse.parquet", relabel=True)
     assert labels.tolist() == [3, 5, 10**12] and read.num_vertices == 3
+
+
+def _object_array(values):
+    return np.fromiter(values, dtype=object, count=len(values))
+
+
+NAMES = st.one_of(st.text(max_size=3), st.integers(-5, 5),
+                  st.tuples(st.sampled_from("ab"), st.integers(0, 2)))
+
+
+@given(ends=st.lists(st.tuples(NAMES, NAMES), max_size=12))
+def test_any_hashable_names_follow_the_one_rule(ends):
+    """Each edge keeps its two names, and vertices are numbered by first appearance (the
+    order of a dict built from the ends row by row); on every hashing path."""
+    src, dst = _object_array([u for u, _ in ends]), _object_array([v for _, v in ends])
+    expected = list(dict.fromkeys(x for pair in ends for x in pair))
+    for pandas_present in (True, False):
+        with pytest.MonkeyPatch.context() as patch:
+            if not pandas_present:
+                patch.setattr(_names, "installed", lambda module: False)
+            g = Graph.from_edges(src, dst, relabel="first")
+        labels = g.labels.tolist() if g.num_edges else []
+        assert labels == expected
+        assert [(labels[u], labels[v]) for u, v in zip(g.src, g.dst)] == list(ends)
+
+
+@given(ends=st.lists(st.tuples(st.text(max_size=3), st.text(max_size=3)), max_size=12))
+def test_sorted_names_are_numbered_in_increasing_order(ends):
+    src, dst = [u for u, _ in ends], [v for _, v in ends]
+    g = Graph.from_edges(_object_array(src), _object_array(dst), relabel="sorted")
+    assert (g.labels.tolist() if ends else []) == sorted({*src, *dst})
+    assert Graph.from_edges(np.array(src, dtype=str), np.array(dst, dtype=str),
+                            relabel="sorted").labels.tolist() == (g.labels.tolist() if ends
+                                                                   else [])
