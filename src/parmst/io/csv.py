@@ -74,6 +74,7 @@ from parmst.graph import Graph
 from parmst.io._common import Metadata, check_choice, check_vertex_count, resolve_weight_dtype
 from parmst.io._emit import write_rows
 from parmst.io._files import check_readable, is_gzip, open_output, progress_bar, read_bytes
+from parmst.io._words import INT64_LIMIT, as_integers, parse_weights
 
 __all__ = ["ENGINES", "choose_columns", "delimiter_of", "read", "read_with_labels", "write"]
 
@@ -81,7 +82,6 @@ logger = logging.getLogger(__name__)
 
 ENGINES = (None, "pyarrow", "python")
 ROLES = ("source", "target", "weight")
-_INT64_LIMIT = 2.0**63
 
 
 def delimiter_of(path: str, delimiter: str | None) -> str:
@@ -201,63 +201,13 @@ class _Table:
         return GraphFormatError(self.path, f"{column} {message}", line=self.line_of(row))
 
 
-def _as_integers(text: np.ndarray) -> np.ndarray | None:
-    """``text`` as int64 if every entry is an integer literal within int64, else None."""
-    try:
-        return text.astype(np.int64)
-    except (ValueError, OverflowError):
-        return None
-
-
-def _integer_literals(text: np.ndarray) -> np.ndarray:
-    """Which entries are integer literals (``[+-]digits``, surrounding spaces allowed)."""
-    bare = np.char.lstrip(np.char.strip(text), "+-")
-    return np.char.isdigit(bare)
-
-
 def _python_weights(table: _Table, dtype: np.dtype | None, allow_nan: bool) -> np.ndarray | None:
     """The weight column parsed as numbers (see the module docstring), or the error naming
     the line of the first bad value."""
     text = table.columns.get("weight")
     if text is None:
         return None
-    values = _as_integers(text) if dtype is None or dtype.kind == "i" else None
-    if values is None:
-        try:
-            values = text.astype(np.float64)
-        except ValueError:
-            bad = next(i for i, token in enumerate(text.tolist()) if not _is_number(token))
-            raise table.fail("weight", bad, f"holds {str(text[bad])!r}; expected a number") from None
-        huge = np.flatnonzero(np.abs(values) >= _INT64_LIMIT)
-        huge = huge[_integer_literals(text[huge])]
-        if len(huge) and (dtype is None or dtype.kind == "i"):
-            bad = int(huge[0])
-            raise table.fail("weight", bad, f"holds the integer {text[bad].strip()}, beyond "
-                                            "int64; read it with weight_dtype='float64' to take "
-                                            "such integers as floats")
-        if dtype is not None and dtype.kind == "i":
-            bad = int(np.flatnonzero(~_integer_literals(text))[0])
-            raise table.fail("weight", bad, f"holds {str(text[bad])!r}; weight_dtype={dtype.name} "
-                                            "needs integers")
-    if dtype is not None and dtype.kind == "i" and dtype != values.dtype:
-        info = np.iinfo(dtype)
-        outside = (values < info.min) | (values > info.max)
-        if outside.any():
-            bad = int(np.flatnonzero(outside)[0])
-            raise table.fail("weight", bad, f"holds {values[bad]}, beyond {dtype.name}")
-    if values.dtype.kind == "f" and not allow_nan and np.isnan(values).any():
-        bad = int(np.flatnonzero(np.isnan(values))[0])
-        raise table.fail("weight", bad, "holds NaN; pass allow_nan=True and solve with "
-                                        "ignore_nan=True to leave them out")
-    return values if dtype is None else values.astype(dtype)
-
-
-def _is_number(token: str) -> bool:
-    try:
-        float(token)
-    except ValueError:
-        return False
-    return True
+    return parse_weights(text, dtype, allow_nan, lambda row, what: table.fail("weight", row, what))
 
 
 def _python_ends(table: _Table) -> tuple[np.ndarray, np.ndarray]:
@@ -268,7 +218,7 @@ def _python_ends(table: _Table) -> tuple[np.ndarray, np.ndarray]:
         if empty.any():
             raise table.fail(role, int(np.flatnonzero(empty)[0]), "is empty; an edge needs "
                                                                    "both ends")
-    ints = _as_integers(src), _as_integers(dst)
+    ints = as_integers(src), as_integers(dst)
     if ints[0] is not None and ints[1] is not None:
         return ints
     return src, dst
@@ -354,7 +304,7 @@ def _arrow_weights(pa: Any, table: Any, dtype: np.dtype | None,
     elif column.type == pa.float64():
         values = column.to_numpy()
         with np.errstate(invalid="ignore"):
-            huge = (np.abs(values) >= _INT64_LIMIT) & np.isfinite(values)
+            huge = (np.abs(values) >= INT64_LIMIT) & np.isfinite(values)
         if (dtype is not None and dtype.kind == "i") or (huge & (values == np.floor(values))).any():
             raise _Redo("floats where integers may have been written")
         if not allow_nan and np.isnan(values).any():
