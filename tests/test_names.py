@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 import parmst
 from parmst import Graph, GraphValueError, _names
+from parmst.cli import main
 
 pd = pytest.importorskip("pandas")
 
@@ -223,3 +224,27 @@ def test_sorted_names_are_numbered_in_increasing_order(ends):
     assert Graph.from_edges(np.array(src, dtype=str), np.array(dst, dtype=str),
                             relabel="sorted").labels.tolist() == (g.labels.tolist() if ends
                                                                    else [])
+
+
+def test_edge_lists_of_names_need_relabel_and_keep_the_names(tmp_path, capsys):
+    path = tmp_path / "people.txt"
+    path.write_text("# who knows whom\nalice bob 3\nbob carl 1\n\ncarl alice 2\n")
+    with pytest.raises(parmst.GraphFormatError, match="line 2: vertex 'alice' is not an integer"):
+        parmst.io.read(path)
+    g, labels = parmst.io.read_with_labels(path, relabel="first")
+    assert labels.tolist() == ["alice", "bob", "carl"] and g.weight.tolist() == [3, 1, 2]
+    snap = tmp_path / "people.snap"
+    snap.write_text("# x\na\tb\nb\ta\nc\t7\n")
+    g = parmst.io.read(snap, relabel=True, symmetric="dedupe")
+    assert [(g.labels[u], g.labels[v]) for u, v in zip(g.src, g.dst)] == [("a", "b"), ("c", "7")]
+    for text, message in (("alice bob 3\nbob carl\n", "line 2: expected 3 fields"),
+                          ("alice bob 3\nbob carl x\n", "line 2: weight holds 'x'")):
+        path.write_text(text)
+        with pytest.raises(parmst.GraphFormatError, match=message):
+            parmst.io.read(path, relabel=True)
+    path.write_text("alice bob 3\nbob carl 1\n")
+    assert main(["solve", str(path)]) == 2
+    assert "give --relabel to take vertex names" in capsys.readouterr().err
+    out = tmp_path / "forest.csv"
+    assert main(["solve", str(path), "--relabel", "first", "-o", str(out)]) == 0
+    assert out.read_text().splitlines() == ["source,target,weight", "alice,bob,3", "bob,carl,1"]

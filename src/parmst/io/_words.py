@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-__all__ = ["INT64_LIMIT", "as_integers", "parse_weights"]
+__all__ = ["INT64_LIMIT", "as_integers", "integer_literals", "is_number", "parse_weights"]
 
 INT64_LIMIT = 2.0**63
 
@@ -76,7 +76,8 @@ def parse_weights(text: np.ndarray, dtype: np.dtype | None, allow_nan: bool,
 
 
 def is_number(token: str) -> bool:
-    """Whether Python reads ``token`` as a float (the slow check, run on error paths only)."""
+    """Whether Python reads ``token`` as a float (one token at a time: error paths and
+    single tokens only)."""
     try:
         float(token)
     except ValueError:
