@@ -53,6 +53,8 @@ COMMANDS = {
     "warmup": ((), ["warmup", "--backend", "serial", "--quiet"]),
     "convert to parquet": (("pyarrow",), ["convert", graph, f"{scratch}/c.parquet"]),
     "solve parquet": (("pyarrow",), ["solve", f"{scratch}/g.parquet"]),
+    # CSV tables of names need neither pyarrow nor pandas (parmst's own reader, NumPy's numbering)
+    "solve csv": ((), ["solve", f"{scratch}/g.csv", "-o", f"{scratch}/f.csv"]),
     "solve delaunay": (("scipy",), ["solve", "--generate", "delaunay:n=20"]),
     "solve metis": (("pymetis",), ["solve", graph, "--solver", "prim-bmv/cpu", "--option",
                                    "partition=metis"]),
@@ -70,6 +72,8 @@ CONVERTERS = {
     "Forest.to_scipy": (("scipy",), f.to_scipy),
     "Forest.to_networkx": (("networkx",), f.to_networkx),
     "Forest.to_igraph": (("igraph",), f.to_igraph),
+    "Forest.to_pandas": (("pandas",), f.to_pandas),
+    "Forest.to_table": (("pyarrow",), f.to_table),
     "import parmst.scipy": (("scipy",), lambda: __import__("parmst.scipy")),
     "Graph.write parquet": (("pyarrow",), lambda: g.write(f"{scratch}/w.parquet")),
     "Graph.read parquet": (("pyarrow",), lambda: parmst.Graph.read(f"{scratch}/g.parquet")),

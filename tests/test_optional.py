@@ -100,6 +100,7 @@ _GENERIC = ["solve", "verify", "generate", "convert to parquet"]
 _TOUCHING = {  # beyond the cases that need it, those that look for it and go on without it
     **dict.fromkeys(["scipy", "networkx", "igraph", "networkit", "matplotlib"], ("bench",)),
     **dict.fromkeys(["numba_cuda", "mpi4py", "pyopencl"], ("info",)),
+    **dict.fromkeys(["pyarrow", "pandas"], ("solve csv",)),
 }
 _NEEDS_HARDWARE = {"solve gpu", "solve opencl", "solve mpi"}  # may be unavailable here anyway
 
@@ -107,6 +108,7 @@ _NEEDS_HARDWARE = {"solve gpu", "solve opencl", "solve mpi"}  # may be unavailab
 def _run_hidden(tmp_path, hidden, cases=()):
     graph = parmst.Graph.from_edges([0, 1, 2, 2], [1, 2, 0, 3], [3, 1, 2, 5])
     graph.write(tmp_path / "g.txt")
+    (tmp_path / "g.csv").write_text("from,to,km\nOslo,Bergen,3\nBergen,Voss,1\nVoss,Oslo,2\n")
     if _optional.installed("pyarrow"):
         graph.write(tmp_path / "g.parquet")
     else:  # never read: the missing pyarrow is reported first

@@ -31,7 +31,7 @@ MODULES = {
     "parmst.distributed": ["OWNERSHIPS", "DistributedGraph", "Ownership", "byte_range",
                            "read_part", "write_forest", "writes_in_parallel"],
     "parmst.io": ["FORMATS", "Format", "GraphFileNotFoundError", "convert", "detect_format",
-                  "read", "read_with_labels", "write",
+                  "names_problem", "read", "read_with_labels", "write",
                   # the partitioned read of every format, for MPI ranks (issue 25)
                   "Part", "read_part"],
     "parmst.generators": [
@@ -43,14 +43,17 @@ MODULES = {
 
 # Each subcommand's option strings and positional arguments.
 COMMANDS = {
-    "solve": (["--format", "--generate", "--help", "--ignore-nan", "--json", "--maximum",
-               "--option", "--output", "--output-format", "--relabel", "--solver", "--stats",
-               "--threads", "--verify", "-h", "-o"], ["file"]),
+    "solve": (["--dst-col", "--format", "--generate", "--help", "--ignore-nan", "--json",
+               "--maximum", "--option", "--output", "--output-format", "--relabel", "--solver",
+               "--src-col", "--stats", "--threads", "--verify", "--weight-col", "-h", "-o"],
+              ["file"]),
     "generate": (["--format", "--help", "--list", "--output", "-h", "-o"], ["spec"]),
     "emst": (["--columns", "--generate", "--help", "--json", "--min-samples", "--output",
               "--solver", "--stats", "--threads", "--verify", "-h", "-o"], ["file"]),
-    "convert": (["--from", "--help", "--labels", "--relabel", "--to", "-h"], ["input", "output"]),
-    "verify": (["--format", "--help", "--max-listed", "--relabel", "-h"], ["graph", "forest"]),
+    "convert": (["--dst-col", "--from", "--help", "--labels", "--relabel", "--src-col", "--to",
+                 "--weight-col", "-h"], ["input", "output"]),
+    "verify": (["--dst-col", "--format", "--help", "--max-listed", "--relabel", "--src-col",
+                "--weight-col", "-h"], ["graph", "forest"]),
     "warmup": (["--backend", "--help", "--quiet", "-h"], []),
     "info": (["--explain", "--format", "--help", "--relabel", "--verbose", "-h", "-v"], []),
     "bench": (["--baseline", "--budget", "--cache-dir", "--compare", "--formats", "--graph",

@@ -51,14 +51,14 @@ def as_array(name: str, values: Any) -> np.ndarray:
     return a
 
 
-def coerce_weights(weight: Any, m: int) -> np.ndarray:
+def coerce_weights(weight: Any, m: int, what: str = "weights") -> np.ndarray:
     """``weight`` as one of :data:`WEIGHT_DTYPES` (narrower types widened; unit weights for
-    ``None``), or GraphValueError."""
+    ``None``), or GraphValueError (``what`` names the weights, e.g. the user's column)."""
     if weight is None:
         return np.ones(m, dtype=np.int32)
-    w = as_array("weight", weight)
+    w = as_array("weight" if what == "weights" else what, weight)
     if w.dtype == object or w.dtype.kind not in "biuf":
-        raise GraphValueError(f"weights must be real numbers, got dtype {w.dtype}")
+        raise GraphValueError(f"{what} must be real numbers, got dtype {w.dtype}")
     if w.dtype.kind == "b" or (w.dtype.kind in "iu" and w.dtype.itemsize < 4):
         return w.astype(np.int32)
     if w.dtype == np.uint32:
@@ -91,7 +91,8 @@ def coerce_ids(name: str, ids: Any) -> np.ndarray:
             if largest >= 2.0**63:
                 raise GraphValueError(f"{name} holds vertex id {largest!r}, beyond int64")
             return a.astype(np.int64)
-        raise GraphValueError(f"{name} must hold integer vertex ids, got dtype {a.dtype}")
+        raise GraphValueError(f"{name} must hold integer vertex ids or names, got dtype "
+                              f"{a.dtype}; pass relabel=True to number any values 0..n-1")
     return a
 
 
@@ -121,7 +122,8 @@ def check_memory(num_vertices: int, inferred: bool, s: np.ndarray, d: np.ndarray
         where = int(np.flatnonzero((s == hi) | (d == hi))[0])
         raise GraphValueError(
             f"vertex id {hi} (edge {where}) {problem}; vertex ids must be 0..n-1, so number "
-            "sparse ids densely first (the edge-list and SNAP readers take relabel=True)")
+            "sparse ids densely first (Graph.from_edges, Graph.from_table and the text readers "
+            "take relabel=True)")
     problem = _memory.shortfall(len(s), "edges", 2 * idx.itemsize + w.dtype.itemsize)
     if problem is not None:
         raise GraphValueError(f"the graph's arrays {problem}")

@@ -18,10 +18,16 @@ import numpy as np
 from parmst import _optional
 from parmst.errors import GraphValueError
 
-__all__ = ["igraph_edges", "networkx_edges", "networkx_multigraph", "scipy_edges",
+__all__ = ["igraph_edges", "names_of", "networkx_edges", "networkx_multigraph", "scipy_edges",
            "scipy_matrix"]
 
 Edges = tuple[np.ndarray, np.ndarray, Any, int]
+Named = tuple[np.ndarray, np.ndarray, Any, int, "np.ndarray | None"]
+
+
+def names_of(labels: np.ndarray | None, num_vertices: int) -> list:
+    """The Python name of each vertex: its label, or its number where there are no labels."""
+    return list(range(num_vertices)) if labels is None else labels.tolist()
 
 
 def scipy_edges(matrix: Any, symmetric: str) -> Edges:
@@ -46,20 +52,24 @@ def scipy_edges(matrix: Any, symmetric: str) -> Edges:
     return r[keep], c[keep], w[keep], rows
 
 
-def networkx_edges(graph: Any, weight: str, default: float) -> Edges:
+def networkx_edges(graph: Any, weight: str, default: float) -> Named:
     """A NetworkX (Multi)Graph's edges in ``graph.edges`` order, nodes numbered in
-    ``graph.nodes`` order, a missing ``weight`` attribute counting as ``default``."""
+    ``graph.nodes`` order, a missing ``weight`` attribute counting as ``default``; the last
+    item is the nodes (None where they are ``0..n-1`` in order)."""
     index = {node: i for i, node in enumerate(graph.nodes)}
     edges = list(graph.edges(data=weight, default=default))
     src = np.fromiter((index[u] for u, _, _ in edges), dtype=np.int64, count=len(edges))
     dst = np.fromiter((index[v] for _, v, _ in edges), dtype=np.int64, count=len(edges))
     w = np.array([x for _, _, x in edges]) if edges else np.zeros(0)
-    return src, dst, w, len(index)
+    dense = all(type(node) is int and node == i for node, i in index.items())
+    labels = None if dense else np.fromiter(index, dtype=object, count=len(index))
+    return src, dst, w, len(index), labels
 
 
-def igraph_edges(graph: Any, weight: str | None) -> Edges:
+def igraph_edges(graph: Any, weight: str | None) -> Named:
     """An ``igraph.Graph``'s edges by igraph edge id (weights ``None`` where the graph is
-    unweighted; see :meth:`parmst.Graph.from_igraph`)."""
+    unweighted; see :meth:`parmst.Graph.from_igraph`); the last item is the ``name`` vertex
+    attribute, or None."""
     module = type(graph).__module__.split(".", 1)[0]
     if module != "igraph":
         raise GraphValueError(f"expected an igraph.Graph, got {type(graph).__name__}")
@@ -72,7 +82,10 @@ def igraph_edges(graph: Any, weight: str | None) -> Edges:
             raise GraphValueError(
                 f"igraph graph has no edge attribute {weight!r}; it has "
                 f"{', '.join(graph.es.attributes()) or 'none'}")
-    return ends[:, 0], ends[:, 1], w, graph.vcount()
+    labels = None
+    if "name" in graph.vs.attributes():
+        labels = np.fromiter(graph.vs["name"], dtype=object, count=graph.vcount())
+    return ends[:, 0], ends[:, 1], w, graph.vcount(), labels
 
 
 def scipy_matrix(src: np.ndarray, dst: np.ndarray, weight: np.ndarray, num_vertices: int):
@@ -95,13 +108,15 @@ def scipy_matrix(src: np.ndarray, dst: np.ndarray, weight: np.ndarray, num_verti
 
 
 def networkx_multigraph(src: np.ndarray, dst: np.ndarray, weight: np.ndarray,
-                        num_vertices: int):
-    """A ``networkx.MultiGraph`` of the edges with ``weight`` and ``edge_id`` attributes."""
+                        num_vertices: int, labels: np.ndarray | None = None):
+    """A ``networkx.MultiGraph`` of the edges with ``weight`` and ``edge_id`` attributes, nodes
+    named by ``labels`` (else ``0..n-1``)."""
     nx = _optional.require("networkx", "Graph.to_networkx")
 
+    names = names_of(labels, num_vertices)
     g = nx.MultiGraph()
-    g.add_nodes_from(range(num_vertices))
+    g.add_nodes_from(names)
     g.add_edges_from(
-        (int(u), int(v), {"weight": w, "edge_id": i})
+        (names[u], names[v], {"weight": w, "edge_id": i})
         for i, (u, v, w) in enumerate(zip(src.tolist(), dst.tolist(), weight.tolist())))
     return g

@@ -7,6 +7,12 @@ once. Missing values are an error: an edge needs both ends and a weight.
 Anything else indexable by column name (a dict of arrays, a NumPy record
 array) works as before through ``np.asarray``.
 
+Vertex columns of names (:func:`vertex_columns`) in Arrow tables (and polars
+tables, which hand them over to Arrow without a copy) are numbered by Arrow's
+``dictionary_encode``; pandas columns of strings, categories or objects come
+back as object arrays, which :mod:`parmst._names` numbers with
+``pandas.factorize``.
+
 Examples
 --------
 >>> import numpy as np
@@ -20,9 +26,11 @@ from typing import Any
 
 import numpy as np
 
+from parmst._names import arrow_ids, order_of
+from parmst._optional import installed, require
 from parmst.errors import GraphValueError
 
-__all__ = ["column_array"]
+__all__ = ["column_array", "vertex_columns"]
 
 
 def _missing(name: str, count: int) -> GraphValueError:
@@ -79,3 +87,45 @@ def column_array(table: Any, name: str) -> np.ndarray:
         return np.asarray(table[name])
     except (KeyError, IndexError, ValueError) as exc:
         raise GraphValueError(f"table has no column {name!r}") from exc
+
+
+def _arrow_names(table: Any, name: str) -> Any:
+    """Column ``name`` of an Arrow or polars table as an Arrow array if it holds names (strings,
+    categories), else None."""
+    library = type(table).__module__.split(".", 1)[0]
+    if library == "polars" and name in table.columns and installed("pyarrow"):
+        series = table.get_column(name)
+        if series.dtype.is_numeric() or series.null_count():
+            return None  # numbers are ids; nulls get column_array's error
+        column = series.to_arrow()
+    elif library == "pandas" and name in table.columns and installed("pyarrow"):
+        series = table[name]
+        if series.dtype.kind not in "OU" or series.dtype == object or series.isna().any():
+            return None  # numbers are ids, objects may be anything; nulls: column_array's error
+        pa = require("pyarrow", "Arrow columns of vertex names")
+        column = pa.array(series)  # string and categorical columns: Arrow's buffers
+    elif library == "pyarrow" and name in table.column_names:
+        column = table.column(name)
+        if column.null_count:
+            return None
+    else:
+        return None
+    pa = require("pyarrow", "Arrow columns of vertex names")
+    kind = column.type.value_type if pa.types.is_dictionary(column.type) else column.type
+    textual = (pa.types.is_string(kind) or pa.types.is_large_string(kind)
+               or pa.types.is_string_view(kind) or pa.types.is_binary(kind)
+               or pa.types.is_large_binary(kind))
+    return column if textual else None
+
+
+def vertex_columns(table: Any, source: str, target: str, relabel: Any
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """The ``source`` and ``target`` columns as arrays, numbered with their names (labels) where
+    Arrow holds them; else as :func:`column_array` gives them, labels None, for
+    :func:`parmst._names.vertex_ids` to number if they hold names."""
+    ends = [_arrow_names(table, name) for name in (source, target)]
+    if all(end is not None for end in ends):
+        order = order_of(relabel, names=True)
+        if order is not None:
+            return arrow_ids(*ends, order)
+    return column_array(table, source), column_array(table, target), None

@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING, Any
 import numba
 import numpy as np
 
+from parmst._graph_convert import names_of
 from parmst._labels import smallest_vertex_labels
+from parmst._names import DEFAULT_COLUMNS
 from parmst._optional import require
 from parmst._text import plural
 from parmst.stats import Stats
@@ -216,6 +218,14 @@ class Forest:
         Id of the solver that produced it, e.g. ``"kruskal/serial"``.
     stats : Stats
         Initialization and computation time, phases, rounds.
+    labels : ndarray or None
+        The graph's vertex names (:attr:`parmst.Graph.labels`, the same
+        array): :meth:`to_pandas`, :meth:`to_table`, :meth:`to_networkx`,
+        :meth:`to_igraph` and :meth:`write` give the names back.
+    columns : tuple of str
+        The graph's source, target and weight column names
+        (:attr:`parmst.Graph.columns`), used by :meth:`to_pandas` and
+        :meth:`to_table`.
 
     Examples
     --------
@@ -235,6 +245,8 @@ class Forest:
     total_weight: int | float
     solver: str = ""
     stats: Stats = field(default_factory=Stats)
+    labels: Any = field(default=None, repr=False)
+    columns: tuple[str, str, str] = field(default=DEFAULT_COLUMNS, repr=False)
     # A forest's graph until its lazy fields are filled; for a device forest also its ids on
     # the device and the array kind to hand them out as.
     _graph: Any = field(default=None, init=False, repr=False)
@@ -277,7 +289,8 @@ class Forest:
         forest = cls(edge_ids=ids, src=_LAZY, dst=_LAZY, weight=_LAZY,
                      num_vertices=graph.num_vertices, num_components=graph.num_vertices - count,
                      total_weight=_LAZY, solver=solver,
-                     stats=stats if stats is not None else Stats())
+                     stats=stats if stats is not None else Stats(),
+                     labels=graph.labels, columns=graph.columns)
         forest._set(_graph=graph)
         if on_device:
             forest._set(_device_ids=edge_ids)
@@ -373,29 +386,85 @@ class Forest:
         return single_linkage(self.src, self.dst, self.weight, self.edge_ids, self.num_vertices)
 
     def to_graph(self) -> Graph:
-        """The forest as a :class:`~parmst.Graph` on the same vertices."""
+        """The forest as a :class:`~parmst.Graph` on the same vertices (and their labels)."""
         from parmst.graph import Graph
 
-        return Graph.from_edges(self.src, self.dst, self.weight, num_vertices=self.num_vertices)
+        graph = Graph.from_edges(self.src, self.dst, self.weight, num_vertices=self.num_vertices)
+        return Graph(graph.src, graph.dst, graph.weight, graph.num_vertices, self.labels,
+                     self.columns)
 
     def to_scipy(self):
-        """The forest as a symmetric ``scipy.sparse.csr_array``."""
+        """The forest as a symmetric ``scipy.sparse.csr_array`` (vertices ``0..n-1``)."""
         return self.to_graph().to_scipy()
 
+    def _named_columns(self) -> dict[str, Any]:
+        """The forest's edges as columns: the graph's column names, its vertex names where it
+        has them, and ``edge_id``."""
+        source, target, weight = self.columns
+        ends = (self.src, self.dst) if self.labels is None else (self.labels[self.src],
+                                                                 self.labels[self.dst])
+        return {source: ends[0], target: ends[1], weight: self.weight, "edge_id": self.edge_ids}
+
+    def to_pandas(self):
+        """The forest's edges as a ``pandas.DataFrame``: the graph's source, target and weight
+        columns (:attr:`columns`) holding vertex names (:attr:`labels`) where the graph has
+        them, and ``edge_id`` (the edge's row in the input).
+
+        Examples
+        --------
+        >>> import pandas as pd, parmst
+        >>> roads = pd.DataFrame({"from": ["Oslo", "Bergen", "Oslo"], "to": ["Bergen", "Voss",
+        ...                       "Voss"], "km": [463, 104, 330]})
+        >>> g = parmst.Graph.from_table(roads, "from", "to", "km")
+        >>> parmst.minimum_spanning_forest(g).to_pandas()
+             from    to   km  edge_id
+        0  Bergen  Voss  104        1
+        1    Oslo  Voss  330        2
+        """
+        pd = require("pandas", "Forest.to_pandas")
+        return pd.DataFrame(self._named_columns())
+
+    def to_table(self):
+        """The forest's edges as a ``pyarrow.Table`` with the columns of :meth:`to_pandas`.
+
+        Examples
+        --------
+        >>> import parmst
+        >>> g = parmst.Graph.from_edges(["a", "b", "a"], ["b", "c", "c"], [1, 2, 3])
+        >>> parmst.minimum_spanning_forest(g).to_table().column("source").to_pylist()
+        ['a', 'b']
+        """
+        pa = require("pyarrow", "Forest.to_table")
+        return pa.table(self._named_columns())
+
     def to_networkx(self):
-        """The forest as a ``networkx.Graph`` with ``weight`` and ``edge_id`` attributes."""
+        """The forest as a ``networkx.Graph`` with ``weight`` and ``edge_id`` attributes, its
+        nodes named by :attr:`labels` where the graph has them (a graph from
+        :meth:`parmst.Graph.from_networkx` gives its own nodes back).
+
+        Examples
+        --------
+        >>> import networkx as nx, parmst
+        >>> G = nx.Graph([("a", "b", {"weight": 1}), ("b", "c", {"weight": 2}),
+        ...               ("a", "c", {"weight": 3})])
+        >>> t = parmst.minimum_spanning_forest(parmst.Graph.from_networkx(G)).to_networkx()
+        >>> sorted(t.edges)
+        [('a', 'b'), ('b', 'c')]
+        """
         nx = require("networkx", "Forest.to_networkx")
 
+        names = names_of(self.labels, self.num_vertices)
         g = nx.Graph()
-        g.add_nodes_from(range(self.num_vertices))
+        g.add_nodes_from(names)
         g.add_edges_from(
-            (u, v, {"weight": w, "edge_id": i})
+            (names[u], names[v], {"weight": w, "edge_id": i})
             for u, v, w, i in zip(self.src.tolist(), self.dst.tolist(), self.weight.tolist(),
                                   self.edge_ids.tolist()))
         return g
 
     def to_igraph(self):
-        """The forest as an ``igraph.Graph`` with ``weight`` and ``edge_id`` edge attributes.
+        """The forest as an ``igraph.Graph`` with ``weight`` and ``edge_id`` edge attributes and,
+        where the graph has :attr:`labels`, the ``name`` vertex attribute.
 
         Examples
         --------
@@ -406,11 +475,15 @@ class Forest:
         (3, [0, 1])
         """
         igraph = require("igraph", "Forest.to_igraph")
+        names = {} if self.labels is None else {"name": self.labels.tolist()}
         return igraph.Graph(n=self.num_vertices,
                             edges=np.column_stack([self.src, self.dst]).tolist(),
                             edge_attrs={"weight": self.weight.tolist(),
-                                        "edge_id": self.edge_ids.tolist()})
+                                        "edge_id": self.edge_ids.tolist()},
+                            vertex_attrs=names)
 
     def write(self, path: str | os.PathLike, format: str | None = None, **options: Any) -> None:
-        """Write the forest's edges as a graph file (format from the extension)."""
+        """Write the forest's edges as a graph file (format from the extension), under the
+        graph's vertex names where it has them (formats that can hold them: see
+        :mod:`parmst.io`)."""
         self.to_graph().write(path, format=format, **options)

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from parmst import _edge_checks, _graph_convert, _graph_device
+from parmst import _edge_checks, _graph_convert, _graph_device, _tables
 from parmst._csr import CSR, build_csr
 from parmst._edge_input import (
     WEIGHT_DTYPES,
@@ -42,10 +42,11 @@ from parmst._edge_input import (
     vertex_count,
 )
 from parmst._graph_device import DeviceEdges, is_device_array
-from parmst._tables import column_array
+from parmst._names import DEFAULT_COLUMNS, order_of, vertex_ids
 from parmst.errors import GraphValueError
 
-__all__ = ["CSR", "WEIGHT_DTYPES", "DeviceEdges", "Graph", "index_dtype_for", "is_device_array"]
+__all__ = ["CSR", "DEFAULT_COLUMNS", "WEIGHT_DTYPES", "DeviceEdges", "Graph", "index_dtype_for",
+           "is_device_array"]
 
 
 class Graph:
@@ -60,23 +61,39 @@ class Graph:
         Endpoints of each edge; the position is the edge id.
     weight : ndarray of int32, int64, float32 or float64
     num_vertices : int
+    labels : ndarray or None
+        The name of each vertex (``labels[v]`` for vertex ``v``) where the
+        graph was built from names (strings, any hashable, sparse ids; see
+        :mod:`parmst._names`); None where the vertices are the ids
+        ``0..n-1`` themselves. Solvers never read it; every output of a
+        :class:`~parmst.Forest` gives the names back.
+    columns : tuple of str
+        The names of the source, target and weight columns of the table or
+        file the graph came from (``("source", "target", "weight")`` where
+        none were named); a forest's tables use them.
 
     Examples
     --------
     >>> g = Graph.from_edges([0, 1, 2], [1, 2, 0], [3.0, 1.0, 2.0])
     >>> g.num_vertices, g.num_edges
     (3, 3)
+    >>> named = Graph.from_edges(["ann", "bob"], ["bob", "cy"], [1, 2])
+    >>> named.src.tolist(), named.labels.tolist()
+    ([0, 1], ['ann', 'bob', 'cy'])
     """
 
-    __slots__ = ("_cache", "_device", "_host", "num_vertices")
+    __slots__ = ("_cache", "_device", "_host", "columns", "labels", "num_vertices")
 
     def __init__(self, src: np.ndarray, dst: np.ndarray, weight: np.ndarray,
-                 num_vertices: int) -> None:
+                 num_vertices: int, labels: np.ndarray | None = None,
+                 columns: tuple[str, str, str] = DEFAULT_COLUMNS) -> None:
         # Trusted constructor: callers have validated; public code uses from_edges.
         object.__setattr__(self, "_host", (readonly(src), readonly(dst), readonly(weight)))
         object.__setattr__(self, "_device", None)
         object.__setattr__(self, "num_vertices", int(num_vertices))
         object.__setattr__(self, "_cache", {})
+        object.__setattr__(self, "labels", labels)
+        object.__setattr__(self, "columns", tuple(columns))
 
     @classmethod
     def _on_device(cls, edges: DeviceEdges, num_vertices: int) -> Graph:
@@ -86,6 +103,8 @@ class Graph:
         object.__setattr__(graph, "_device", edges)
         object.__setattr__(graph, "num_vertices", int(num_vertices))
         object.__setattr__(graph, "_cache", {})
+        object.__setattr__(graph, "labels", None)
+        object.__setattr__(graph, "columns", DEFAULT_COLUMNS)
         return graph
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -93,8 +112,9 @@ class Graph:
 
     def __repr__(self) -> str:
         where = ", on the device" if self.is_on_device else ""
+        named = ", named" if self.labels is not None else ""
         return (f"Graph(num_vertices={self.num_vertices}, num_edges={self.num_edges}, "
-                f"weight={self.weight_dtype}, index={self.index_dtype}{where})")
+                f"weight={self.weight_dtype}, index={self.index_dtype}{named}{where})")
 
     def _arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The host edge list; a device graph copies it back once (until :meth:`clear_cache`)."""
@@ -162,13 +182,15 @@ class Graph:
     @classmethod
     def from_edges(cls, src: Any, dst: Any, weight: Any = None,
                    num_vertices: int | None = None, *, allow_nan: bool = False,
-                   copy: bool = True) -> Graph:
+                   copy: bool = True, relabel: bool | str | None = None) -> Graph:
         """Build a graph from edge arrays, validating them.
 
         Parameters
         ----------
-        src, dst : array_like of int
-            Endpoints of each edge, vertex ids in ``0..num_vertices-1``.
+        src, dst : array_like
+            Endpoints of each edge: vertex ids in ``0..num_vertices-1``, or
+            vertex names of any kind (strings, any hashable objects), which
+            are numbered ``0..n-1`` and kept in :attr:`labels`.
         weight : array_like of numbers, optional
             One weight per edge (int32, int64, float32 or float64 after
             coercion; narrower types are widened). Unit weights if omitted.
@@ -181,6 +203,12 @@ class Graph:
             With False, arrays that already have the graph's dtypes are used
             as read-only views instead of copies (the caller must then leave
             the underlying buffers unchanged).
+        relabel : None, bool, "first" or "sorted"
+            How ends become vertex numbers (the rule of :mod:`parmst._names`):
+            by default names are numbered in order of first appearance and
+            integer ids are kept; ``True``/``"sorted"`` numbers any values
+            (sparse or negative ids too) in increasing order, ``"first"`` by
+            first appearance; ``False`` refuses names.
 
         Raises
         ------
@@ -190,13 +218,16 @@ class Graph:
             that is negative or not an integer, and sizes this machine cannot
             hold (a vertex count or largest id above what
             :func:`parmst._memory.shortfall` allows; sparse ids need
-            relabelling to ``0..n-1``).
+            ``relabel=True``), ``num_vertices`` given with names.
 
         Examples
         --------
         >>> g = Graph.from_edges([0, 0], [1, 2], [5, 7], num_vertices=4)
         >>> g.num_vertices, g.weight.dtype.name
         (4, 'int64')
+        >>> g = Graph.from_edges([10**12, 5], [5, 7], [1, 2], relabel=True)
+        >>> g.src.tolist(), g.labels.tolist()
+        ([2, 0], [5, 7, 1000000000000])
 
         Arrays in GPU memory (CuPy, PyTorch CUDA tensors, anything with
         ``__cuda_array_interface__`` or DLPack on a CUDA device) give a graph
@@ -211,14 +242,43 @@ class Graph:
         True
         """
         if any(is_device_array(a) for a in (src, dst, weight)):
+            if order_of(relabel, names=False) is not None:
+                raise GraphValueError("relabel applies to host arrays; number the ids 0..n-1 "
+                                      "before moving them to the device")
             return cls._from_device_arrays(src, dst, weight, num_vertices, allow_nan=allow_nan,
                                            copy=copy)
-        s = coerce_ids("src", src)
-        d = coerce_ids("dst", dst)
+        return cls._from_ends(src, dst, weight, num_vertices, allow_nan=allow_nan, copy=copy,
+                              relabel=relabel)
+
+    @classmethod
+    def _from_ends(cls, src: Any, dst: Any, weight: Any, num_vertices: Any, *, allow_nan: bool,
+                   copy: bool, relabel: Any, what: tuple[str, str, str] = ("src", "dst", "weights"),
+                   columns: tuple[str, str, str] = DEFAULT_COLUMNS,
+                   labels: np.ndarray | None = None) -> Graph:
+        """:meth:`from_edges` on the host, for this module, :mod:`parmst.io` and the tables:
+        ``what`` names the three arguments (or the user's columns) in errors, ``columns``
+        become :attr:`columns`; ``labels`` are given where the caller numbered the ends
+        already (Arrow names), else the ends are numbered by ``relabel``."""
+        if labels is None:
+            src, dst, labels = vertex_ids(src, dst, relabel, what[:2])
+        if labels is not None and num_vertices is not None:
+            raise GraphValueError(f"num_vertices applies to integer vertex ids; the "
+                                  f"{len(labels)} vertex names give the vertex count")
+        graph = cls._from_ids(coerce_ids(what[0], src), coerce_ids(what[1], dst), weight,
+                              num_vertices, allow_nan=allow_nan, copy=copy, what=what)
+        if labels is not None or columns != DEFAULT_COLUMNS:
+            object.__setattr__(graph, "labels", labels)
+            object.__setattr__(graph, "columns", columns)
+        return graph
+
+    @classmethod
+    def _from_ids(cls, s: np.ndarray, d: np.ndarray, weight: Any, num_vertices: Any, *,
+                  allow_nan: bool, copy: bool, what: tuple[str, str, str]) -> Graph:
+        """The checks and copies of :meth:`from_edges` on integer ids."""
         if len(s) != len(d):
-            raise GraphValueError(f"src has {len(s)} entries but dst has {len(d)}")
+            raise GraphValueError(f"{what[0]} has {len(s)} entries but {what[1]} has {len(d)}")
         m = len(s)
-        w = coerce_weights(weight, m)
+        w = coerce_weights(weight, m, what[2])
         if len(w) != m:
             raise GraphValueError(f"{m} edges but {len(w)} weights")
         parallel = _edge_checks.takes(s, d, w)
@@ -229,7 +289,8 @@ class Graph:
             hi = max(int(s.max()), int(d.max())) if m else -1
         if lo < 0:
             where = int(np.flatnonzero((s < 0) | (d < 0))[0])
-            raise GraphValueError(f"edge {where} has negative vertex id {min(s[where], d[where])}")
+            raise GraphValueError(f"edge {where} has negative vertex id {min(s[where], d[where])}; "
+                                  "pass relabel=True to number any ids 0..n-1")
         inferred = num_vertices is None
         if inferred:
             num_vertices = hi + 1
@@ -303,43 +364,60 @@ class Graph:
     def from_networkx(cls, graph: Any, weight: str = "weight", default: float = 1.0) -> Graph:
         """Build a graph from a NetworkX (Multi)Graph.
 
-        Nodes are numbered in ``graph.nodes`` order; edge ids follow
-        ``graph.edges`` order. A missing ``weight`` attribute counts as
+        Nodes are numbered in ``graph.nodes`` order and keep their names in
+        :attr:`labels` (unless they are ``0..n-1`` in that order); edge ids
+        follow ``graph.edges`` order. A missing ``weight`` attribute counts as
         ``default``.
 
         Examples
         --------
         >>> import networkx as nx
         >>> g = Graph.from_networkx(nx.path_graph(4))
-        >>> g.num_vertices, g.num_edges
-        (4, 3)
+        >>> g.num_vertices, g.num_edges, g.labels
+        (4, 3, None)
+        >>> Graph.from_networkx(nx.path_graph(["a", "b"])).labels.tolist()
+        ['a', 'b']
         """
-        src, dst, w, n = _graph_convert.networkx_edges(graph, weight, default)
-        return cls.from_edges(src, dst, w, num_vertices=n)
+        src, dst, w, n, labels = _graph_convert.networkx_edges(graph, weight, default)
+        return cls.from_edges(src, dst, w, num_vertices=n)._labelled(labels)
 
     @classmethod
     def from_table(cls, table: Any, source: str = "source", target: str = "target",
                    weight: str | None = "weight", num_vertices: int | None = None, *,
-                   allow_nan: bool = False) -> Graph:
-        """Build a graph from a table with two id columns and a weight column.
+                   allow_nan: bool = False, relabel: bool | str | None = None) -> Graph:
+        """Build a graph from a table with two vertex columns and a weight column.
 
         Takes a pandas or polars DataFrame, a pyarrow Table or RecordBatch,
         or anything indexable by column name that yields arrays (a dict of
-        arrays, a NumPy record array). Columns are not copied where their
-        dtype is already the graph's (ids int32 while the graph fits int32,
-        int64 beyond; weights int32, int64, float32 or float64) and their
-        buffer is contiguous: the graph then views the table's memory, so
-        leave the table unchanged. Missing values are an error.
+        arrays, a NumPy record array). Integer id columns are not copied
+        where their dtype is already the graph's (ids int32 while the graph
+        fits int32, int64 beyond; weights int32, int64, float32 or float64)
+        and their buffer is contiguous: the graph then views the table's
+        memory, so leave the table unchanged. Vertex columns of names
+        (strings, categories, objects) are numbered once, by pandas, Arrow or
+        NumPy, and the names kept in :attr:`labels`; ``relabel`` is the rule
+        of :meth:`from_edges` (``True`` also numbers sparse integer ids).
+        The column names are kept in :attr:`columns`. Missing values are an
+        error, and errors name the table's columns.
 
         Examples
         --------
         >>> g = Graph.from_table({"source": [0, 1], "target": [1, 2], "weight": [1, 2]})
         >>> g.num_edges
         2
+        >>> import pandas as pd
+        >>> roads = pd.DataFrame({"from": ["Oslo", "Bergen"], "to": ["Bergen", "Voss"],
+        ...                       "km": [463, 104]})
+        >>> g = Graph.from_table(roads, "from", "to", "km")
+        >>> g.labels.tolist(), g.columns
+        (['Oslo', 'Bergen', 'Voss'], ('from', 'to', 'km'))
         """
-        w = column_array(table, weight) if weight is not None else None
-        return cls.from_edges(column_array(table, source), column_array(table, target), w,
-                              num_vertices=num_vertices, allow_nan=allow_nan, copy=False)
+        src, dst, labels = _tables.vertex_columns(table, source, target, relabel)
+        w = _tables.column_array(table, weight) if weight is not None else None
+        what = (f"column {source!r}", f"column {target!r}", f"weight column {weight!r}")
+        columns = (str(source), str(target), str(weight if weight is not None else "weight"))
+        return cls._from_ends(src, dst, w, num_vertices, allow_nan=allow_nan, copy=False,
+                              relabel=relabel, what=what, columns=columns, labels=labels)
 
     @classmethod
     def from_igraph(cls, graph: Any, weight: str | None = "weight") -> Graph:
@@ -348,7 +426,8 @@ class Graph:
         Edge directions are ignored, as igraph's own ``spanning_tree`` does.
         The ``weight`` edge attribute gives the weights; with the default
         name a graph without that attribute gets unit weights (igraph's
-        unweighted case), a name given explicitly must exist.
+        unweighted case), a name given explicitly must exist. The ``name``
+        vertex attribute, where present, becomes :attr:`labels`.
 
         Examples
         --------
@@ -357,8 +436,8 @@ class Graph:
         >>> g.num_vertices, g.weight.tolist()
         (3, [2.0, 1.0])
         """
-        src, dst, w, n = _graph_convert.igraph_edges(graph, weight)
-        return cls.from_edges(src, dst, w, num_vertices=n)
+        src, dst, w, n, labels = _graph_convert.igraph_edges(graph, weight)
+        return cls.from_edges(src, dst, w, num_vertices=n)._labelled(labels)
 
     @classmethod
     def read(cls, path: str | os.PathLike, format: str | None = None, **options: Any) -> Graph:
@@ -421,19 +500,55 @@ class Graph:
     def subgraph_edges(self, keep: np.ndarray) -> tuple[Graph, np.ndarray]:
         """The graph of the edges where ``keep`` is true, and their ids here.
 
-        The vertex set is unchanged. Solving the subgraph and mapping its
-        forest's edge ids through the returned array gives ids of this graph.
+        The vertex set (and its labels) is unchanged. Solving the subgraph and
+        mapping its forest's edge ids through the returned array gives ids of
+        this graph.
         """
         ids = np.flatnonzero(keep)
-        sub = Graph(self.src[ids], self.dst[ids], self.weight[ids], self.num_vertices)
+        sub = Graph(self.src[ids], self.dst[ids], self.weight[ids], self.num_vertices,
+                    self.labels, self.columns)
         return sub, ids
 
     def with_weights(self, weight: np.ndarray) -> Graph:
-        """The same edges with other weights (same length, validated dtype)."""
+        """The same edges (and vertex labels) with other weights (same length, validated dtype)."""
         w = coerce_weights(weight, self.num_edges)
         if len(w) != self.num_edges:
             raise GraphValueError(f"{self.num_edges} edges but {len(w)} weights")
-        return Graph(self.src, self.dst, np.array(w), self.num_vertices)
+        return Graph(self.src, self.dst, np.array(w), self.num_vertices, self.labels,
+                     self.columns)
+
+    def with_labels(self, labels: Any) -> Graph:
+        """The same graph with other vertex names (:attr:`labels`); ``None`` drops them.
+
+        The edge arrays are shared, not copied. ``labels`` holds one name per
+        vertex, all different.
+
+        Examples
+        --------
+        >>> g = Graph.from_edges([0, 1], [1, 2], [4, 5]).with_labels(["x", "y", "z"])
+        >>> g.labels.tolist(), g.with_labels(None).labels is None
+        (['x', 'y', 'z'], True)
+        """
+        if labels is not None:
+            if not isinstance(labels, np.ndarray):
+                labels = np.fromiter(labels, dtype=object)
+            if labels.shape != (self.num_vertices,):
+                raise GraphValueError(f"labels must hold one name per vertex "
+                                      f"({self.num_vertices}), got shape {labels.shape}")
+            if len(set(labels.tolist())) != len(labels):
+                raise GraphValueError("labels must all differ (each names one vertex)")
+        return self._labelled(labels)
+
+    def _labelled(self, labels: np.ndarray | None) -> Graph:
+        """:meth:`with_labels` without the checks (the caller's labels are one per vertex)."""
+        if labels is self.labels:
+            return self
+        if self.is_on_device:
+            raise GraphValueError("a graph on the device has no vertex labels")
+        graph = Graph(*self._arrays(), self.num_vertices, labels, self.columns)
+        if "has_nan" in self._cache:
+            graph._cache["has_nan"] = self._cache["has_nan"]
+        return graph
 
     def to_scipy(self):
         """A symmetric ``scipy.sparse.csr_array`` (parallel edges keep their minimum).
@@ -443,6 +558,7 @@ class Graph:
         return _graph_convert.scipy_matrix(self.src, self.dst, self.weight, self.num_vertices)
 
     def to_networkx(self):
-        """A ``networkx.MultiGraph`` with ``weight`` and ``edge_id`` edge attributes."""
+        """A ``networkx.MultiGraph`` with ``weight`` and ``edge_id`` edge attributes, its nodes
+        named by :attr:`labels` where the graph has them."""
         return _graph_convert.networkx_multigraph(self.src, self.dst, self.weight,
-                                                  self.num_vertices)
+                                                  self.num_vertices, self.labels)

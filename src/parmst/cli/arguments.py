@@ -8,6 +8,7 @@ import importlib.util
 
 from parmst.cli import emst
 from parmst.cli.convert import cmd_convert
+from parmst.cli.files import add_column_flags
 from parmst.cli.generate import cmd_generate
 from parmst.cli.info import cmd_info
 from parmst.cli.solve import cmd_solve
@@ -18,8 +19,9 @@ from parmst.cli.warmup import cmd_warmup
 def _add_relabel(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--relabel", nargs="?", const="sorted", choices=("sorted", "first"),
-        help="number sparse vertex ids (edge-list and SNAP files) 0..n-1, in increasing order "
-             "or ('first') by first appearance; output files keep the file's own ids")
+        help="number sparse vertex ids or names (edge-list, SNAP, CSV and Parquet files) "
+             "0..n-1, in increasing order or ('first') by first appearance; output files keep "
+             "the file's own ids")
 
 
 def _version() -> str:
@@ -41,6 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--generate", metavar="SPEC", help='generate a graph, e.g. "rmat:scale=16"')
     solve.add_argument("--format", help="input format if the extension does not tell")
     _add_relabel(solve)
+    add_column_flags(solve)
     solve.add_argument("--solver", default="auto", help="solver id (see 'parmst info') or auto")
     solve.add_argument("--threads", type=int,
                        help="threads for multi-core solvers; with --solver auto, the pick is "
@@ -74,6 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     conv.add_argument("--from", dest="from_format", help="input format")
     conv.add_argument("--to", dest="to_format", help="output format")
     _add_relabel(conv)
+    add_column_flags(conv)
     conv.add_argument("--labels", metavar="FILE",
                       help="with --relabel: write each new vertex's id in the input, one per line")
     conv.set_defaults(handler=cmd_convert)
@@ -83,6 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     ver.add_argument("forest", help="edge ids, one per line (.ids) or .npy")
     ver.add_argument("--format", help="graph format if the extension does not tell")
     _add_relabel(ver)
+    add_column_flags(ver)
     ver.add_argument("--max-listed", type=int, default=10, metavar="K",
                      help="failures listed per check (the rest are counted)")
     ver.set_defaults(handler=cmd_verify)

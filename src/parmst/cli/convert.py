@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from parmst._text import plural
-from parmst.cli.files import check_writable, read_graph, say_wrote, write_ids
+from parmst.cli.files import check_writable, column_options, read_graph, say_wrote, write_ids
 from parmst.errors import ParmstError
 
 
@@ -18,11 +18,14 @@ def cmd_convert(args: argparse.Namespace) -> int:
     check_writable(Path(args.output), "OUTPUT")
     if args.labels:
         check_writable(Path(args.labels), "--labels")
-    graph, labels = read_graph(args.input, args.from_format, args.relabel)
+    graph, labels = read_graph(args.input, args.from_format, args.relabel,
+                               columns=column_options(args))
+    if args.relabel is not None:  # the numbers 0..n-1 are asked for; the names go to --labels
+        graph = graph.with_labels(None)
     io.write(graph, args.output, format=args.to_format)
     say_wrote(args.output, f"{plural(graph.num_vertices, 'vertex', 'vertices')}, "
                            f"{plural(graph.num_edges, 'edge')}")
-    if labels is not None:
+    if args.relabel is not None and labels is not None:
         print(f"relabelled {plural(graph.num_vertices, 'vertex', 'vertices')} to "
               f"0..{graph.num_vertices - 1}"
               + (f"; their ids in {args.input} are in {args.labels}" if args.labels else ""))

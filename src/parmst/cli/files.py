@@ -15,19 +15,47 @@ from parmst.errors import GraphFormatError, ParmstError
 IDS_SUFFIXES = (".ids", ".npy")
 
 
-def read_graph(path: str, format: str | None, relabel: str | None, keep_nan: bool = False):
-    """The graph in ``path`` and, with ``relabel``, the file's id of each vertex (else None).
+COLUMN_FLAGS = {"source": "--src-col", "target": "--dst-col", "weight": "--weight-col"}
+
+
+def add_column_flags(parser: argparse.ArgumentParser) -> None:
+    """``--src-col``, ``--dst-col``, ``--weight-col``: the columns of a CSV or Parquet table."""
+    defaults = {"source": "first", "target": "second", "weight": "third"}
+    for role, flag in COLUMN_FLAGS.items():
+        parser.add_argument(flag, dest=f"{role}_col", metavar="NAME",
+                            help=f"{role} column of a csv/parquet table (default: the column "
+                                 f"named {role}, else the {defaults[role]} column)")
+
+
+def column_options(args: argparse.Namespace) -> dict[str, str]:
+    """The reader options set by the column flags that were given."""
+    return {role: getattr(args, f"{role}_col") for role in COLUMN_FLAGS
+            if getattr(args, f"{role}_col", None) is not None}
+
+
+def read_graph(path: str, format: str | None, relabel: str | None, keep_nan: bool = False,
+               columns: dict[str, str] | None = None):
+    """The graph in ``path`` and its vertex names (the file's ids with ``relabel``, the names
+    of a csv/parquet table; else None).
 
     ``keep_nan`` (``--ignore-nan``) has the reader keep NaN-weight rows, for the solve to
     leave out, where the format can hold NaN (binary formats read them regardless).
+    ``columns`` (:func:`column_options`) name a table's columns.
     """
     from parmst import io
 
-    options = {}
-    if keep_nan and "allow_nan" in io.detect_format(path, format).read_options:
+    fmt = io.detect_format(path, format)
+    options = dict(columns or {})
+    if options and "source" not in fmt.read_options:
+        flags = ", ".join(COLUMN_FLAGS[role] for role in options)
+        tables = " and ".join(f.name for f in io.FORMATS.values() if "source" in f.read_options)
+        raise ParmstError(f"{flags} name{'s' if len(options) == 1 else ''} the columns of "
+                          f"{tables} files, not of {fmt.name} files")
+    if keep_nan and "allow_nan" in fmt.read_options:
         options["allow_nan"] = True
     if relabel is None:
-        return io.read(path, format=format, **options), None
+        graph = io.read(path, format=format, **options)
+        return graph, graph.labels
     return io.read_with_labels(path, format=format, relabel=relabel, **options)
 
 
@@ -51,7 +79,7 @@ def load_graph(args: argparse.Namespace):
             raise ParmstError("--relabel applies to graph files, not to --generate")
         return generate(args.generate), None
     return read_graph(args.file, args.format, args.relabel,
-                      keep_nan=getattr(args, "ignore_nan", False))
+                      keep_nan=getattr(args, "ignore_nan", False), columns=column_options(args))
 
 
 def check_writable(out: Path, flag: str) -> None:
@@ -73,17 +101,16 @@ def check_output(out: Path, format: str | None, labels: np.ndarray | None) -> No
 
     if out.suffix in IDS_SUFFIXES:
         return
-    fmt = io.detect_format(out, format)
-    if labels is not None and "labels" not in fmt.write_options:
-        holders = [f.name for f in io.FORMATS.values() if "labels" in f.write_options]
-        raise ParmstError(f"{out}: with --relabel the forest is written in the input file's own "
-                          f"vertex ids, which {fmt.name} files cannot hold; write "
-                          f"{' or '.join(holders)} ({', '.join(IDS_SUFFIXES)} for edge ids)")
+    problem = io.names_problem(io.detect_format(out, format), labels)
+    if problem is not None:
+        raise ParmstError(f"{out}: the forest is written under the input's vertex names or ids; "
+                          f"{problem} ({', '.join(IDS_SUFFIXES)} for edge ids)")
 
 
-def write_output(forest, args: argparse.Namespace, labels: np.ndarray | None = None) -> None:
+def write_output(forest, args: argparse.Namespace) -> None:
     """Write ``--output``: edge ids for ``.ids``/``.npy``, else the forest's edges as a graph
-    (in the input file's own vertex ids when it was read with ``--relabel``)."""
+    (under the input's vertex names: a table's names, or the file's own ids when it was read
+    with ``--relabel``)."""
     if not args.output:
         return
     out = Path(args.output)
@@ -91,8 +118,7 @@ def write_output(forest, args: argparse.Namespace, labels: np.ndarray | None = N
         write_ids(out, forest.edge_ids)
         what = f"{plural(forest.num_edges, 'forest edge id')}"
     else:
-        extra = {} if labels is None else {"labels": labels}
-        forest.write(out, format=args.output_format, **extra)
+        forest.write(out, format=args.output_format)
         what = f"{plural(forest.num_edges, 'forest edge')}"
     say_wrote(out, what)
 
@@ -103,9 +129,12 @@ def say_wrote(path: str | Path, what: str) -> None:
 
 
 def write_ids(path: Path, ids: np.ndarray) -> None:
-    """Write forest edge ids (or vertex labels): ``.npy`` as a NumPy array, else one per line."""
+    """Write forest edge ids (or vertex labels): ``.npy`` as a NumPy array, else one per line
+    (vertex names as text)."""
     if path.suffix == ".npy":
-        np.save(path, ids)
+        np.save(path, ids, allow_pickle=False)
+    elif ids.dtype.kind not in "iu":
+        path.write_text("".join(f"{name}\n" for name in ids.tolist()), encoding="utf-8")
     else:
         from parmst.distributed.output import id_lines
 

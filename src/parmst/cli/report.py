@@ -13,6 +13,8 @@ _FLAGS = (
     (re.compile(r"pass (?:allow|ignore)_nan=True"), "give --ignore-nan"),
     (re.compile(r"read with relabel=True \(parmst CLI: --relabel\)"), "give --relabel"),
     (re.compile(r"take relabel=True"), "take --relabel"),
+    (re.compile(r"number the vertices 0\.\.n-1 with graph\.with_labels\(None\)"),
+     "give --relabel to number the vertices 0..n-1"),
     (re.compile(r", or read with weight_dtype='float64'"), ""),
     (re.compile(r"\bthreads=(?=\S)"), "--threads "),
 )

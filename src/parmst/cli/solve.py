@@ -87,7 +87,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     elif args.verify:
         report["verified"] = True
     print_report(report, args.json)
-    write_output(forest, args, labels)
+    write_output(forest, args)
     return 0
 
 

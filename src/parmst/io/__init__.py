@@ -11,6 +11,7 @@ pbbs      .pbbs                        PBBS ``WeightedEdgeArray``
 egr       .egr                         ECL binary CSR (Fallin et al.), int32
 npz       .npz                         NumPy archive, exact dtypes
 parquet   .parquet .pq                 Parquet edge list (pyarrow), exact dtypes
+csv       .csv .tsv                    CSV/TSV table with a header, named columns
 ========  ===========================  ==========================================
 
 Text formats and ``egr`` may be gzip-compressed (``g.txt.gz``). Each
@@ -24,9 +25,16 @@ True/False force it).
 Edge ids are the order of the edges in the file (lines, arcs, entries),
 except in ``egr``, whose CSR layout orders them by smaller endpoint.
 
-Every format but ``parquet`` can also be read in parts, one per MPI rank,
-each part reading only its own bytes: :func:`read_part` calls the format's
-``read_range``, which shares its parser with the format's reader.
+Vertex names: ``csv`` and ``parquet`` files may name vertices by any text,
+and ``edgelist``/``snap`` files read with ``relabel=`` have sparse integer
+ids; the graph keeps them as :attr:`~parmst.Graph.labels` (see
+:mod:`parmst._names`), and writing a graph with labels writes them back.
+Formats whose vertices are ``0..n-1`` by definition refuse a graph with
+labels (write ``graph.with_labels(None)`` to write the numbers instead).
+
+Every format but ``parquet`` and ``csv`` can also be read in parts, one per
+MPI rank, each part reading only its own bytes: :func:`read_part` calls the
+format's ``read_range``, which shares its parser with the format's reader.
 
 Examples
 --------
@@ -50,14 +58,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from parmst.errors import GraphFormatError
 from parmst.graph import Graph
-from parmst.io import dimacs, edgelist, egr, mtx, npz, parquet, pbbs, snap
+from parmst.io import csv, dimacs, edgelist, egr, mtx, npz, parquet, pbbs, snap
 from parmst.io._files import GraphFileNotFoundError, check_readable, is_gzip
 from parmst.io._ranges import Before, Part, check_uncompressed
 
 __all__ = ["FORMATS", "Format", "GraphFileNotFoundError", "Part", "convert", "detect_format",
-           "read", "read_part", "read_with_labels", "write"]
+           "names_problem", "read", "read_part", "read_with_labels", "write"]
 
 _SNIFF_BYTES = 4096
 
@@ -80,7 +90,8 @@ class Format:
     a ``labels=`` write option that writes vertices under such ids. Formats
     that can be read in parts (one per MPI rank, see :func:`read_part`) have
     ``read_range(path, rank, size, **options) -> Part`` and its keyword
-    options ``range_options``.
+    options ``range_options``. ``names`` says which vertex labels a file
+    can hold: ``"integers"``, ``"any"``, or none (``""``).
     """
 
     name: str
@@ -94,6 +105,7 @@ class Format:
     read_with_labels: Callable[..., tuple[Graph, Any]] | None = None
     read_range: Callable[..., Part] | None = None
     range_options: tuple[str, ...] = ()
+    names: str = ""
 
     def describe(self) -> str:
         return f"{self.name} ({', '.join(self.extensions)})"
@@ -134,12 +146,12 @@ FORMATS: dict[str, Format] = {
         _sniff_edges, _keywords(edgelist.read_with_labels, exclude=("comments",)),
         _keywords(edgelist.write), read_with_labels=edgelist.read_with_labels,
         read_range=edgelist.read_range,
-        range_options=_keywords(edgelist.read_range, exclude=("comments",))),
+        range_options=_keywords(edgelist.read_range, exclude=("comments",)), names="integers"),
     "snap": Format(
         "snap", (".snap",), snap.read, snap.write, _sniff_snap,
         _keywords(edgelist.read_with_labels, exclude=("comments",)), _keywords(snap.write),
         read_with_labels=snap.read_with_labels, read_range=snap.read_range,
-        range_options=_keywords(edgelist.read_range, exclude=("comments",))),
+        range_options=_keywords(edgelist.read_range, exclude=("comments",)), names="integers"),
     "dimacs": Format(
         "dimacs", (".gr",), dimacs.read, dimacs.write, _sniff_dimacs,
         _keywords(dimacs.read), _keywords(dimacs.write), read_range=dimacs.read_range,
@@ -165,7 +177,11 @@ FORMATS: dict[str, Format] = {
     "parquet": Format(
         "parquet", (".parquet", ".pq"), parquet.read, parquet.write,
         lambda head, size: head.startswith(b"PAR1"),
-        _keywords(parquet.read), _keywords(parquet.write), gzip=False),
+        _keywords(parquet.read), _keywords(parquet.write), gzip=False, names="any"),
+    "csv": Format(
+        "csv", (".csv", ".tsv"), csv.read, csv.write, lambda head, size: False,
+        _keywords(csv.read_with_labels), _keywords(csv.write),
+        read_with_labels=csv.read_with_labels, names="any"),
 }
 
 
@@ -266,9 +282,11 @@ def read_with_labels(path: str | os.PathLike, format: str | None = None, *,
     """Read a graph whose vertex ids may be sparse; also return each vertex's id in the file.
 
     ``relabel`` (``True``/``"sorted"`` or ``"first"``, see
-    :mod:`parmst.io.edgelist`) numbers the vertices ``0..n-1``; the returned
-    array gives the file's id of each vertex (None when ``relabel=False``).
-    Only formats that can hold sparse ids (edgelist, snap) support it.
+    :mod:`parmst._names`) numbers the vertices ``0..n-1``; the returned
+    array gives the file's id (or name) of each vertex, the graph's
+    :attr:`~parmst.Graph.labels` (None when ``relabel=False`` and the file
+    has no names). Only formats that can hold sparse ids or names (edgelist,
+    snap, csv, parquet) support it.
 
     Raises
     ------
@@ -286,11 +304,14 @@ def read_with_labels(path: str | os.PathLike, format: str | None = None, *,
     """
     check_readable(os.fspath(path))
     fmt = detect_format(path, format)
-    if fmt.read_with_labels is None:
-        sparse = ", ".join(f.name for f in FORMATS.values() if f.read_with_labels is not None)
+    if "relabel" not in fmt.read_options:
+        sparse = ", ".join(f.name for f in FORMATS.values() if "relabel" in f.read_options)
         raise GraphFormatError(os.fspath(path), f"{fmt.name} files number their vertices densely; "
                                                 f"relabelling applies to {sparse} files")
     _check_options(fmt, {**options, "relabel": relabel}, fmt.read_options, "reading")
+    if fmt.read_with_labels is None:  # the reader keeps the names on the graph (parquet)
+        graph = fmt.read(path, relabel=relabel, **options)
+        return graph, graph.labels
     return fmt.read_with_labels(path, relabel=relabel, **options)
 
 
@@ -352,9 +373,37 @@ def read_part(path: str | os.PathLike, rank: int, size: int, format: str | None 
     return fmt.read_range(path, rank, size, **given)
 
 
+def names_problem(fmt: Format, labels: Any) -> str | None:
+    """Why ``fmt`` files cannot hold vertices under ``labels`` (a graph's labels), or None.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> names_problem(FORMATS["csv"], np.array(["a", "b"])) is None
+    True
+    >>> names_problem(FORMATS["dimacs"], np.array(["a", "b"]))[:44]
+    'the vertices have names, which dimacs files '
+    """
+    if labels is None or fmt.names == "any" or (
+            fmt.names == "integers" and np.asarray(labels).dtype.kind in "iu"):
+        return None
+    holders = [f.name for f in FORMATS.values()
+               if f.names == "any" or (f.names and np.asarray(labels).dtype.kind in "iu")]
+    return (f"the vertices have names, which {fmt.name} files cannot hold (their vertices are "
+            f"{'integer ids' if fmt.names else 'numbers 0..n-1'}); write {' or '.join(holders)}")
+
+
 def write(graph: Graph, path: str | os.PathLike, format: str | None = None,
           **options: Any) -> None:
     """Write ``graph`` to a file; the format comes from the extension unless named.
+
+    A graph with vertex names (:attr:`~parmst.Graph.labels`) is written under
+    its names, in the formats that can hold them (:func:`names_problem`).
+
+    Raises
+    ------
+    GraphFormatError
+        Unknown format, or names the format cannot hold.
 
     Examples
     --------
@@ -366,6 +415,11 @@ def write(graph: Graph, path: str | os.PathLike, format: str | None = None,
     """
     fmt = detect_format(path, format)
     _check_options(fmt, options, fmt.write_options, "writing")
+    problem = names_problem(fmt, graph.labels if options.get("labels") is None
+                            else options["labels"])
+    if problem is not None:
+        raise GraphFormatError(os.fspath(path), f"{problem}, or number the vertices 0..n-1 with "
+                                                "graph.with_labels(None)")
     fmt.write(graph, path, **options)
 
 

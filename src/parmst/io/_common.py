@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from parmst import _memory
+from parmst._names import vertex_ids
 from parmst.errors import GraphFormatError, GraphValueError
 from parmst.graph import WEIGHT_DTYPES, Graph, index_dtype_for
 from parmst.io._mirror import mirror_pairs
@@ -150,21 +151,14 @@ def unit_weights(weight: np.ndarray | None, rows: int) -> np.ndarray:
 
 def relabel_ids(src: np.ndarray, dst: np.ndarray, relabel: bool | str
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """Map arbitrary ids onto 0..n-1: ``"sorted"`` (or True) by id, ``"first"`` by first appearance.
+    """Map arbitrary ids onto 0..n-1: ``"sorted"`` (or True) by id, ``"first"`` by first appearance
+    (the one rule of :mod:`parmst._names`).
 
     Returns the new src, dst and the original id of each new vertex (None if not relabelled).
     """
     if relabel is False:
         return src, dst, None
-    both = np.empty(2 * len(src), dtype=np.int64)
-    both[0::2], both[1::2] = src, dst
-    labels, first, inverse = np.unique(both, return_index=True, return_inverse=True)
-    if relabel == "first":
-        by_appearance = np.argsort(first, kind="stable")
-        rank = np.empty(len(labels), dtype=np.int64)
-        rank[by_appearance] = np.arange(len(labels))
-        labels, inverse = labels[by_appearance], rank[inverse]
-    return inverse[0::2], inverse[1::2], labels
+    return vertex_ids(src, dst, relabel)
 
 
 def drop_mirrors(rows: Rows, symmetric: str) -> Rows:
@@ -187,15 +181,23 @@ def build_graph(path: str, src: np.ndarray, dst: np.ndarray, weight: np.ndarray 
 
 
 def graph_from_rows(path: str, src: np.ndarray, dst: np.ndarray, weight: np.ndarray | None,
-                    num_vertices: int | None) -> Graph:
+                    num_vertices: int | None, labels: np.ndarray | None = None) -> Graph:
     """The Graph of freshly parsed arrays, without copies.
 
     The row parser has already checked every id against its range (``>= 0``)
     and every weight (NaN only where allowed), so only the vertex count is
-    left to check; ``num_vertices=None`` means ``max id + 1``.
+    left to check; ``num_vertices=None`` means ``max id + 1``. Relabelled
+    rows come with ``labels``, the file's id of each vertex, which are then
+    the vertices: a larger declared count is an error.
     """
     m = len(src)
     top = max(int(src.max()), int(dst.max())) if m else -1
+    if labels is not None:
+        if num_vertices is not None and num_vertices != len(labels):
+            raise GraphFormatError(path, f"relabelling numbers the {len(labels)} vertex ids "
+                                         f"of the file, but num_vertices={num_vertices} is "
+                                         "declared; leave out relabel or the vertex count")
+        num_vertices = len(labels)
     if num_vertices is None:
         num_vertices = top + 1
     elif top >= num_vertices:
@@ -203,4 +205,4 @@ def graph_from_rows(path: str, src: np.ndarray, dst: np.ndarray, weight: np.ndar
                                      f"{num_vertices} vertices")
     index = index_dtype_for(num_vertices, m)
     return Graph(src.astype(index, copy=False), dst.astype(index, copy=False),
-                 unit_weights(weight, m), num_vertices)
+                 unit_weights(weight, m), num_vertices, labels)

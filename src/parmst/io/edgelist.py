@@ -22,7 +22,13 @@ Reading
 - ``relabel=True`` (or ``"sorted"``) maps arbitrary integer ids, even
   negative or sparse ones, onto ``0..n-1`` in increasing id order;
   ``relabel="first"`` numbers them in order of first appearance.
-  :func:`read_with_labels` returns the original id of each vertex.
+  :func:`read_with_labels` returns the original id of each vertex, and the
+  graph keeps them as its :attr:`~parmst.Graph.labels`.
+- Vertex names: where an end of the first edge line is text that is no
+  number (``alice bob 3``), every end is read as a name (text without spaces), with
+  ``relabel`` as above (it must be given: without it a name is an error).
+  Such files are split in Python, not by the Numba tokenizer, and parsed
+  with NumPy: slower, but any name works.
 - ``symmetric="dedupe"`` keeps one edge per pair of mirrored lines
   ``u v w`` / ``v u w`` (files that list each undirected edge in both
   directions); the default ``"keep"`` makes every line an edge, so edge
@@ -59,6 +65,7 @@ from functools import partial
 
 import numpy as np
 
+from parmst._names import vertex_ids
 from parmst.graph import Graph
 from parmst.io._common import (
     RELABEL_CHOICES,
@@ -81,7 +88,8 @@ from parmst.io._common import (
 from parmst.io._emit import write_rows
 from parmst.io._files import open_output, read_bytes
 from parmst.io._ranges import Before, Part, announced_rows, file_bytes, line_range
-from parmst.io._rows import INT64_MAX, INT64_MIN, RowSpec, TextFile, parse_rows
+from parmst.io._rows import INT64_MAX, INT64_MIN, Rows, RowSpec, TextFile, parse_rows
+from parmst.io._words import is_number, parse_weights
 
 COMMENTS = "#%"
 
@@ -109,6 +117,7 @@ class _Layout:
     ncols: int
     metadata: Metadata
     header: tuple[int, int, int] | None  # (n, m, its line)
+    name: str | None = None  # the first edge line's first end that is not an integer
 
 
 def _read_header(text: TextFile, line: int, fields: list[str]) -> tuple[int, int, int]:
@@ -140,7 +149,30 @@ def _layout(text: TextFile, header: bool | None, comments: str) -> _Layout:
     pos, line, fields = edge_line
     if len(fields) not in (2, 3):
         raise text.error(f"expected 3 fields 'u v w' (or 2, 'u v'), found {len(fields)}", line)
-    return _Layout(pos, line, len(fields), metadata, counts)
+    # A name is printable text that is no number: "1.0" and binary garbage get the
+    # tokenizer's own errors.
+    name = next((end for end in fields[:2] if end.isprintable() and not is_number(end)), None)
+    return _Layout(pos, line, len(fields), metadata, counts, name)
+
+
+def _named_rows(text: TextFile, layout: _Layout, comments: str, dtype: np.dtype | None,
+                allow_nan: bool, relabel: bool | str) -> tuple[Rows, np.ndarray]:
+    """The edge lines of a file of vertex names, split in Python: the rows, numbered by the
+    rule of :mod:`parmst._names`, and the name of each vertex."""
+    found = list(_data_lines(text, layout.pos, layout.line, comments, Metadata()))
+    lines = [line for _, line, _ in found]
+    fields = [words for _, _, words in found]
+    bad = next((i for i, words in enumerate(fields) if len(words) != layout.ncols), None)
+    if bad is not None:
+        raise text.error(f"expected {layout.ncols} fields like the first edge line, found "
+                         f"{len(fields[bad])}", lines[bad])
+    columns = [np.array([words[k] for words in fields], dtype=str) for k in range(layout.ncols)]
+    weight = None
+    if layout.ncols == 3:
+        weight = parse_weights(columns[2], dtype, allow_nan,
+                               lambda row, what: text.error(f"weight {what}", lines[row]))
+    src, dst, labels = vertex_ids(columns[0], columns[1], relabel)
+    return Rows(src, dst, weight), labels
 
 
 def _vertex_count(text: TextFile, option: int | None, layout: _Layout) -> tuple[int | None, str]:
@@ -209,15 +241,25 @@ def read_with_labels(path: str | os.PathLike, *, num_vertices: int | None = None
     layout = _layout(text, header, comments)
     num_vertices, source = _vertex_count(text, num_vertices, layout)
     dtype = resolve_weight_dtype(text.path, weight_dtype, layout.metadata)
-    spec = _edge_spec(layout, comments, dtype, allow_nan, num_vertices, source, relabel=relabel,
-                      ids_count=not relabel and num_vertices is None)
-    rows = parse_rows(text, layout.pos, layout.line, spec, progress)
+    if layout.name is not None and not relabel:
+        raise text.error(f"vertex {layout.name!r} is not an integer id; read with relabel=True "
+                         "(parmst CLI: --relabel) to take vertex names", layout.line)
+    if layout.name is not None:
+        rows, labels = _named_rows(text, layout, comments, dtype, allow_nan, relabel)
+    else:
+        spec = _edge_spec(layout, comments, dtype, allow_nan, num_vertices, source,
+                          relabel=relabel, ids_count=not relabel and num_vertices is None)
+        rows, labels = parse_rows(text, layout.pos, layout.line, spec, progress), None
     if layout.header is not None and len(rows.src) != layout.header[1]:
         raise text.error(f"the header line 'n m' announces m={layout.header[1]} edges but the "
                          f"file has {len(rows.src)} edge lines", layout.header[2])
     rows = drop_mirrors(rows, symmetric)
-    src, dst, labels = relabel_ids(rows.src, rows.dst, relabel)
-    graph = graph_from_rows(text.path, src, dst, finish_weights(rows, dtype), num_vertices)
+    if labels is None:  # names are numbered as they are split; ids after the mirrors go
+        src, dst, labels = relabel_ids(rows.src, rows.dst, relabel)
+    else:
+        src, dst = rows.src, rows.dst
+    graph = graph_from_rows(text.path, src, dst, finish_weights(rows, dtype), num_vertices,
+                            labels)
     return graph, labels
 
 
@@ -277,8 +319,9 @@ def write_lines(graph: Graph, path: str | os.PathLike, head: str, *, separator: 
                 labels: np.ndarray | None = None, progress: bool | None = None) -> None:
     """Write ``head`` (comment lines) and then one ``u v w`` line per edge.
 
-    With ``labels``, vertex ``v`` is written as ``labels[v]`` (the ids that
-    :func:`read_with_labels` returned).
+    Vertex ``v`` is written as ``labels[v]`` (by default the graph's own
+    :attr:`~parmst.Graph.labels`, e.g. the ids that :func:`read_with_labels`
+    numbered), or as ``v`` where there are none.
 
     Examples
     --------
@@ -289,6 +332,8 @@ def write_lines(graph: Graph, path: str | os.PathLike, head: str, *, separator: 
     '# note\\n0\\t1\\t2.5\\n'
     """
     src, dst = graph.src, graph.dst
+    if labels is None:
+        labels = graph.labels
     if labels is not None:
         labels = _check_labels(labels, graph.num_vertices)
         src, dst = labels[src], labels[dst]
@@ -303,7 +348,8 @@ def _check_labels(labels: np.ndarray, num_vertices: int) -> np.ndarray:
     labels = np.asarray(labels)
     if labels.shape != (num_vertices,) or labels.dtype.kind not in "iu":
         raise ValueError(f"labels must hold one integer id per vertex ({num_vertices}), got "
-                         f"shape {labels.shape} dtype {labels.dtype}")
+                         f"shape {labels.shape} dtype {labels.dtype}; edge lists hold integer "
+                         "ids: write vertex names as csv")
     return labels.astype(np.int64, copy=False)
 
 
@@ -311,8 +357,9 @@ def write(graph: Graph, path: str | os.PathLike, *, metadata: bool = True,
           labels: np.ndarray | None = None, progress: bool | None = None) -> None:
     """Write ``graph`` as an edge list (see the module docstring).
 
-    ``labels`` writes vertex ``v`` as ``labels[v]``, e.g. the file ids that
-    :func:`read_with_labels` returned; the metadata comment then leaves out
+    ``labels`` (by default the graph's :attr:`~parmst.Graph.labels`) writes
+    vertex ``v`` as ``labels[v]``, e.g. the file ids that
+    :func:`read_with_labels` numbered; the metadata comment then leaves out
     the vertex count, which no longer bounds the ids.
 
     Examples
@@ -323,5 +370,6 @@ def write(graph: Graph, path: str | os.PathLike, *, metadata: bool = True,
     >>> open(path).read()
     '0 1 3\\n'
     """
-    head = metadata_comment("#", graph, with_vertices=labels is None) if metadata else ""
+    named = labels is not None or graph.labels is not None
+    head = metadata_comment("#", graph, with_vertices=not named) if metadata else ""
     write_lines(graph, path, head, labels=labels, progress=progress)

@@ -7,7 +7,11 @@ copy where their dtypes allow (see :meth:`parmst.Graph.from_table`). Edge
 ids are row order. Parquet keeps exact dtypes, so a graph written by
 :func:`write` reads back identically; the vertex count is stored in the
 file's key-value metadata (``parmst.num_vertices``) so trailing isolated
-vertices survive, and ``num_vertices=`` overrides it.
+vertices survive, and ``num_vertices=`` overrides it. Vertex columns of
+names (strings, categories) are numbered once and kept as the graph's
+:attr:`~parmst.Graph.labels` (``relabel=`` as in
+:meth:`parmst.Graph.from_table`); a graph with labels is written under its
+names (no vertex count is stored then: the names are the vertices).
 
 Example
 -------
@@ -40,7 +44,8 @@ def _pyarrow() -> Any:
 
 def read(path: str | os.PathLike, *, source: str = "source", target: str = "target",
          weight: str | None = "weight", num_vertices: int | None = None,
-         allow_nan: bool = False, progress: bool | None = None) -> Graph:
+         allow_nan: bool = False, relabel: bool | str | None = None,
+         progress: bool | None = None) -> Graph:
     """Read a Parquet edge list (see the module documentation for the columns).
 
     Examples
@@ -74,7 +79,8 @@ def read(path: str | os.PathLike, *, source: str = "source", target: str = "targ
     if num_vertices is None and schema.metadata and METADATA_KEY in schema.metadata:
         num_vertices = int(schema.metadata[METADATA_KEY])
     try:
-        return Graph.from_table(table, source, target, weight, num_vertices, allow_nan=allow_nan)
+        return Graph.from_table(table, source, target, weight, num_vertices, allow_nan=allow_nan,
+                                relabel=relabel)
     except GraphValueError as exc:
         raise GraphFormatError(path, str(exc)) from exc
 
@@ -92,8 +98,16 @@ def write(graph: Graph, path: str | os.PathLike, *, compression: str = "snappy",
     'int64'
     """
     pa = _pyarrow()
-    table = pa.table({"source": graph.src, "target": graph.dst, "weight": graph.weight})
-    table = table.replace_schema_metadata({METADATA_KEY: str(graph.num_vertices).encode()})
+    labels = graph.labels
+    if labels is None:
+        table = pa.table({"source": graph.src, "target": graph.dst, "weight": graph.weight})
+        table = table.replace_schema_metadata({METADATA_KEY: str(graph.num_vertices).encode()})
+    else:
+        try:
+            table = pa.table({"source": labels[graph.src], "target": labels[graph.dst],
+                              "weight": graph.weight})
+        except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
+            raise GraphValueError(f"cannot write the vertex names as Parquet ({exc})") from exc
     total = graph.src.nbytes + graph.dst.nbytes + graph.weight.nbytes
     with progress_bar(total, f"writing {os.fspath(path)}", progress) as bar:
         try:

@@ -101,5 +101,6 @@ def write(graph: Graph, path: str | os.PathLike, *, metadata: bool = True,
             f"# Nodes: {graph.num_vertices} Edges: {graph.num_edges}\n"
             "# FromNodeId\tToNodeId\tWeight\n")
     if metadata:
-        head += metadata_comment("#", graph, with_vertices=labels is None)
+        named = labels is not None or graph.labels is not None
+        head += metadata_comment("#", graph, with_vertices=not named)
     edgelist.write_lines(graph, path, head, separator="\t", labels=labels, progress=progress)
