@@ -1,7 +1,7 @@
-"""Serial solvers, compiled with Numba: one core, no atomics."""
+"""Serial solvers: one core, no atomics; compiled with Numba, except ``boruvka-numpy/serial``."""
 
-from parmst.kernels.dense import dense_fits
-from parmst.registry import CITATIONS, Solver, register
+from parmst.kernels.dense_limits import dense_fits
+from parmst.registry import CITATIONS, Solver, add_auto_rule, register
 
 register(Solver(
     name="kruskal/serial",
@@ -35,3 +35,43 @@ register(Solver(
     paper=CITATIONS["shou-he"] + ", section 2.9 (Listing 3)",
     summary="Borůvka rounds: lightest edge per component, union, drop internal edges",
 ))
+register(Solver(
+    name="boruvka-numpy/serial",
+    entry="parmst.solvers.serial.numpy_boruvka:solve",
+    paper=CITATIONS["shou-he"] + ", section 2.9 (Listing 3), vectorised: minimum scatter, "
+                                 "hooking and pointer jumping",
+    summary="Borůvka rounds as whole-array NumPy operations: needs no compiled kernel, so a "
+            "small graph is solved without loading Numba",
+))
+
+
+NUMPY_MAX_EDGES = 1 << 18
+"""Most edges "auto" gives ``boruvka-numpy/serial`` while Numba is not loaded: it solves 2^18
+random edges in about 0.1 s on the 2-core VM, a sixth of what loading Numba costs there."""
+
+NUMBA_LOAD_SECONDS = 0.6
+"""What loading Numba and serial Kruskal's cached kernels costs a fresh process on the 2-core
+VM (import, typing registries, cache loads; docs/solver-selection.md)."""
+
+
+def numpy_route(graph, cores: int) -> bool:
+    """Whether "auto" solves ``graph`` without compiled kernels: a host graph of at most
+    :data:`NUMPY_MAX_EDGES` edges, in a process that has loaded no Numba kernel yet and has
+    spent less than :data:`NUMBA_LOAD_SECONDS` in the NumPy solver.
+
+    The last condition is the ski-rental rule: pay the NumPy solver's slower rounds
+    ("rent") until they add up to the one-off cost of loading the compiled kernels
+    ("buy"), then buy; no sequence of calls then costs more than twice what the best
+    choice in hindsight would have.
+    """
+    if graph.num_edges > NUMPY_MAX_EDGES or graph.is_on_device:
+        return False
+    from parmst._jit import numba_loaded
+    from parmst.solvers.serial.numpy_boruvka import spent_seconds
+
+    return not numba_loaded() and spent_seconds() < NUMBA_LOAD_SECONDS
+
+
+add_auto_rule("boruvka-numpy/serial", numpy_route,
+              "small graph and no compiled kernel loaded yet: NumPy-only Borůvka ends before "
+              "Numba would have loaded (docs/solver-selection.md)")

@@ -1,0 +1,36 @@
+"""What a fresh process loads on the small-graph route: no Numba, no scipy.linalg, no tqdm,
+no pandas (import time and the first call; the times themselves are in
+``docs/benchmarks.md``, "Startup")."""
+
+import json
+import subprocess
+import sys
+
+HEAVY = ("numba", "scipy.linalg", "tqdm", "pandas")
+
+_SMALL_SOLVE = """
+import json, sys
+import numpy as np
+import parmst
+loaded = {"import parmst": [m for m in HEAVY if m in sys.modules]}
+rng = np.random.default_rng(3)
+g = parmst.Graph.from_edges(rng.integers(0, 300, 1000), rng.integers(0, 300, 1000),
+                            rng.random(1000))
+forest = parmst.minimum_spanning_forest(g)
+forest.total_weight, forest.src, forest.num_components
+loaded["minimum_spanning_forest"] = [m for m in HEAVY if m in sys.modules]
+print(json.dumps({"solver": forest.solver, "loaded": loaded}))
+"""
+
+
+def _run(code):
+    done = subprocess.run([sys.executable, "-c", f"HEAVY = {HEAVY!r}\n{code}"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_import_and_a_small_solve_load_no_numba():
+    result = _run(_SMALL_SOLVE)
+    assert result["solver"] == "boruvka-numpy/serial"
+    assert result["loaded"] == {"import parmst": [], "minimum_spanning_forest": []}
