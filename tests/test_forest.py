@@ -60,10 +60,7 @@ def route(request, monkeypatch):
     by the compiled kernels otherwise: both must give the same answers."""
     import parmst.forest
 
-    if request.param == "numpy":
-        monkeypatch.setattr(parmst.forest, "numba_loaded", lambda: False)
-    else:
-        monkeypatch.setattr(parmst.forest, "_KERNELS_FROM", 0)
+    monkeypatch.setattr(parmst.forest, "compiled_pays", lambda size: request.param == "compiled")
     return request.param
 
 

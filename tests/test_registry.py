@@ -42,17 +42,17 @@ def test_registry_stays_sorted_after_a_late_registration():
 def compiled_loaded(monkeypatch):
     """A process that has loaded compiled kernels already: "auto" no longer takes the
     NumPy-only route, whatever ran before in this test session."""
-    import parmst._jit
+    from parmst.solvers import serial
 
-    monkeypatch.setattr(parmst._jit, "numba_loaded", lambda: True)
+    monkeypatch.setattr(serial, "numba_loaded", lambda: True)
 
 
 @pytest.fixture
 def nothing_loaded(monkeypatch):
-    import parmst._jit
+    from parmst.solvers import serial
     from parmst.solvers.serial import numpy_boruvka
 
-    monkeypatch.setattr(parmst._jit, "numba_loaded", lambda: False)
+    monkeypatch.setattr(serial, "numba_loaded", lambda: False)
     monkeypatch.setattr(numpy_boruvka, "_SPENT", [0.0])
 
 

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from parmst._jit import compiled_pays
+
 __all__ = ["PARALLEL_FROM_EDGES", "copy_into", "first_nan", "id_bounds", "takes"]
 
 PARALLEL_FROM_EDGES = 1 << 16
@@ -28,14 +30,16 @@ PARALLEL_FROM_EDGES = 1 << 16
 
 def takes(src: np.ndarray, dst: np.ndarray, weight: np.ndarray) -> bool:
     """Whether these coerced edge arrays go through the kernels: at least
-    :data:`PARALLEL_FROM_EDGES` edges, signed integer ids, native byte order (Numba reads
-    no other).
+    :data:`PARALLEL_FROM_EDGES` edges, enough or Numba already loaded
+    (:func:`parmst._jit.compiled_pays`: a small graph does not load it for its checks),
+    signed integer ids, native byte order (Numba reads no other).
 
-    >>> ids = np.zeros(PARALLEL_FROM_EDGES, dtype=np.int32)
+    >>> ids = np.zeros(1 << 20, dtype=np.int32)
     >>> takes(ids, ids, np.ones(len(ids))), takes(ids[:10], ids[:10], np.ones(10))
     (True, False)
     """
-    return (len(src) >= PARALLEL_FROM_EDGES and src.dtype.kind == dst.dtype.kind == "i"
+    return (len(src) >= PARALLEL_FROM_EDGES and compiled_pays(len(src))
+            and src.dtype.kind == dst.dtype.kind == "i"
             and all(a.dtype.isnative for a in (src, dst, weight)))
 
 

@@ -29,7 +29,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["compile_seconds", "compiled_here", "numba_loaded", "on_slow_compilation"]
+__all__ = ["SMALL_EDGES", "compile_seconds", "compiled_here", "compiled_pays", "numba_loaded",
+           "on_slow_compilation"]
 
 _KIND = "numba:compiler_lock"
 
@@ -150,6 +151,26 @@ def numba_loaded() -> bool:
     True
     """
     return _CLOCK.spans > 0
+
+
+SMALL_EDGES = 1 << 18
+"""Graphs of at most this many edges take the NumPy route (reading, checks, the solver
+``boruvka-numpy/serial``, the forest's order and total) while Numba is not loaded: on the
+2-core VM the route solves 2^18 random edges in about a tenth of a second, against about
+half a second of CPU for loading Numba and a few cached kernels
+(docs/solver-selection.md)."""
+
+
+def compiled_pays(size: int) -> bool:
+    """Whether work on ``size`` edges should use compiled kernels: Numba is loaded already,
+    or the work is larger than :data:`SMALL_EDGES`, where loading it pays for itself.
+
+    Examples
+    --------
+    >>> compiled_pays(SMALL_EDGES + 1)
+    True
+    """
+    return size > SMALL_EDGES or numba_loaded()
 
 
 def compile_seconds() -> float:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from parmst._jit import numba_loaded
+from parmst._jit import compiled_pays
 from parmst._optional import require
 from parmst._text import plural
 from parmst.stats import Stats
@@ -18,17 +18,6 @@ if TYPE_CHECKING:
     from parmst.graph import Graph
 
 __all__ = ["Forest", "exact_sum"]
-
-_KERNELS_FROM = 1 << 14
-"""Edges from which a forest's ids are ordered and its weights summed by the compiled kernels
-of :mod:`parmst._forest_kernels` even while Numba is not loaded; below, NumPy and
-``math.fsum`` take a few hundred microseconds at most, less than loading Numba."""
-
-
-def _compiled(size: int) -> bool:
-    """Whether a forest of ``size`` edges goes through the compiled kernels."""
-    return size >= _KERNELS_FROM or numba_loaded()
-
 
 def exact_sum(weights: np.ndarray) -> int | float:
     """Sum weights exactly: Python integers for int weights, correctly rounded for floats.
@@ -54,7 +43,7 @@ def exact_sum(weights: np.ndarray) -> int | float:
             return int(w.sum(dtype=np.int64))
         return sum(w.tolist())
     w = w.astype(np.float64, copy=False).ravel()
-    if not _compiled(len(w)) and np.isfinite(w).all():
+    if not compiled_pays(len(w)) and np.isfinite(w).all():
         try:
             return math.fsum(w.tolist())
         except OverflowError:  # a partial sum beyond float64: the digits below hold it
@@ -75,7 +64,7 @@ def exact_sum(weights: np.ndarray) -> int | float:
 def _ascending(ids: np.ndarray, num_edges: int) -> np.ndarray:
     """``np.sort(ids)``, through a bit per edge where that is faster
     (:func:`parmst._forest_kernels.ids_in_order`)."""
-    if not _compiled(len(ids)):
+    if not compiled_pays(len(ids)):
         return np.sort(ids)
     from parmst._forest_kernels import ids_in_order
 

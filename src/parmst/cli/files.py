@@ -21,6 +21,12 @@ def read_graph(path: str, format: str | None, relabel: str | None, keep_nan: boo
     ``keep_nan`` (``--ignore-nan``) has the reader keep NaN-weight rows, for the solve to
     leave out, where the format can hold NaN (binary formats read them regardless).
     """
+    if relabel is None and not keep_nan:
+        from parmst._small_text import read_small_edge_list
+
+        graph = read_small_edge_list(path, format)  # NumPy alone: no Numba for a small file
+        if graph is not None:
+            return graph, None
     from parmst import io
 
     options = {}

@@ -1,7 +1,9 @@
 """Serial solvers: one core, no atomics; compiled with Numba, except ``boruvka-numpy/serial``."""
 
+from parmst._jit import SMALL_EDGES, numba_loaded
 from parmst.kernels.dense_limits import dense_fits
 from parmst.registry import CITATIONS, Solver, add_auto_rule, register
+from parmst.solvers.serial.numpy_boruvka import spent_seconds
 
 register(Solver(
     name="kruskal/serial",
@@ -45,11 +47,11 @@ register(Solver(
 ))
 
 
-NUMPY_MAX_EDGES = 1 << 18
-"""Most edges "auto" gives ``boruvka-numpy/serial`` while Numba is not loaded: it solves 2^18
-random edges in about 0.1 s on the 2-core VM, a sixth of what loading Numba costs there."""
+NUMPY_MAX_EDGES = SMALL_EDGES
+"""Most edges "auto" gives ``boruvka-numpy/serial`` while Numba is not loaded
+(:data:`parmst._jit.SMALL_EDGES`)."""
 
-NUMBA_LOAD_SECONDS = 0.6
+NUMBA_LOAD_SECONDS = 0.5
 """What loading Numba and serial Kruskal's cached kernels costs a fresh process on the 2-core
 VM (import, typing registries, cache loads; docs/solver-selection.md)."""
 
@@ -64,12 +66,10 @@ def numpy_route(graph, cores: int) -> bool:
     ("buy"), then buy; no sequence of calls then costs more than twice what the best
     choice in hindsight would have.
     """
-    if graph.num_edges > NUMPY_MAX_EDGES or graph.is_on_device:
-        return False
-    from parmst._jit import numba_loaded
-    from parmst.solvers.serial.numpy_boruvka import spent_seconds
-
-    return not numba_loaded() and spent_seconds() < NUMBA_LOAD_SECONDS
+    # Imported at the top, not here: this runs on every "auto" solve, where an import
+    # statement's lookup alone cost 10 us.
+    return (not numba_loaded() and graph.num_edges <= NUMPY_MAX_EDGES
+            and not graph.is_on_device and spent_seconds() < NUMBA_LOAD_SECONDS)
 
 
 add_auto_rule("boruvka-numpy/serial", numpy_route,
