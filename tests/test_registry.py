@@ -53,10 +53,10 @@ def nothing_loaded(monkeypatch):
     from parmst.solvers.serial import numpy_boruvka
 
     monkeypatch.setattr(serial, "numba_loaded", lambda: False)
-    monkeypatch.setattr(numpy_boruvka, "_SPENT", [0.0])
+    monkeypatch.setattr(numpy_boruvka, "_SOLVES", [0])
 
 
-def test_auto_takes_numpy_boruvka_for_small_graphs_until_it_would_have_paid_for_numba(
+def test_auto_takes_numpy_boruvka_for_a_small_graph_on_a_process_first_solve(
         nothing_loaded, monkeypatch):
     import numpy as np
 
@@ -67,13 +67,12 @@ def test_auto_takes_numpy_boruvka_for_small_graphs_until_it_would_have_paid_for_
     assert registry.select(small).name == "boruvka-numpy/serial"
     forest = parmst.minimum_spanning_forest(small)
     assert forest.solver == "boruvka-numpy/serial" and forest.edge_ids.tolist() == [1, 2]
-    assert numpy_boruvka.spent_seconds() > 0  # the rent is counted
+    assert numpy_boruvka.solves() == 1
+    assert registry.select(small).name != "boruvka-numpy/serial"  # a second solve: compiled
+    monkeypatch.setattr(numpy_boruvka, "_SOLVES", [0])
     monkeypatch.setattr(serial, "NUMPY_MAX_EDGES", 2)
     assert registry.select(small).name != "boruvka-numpy/serial"  # too large
     monkeypatch.setattr(serial, "NUMPY_MAX_EDGES", 3)
-    monkeypatch.setattr(numpy_boruvka, "_SPENT", [serial.NUMBA_LOAD_SECONDS])
-    assert registry.select(small).name != "boruvka-numpy/serial"  # the rent paid for Numba
-    monkeypatch.setattr(numpy_boruvka, "_SPENT", [0.0])
     assert registry.select(small, {"threads": 2}).name != "boruvka-numpy/serial"
     assert registry.select(small).name == "boruvka-numpy/serial"
     assert np.array_equal(forest.edge_ids,

@@ -3,7 +3,7 @@
 from parmst._jit import SMALL_EDGES, numba_loaded
 from parmst.kernels.dense_limits import dense_fits
 from parmst.registry import CITATIONS, Solver, add_auto_rule, register
-from parmst.solvers.serial.numpy_boruvka import spent_seconds
+from parmst.solvers.serial.numpy_boruvka import solves
 
 register(Solver(
     name="kruskal/serial",
@@ -51,27 +51,27 @@ NUMPY_MAX_EDGES = SMALL_EDGES
 """Most edges "auto" gives ``boruvka-numpy/serial`` while Numba is not loaded
 (:data:`parmst._jit.SMALL_EDGES`)."""
 
-NUMBA_LOAD_SECONDS = 0.5
-"""What loading Numba and serial Kruskal's cached kernels costs a fresh process on the 2-core
-VM (import, typing registries, cache loads; docs/solver-selection.md)."""
+NUMPY_SOLVES = 1
+"""Solves "auto" gives ``boruvka-numpy/serial`` in a process before it loads the compiled
+solvers (docs/solver-selection.md)."""
 
 
 def numpy_route(graph, cores: int) -> bool:
     """Whether "auto" solves ``graph`` without compiled kernels: a host graph of at most
     :data:`NUMPY_MAX_EDGES` edges, in a process that has loaded no Numba kernel yet and has
-    spent less than :data:`NUMBA_LOAD_SECONDS` in the NumPy solver.
+    not used this solver :data:`NUMPY_SOLVES` times already.
 
-    The last condition is the ski-rental rule: pay the NumPy solver's slower rounds
-    ("rent") until they add up to the one-off cost of loading the compiled kernels
-    ("buy"), then buy; no sequence of calls then costs more than twice what the best
-    choice in hindsight would have.
+    One call in a process (a command, a script, a notebook cell) then never loads Numba.
+    A process that solves again is doing repeated work, where the compiled solvers, 7-13x
+    faster per edge, repay loading them within a few calls: the second call loads them.
     """
     # Imported at the top, not here: this runs on every "auto" solve, where an import
     # statement's lookup alone cost 10 us.
     return (not numba_loaded() and graph.num_edges <= NUMPY_MAX_EDGES
-            and not graph.is_on_device and spent_seconds() < NUMBA_LOAD_SECONDS)
+            and not graph.is_on_device and solves() < NUMPY_SOLVES)
 
 
 add_auto_rule("boruvka-numpy/serial", numpy_route,
-              "small graph and no compiled kernel loaded yet: NumPy-only Borůvka ends before "
-              "Numba would have loaded (docs/solver-selection.md)")
+              "small graph, first solve of a process that has loaded no compiled kernel: "
+              "NumPy-only Borůvka ends before Numba would have loaded "
+              "(docs/solver-selection.md)")
