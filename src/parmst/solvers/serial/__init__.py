@@ -62,8 +62,9 @@ def numpy_route(graph, cores: int) -> bool:
     not used this solver :data:`NUMPY_SOLVES` times already.
 
     One call in a process (a command, a script, a notebook cell) then never loads Numba.
-    A process that solves again is doing repeated work, where the compiled solvers, 7-13x
-    faster per edge, repay loading them within a few calls: the second call loads them.
+    A process that solves again is doing repeated work (a loop, a service, a benchmark),
+    whose steady state is what counts there: its second call loads the compiled solvers,
+    7-13x faster per edge, once, instead of keeping every later call on the slower route.
     """
     # Imported at the top, not here: this runs on every "auto" solve, where an import
     # statement's lookup alone cost 10 us.
