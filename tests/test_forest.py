@@ -29,6 +29,12 @@ def test_forest_fields_and_converters(tmp_path):
     assert "3 forest edges" in f.summary()
 
 
+def test_forest_ids_come_back_sorted_on_either_route(route):
+    g = parmst.Graph.from_edges([0, 1, 2, 3], [1, 2, 3, 0], [1, 1, 1, 1])
+    f = parmst.Forest.from_edge_ids(g, np.array([2, 0, 1]))
+    assert f.edge_ids.tolist() == [0, 1, 2] and f.total_weight == 3
+
+
 def test_component_labels_are_each_components_smallest_vertex():
     rng = np.random.default_rng(5)
     g = parmst.Graph.from_edges(rng.integers(0, 300, 250), rng.integers(0, 300, 250),
@@ -43,12 +49,22 @@ def test_component_labels_are_each_components_smallest_vertex():
         parmst.minimum_spanning_forest(g, solver="kruskal/serial"))
 
 
-def test_total_with_both_infinities_is_nan_not_an_error():
+def test_total_with_both_infinities_is_nan_not_an_error(route):
     assert math.isnan(exact_sum(np.array([-np.inf, 1.0, np.inf])))
     assert exact_sum(np.array([1.0, np.inf])) == np.inf
 
 
-def test_float_total_is_the_exact_sum_rounded_once_even_past_fsums_overflow():
+@pytest.fixture(params=["numpy", "compiled"])
+def route(request, monkeypatch):
+    """Small forests are summed and sorted by NumPy and math.fsum while Numba is not loaded,
+    by the compiled kernels otherwise: both must give the same answers."""
+    import parmst.forest
+
+    monkeypatch.setattr(parmst.forest, "compiled_pays", lambda size: request.param == "compiled")
+    return request.param
+
+
+def test_float_total_is_the_exact_sum_rounded_once_even_past_fsums_overflow(route):
     from fractions import Fraction
 
     rng = np.random.default_rng(11)
@@ -75,7 +91,8 @@ def test_float_total_of_many_values_of_every_magnitude():
 def test_digit_carry_keeps_the_value():
     # The carry that runs every 2**30 terms (too many for a test to sum): any digits,
     # negative ones too, keep their value and end within 32 bits below the top.
-    from parmst.forest import _DIGIT_BITS, _carry
+    from parmst._forest_kernels import DIGIT_BITS as _DIGIT_BITS
+    from parmst._forest_kernels import _carry
 
     rng = np.random.default_rng(6)
     digits = rng.integers(-2**62, 2**62, 68)

@@ -100,3 +100,27 @@ def test_cli_solve_reports_the_compilation_of_the_whole_command(capsys, monkeypa
     monkeypatch.setattr(solve_command, "load_graph", read_while_compiling)
     assert cli.main(command) == 0
     assert json.loads(capsys.readouterr().out)["compile_time_s"] >= 0.2
+
+
+def test_the_clock_counts_importing_numba_and_knows_when_a_kernel_ran():
+    import subprocess
+    import sys
+
+    code = """
+import json, sys, time
+import parmst._jit as jit
+assert "numba" not in sys.modules
+started = time.perf_counter()
+import numba
+imported = time.perf_counter() - started
+counted, loaded_after_import = jit.compile_seconds(), jit.numba_loaded()
+numba.njit(lambda x: x + 1)(1)
+print(json.dumps({"imported": imported, "counted": counted, "after_import": loaded_after_import,
+                  "after_kernel": jit.numba_loaded(), "total": jit.compile_seconds()}))
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    r = json.loads(done.stdout)
+    assert 0.5 * r["imported"] <= r["counted"] <= r["imported"]  # the import, from the hook
+    assert r["after_import"] is False and r["after_kernel"] is True
+    assert r["total"] > r["counted"]  # and the compilation after it

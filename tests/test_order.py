@@ -227,3 +227,20 @@ def test_many_distinct_weights_give_up_the_table(monkeypatch):
     spans = _spans(monkeypatch)
     np.testing.assert_array_equal(canonical_order(w), _by_weight_then_id(w))
     assert spans == []
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.float32, np.float64])
+def test_numpy_order_is_the_compiled_order(dtype):
+    from parmst.order import stable_order_or_none
+
+    rng = np.random.default_rng(7)
+    for values in (rng.integers(-5, 5, 500), rng.normal(size=500) * 1e6, np.zeros(10),
+                   np.arange(20), np.array([3, 1])):
+        weight = values.astype(dtype)
+        ours = stable_order_or_none(weight)
+        if ours is None:
+            assert np.array_equal(canonical_order(weight), np.arange(len(weight)))
+        else:
+            assert np.array_equal(ours, canonical_order(weight))
+    inf = np.array([np.inf, -np.inf, -0.0, 0.0, 1.0], dtype=np.float64)
+    assert stable_order_or_none(inf).tolist() == canonical_order(inf).tolist() == [1, 2, 3, 4, 0]

@@ -38,7 +38,48 @@ def test_registry_stays_sorted_after_a_late_registration():
     assert "aaa-late/serial" not in registry.solvers()
 
 
-def test_auto_prefers_dense_prim_on_dense_graphs():
+@pytest.fixture
+def compiled_loaded(monkeypatch):
+    """A process that has loaded compiled kernels already: "auto" no longer takes the
+    NumPy-only route, whatever ran before in this test session."""
+    from parmst.solvers import serial
+
+    monkeypatch.setattr(serial, "numba_loaded", lambda: True)
+
+
+@pytest.fixture
+def nothing_loaded(monkeypatch):
+    from parmst.solvers import serial
+    from parmst.solvers.serial import numpy_boruvka
+
+    monkeypatch.setattr(serial, "numba_loaded", lambda: False)
+    monkeypatch.setattr(numpy_boruvka, "_SOLVES", [0])
+
+
+def test_auto_takes_numpy_boruvka_for_a_small_graph_on_a_process_first_solve(
+        nothing_loaded, monkeypatch):
+    import numpy as np
+
+    from parmst.solvers import serial
+    from parmst.solvers.serial import numpy_boruvka
+
+    small = parmst.Graph.from_edges([0, 1, 2], [1, 2, 0], [3.0, 1.0, 2.0])
+    assert registry.select(small).name == "boruvka-numpy/serial"
+    forest = parmst.minimum_spanning_forest(small)
+    assert forest.solver == "boruvka-numpy/serial" and forest.edge_ids.tolist() == [1, 2]
+    assert numpy_boruvka.solves() == 1
+    assert registry.select(small).name != "boruvka-numpy/serial"  # a second solve: compiled
+    monkeypatch.setattr(numpy_boruvka, "_SOLVES", [0])
+    monkeypatch.setattr(serial, "NUMPY_MAX_EDGES", 2)
+    assert registry.select(small).name != "boruvka-numpy/serial"  # too large
+    monkeypatch.setattr(serial, "NUMPY_MAX_EDGES", 3)
+    assert registry.select(small, {"threads": 2}).name != "boruvka-numpy/serial"
+    assert registry.select(small).name == "boruvka-numpy/serial"
+    assert np.array_equal(forest.edge_ids,
+                          parmst.minimum_spanning_forest(small, "kruskal/serial").edge_ids)
+
+
+def test_auto_prefers_dense_prim_on_dense_graphs(compiled_loaded):
     import numpy as np
 
     n = 50
@@ -50,7 +91,7 @@ def test_auto_prefers_dense_prim_on_dense_graphs():
     assert solver.name != "prim-dense/serial" and why
 
 
-def test_auto_takes_kruskal_on_dense_unweighted_graphs():
+def test_auto_takes_kruskal_on_dense_unweighted_graphs(compiled_loaded):
     import numpy as np
 
     n = 50

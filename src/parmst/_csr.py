@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 
 __all__ = ["CSR", "build_csr", "entry_balanced_bounds"]
@@ -52,62 +51,23 @@ def entry_balanced_bounds(indptr: np.ndarray, parts: int) -> np.ndarray:
     return np.unique(bounds)
 
 
-@numba.njit(parallel=True, cache=True)
-def _count_degrees(src, dst, bounds, indptr):
-    """Degree of each vertex over non-loop edges, stored shifted by one for the prefix sum."""
-    for part in numba.prange(len(bounds) - 1):
-        lo = bounds[part]
-        hi = bounds[part + 1]
-        for e in range(len(src)):
-            u = src[e]
-            v = dst[e]
-            if u == v:
-                continue
-            if lo <= u < hi:
-                indptr[u + 1] += 1
-            if lo <= v < hi:
-                indptr[v + 1] += 1
-
-
-@numba.njit(parallel=True, cache=True)
-def _scatter_both_directions(src, dst, weight, bounds, indptr, indices, weights, edge_ids):
-    """Counting-sort placement: each non-loop edge lands in both endpoints' rows, by edge id."""
-    for part in numba.prange(len(bounds) - 1):
-        lo = bounds[part]
-        hi = bounds[part + 1]
-        cursor = indptr[lo:hi].copy()
-        for e in range(len(src)):
-            u = src[e]
-            v = dst[e]
-            if u == v:
-                continue
-            if lo <= u < hi:
-                k = cursor[u - lo]
-                indices[k] = v
-                weights[k] = weight[e]
-                edge_ids[k] = e
-                cursor[u - lo] = k + 1
-            if lo <= v < hi:
-                k = cursor[v - lo]
-                indices[k] = u
-                weights[k] = weight[e]
-                edge_ids[k] = e
-                cursor[v - lo] = k + 1
-
-
 def build_csr(src: np.ndarray, dst: np.ndarray, weight: np.ndarray, num_vertices: int) -> CSR:
     """CSR of both directions of every non-loop edge; rows list neighbours by edge id."""
+    import numba
+
+    from parmst._csr_kernels import count_degrees, scatter_both_directions
+
     idx = src.dtype
     parts = numba.get_num_threads()
     indptr = np.zeros(num_vertices + 1, dtype=np.int64)
     even = np.linspace(0, num_vertices, parts + 1).astype(np.int64)
-    _count_degrees(src, dst, np.unique(even), indptr)
+    count_degrees(src, dst, np.unique(even), indptr)
     np.cumsum(indptr, out=indptr)
     nnz = int(indptr[-1])
     indices = np.empty(nnz, dtype=idx)
     weights = np.empty(nnz, dtype=weight.dtype)
     edge_ids = np.empty(nnz, dtype=idx)
-    _scatter_both_directions(src, dst, weight, entry_balanced_bounds(indptr, parts), indptr,
+    scatter_both_directions(src, dst, weight, entry_balanced_bounds(indptr, parts), indptr,
                              indices, weights, edge_ids)
     indptr = indptr.astype(idx)  # 2m fits the index type by construction
     for a in (indptr, indices, weights, edge_ids):

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from parmst import _edge_checks, _memory
+from parmst._jit import compiled_pays
 from parmst.errors import GraphValueError
 
 __all__ = ["WEIGHT_DTYPES", "as_array", "check_memory", "coerce_ids", "coerce_weights",
@@ -77,7 +78,7 @@ def coerce_weights(weight: Any, m: int, what: str = "weights") -> np.ndarray:
 
 def has_nan(w: np.ndarray) -> bool:
     """Whether a float weight array holds a NaN (one parallel pass on large arrays)."""
-    if len(w) >= _edge_checks.PARALLEL_FROM_EDGES and w.dtype.isnative:
+    if len(w) >= _edge_checks.PARALLEL_FROM_EDGES and compiled_pays(len(w)) and w.dtype.isnative:
         return _edge_checks.first_nan(w) >= 0
     return bool(np.isnan(w).any())
 

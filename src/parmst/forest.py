@@ -7,11 +7,10 @@ import os
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
-import numba
 import numpy as np
 
 from parmst._graph_convert import names_of
-from parmst._labels import smallest_vertex_labels
+from parmst._jit import compiled_pays
 from parmst._names import DEFAULT_COLUMNS
 from parmst._optional import require
 from parmst._text import plural
@@ -21,66 +20,6 @@ if TYPE_CHECKING:
     from parmst.graph import Graph
 
 __all__ = ["Forest", "exact_sum"]
-
-
-# The exact sum of doubles as a fixed-point integer in units of 2**-1074 (the smallest
-# subnormal), held in 32-bit digits: every finite double is a 53-bit integer times
-# 2**(exponent - 1075), which lands in three neighbouring digits.
-_DIGIT_BITS = 32
-_DIGITS = 68  # 2**-1074 .. 2**1024 spans 2098 bits, plus room for the carries
-_CARRY_EVERY = 1 << 30  # digit-sized additions an int64 digit holds before it must carry
-
-
-@numba.njit(cache=True)
-def _carry(digits):
-    """Move each digit's excess above 32 bits into the next digit (value unchanged)."""
-    for i in range(_DIGITS - 1):
-        excess = digits[i] >> _DIGIT_BITS  # arithmetic shift: negative digits borrow
-        digits[i] -= excess << _DIGIT_BITS
-        digits[i + 1] += excess
-
-
-@numba.njit(cache=True)
-def _fixed_point_digits(values):
-    """The exact sum of finite ``values`` as base-2**32 digits in units of 2**-1074.
-
-    Returns ``(digits, finite)``; ``finite`` is False (and the digits
-    meaningless) when some value is infinite or NaN. Each value costs a few
-    integer operations and three additions, against a loop over all partials
-    for the partial-sums method of ``math.fsum``; the rounding happens once,
-    on the Python side.
-    """
-    digits = np.zeros(_DIGITS, dtype=np.int64)
-    bits = values.view(np.uint64)
-    mask = np.uint64((1 << _DIGIT_BITS) - 1)
-    for i in range(len(bits)):
-        b = bits[i]
-        exponent = np.int64((b >> np.uint64(52)) & np.uint64(0x7FF))
-        if exponent == 0x7FF:
-            return digits, False
-        mantissa = b & np.uint64((1 << 52) - 1)
-        if exponent == 0:
-            exponent = 1  # subnormal: no hidden bit, same scale as the smallest normal
-        else:
-            mantissa |= np.uint64(1 << 52)
-        at = exponent - 1  # bit position of the mantissa's lowest bit, in units of 2**-1074
-        digit = at >> 5
-        shift = np.uint64(at & 31)
-        low = (mantissa << shift) & mask
-        rest = mantissa >> (np.uint64(_DIGIT_BITS) - shift)
-        parts = (np.int64(low), np.int64(rest & mask), np.int64(rest >> np.uint64(_DIGIT_BITS)))
-        if b >> np.uint64(63):
-            digits[digit] -= parts[0]
-            digits[digit + 1] -= parts[1]
-            digits[digit + 2] -= parts[2]
-        else:
-            digits[digit] += parts[0]
-            digits[digit + 1] += parts[1]
-            digits[digit + 2] += parts[2]
-        if (i + 1) % _CARRY_EVERY == 0:
-            _carry(digits)
-    return digits, True
-
 
 def exact_sum(weights: np.ndarray) -> int | float:
     """Sum weights exactly: Python integers for int weights, correctly rounded for floats.
@@ -106,84 +45,32 @@ def exact_sum(weights: np.ndarray) -> int | float:
             return int(w.sum(dtype=np.int64))
         return sum(w.tolist())
     w = w.astype(np.float64, copy=False).ravel()
-    digits, finite = _fixed_point_digits(np.ascontiguousarray(w))
+    if not compiled_pays(len(w)) and np.isfinite(w).all():
+        try:
+            return math.fsum(w.tolist())
+        except OverflowError:  # a partial sum beyond float64: the digits below hold it
+            pass
+    from parmst._forest_kernels import DIGIT_BITS, fixed_point_digits
+
+    digits, finite = fixed_point_digits(np.ascontiguousarray(w))
     if not finite:  # inf, -inf or nan, as plain summation gives them
         with np.errstate(invalid="ignore", over="ignore"):
             return float(w.sum())
-    exact = sum(int(d) << (_DIGIT_BITS * i) for i, d in enumerate(digits.tolist()) if d)
+    exact = sum(int(d) << (DIGIT_BITS * i) for i, d in enumerate(digits.tolist()) if d)
     try:
         return exact / (1 << 1074)  # int / int is correctly rounded (half to even)
     except OverflowError:
         return math.inf if exact > 0 else -math.inf
 
 
-_DE_BRUIJN = 0x03F79D71B4CB0A89
-"""A de Bruijn sequence: each power of two times it has a distinct top 6 bits."""
-_BIT_AT = np.zeros(64, dtype=np.int64)
-_BIT_AT[[((1 << b) * _DE_BRUIJN % 2**64) >> 58 for b in range(64)]] = np.arange(64)
-"""The position of a word's lowest set bit, by the top 6 bits of that bit times ``_DE_BRUIJN``."""
-
-_SORT_BELOW = 256
-"""A forest of fewer than one edge in this many sorts faster than it is collected from bits."""
-
-
-@numba.njit(cache=True)
-def _ascends(ids):
-    """Whether ``ids`` strictly ascend; the check stops after the block of the first descent.
-
-    Descents are counted per block over two offset slices rather than branched on
-    one by one: that form the compiler vectorises, four times faster.
-    """
-    last = len(ids) - 1
-    for start in range(0, last, 1024):
-        stop = min(start + 1024, last)
-        before, after = ids[start:stop], ids[start + 1:stop + 1]
-        descents = 0
-        for i in range(len(before)):
-            descents += np.int64(after[i] <= before[i])
-        if descents:
-            return False
-    return True
-
-
-@numba.njit(cache=True)
-def _ids_in_order(ids, num_edges):
-    """``(ascending, complete)``: ``ids`` sorted through one bit per edge, one pass to set
-    the bits and one over the words to collect them; ``complete`` False where they must
-    go through a sort instead.
-
-    Ids that already ascend (the GPU solvers compact them in order) come back as they
-    are. The collection reads 64 edges per word and costs a few operations per forest
-    edge (its lowest set bit, located by a de Bruijn multiply), so only a forest of
-    under one edge in ``_SORT_BELOW`` sorts faster. Repeated or out-of-range ids (a
-    solver bug the verifier must see) would collapse or not fit in the bits.
-    """
-    if _ascends(ids):
-        return ids, True
-    if len(ids) * _SORT_BELOW < num_edges:
-        return ids, False
-    words = np.zeros((num_edges + 63) >> 6, dtype=np.uint64)
-    limit = np.uint64(num_edges)
-    for j in range(len(ids)):
-        i = np.uint64(ids[j])  # unsigned: a negative id is out of range too, one comparison
-        if i >= limit:
-            return ids, False
-        words[i >> np.uint64(6)] |= np.uint64(1) << (i & np.uint64(63))
-    ascending = np.empty(len(ids), dtype=np.int64)
-    count = 0  # fewer than len(ids) at the end where repeats collapsed into one bit
-    for w in range(len(words)):
-        word = words[w]
-        while word:
-            lowest = word & (~word + np.uint64(1))
-            ascending[count] = (w << 6) + _BIT_AT[(lowest * np.uint64(_DE_BRUIJN)) >> np.uint64(58)]
-            count += 1
-            word ^= lowest
-    return ascending[:count], count == len(ids)
-
-
 def _ascending(ids: np.ndarray, num_edges: int) -> np.ndarray:
-    """``np.sort(ids)``, through a bit per edge where that is faster (:func:`_ids_in_order`)."""
-    ascending, complete = _ids_in_order(ids, num_edges)
+    """``np.sort(ids)``, through a bit per edge where that is faster
+    (:func:`parmst._forest_kernels.ids_in_order`)."""
+    if not compiled_pays(len(ids)):
+        return np.sort(ids)
+    from parmst._forest_kernels import ids_in_order
+
+    ascending, complete = ids_in_order(ids, num_edges)
     return ascending if complete else np.sort(ids)
 
 
@@ -357,6 +244,8 @@ class Forest:
 
     def component_labels(self) -> np.ndarray:
         """Component id of each vertex: the smallest vertex id in its tree."""
+        from parmst._labels import smallest_vertex_labels
+
         return smallest_vertex_labels(self.src, self.dst, self.num_vertices)
 
     def to_numpy(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

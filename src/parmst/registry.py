@@ -22,6 +22,7 @@ import functools
 import importlib
 import importlib.util
 import os
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -175,7 +176,9 @@ class Solver:
         """Import and return the solve function (``distributed``: the one for a graph spread
         over MPI ranks)."""
         module, function = (self.distributed_entry if distributed else self.entry).split(":")
-        return getattr(importlib.import_module(module), function)
+        # sys.modules first: import_module's own lookup costs microseconds on every solve.
+        loaded = sys.modules.get(module) or importlib.import_module(module)
+        return getattr(loaded, function)
 
 
 @functools.cache

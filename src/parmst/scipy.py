@@ -89,9 +89,7 @@ def minimum_spanning_tree(csgraph: Any, overwrite: bool = False, *, solver: str 
         tree.eliminate_zeros()
         tree_arrays = (tree.data, tree.indices, tree.indptr)
     else:
-        from parmst.interop._csgraph import kept_entries
-
-        out_indptr, out_indices, out_data = kept_entries(indptr, indices, data, chosen)
+        out_indptr, out_indices, out_data = _kept_entries(indptr, indices, data, chosen)
         tree_arrays = (out_data, out_indices, out_indptr)
     if isinstance(original, (np.matrix, spmatrix)):
         return csr_matrix(tree_arrays, shape=(n, n))
@@ -105,14 +103,46 @@ def minimum_spanning_tree(csgraph: Any, overwrite: bool = False, *, solver: str 
     return tree
 
 
+def _numpy_route(data: np.ndarray) -> bool:
+    """Whether this matrix is converted by NumPy alone: while no compiled kernel is loaded,
+    on matrices of at most :data:`parmst._jit.SMALL_EDGES` entries, as the "auto" rule
+    picks the NumPy solver, so that a small first call loads no Numba."""
+    from parmst._jit import compiled_pays
+
+    return not compiled_pays(len(data))
+
+
+def _kept_entries(indptr: np.ndarray, indices: np.ndarray, data: np.ndarray,
+                  chosen: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`parmst.interop._csgraph.kept_entries` (the result's CSR arrays: chosen entries
+    that are not zero), by NumPy on the NumPy route."""
+    if not _numpy_route(data):
+        from parmst.interop._csgraph import kept_entries
+
+        return kept_entries(indptr, indices, data, chosen)
+    keep = np.zeros(len(indices), dtype=bool)
+    keep[chosen] = True
+    keep &= data != 0
+    rows = np.repeat(np.arange(len(indptr) - 1), np.diff(indptr))
+    out_indptr = np.zeros(len(indptr), dtype=indptr.dtype)
+    np.cumsum(np.bincount(rows[keep], minlength=len(indptr) - 1), out=out_indptr[1:])
+    return out_indptr, indices[keep], data[keep]
+
+
 def _forest_entries(data: np.ndarray, indices: np.ndarray, indptr: np.ndarray, n: int,
                     solver: str) -> np.ndarray:
     """Positions of the entries SciPy keeps: the forest under ``(weight, position)``."""
     from parmst.graph import Graph, index_dtype_for
-    from parmst.interop._csgraph import candidate_edges, canonical_without_nan
     from parmst.interop._solve import forest_edge_ids
 
     idx = index_dtype_for(n, len(data))
+    if _numpy_route(data) and not np.isnan(data).any():
+        rows = np.repeat(np.arange(n, dtype=idx), np.diff(indptr))
+        # Copies: a Graph marks its arrays read-only, and these are the caller's.
+        graph = Graph(rows, indices.astype(idx), data.copy(), n)
+        return forest_edge_ids(graph, solver)  # every entry an edge: ids are positions
+    from parmst.interop._csgraph import candidate_edges, canonical_without_nan
+
     if canonical_without_nan(indptr, indices, data):
         src, dst, weight, candidates, count = candidate_edges(indptr, indices, data, idx)
         graph = Graph(src[:count], dst[:count], weight[:count], n)

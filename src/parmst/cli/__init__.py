@@ -29,7 +29,9 @@ def _announce_compilation() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    # bench's options load the benchmark suites: only a command line naming bench needs them.
+    parser = build_parser(bench_options="bench" in argv)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="parmst: %(message)s")

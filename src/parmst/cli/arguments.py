@@ -30,7 +30,9 @@ def _version() -> str:
     return __version__
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(bench_options: bool = True) -> argparse.ArgumentParser:
+    """The command line's parser; ``bench_options=False`` leaves ``bench``'s own options out
+    (they import the benchmark suites), for a command line that does not run ``bench``."""
     parser = argparse.ArgumentParser(
         prog="parmst",
         description="Minimum spanning forests of large weighted graphs, fast and verified.")
@@ -110,6 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     if importlib.util.find_spec("parmst.bench.cli") is not None:
         bench_cli = importlib.import_module("parmst.bench.cli")
         bench = sub.add_parser("bench", help="benchmark solvers and peers on graphs or suites")
-        bench_cli.add_arguments(bench)
+        if bench_options:
+            bench_cli.add_arguments(bench)
         bench.set_defaults(handler=bench_cli.run)
     return parser

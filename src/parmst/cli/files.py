@@ -42,6 +42,12 @@ def read_graph(path: str, format: str | None, relabel: str | None, keep_nan: boo
     leave out, where the format can hold NaN (binary formats read them regardless).
     ``columns`` (:func:`column_options`) name a table's columns.
     """
+    if relabel is None and not keep_nan:
+        from parmst._small_text import read_small_edge_list
+
+        graph = read_small_edge_list(path, format)  # NumPy alone: no Numba for a small file
+        if graph is not None:
+            return graph, None
     from parmst import io
 
     fmt = io.detect_format(path, format)

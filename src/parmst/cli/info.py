@@ -44,21 +44,24 @@ def device_report() -> list[tuple[str, str]]:
 def cmd_info(args: argparse.Namespace) -> int:
     from parmst import registry
 
-    print(f"parmst {importlib.metadata.version('parmst')}")
-    print("\nmachine and optional packages:")
-    for name, status in device_report():
-        print(f"  {name:<12} {status}")
-    graph = None
+    graph = picked = None
     if args.relabel is not None and not args.explain:
         raise ParmstError("--relabel applies to the graph of --explain FILE")
     if args.explain:
         graph, _ = read_graph(args.explain, args.format, args.relabel)
+        # Before the device probes, which may load compiled kernels: "auto" picks as it
+        # would in a fresh 'parmst solve' of the file.
+        picked = registry.explain(graph)
+    print(f"parmst {importlib.metadata.version('parmst')}")
+    print("\nmachine and optional packages:")
+    for name, status in device_report():
+        print(f"  {name:<12} {status}")
     print("\nsolvers:")
     _list_solvers(registry.solvers(), graph, args.verbose)
     print("\npoint-set solvers (parmst.euclidean_mst):")
     _list_solvers(registry.solvers("points"), None, args.verbose)
-    if graph is not None:
-        chosen, why = registry.explain(graph)
+    if picked is not None:
+        chosen, why = picked
         print(f"\nauto picks {chosen.name} for {args.explain}: {why}")
     return 0
 

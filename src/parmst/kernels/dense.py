@@ -11,30 +11,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from parmst.kernels.dense_limits import DENSE_MAX_EDGES, DENSE_MAX_VERTICES, dense_fits
+
 __all__ = ["DENSE_MAX_EDGES", "DENSE_MAX_VERTICES", "NO_EDGE", "build_key_matrix",
            "dense_fits", "relax_and_find_closest"]
-
-DENSE_MAX_VERTICES = 46_340  # n*n fits int32 and the n-by-n key matrix stays under ~16 GiB
-DENSE_MAX_EDGES = 2**32 - 1  # below this no unique (weight, edge_id) key equals NO_EDGE
-
-
-def dense_fits(graph) -> bool | str:
-    """True where an ``n``-by-``n`` key matrix of the graph fits, else why not (a solver limit).
-
-    Examples
-    --------
-    >>> import parmst
-    >>> dense_fits(parmst.Graph.from_edges([0], [1], [1.0]))
-    True
-    """
-    if graph.num_vertices > DENSE_MAX_VERTICES:
-        return (f"dense adjacency matrix of {graph.num_vertices} vertices is too large "
-                f"(limit {DENSE_MAX_VERTICES})")
-    if graph.num_edges > DENSE_MAX_EDGES:
-        return (f"{graph.num_edges} edges: packed (weight, edge_id) keys need at most "
-                f"{DENSE_MAX_EDGES}")
-    return True
-
 
 # No unique key (packed, below 2**63, or a rank) equals NO_EDGE while there are fewer than
 # 2**32 edges; :func:`dense_fits` enforces that.

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from parmst.order.weights import id_bits, weight_key
+from parmst.order.scalar import weight_key
+from parmst.order.weights import id_bits
 
 __all__ = ["canonical_order", "canonical_order_or_none"]
 

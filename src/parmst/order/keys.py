@@ -38,7 +38,8 @@ import numba
 import numpy as np
 
 from parmst.order.canonical import canonical_order
-from parmst.order.weights import id_bits, weight_key
+from parmst.order.scalar import weight_key
+from parmst.order.weights import id_bits
 
 __all__ = ["KEY_MODES", "MAX_KEY", "PACKED_BITS", "UNPACKED_MODES", "EdgeKeys", "choose_mode",
            "edge_keys", "graph_keys"]

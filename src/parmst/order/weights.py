@@ -1,35 +1,19 @@
 """The tie rule in integers: order-preserving weight keys, and ``(key, edge_id)`` comparison.
 
 Kernels compare one unsigned integer per weight instead of the weight
-itself: :func:`weight_keys` (NumPy) and :func:`weight_key` (one weight,
-inside a kernel) map every supported dtype to unsigned words with the same
-order, and :func:`precedes` is the tie rule, ``(key, edge_id)``, for kernels
-that carry the id beside the key.
+itself: :func:`weight_keys` maps every supported dtype to unsigned words with
+the same order, with NumPy alone; its one-weight form inside a kernel and the
+``(key, edge_id)`` comparison are in :mod:`parmst.order.scalar`.
 """
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
-__all__ = ["id_bits", "precedes", "weight_key", "weight_keys"]
+__all__ = ["id_bits", "weight_keys"]
 
 _SIGN32 = np.uint32(1 << 31)
 _SIGN64 = np.uint64(1 << 63)
-
-
-@numba.njit(cache=True, inline="always")
-def weight_key(bits, is_float, sign):
-    """:func:`weight_keys` for one weight inside a kernel, given its bit pattern widened to uint64.
-
-    ``sign`` is the weight's sign bit (bit 31 or 63). ``-0.0`` folds into
-    ``+0.0`` so equal weights get equal keys.
-    """
-    if not is_float:
-        return bits ^ sign
-    # Selects rather than branches, so that loops over the keys vectorize.
-    bits = bits if bits != sign else np.uint64(0)
-    return bits ^ ((sign | (sign - np.uint64(1))) if bits & sign else sign)
 
 
 def weight_keys(weight: np.ndarray) -> np.ndarray:
@@ -81,15 +65,3 @@ def id_bits(num_edges: int) -> int:
     (1, 1, 10)
     """
     return max(1, int(num_edges - 1).bit_length())
-
-
-@numba.njit(cache=True, inline="always")
-def precedes(key_a, id_a, key_b, id_b):
-    """Whether edge ``a`` comes before edge ``b`` in the ``(key, edge_id)`` order.
-
-    Examples
-    --------
-    >>> precedes(3, 7, 3, 9), precedes(2, 9, 3, 0)
-    (True, True)
-    """
-    return key_a < key_b or (key_a == key_b and id_a < id_b)

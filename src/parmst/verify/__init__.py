@@ -52,10 +52,8 @@ from typing import TYPE_CHECKING, Any
 from parmst.forest import Forest
 from parmst.graph import Graph
 from parmst.verify.given import check_fields, check_ids, check_num_components
-from parmst.verify.path_maxima import link_tree
 from parmst.verify.points import verify_points
 from parmst.verify.result import CHECKS, Failure, Recorder, VerifyResult
-from parmst.verify.structure import Edges, candidates, check_acyclic, check_minimal, check_spanning
 
 if TYPE_CHECKING:
     from parmst.distributed import DistributedGraph
@@ -127,6 +125,16 @@ def verify(graph: Graph | DistributedGraph, forest_or_edge_ids: Forest | Any, *,
         for check in ("acyclic", "spanning", "minimal"):
             rec.skip(check, "the edge ids are unusable")
         return result
+    # The compiled checks load with the first verification, not with ``import parmst``.
+    from parmst.verify.path_maxima import link_tree
+    from parmst.verify.structure import (
+        Edges,
+        candidates,
+        check_acyclic,
+        check_minimal,
+        check_spanning,
+    )
+
     result.num_forest_edges = len(ids)
     tree = link_tree(graph, ids)
     result.num_trees = tree.num_trees

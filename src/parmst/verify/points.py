@@ -30,12 +30,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import numba
 import numpy as np
 
 from parmst.forest import Forest
-from parmst.kernels.distance import mutual_reachability, pair_id, precedes_pair, squared_distance
-from parmst.kernels.unionfind import find, union_roots
 from parmst.pointset import as_points, check_min_samples
 from parmst.verify.given import check_listed, compare_fields
 from parmst.verify.result import Recorder, VerifyResult
@@ -62,100 +59,6 @@ def _pairs_of_ids(ids: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
         i = np.where(row_start(i) > ids, i - 1, i)
         i = np.where((i < n - 2) & (row_start(i + 1) <= ids), i + 1, i)
     return i, ids - row_start(i) + i + 1
-
-
-@numba.njit(cache=True)
-def _keys_of(x, core2, first, second):
-    """Squared keys of the pairs by the distance kernel."""
-    keys = np.empty(len(first))
-    for e in range(len(first)):
-        keys[e] = mutual_reachability(core2, first[e], second[e],
-                                      squared_distance(x, first[e], x, second[e]))
-    return keys
-
-
-@numba.njit(cache=True)
-def _count_joins(n, first, second):
-    """Pairs that join two trees (the others close a cycle) and the trees left."""
-    parent = np.arange(n)
-    size = np.ones(n, dtype=np.int64)
-    joins = 0
-    for e in range(len(first)):
-        a, b = find(parent, first[e]), find(parent, second[e])
-        if a != b:
-            union_roots(parent, size, a, b)
-            joins += 1
-    return joins, n - joins
-
-
-@numba.njit(cache=True)
-def _brute_core(x, k, points):
-    """Squared distance from each of ``points`` to its ``k``-th nearest point, itself first."""
-    core2 = np.empty(len(points))
-    row = np.empty(len(x))
-    for s in range(len(points)):
-        for q in range(len(x)):
-            row[q] = squared_distance(x, points[s], x, q)
-        core2[s] = np.partition(row, k - 1)[k - 1]
-    return core2
-
-
-@numba.njit(cache=True)
-def _cycle_violations(x, core2, first, second, keys, sources, found, limit):
-    """The cycle property at every pair with an end in ``sources``: walk the tree from each
-    source keeping the heaviest ``(key, id)`` on the path, then compare each pair.
-
-    Writes up to ``limit`` violating pairs ``(source, v)`` into ``found``; returns how many.
-    """
-    n = len(x)
-    degree = np.zeros(n + 1, dtype=np.int64)
-    for e in range(len(first)):
-        degree[first[e] + 1] += 1
-        degree[second[e] + 1] += 1
-    start = np.cumsum(degree)
-    fill = start[:-1].copy()
-    other = np.empty(2 * len(first), dtype=np.int64)
-    edge = np.empty(2 * len(first), dtype=np.int64)
-    for e in range(len(first)):
-        for a, b in ((first[e], second[e]), (second[e], first[e])):
-            other[fill[a]], edge[fill[a]] = b, e
-            fill[a] += 1
-    path_key = np.empty(n)
-    path_id = np.empty(n, dtype=np.int64)
-    seen = np.empty(n, dtype=np.int64)
-    stack = np.empty(n, dtype=np.int64)
-    count = 0
-    for s_index in range(len(sources)):
-        s = sources[s_index]
-        seen[:] = -1
-        seen[s], path_key[s], path_id[s] = s, -np.inf, -1
-        stack[0], top = s, 1
-        while top:
-            top -= 1
-            u = stack[top]
-            for t in range(start[u], start[u + 1]):
-                v = other[t]
-                if seen[v] == s:
-                    continue
-                seen[v] = s
-                e = edge[t]
-                ident = pair_id(first[e], second[e], n)
-                if precedes_pair(path_key[u], path_id[u], keys[e], ident):
-                    path_key[v], path_id[v] = keys[e], ident
-                else:
-                    path_key[v], path_id[v] = path_key[u], path_id[u]
-                stack[top] = v
-                top += 1
-        for v in range(n):
-            if v == s:
-                continue
-            key = mutual_reachability(core2, s, v, squared_distance(x, s, x, v))
-            ident = pair_id(s, v, n)
-            if ident != path_id[v] and not precedes_pair(path_key[v], path_id[v], key, ident):
-                if count < limit:
-                    found[count, 0], found[count, 1] = s, v
-                count += 1
-    return count
 
 
 def verify_points(points: Any, forest: Forest, *, min_samples: int | None = None,
@@ -190,6 +93,9 @@ def verify_points(points: Any, forest: Forest, *, min_samples: int | None = None
     >>> bool(parmst.verify_points(x, parmst.euclidean_mst(x)))
     True
     """
+    # The compiled checks load with the first call: importing parmst loads no Numba.
+    from parmst.verify.point_kernels import count_joins, cycle_violations, keys_of
+
     x = as_points(points)
     n = len(x)
     k = check_min_samples(min_samples, n)
@@ -204,12 +110,12 @@ def verify_points(points: Any, forest: Forest, *, min_samples: int | None = None
             rec.skip(check, "the edge ids are unusable")
         return result
     first, second = _pairs_of_ids(ids, n)
-    keys = _keys_of(x, core2, first, second)
+    keys = keys_of(x, core2, first, second)
     compare_fields(forest, n, num_pairs, lambda given: (
-        *_pairs_of_ids(given, n), np.sqrt(_keys_of(x, core2, *_pairs_of_ids(given, n)))),
+        *_pairs_of_ids(given, n), np.sqrt(keys_of(x, core2, *_pairs_of_ids(given, n)))),
         None, rec)
     result.num_forest_edges = len(ids)
-    joins, trees = _count_joins(n, first, second)
+    joins, trees = count_joins(n, first, second)
     result.num_trees = trees
     result.num_graph_components = 1
     rec.run("acyclic")
@@ -223,7 +129,7 @@ def verify_points(points: Any, forest: Forest, *, min_samples: int | None = None
         return result
     rec.run("minimal")
     found = np.empty((max(rec.limit, 1), 2), dtype=np.int64)
-    count = _cycle_violations(x, core2, first, second, keys, checked, found, len(found))
+    count = cycle_violations(x, core2, first, second, keys, checked, found, len(found))
     if count:
         rec.fail("minimal", [f"pair ({min(s, v)}, {max(s, v)}) is lighter under (key, i, j) "
                              "than a tree edge on the tree path between its ends"
@@ -245,14 +151,16 @@ def _core_squared(x: np.ndarray, k: int | None, checked: np.ndarray,
     n = len(x)
     if k is None or k == 1:
         return np.zeros(n)
+    from parmst.verify.point_kernels import brute_core
+
     if n <= ALL_PAIRS:
-        return _brute_core(x, k, np.arange(n, dtype=np.int64))
+        return brute_core(x, k, np.arange(n, dtype=np.int64))
     from parmst.kernels.kdtree import build, nearest_k_all
 
     tree = build(x, 32)
     core2 = np.empty(n)
     core2[tree.order] = nearest_k_all(tree, k - 1)[1][:, k - 2]
-    brute = _brute_core(x, k, checked)
+    brute = brute_core(x, k, checked)
     wrong = np.flatnonzero(core2[checked] != brute)
     if len(wrong):
         rec.fail("fields", [f"the k-d tree's core distance of point {int(checked[w])} is "

@@ -1,6 +1,6 @@
 """Multi-core CPU solvers compiled with Numba (``parallel=True``, ``prange``, LLVM atomics)."""
 
-from parmst.kernels.dense import dense_fits
+from parmst.kernels.dense_limits import dense_fits
 from parmst.registry import CITATIONS, Solver, add_auto_rule, register
 from parmst.solvers.ecl_host import CPU_FILTER_DEGREE, CPU_FILTER_TARGET
 

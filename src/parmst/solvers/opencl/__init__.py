@@ -9,9 +9,14 @@ import importlib
 
 from parmst._opencl.runtime import probe
 from parmst.registry import CITATIONS, Solver, register
-from parmst.solvers.opencl import ecl
 
 _REQUIRES = ("pyopencl",)
+
+# Here rather than in the ecl module, whose imports load Numba, so that registering loads none.
+BATCH_BELOW = 1 << 22
+"""``ecl/opencl``: worklists smaller than this run ``ROUNDS_PER_CHECK`` rounds per size read;
+larger ones read the size after every relax (a launch over a stale, larger bound costs more
+than a read)."""
 
 
 def _limit(module: str):
@@ -44,7 +49,7 @@ register(Solver(
     summary="ECL-MST in OpenCL C: edge-centric worklists, implicit path compression, guarded "
             "64-bit atom_min on packed keys, filtering, one direction per edge",
     requires=_REQUIRES,
-    options={"filter": True, "atomic_guards": True, "seed": 0, "batch_below": ecl.BATCH_BELOW,
+    options={"filter": True, "atomic_guards": True, "seed": 0, "batch_below": BATCH_BELOW,
              "device": None},
     probe=probe(need_int64_atomics=True),
     limit=_limit("ecl"),

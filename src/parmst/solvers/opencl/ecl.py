@@ -37,6 +37,7 @@ from parmst._opencl.runtime import PhaseTimer
 from parmst.errors import SolverUnavailable
 from parmst.order import edge_keys
 from parmst.solvers.ecl_host import DEVICE_FILTER_TARGET, VERTEX_SELECT_RATIO, light_threshold
+from parmst.solvers.opencl import BATCH_BELOW
 from parmst.stats import Stats
 
 __all__ = ["BATCH_BELOW", "ROUNDS_PER_CHECK", "device_bytes", "limit", "solve"]
@@ -44,9 +45,6 @@ __all__ = ["BATCH_BELOW", "ROUNDS_PER_CHECK", "device_bytes", "limit", "solve"]
 ROUNDS_PER_CHECK = 4
 """Rounds enqueued between two reads of the worklist size (each read synchronizes)."""
 
-BATCH_BELOW = 1 << 22
-"""Worklists smaller than this run :data:`ROUNDS_PER_CHECK` rounds per size read; larger ones
-read the size after every relax (a launch over a stale, larger bound costs more than a read)."""
 # Borůvka at least halves the sets that still have edges each round: <= 32 per phase,
 # plus up to ROUNDS_PER_CHECK - 1 empty rounds each.
 _MAX_ROUNDS = 2 * (32 + ROUNDS_PER_CHECK)
