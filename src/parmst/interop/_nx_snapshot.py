@@ -82,7 +82,11 @@ class NxSnapshot:
             self.edge_half = np.flatnonzero(mask)
             self.src = self.row[self.edge_half]
             self.dst = self.nbr[self.edge_half]
-            self.edge_dicts = list(compress(self._half_dicts(), mask.tolist()))
+            # An object array, not a list: the cyclic collector does not walk it (a list
+            # would be walked by the collection the call's result sets off), and
+            # numpy's take picks the forest's dicts from it faster than list indexing.
+            self.edge_dicts = np.fromiter(compress(self._half_dicts(), mask.tolist()),
+                                          dtype=object, count=len(self.edge_half))
         self._derived: dict[str, Any] = {}
         self._weights: dict[tuple[Any, bool], np.ndarray] = {}
 
