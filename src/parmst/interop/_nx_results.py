@@ -120,13 +120,16 @@ def _pick(items: list, at: np.ndarray) -> list:
 
 def _fill_graph(T: nx.Graph, snap: NxSnapshot, halves: np.ndarray) -> None:
     """Fill the empty ``T`` with the snapshot's nodes, their data copied, and the edges ``halves``."""
+    n = len(snap.node_data)
     T._node.update(zip(snap.node_data, map(dict, snap.node_data.values())))
-    rows = list(map(dict.copy, repeat({}, len(snap.node_data))))  # a quarter the cost of dict(())
-    T._adj.update(zip(snap.node_data, rows))
+    # dict.copy of {} costs a quarter of dict(()); an object array lets numpy's take
+    # hand every entry its row.
+    rows = np.fromiter(map(dict.copy, repeat({}, n)), dtype=object, count=n)
+    T._adj.update(zip(snap.node_data, rows.tolist()))
     _fill_rows(rows, snap, halves)
 
 
-def _fill_rows(rows: list[dict], snap: NxSnapshot, halves: np.ndarray) -> None:
+def _fill_rows(rows: np.ndarray, snap: NxSnapshot, halves: np.ndarray) -> None:
     """Insert the tree edges into the adjacency ``rows`` (node order) as ``add_edges_from`` would.
 
     Each row gets its entries in yield order, both directions of every edge
@@ -136,7 +139,9 @@ def _fill_rows(rows: list[dict], snap: NxSnapshot, halves: np.ndarray) -> None:
     half-edge order (the order NetworkX allocated them), and the entries are
     inserted row by row (:func:`group_by_row` keeps yield order within a
     row). One ``map`` of ``operator.setitem`` (a C function; ``dict.__setitem__``
-    is a slot wrapper, a quarter slower) does every insertion.
+    is a slot wrapper, a quarter slower) does every insertion; its rows,
+    keys and values are lists taken from arrays by numpy (a ``repeat`` per
+    row chained together cost as much as the insertions).
     """
     picked = np.zeros(len(snap.nbr), dtype=np.bool_)
     picked[halves] = True
@@ -144,13 +149,11 @@ def _fill_rows(rows: list[dict], snap: NxSnapshot, halves: np.ndarray) -> None:
     copies = map(dict, _dicts_of(snap, in_memory_order))
     if snap.multigraph:  # a multigraph's row maps each neighbour to {key: data}
         copies = [{k: d} for k, d in zip(_pick(snap.keys, in_memory_order), copies)]
-    # An object array, so that numpy's take hands each row its copies.
     copies = np.fromiter(copies, dtype=object, count=len(in_memory_order))
     copy_of = (np.cumsum(picked) - 1)[halves]
     ends = np.empty(2 * len(halves), dtype=np.int64)
     ends[0::2] = snap.row[halves]
     ends[1::2] = snap.nbr[halves]
-    by_row, degree = group_by_row(ends, len(rows))
-    owners = chain.from_iterable(map(repeat, rows, degree.tolist()))
-    deque(map(setitem, owners, snap.labels_at(ends[by_row ^ 1]),
+    by_row = group_by_row(ends, len(rows))
+    deque(map(setitem, rows[ends[by_row]].tolist(), snap.labels_at(ends[by_row ^ 1]),
               copies[copy_of[by_row >> 1]].tolist()), maxlen=0)
