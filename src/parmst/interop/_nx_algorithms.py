@@ -1,8 +1,9 @@
 """NetworkX's three spanning-tree algorithms on a :class:`NxSnapshot`, with NetworkX's tie rules.
 
 - ``kruskal``: NetworkX sorts ``G.edges`` stably by weight, which is parmst's
-  ``(weight, edge_id)`` rule with edge ids in ``G.edges`` order, so any
-  parmst solver gives the same forest; it is put in that order.
+  ``(weight, edge_id)`` rule with edge ids in ``G.edges`` order, so
+  Kruskal's scan in that order (:func:`parmst.order.canonical_order_or_none`)
+  finds NetworkX's forest in NetworkX's yield order.
 - ``prim`` and ``boruvka``: NetworkX breaks ties by its own traversal order
   (a heap's push count; the iteration order of Python sets), so
   :mod:`parmst.interop._nx_kernels` replays those rules on arrays.

@@ -150,7 +150,9 @@ def _fill_rows(rows: np.ndarray, snap: NxSnapshot, halves: np.ndarray) -> None:
     if snap.multigraph:  # a multigraph's row maps each neighbour to {key: data}
         copies = [{k: d} for k, d in zip(_pick(snap.keys, in_memory_order), copies)]
     copies = np.fromiter(copies, dtype=object, count=len(in_memory_order))
-    copy_of = (np.cumsum(picked) - 1)[halves]
+    copy_of = np.empty(len(snap.nbr), dtype=np.int64)
+    copy_of[in_memory_order] = np.arange(len(in_memory_order))
+    copy_of = copy_of[halves]
     ends = np.empty(2 * len(halves), dtype=np.int64)
     ends[0::2] = snap.row[halves]
     ends[1::2] = snap.nbr[halves]

@@ -201,8 +201,8 @@ class NxSnapshot:
                 f"parmst handles int and float weights; edge attribute {weight!r} holds "
                 f"{values.dtype} values")
         if values.dtype.kind == "f" and values.size:
-            finite = np.abs(values[np.isfinite(values)])
-            if finite.size and finite.max() > 2**53 and any(
+            big = np.abs(values) > 2**53  # infinities too, NaN not; no copy of the finite ones
+            if big.any() and np.isfinite(values[big]).any() and any(
                     isinstance(x, (int, np.integer)) for x in raw):
                 raise NotImplementedError(
                     "integer weights above 2**53 mixed with floats would lose their exact order")
