@@ -185,6 +185,21 @@ except NotImplementedError as exc:
 with nx.config.backend_priority(algos=["parmst"]):
     auto = nx.maximum_spanning_tree(G)
 assert list(auto.edges(data=True)) == list(nx.maximum_spanning_tree(G, backend="networkx").edges(data=True))
+# NetworkX caches the converted graph on H; attribute dicts that refer back to H
+# must not keep H alive once the caller drops it.
+import gc, weakref
+H = nx.path_graph(300)
+for u, v, d in H.edges(data=True):
+    d.update(weight=u % 7, graph=H)
+H.nodes[0]["graph"] = H
+del d  # the loop's last dict would keep H alive by itself
+nx.minimum_spanning_tree(H, backend="parmst")
+assert list(nx.minimum_spanning_edges(H, backend="parmst"))
+assert H.__networkx_cache__.get("backends", {}).get("parmst")
+alive = weakref.ref(H)
+del H
+gc.collect()
+assert alive() is None, "a cached conversion kept its graph alive"
 print("dispatched")
 """
 

@@ -58,7 +58,7 @@ def _dicts_of(snap: NxSnapshot, halves: np.ndarray) -> list:
     where = snap.edge_of_half[halves]
     if len(halves) and where.min() < 0:
         return _pick(snap.dicts, halves)
-    return snap.edge_dicts[where].tolist()
+    return _pick(snap.edge_dicts, where)
 
 
 def _then_raise(edges: list[tuple], error: str | None) -> Iterator:

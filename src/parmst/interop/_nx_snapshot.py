@@ -82,11 +82,10 @@ class NxSnapshot:
             self.edge_half = np.flatnonzero(mask)
             self.src = self.row[self.edge_half]
             self.dst = self.nbr[self.edge_half]
-            # An object array, not a list: the cyclic collector does not walk it (a list
-            # would be walked by the collection the call's result sets off), and
-            # numpy's take picks the forest's dicts from it faster than list indexing.
-            self.edge_dicts = np.fromiter(compress(self._half_dicts(), mask.tolist()),
-                                          dtype=object, count=len(self.edge_half))
+            # A list, not an object array (which numpy's take picks from faster): the
+            # cyclic collector must see these references, or a cached snapshot whose
+            # dicts refer back to the graph would keep the graph alive forever.
+            self.edge_dicts = list(compress(self._half_dicts(), mask.tolist()))
         self._derived: dict[str, Any] = {}
         self._weights: dict[tuple[Any, bool], np.ndarray] = {}
 
