@@ -84,8 +84,10 @@ class NxSnapshot:
             self.dst = self.nbr[self.edge_half]
             # A list, not an object array (which numpy's take picks from faster): the
             # cyclic collector must see these references, or a cached snapshot whose
-            # dicts refer back to the graph would keep the graph alive forever.
-            self.edge_dicts = list(compress(self._half_dicts(), mask.tolist()))
+            # dicts refer back to the graph would keep the graph alive forever. The
+            # selectors are bytes: iterating them yields cached small ints, where
+            # mask.tolist() would first build a list as long as the adjacency.
+            self.edge_dicts = list(compress(self._half_dicts(), mask.view(np.uint8).tobytes()))
         self._derived: dict[str, Any] = {}
         self._weights: dict[tuple[Any, bool], np.ndarray] = {}
 
