@@ -156,6 +156,23 @@ def test_unsupported_weights_raise_not_implemented():
         BackendInterface.minimum_spanning_tree(graph)
 
 
+def test_integers_beyond_float_precision_keep_their_order_or_are_declined():
+    path = [(0, 1), (1, 2), (2, 0), (2, 3)]
+    big_ints = nx.Graph([(u, v, {"weight": w}) for (u, v), w in
+                         zip(path, [2**60 + 1, 2**60, 2**60 + 2, -(2**62)])])
+    ints_and_infinity = nx.Graph([(u, v, {"weight": w}) for (u, v), w in
+                                  zip(path, [3, float("inf"), 1, float("-inf")])])
+    for graph in (big_ints, ints_and_infinity):
+        for function in ("minimum_spanning_edges", "maximum_spanning_edges"):
+            theirs = list(getattr(nx, function)(graph))
+            assert list(getattr(BackendInterface, function)(graph)) == theirs
+    # 2**60 + 1 as a float would equal 2**60: their order would be lost.
+    mixed = nx.Graph([(0, 1, {"weight": 2**60 + 1}), (1, 2, {"weight": 2.0**60}),
+                      (2, 0, {"weight": 1})])
+    with pytest.raises(NotImplementedError, match="2\\*\\*53"):
+        BackendInterface.minimum_spanning_tree(mixed)
+
+
 def test_unknown_algorithm_is_networkx_error():
     with pytest.raises(ValueError, match="random is not a valid choice for an algorithm."):
         BackendInterface.minimum_spanning_edges(nx.Graph(), algorithm="random")
@@ -181,6 +198,21 @@ else:
 with nx.config.backend_priority(algos=["parmst"]):
     auto = nx.maximum_spanning_tree(G)
 assert list(auto.edges(data=True)) == list(nx.maximum_spanning_tree(G, backend="networkx").edges(data=True))
+# NetworkX caches the converted graph on H; attribute dicts that refer back to H
+# must not keep H alive once the caller drops it.
+import gc, weakref
+H = nx.path_graph(300)
+for u, v, d in H.edges(data=True):
+    d.update(weight=u % 7, graph=H)
+H.nodes[0]["graph"] = H
+del d  # the loop's last dict would keep H alive by itself
+nx.minimum_spanning_tree(H, backend="parmst")
+assert list(nx.minimum_spanning_edges(H, backend="parmst"))
+assert H.__networkx_cache__.get("backends", {}).get("parmst")
+alive = weakref.ref(H)
+del H
+gc.collect()
+assert alive() is None, "a cached conversion kept its graph alive"
 print("dispatched")
 """
 

@@ -132,9 +132,8 @@ def group_by_row(owner, n):
 
     ``add_edges_from`` fills each row of the adjacency in the order the edges
     come; grouping the entries this way lets the caller fill the rows one
-    after another while keeping that order. Returns ``(order, degree)``:
-    entry ``order[j]`` is the ``j``-th in row-major order, ``degree[v]`` the
-    number of entries of row ``v``.
+    after another while keeping that order. Entry ``order[j]`` is the
+    ``j``-th in row-major order.
     """
     degree = np.zeros(n, dtype=np.int64)
     for i in range(len(owner)):
@@ -148,4 +147,4 @@ def group_by_row(owner, n):
     for i in range(len(owner)):
         order[slot[owner[i]]] = i
         slot[owner[i]] += 1
-    return order, degree
+    return order

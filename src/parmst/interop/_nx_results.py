@@ -33,22 +33,32 @@ __all__ = ["spanning_edges", "spanning_tree"]
 
 
 def _tuples(snap: NxSnapshot, halves: np.ndarray, keys: bool, data: bool) -> list[tuple]:
-    """NetworkX's ``(u, v[, key][, data])`` tuples of ``halves``, oriented from row to neighbour."""
+    """NetworkX's ``(u, v[, key][, data])`` tuples of ``halves``, oriented from row to neighbour.
+
+    Built while the cyclic collector is paused: made lazily in the caller's
+    loop instead, the surviving tuples would set off collections (full ones
+    among them, which walk every dict of the caller's graph) that one
+    paused burst avoids.
+    """
     parts = [snap.labels_at(snap.row[halves]), snap.labels_at(snap.nbr[halves])]
     if snap.multigraph and keys:
         parts.append(_pick(snap.keys, halves))
     if data:
         parts.append(_dicts_of(snap, halves))
     with gc_paused():
-        return list(zip(*parts))
+        edges = list(zip(*parts))
+        # Freed before the collector resumes: its first collection then walks the
+        # tuples alone, not these lists as well.
+        parts.clear()
+    return edges
 
 
-def _dicts_of(snap: NxSnapshot, halves: np.ndarray) -> Iterator:
-    """Attribute dicts of ``halves``, from the edges' list when all are edges (Kruskal)."""
+def _dicts_of(snap: NxSnapshot, halves: np.ndarray) -> list:
+    """Attribute dicts of ``halves``, taken from the edges' dicts when all are edges (Kruskal)."""
     where = snap.edge_of_half[halves]
     if len(halves) and where.min() < 0:
-        return map(snap.dicts.__getitem__, halves.tolist())
-    return map(snap.edge_dicts.__getitem__, where.tolist())
+        return _pick(snap.dicts, halves)
+    return _pick(snap.edge_dicts, where)
 
 
 def _then_raise(edges: list[tuple], error: str | None) -> Iterator:
@@ -94,13 +104,9 @@ def spanning_tree(G: Any, algorithm: str, minimum: bool, weight: Any,
         raise ValueError(error)
     T = snap.graph_class()
     T.graph.update(snap.graph)
-    with gc_paused():
+    with gc_paused():  # the helpers' temporaries are gone when the collector resumes
         if snap.graph_class is nx.Graph or snap.graph_class is nx.MultiGraph:
-            n = len(snap.node_data)
-            T._node.update(zip(snap.node_data, map(dict, snap.node_data.values())))
-            rows = list(map(dict, repeat((), n)))
-            T._adj.update(zip(snap.node_data, rows))
-            _fill_rows(rows, snap, halves)
+            _fill_graph(T, snap, halves)
         else:
             T.add_nodes_from(snap.node_data.items())
             T.add_edges_from(_tuples(snap, halves, True, True))
@@ -112,7 +118,18 @@ def _pick(items: list, at: np.ndarray) -> list:
     return list(map(items.__getitem__, at.tolist()))
 
 
-def _fill_rows(rows: list[dict], snap: NxSnapshot, halves: np.ndarray) -> None:
+def _fill_graph(T: nx.Graph, snap: NxSnapshot, halves: np.ndarray) -> None:
+    """Fill the empty ``T`` with the snapshot's nodes, their data copied, and the edges ``halves``."""
+    n = len(snap.node_data)
+    T._node.update(zip(snap.node_data, map(dict, snap.node_data.values())))
+    # dict.copy of {} costs a quarter of dict(()); an object array lets numpy's take
+    # hand every entry its row.
+    rows = np.fromiter(map(dict.copy, repeat({}, n)), dtype=object, count=n)
+    T._adj.update(zip(snap.node_data, rows.tolist()))
+    _fill_rows(rows, snap, halves)
+
+
+def _fill_rows(rows: np.ndarray, snap: NxSnapshot, halves: np.ndarray) -> None:
     """Insert the tree edges into the adjacency ``rows`` (node order) as ``add_edges_from`` would.
 
     Each row gets its entries in yield order, both directions of every edge
@@ -122,19 +139,23 @@ def _fill_rows(rows: list[dict], snap: NxSnapshot, halves: np.ndarray) -> None:
     half-edge order (the order NetworkX allocated them), and the entries are
     inserted row by row (:func:`group_by_row` keeps yield order within a
     row). One ``map`` of ``operator.setitem`` (a C function; ``dict.__setitem__``
-    is a slot wrapper, a quarter slower) does every insertion.
+    is a slot wrapper, a quarter slower) does every insertion; its rows,
+    keys and values are lists taken from arrays by numpy (a ``repeat`` per
+    row chained together cost as much as the insertions).
     """
     picked = np.zeros(len(snap.nbr), dtype=np.bool_)
     picked[halves] = True
     in_memory_order = np.flatnonzero(picked)
-    copies = list(map(dict, _dicts_of(snap, in_memory_order)))
-    if snap.multigraph:
+    copies = map(dict, _dicts_of(snap, in_memory_order))
+    if snap.multigraph:  # a multigraph's row maps each neighbour to {key: data}
         copies = [{k: d} for k, d in zip(_pick(snap.keys, in_memory_order), copies)]
-    copy_of = (np.cumsum(picked) - 1)[halves]
+    copies = np.fromiter(copies, dtype=object, count=len(in_memory_order))
+    copy_of = np.empty(len(snap.nbr), dtype=np.int64)
+    copy_of[in_memory_order] = np.arange(len(in_memory_order))
+    copy_of = copy_of[halves]
     ends = np.empty(2 * len(halves), dtype=np.int64)
     ends[0::2] = snap.row[halves]
     ends[1::2] = snap.nbr[halves]
-    by_row, degree = group_by_row(ends, len(rows))
-    owners = chain.from_iterable(map(repeat, rows, degree.tolist()))
-    deque(map(setitem, owners, snap.labels_at(ends[by_row ^ 1]),
-              _pick(copies, copy_of[by_row >> 1])), maxlen=0)
+    by_row = group_by_row(ends, len(rows))
+    deque(map(setitem, rows[ends[by_row]].tolist(), snap.labels_at(ends[by_row ^ 1]),
+              copies[copy_of[by_row >> 1]].tolist()), maxlen=0)

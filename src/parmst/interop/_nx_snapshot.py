@@ -82,7 +82,12 @@ class NxSnapshot:
             self.edge_half = np.flatnonzero(mask)
             self.src = self.row[self.edge_half]
             self.dst = self.nbr[self.edge_half]
-            self.edge_dicts = list(compress(self._half_dicts(), mask.tolist()))
+            # A list, not an object array (which numpy's take picks from faster): the
+            # cyclic collector must see these references, or a cached snapshot whose
+            # dicts refer back to the graph would keep the graph alive forever. The
+            # selectors are bytes: iterating them yields cached small ints, where
+            # mask.tolist() would first build a list as long as the adjacency.
+            self.edge_dicts = list(compress(self._half_dicts(), mask.view(np.uint8).tobytes()))
         self._derived: dict[str, Any] = {}
         self._weights: dict[tuple[Any, bool], np.ndarray] = {}
 
@@ -197,8 +202,8 @@ class NxSnapshot:
                 f"parmst handles int and float weights; edge attribute {weight!r} holds "
                 f"{values.dtype} values")
         if values.dtype.kind == "f" and values.size:
-            finite = np.abs(values[np.isfinite(values)])
-            if finite.size and finite.max() > 2**53 and any(
+            big = np.abs(values) > 2**53  # infinities too, NaN not; no copy of the finite ones
+            if big.any() and np.isfinite(values[big]).any() and any(
                     isinstance(x, (int, np.integer)) for x in raw):
                 raise NotImplementedError(
                     "integer weights above 2**53 mixed with floats would lose their exact order")

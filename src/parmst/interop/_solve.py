@@ -1,9 +1,10 @@
-"""Forest edge ids for the front doors, without assembling a :class:`~parmst.Forest`.
+"""Forest edge ids for the SciPy drop-in, without assembling a :class:`~parmst.Forest`.
 
-The front doors return their callers' types (SciPy matrices, NetworkX
-tuples), so the Forest's gathered arrays and exact total weight
-(``math.fsum`` over every forest weight) would be thrown away; on a
-million-edge graph they cost as much as a tenth of the whole call.
+The drop-in returns SciPy's matrix, so the Forest's gathered arrays and
+exact total weight (``math.fsum`` over every forest weight) would be thrown
+away; on a million-edge graph they cost as much as a tenth of the whole
+call. (The NetworkX backend runs Kruskal's scan itself: its order is
+NetworkX's yield order.)
 """
 
 from __future__ import annotations

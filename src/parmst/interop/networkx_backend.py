@@ -7,8 +7,8 @@ same key and the same attribute dict objects, for ``nx.Graph`` and
 ``nx.MultiGraph`` and every algorithm:
 
 - ``kruskal``: NetworkX sorts ``G.edges`` stably by weight, which is parmst's
-  ``(weight, edge_id)`` rule with edge ids in ``G.edges`` order, so any
-  parmst solver gives the same forest; it is yielded in that order.
+  ``(weight, edge_id)`` rule with edge ids in ``G.edges`` order, so
+  Kruskal's scan in that order finds the same forest in the same order.
 - ``prim`` and ``boruvka``: NetworkX breaks ties by its own traversal order
   (a heap's push count; the iteration order of Python sets), so
   :mod:`parmst.interop._nx_kernels` replays those rules on arrays.
