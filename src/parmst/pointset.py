@@ -16,10 +16,13 @@ from parmst.errors import PointsValueError
 from parmst.forest import Forest, exact_sum
 from parmst.stats import Stats
 
-__all__ = ["as_points", "check_min_samples", "forest_of_pairs", "pair_ids"]
+__all__ = ["as_points", "check_layout", "check_min_samples", "forest_of_pairs",
+           "is_device_array", "pair_ids"]
 
 
-def _device_array(points: Any) -> bool:
+def is_device_array(points: Any) -> bool:
+    """Whether ``points`` is a GPU array (``__cuda_array_interface__``, or DLPack on a device
+    other than the CPU)."""
     return hasattr(points, "__cuda_array_interface__") or (
         hasattr(points, "__dlpack_device__") and not isinstance(points, np.ndarray)
         and points.__dlpack_device__()[0] != 1)  # 1: kDLCPU
@@ -43,26 +46,16 @@ def as_points(points: Any) -> np.ndarray:
     ...
     parmst.errors.PointsValueError: point 0 has a NaN coordinate (column 1)
     """
-    if _device_array(points):
+    if is_device_array(points):
         raise PointsValueError(
-            f"the points are a GPU array ({type(points).__name__}); no GPU point solver is "
-            "available yet (boruvka-bvh/gpu is planned): copy them to the host first, "
-            "e.g. with cupy.asnumpy")
+            f"the points are a GPU array ({type(points).__name__}); only the GPU point solver "
+            "(boruvka-bvh/gpu) takes them: pass solver='auto' or 'boruvka-bvh/gpu', or copy "
+            "them to the host first, e.g. with cupy.asnumpy")
     try:
         array = np.asarray(points)
     except (ValueError, TypeError) as exc:
         raise PointsValueError(f"the points are not a rectangular array: {exc}") from None
-    if array.dtype.kind not in "fiu":
-        raise PointsValueError(f"the points must be float or integer coordinates, got dtype "
-                               f"{array.dtype}")
-    if array.ndim != 2:
-        raise PointsValueError(f"the points must be a 2-D array of shape (n, d), got "
-                               f"{array.ndim} dimension(s), shape {array.shape}")
-    n, d = array.shape
-    if d == 0:
-        raise PointsValueError(f"the points have no coordinates (shape {array.shape})")
-    if n < 2:
-        raise PointsValueError(f"a spanning tree needs at least 2 points, got {n}")
+    check_layout(array.shape, array.dtype)
     x = np.ascontiguousarray(array, dtype=np.float64)
     finite = np.isfinite(x)
     if not finite.all():
@@ -70,6 +63,31 @@ def as_points(points: Any) -> np.ndarray:
         what = "NaN" if np.isnan(x[row, column]) else "infinite"
         raise PointsValueError(f"point {row} has a {what} coordinate (column {column})")
     return x
+
+
+def check_layout(shape: tuple[int, ...], dtype: Any) -> None:
+    """Raise :class:`~parmst.errors.PointsValueError` unless ``shape`` and ``dtype`` are those
+    of a point set: float or integer, two dimensions, at least 2 points, at least one
+    coordinate (host and device arrays alike).
+
+    Examples
+    --------
+    >>> check_layout((3, 0), np.float64)
+    Traceback (most recent call last):
+    ...
+    parmst.errors.PointsValueError: the points have no coordinates (shape (3, 0))
+    """
+    if np.dtype(dtype).kind not in "fiu":
+        raise PointsValueError(f"the points must be float or integer coordinates, got dtype "
+                               f"{np.dtype(dtype)}")
+    if len(shape) != 2:
+        raise PointsValueError(f"the points must be a 2-D array of shape (n, d), got "
+                               f"{len(shape)} dimension(s), shape {tuple(shape)}")
+    n, d = shape
+    if d == 0:
+        raise PointsValueError(f"the points have no coordinates (shape {tuple(shape)})")
+    if n < 2:
+        raise PointsValueError(f"a spanning tree needs at least 2 points, got {n}")
 
 
 def check_min_samples(min_samples: Any, n: int) -> int | None:

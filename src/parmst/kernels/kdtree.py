@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from parmst.kernels.distance import mutual_reachability, pair_id, squared_distance
+from parmst.kernels.distance import add_square, mutual_reachability, pair_id, squared_distance
 
 __all__ = ["NO_POINT", "STACK_SIZE", "KDTree", "build", "nearest_k", "nearest_k_all", "nearest_outside",
            "node_components", "node_minima"]
@@ -243,11 +243,9 @@ def _box_distance(lo, hi, v, points, q):
     for k in range(points.shape[1]):
         value = points[q, k]
         if value < lo[v, k]:
-            diff = lo[v, k] - value
-            total += diff * diff
+            total = add_square(total, lo[v, k] - value)
         elif value > hi[v, k]:
-            diff = value - hi[v, k]
-            total += diff * diff
+            total = add_square(total, value - hi[v, k])
     return total
 
 

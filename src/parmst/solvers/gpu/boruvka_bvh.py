@@ -1,0 +1,309 @@
+"""``boruvka-bvh/gpu``: Borůvka rounds on a point set with a BVH built on the device.
+
+Prokopenko, Sao and Lebrun-Grandié, "A single-tree algorithm to compute the Euclidean
+minimum spanning tree on GPUs" (ICPP 2022): every round, every point asks the tree for its
+nearest point in another component (Algorithm 2; the k-d tree's own query,
+:func:`~parmst.kernels.kdtree.nearest_outside`, compiled for the device), pruning nodes
+whose points all share its component (labels refreshed bottom-up each round, section 4.2)
+and nodes beyond its component's best pair so far (their shared upper bound, section 4.3:
+a float ``atomicMin`` per component that every query of the component reads). Each
+component's lightest pair under ``(key, i, j)`` is settled in two passes, the key by
+``atomicMin``, then the smallest pair id among the pairs holding it (Fallin et al.'s
+two-pass minimum for keys that do not pack into one word), and the winning pairs join
+their components through ECL-MST's lock-free union-find
+(:func:`parmst.solvers.gpu._kernels.join`), then every point reads its new root.
+
+As in :mod:`parmst.solvers.kdtree_boruvka`, a point's answer stays its answer while its
+point is still outside the component (outside points only become fewer), so it is not
+asked again; an absorbed answer's key bounds the next one from below, and a point whose
+lower bound exceeds its component's bound does not search. Mutual reachability takes the
+core distances from :func:`~parmst.kernels.kdtree.nearest_k` on the same tree.
+
+Keys are the squared distances of :mod:`parmst.kernels.distance` with the device's
+arithmetic made the CPU's (:mod:`parmst.kernels.distance_cuda`), so the pairs are exactly
+those of the CPU solvers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import cuda
+
+import parmst.kernels.distance_cuda  # noqa: F401  (CUDA's add_square: before any kernel compiles)
+from parmst._cuda import arrays, pool, runtime
+from parmst.kernels.distance import pair_id
+from parmst.kernels import kdtree
+from parmst.kernels.kdtree import NO_POINT
+from parmst.solvers.gpu import _device, _point_tree
+from parmst.solvers.gpu._kernels import find, join
+from parmst.stats import Stats
+
+__all__ = ["solve"]
+
+STACK = 64
+"""Entries of a query's stack: a depth-first search keeps at most one pending node per level
+plus one, and the tree has at most 31 levels (int32 positions)."""
+
+_NO_ID = np.int64(2**63 - 1)
+
+
+def _simulated(function):
+    """``function`` (a CPU-compiled kernel) callable from a kernel run by the CUDA simulator:
+    the simulator hands kernels its own array objects, which compiled code cannot take, so
+    the call gets the NumPy arrays beneath them (the same memory)."""
+    def call(*args):
+        return function(*[getattr(getattr(a, "_item", a), "_ary", a) for a in args])
+    return call
+
+
+if runtime.simulator_active():
+    nearest_k = _simulated(kdtree.nearest_k)
+    nearest_outside = _simulated(kdtree.nearest_outside)
+else:
+    nearest_k = kdtree.nearest_k
+    nearest_outside = kdtree.nearest_outside
+
+
+@cuda.jit(cache=True)
+def _core_distances(points, order, start, end, lo, hi, first_leaf, near, near_key, core2):
+    """Each point's squared core distance: the last of its ``k`` nearest other points
+    (:func:`~parmst.kernels.kdtree.nearest_k`), the point itself counted first."""
+    k = near.shape[1]
+    stack = cuda.local.array(STACK, np.int64)
+    stack_bound = cuda.local.array(STACK, np.float64)
+    for q in range(cuda.grid(1), points.shape[0], cuda.gridsize(1)):
+        nearest_k(points, order, start, end, lo, hi, first_leaf, q, near[q], near_key[q],
+                  stack, stack_bound)
+        core2[q] = near_key[q, k - 1]
+
+
+@cuda.jit(cache=True)
+def _leaf_components(comp, start, end, first_leaf, node_comp):
+    """A leaf's component if its points share one, else -1 (Prokopenko et al. section 4.2)."""
+    for v in range(first_leaf + cuda.grid(1), start.shape[0], cuda.gridsize(1)):
+        label = comp[start[v]]
+        for t in range(start[v] + 1, end[v]):
+            if comp[t] != label:
+                label = -1
+                break
+        node_comp[v] = label
+
+
+@cuda.jit(cache=True)
+def _inner_components(first, count, node_comp):
+    """One level's labels from their children's: shared, or -1."""
+    for c in range(cuda.grid(1), count, cuda.gridsize(1)):
+        v = first + c
+        left = node_comp[2 * v + 1]
+        node_comp[v] = left if left == node_comp[2 * v + 2] else -1
+
+
+@cuda.jit(cache=True)
+def _keep_answers(comp, answer, answer_key, bound, best_id):
+    """Start a round: every component's bound is the smallest key among its points' answers
+    still pointing outside it; an answer that was absorbed is dropped (its key stays, as a
+    lower bound). Roots' tie-breaking ids are reset."""
+    for q in range(cuda.grid(1), comp.shape[0], cuda.gridsize(1)):
+        if comp[q] == q:
+            best_id[q] = _NO_ID
+        p = answer[q]
+        if p != NO_POINT:
+            if comp[p] != comp[q]:
+                cuda.atomic.min(bound, comp[q], answer_key[q])
+            else:
+                answer[q] = NO_POINT
+
+
+@cuda.jit(cache=True)
+def _queries(points, order, start, end, lo, hi, first_leaf, comp, node_comp, core2, node_core,
+             bound, answer, answer_key, searched):
+    """Prokopenko et al. Algorithm 2 for every point without an answer whose lower bound is
+    within its component's bound: the search runs under that bound, and a pair found
+    lowers it for the component's other queries. Not found: every outside key exceeds the
+    bound read, which becomes the point's lower bound."""
+    stack = cuda.local.array(STACK, np.int64)
+    stack_bound = cuda.local.array(STACK, np.float64)
+    asked = 0
+    for q in range(cuda.grid(1), points.shape[0], cuda.gridsize(1)):
+        if answer[q] != NO_POINT:
+            continue
+        c = comp[q]
+        limit = bound[c]
+        if answer_key[q] > limit:
+            continue
+        asked += 1
+        p, key = nearest_outside(points, order, start, end, lo, hi, first_leaf, comp,
+                                 node_comp, core2, node_core, q, limit, stack, stack_bound)
+        if p != NO_POINT:
+            answer[q] = p
+            answer_key[q] = key
+            cuda.atomic.min(bound, c, key)
+        else:
+            answer_key[q] = limit
+    if asked:
+        cuda.atomic.add(searched, 0, asked)
+
+
+@cuda.jit(cache=True)
+def _tie_ids(order, comp, answer, answer_key, bound, best_id):
+    """Second pass of the two-pass minimum: among its points' answers at the component's
+    smallest key, the smallest pair id."""
+    n = comp.shape[0]
+    for q in range(cuda.grid(1), n, cuda.gridsize(1)):
+        p = answer[q]
+        if p != NO_POINT and answer_key[q] == bound[comp[q]]:
+            cuda.atomic.min(best_id, comp[q], pair_id(order[q], order[p], n))
+
+
+@cuda.jit(cache=True)
+def _hook(order, comp, answer, answer_key, bound, best_id, parent, count, first, second, keys):
+    """Borůvka's hooking: the point holding its component's lightest pair joins the two
+    components (ECL-MST's lock-free ``join``) and records the pair, once where two
+    components chose the same pair (the smaller component records it)."""
+    n = comp.shape[0]
+    for q in range(cuda.grid(1), n, cuda.gridsize(1)):
+        p = answer[q]
+        c = comp[q]
+        if p == NO_POINT or answer_key[q] != bound[c]:
+            continue
+        ident = pair_id(order[q], order[p], n)
+        if ident != best_id[c]:
+            continue
+        other = comp[p]
+        if best_id[other] != ident or c < other:
+            slot = cuda.atomic.add(count, 0, 1)
+            first[slot] = min(order[q], order[p])
+            second[slot] = max(order[q], order[p])
+            keys[slot] = answer_key[q]
+        join(parent, c, other)
+
+
+@cuda.jit(cache=True)
+def _relabel(parent, comp, bound):
+    """Every point's component: its union-find root; roots' bounds reset for the next round."""
+    for q in range(cuda.grid(1), comp.shape[0], cuda.gridsize(1)):
+        comp[q] = find(parent, q)
+        bound[q] = np.inf
+
+
+@cuda.jit(cache=True)
+def _compress(parent, comp):
+    """Parents point straight at the roots (after :func:`_relabel` has read them all)."""
+    for q in range(cuda.grid(1), comp.shape[0], cuda.gridsize(1)):
+        parent[q] = comp[q]
+
+
+def _grid(count: int, block_size: int) -> tuple[int, int]:
+    threads, max_blocks = runtime.launch_limits(block_size)
+    return min(max_blocks, runtime.blocks_for(count, threads)), threads
+
+
+def _memory_bytes(n: int, d: int, k: int, num_nodes: int) -> int:
+    """Device bytes of a solve: input and sorted points, per-point state and radix-sort
+    scratch, node boxes and labels, the neighbour lists of mutual reachability."""
+    return n * (16 * d + 160 + 16 * k) + num_nodes * (16 * d + 40)
+
+
+def solve(x: Any, stats: Stats, *, min_samples: int | None, leaf_size: int,
+          block_size: int = 256, device: int | None = None
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The minimum spanning tree of the points ``x`` (float64, shape (n, d): a host array,
+    or a device array already checked by :func:`parmst.pointset_device.as_device_points`)
+    on CUDA device ``device`` (None: the current one).
+
+    Returns ``(first, second, key)`` on the host: input indices ``first < second`` of each
+    tree pair and its squared (mutual-reachability) distance, in the order found.
+    """
+    if device is None or runtime.simulator_active():
+        return _solve(x, stats, min_samples, leaf_size, block_size)
+    with cuda.gpus[device]:
+        return _solve(x, stats, min_samples, leaf_size, block_size)
+
+
+def _solve(x: Any, stats: Stats, min_samples: int | None, leaf_size: int, block_size: int
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    n, d = x.shape
+    mutual = min_samples is not None and min_samples > 1
+    k = min_samples - 1 if mutual else 0
+    nodes = 4 * n // max(1, leaf_size) + 3
+    pool.ensure_memory("boruvka-bvh/gpu", _memory_bytes(n, d, k, nodes))
+    with stats.init():
+        if isinstance(x, np.ndarray):
+            with runtime.timed_transfer(stats, "transfer_time"):
+                x = runtime.to_device(x)
+        with stats.phase("build-tree"):
+            tree = _point_tree.build(x, leaf_size)
+            runtime.synchronize()
+        with stats.phase("core-distances"):
+            core2 = arrays.fill(n, 0.0, np.float64)
+            node_core = arrays.fill(tree.num_nodes, 0.0, np.float64)
+            if mutual:
+                near = cuda.device_array((n, k), dtype=np.int64)
+                near_key = cuda.device_array((n, k), dtype=np.float64)
+                _core_distances[_grid(n, block_size)](tree.points, tree.order, tree.start,
+                                                      tree.end, tree.lo, tree.hi,
+                                                      np.int64(tree.first_leaf), near, near_key,
+                                                      core2)
+                del near, near_key
+                _point_tree.node_minima(tree, core2, node_core)
+            runtime.synchronize()
+    with stats.compute():
+        result = _rounds(tree, core2, node_core, stats, block_size)
+    _device.record_device(stats, _memory_bytes(n, d, k, tree.num_nodes))
+    return result
+
+
+def _rounds(tree: _point_tree.DeviceTree, core2: Any, node_core: Any, stats: Stats,
+            block_size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Borůvka rounds until one tree spans the points; the pairs copied back at the end."""
+    n = tree.points.shape[0]
+    grid = arrays.launch_grid(n)
+    comp = arrays.iota(n)
+    parent = arrays.iota(n, np.int32)
+    node_comp = cuda.device_array(tree.num_nodes, dtype=np.int64)
+    answer = arrays.fill(n, NO_POINT, np.int64)
+    answer_key = arrays.fill(n, 0.0, np.float64)
+    bound = arrays.fill(n, np.inf, np.float64)
+    best_id = cuda.device_array(n, dtype=np.int64)
+    count = arrays.fill(1, 0, np.int64)
+    searched = arrays.fill(1, 0, np.int64)
+    first = cuda.device_array(n - 1, dtype=np.int64)
+    second = cuda.device_array(n - 1, dtype=np.int64)
+    keys = cuda.device_array(n - 1, dtype=np.float64)
+    found, rounds, asked = 0, 0, 0
+    first_leaf = np.int64(tree.first_leaf)
+    while found < n - 1:
+        rounds += 1
+        with stats.phase("labels"):
+            _leaf_components[arrays.launch_grid(tree.num_nodes - tree.first_leaf)](
+                comp, tree.start, tree.end, first_leaf, node_comp)
+            for level in tree.levels():
+                width = 1 << level
+                _inner_components[arrays.launch_grid(width)](np.int64(width - 1),
+                                                             np.int64(width), node_comp)
+            _keep_answers[grid](comp, answer, answer_key, bound, best_id)
+            runtime.synchronize()
+        with stats.phase("queries"):
+            _queries[_grid(n, block_size)](tree.points, tree.order, tree.start, tree.end,
+                                           tree.lo, tree.hi, first_leaf, comp, node_comp, core2,
+                                           node_core, bound, answer, answer_key, searched)
+            runtime.synchronize()
+        with stats.phase("hook"):
+            _tie_ids[grid](tree.order, comp, answer, answer_key, bound, best_id)
+            _hook[grid](tree.order, comp, answer, answer_key, bound, best_id, parent, count,
+                        first, second, keys)
+            _relabel[grid](parent, comp, bound)
+            _compress[grid](parent, comp)
+            done = int(count.copy_to_host()[0])
+            total_asked = int(searched.copy_to_host()[0])
+        stats.worklist_sizes.append(total_asked - asked)
+        asked = total_asked
+        if done == found:
+            raise RuntimeError(f"boruvka-bvh/gpu: round {rounds} joined no components "
+                               f"({found} of {n - 1} pairs found)")
+        found = done
+    stats.rounds = rounds
+    with runtime.timed_transfer(stats, "copy_back_time"):
+        return first.copy_to_host(), second.copy_to_host(), keys.copy_to_host()
