@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from parmst import registry
+from parmst._graph_device import is_device_array
 from parmst.errors import PointsValueError, SolverUnavailable
 from parmst.forest import Forest
-from parmst.pointset import as_points, check_min_samples, forest_of_pairs, is_device_array
+from parmst.pointset import as_points, check_min_samples, forest_of_pairs
 
 __all__ = ["euclidean_mst"]
 
@@ -80,10 +81,10 @@ def _placed(points: Any, solver: str, device: Any) -> tuple[str, Any, dict[str, 
     """The solver, the checked points and the device option: a GPU array stays on its
     device (checked there) and goes to the GPU point solver, as does a call naming
     ``device``; anything else is checked on the host."""
-    if device is not None:
-        if isinstance(device, bool) or not isinstance(device, int) or device < 0:
-            raise PointsValueError(f"device must be a CUDA device number (0, 1, ...), got "
-                                   f"{device!r}")
+    if device is not None and (isinstance(device, bool) or not isinstance(device, int)
+                               or device < 0):
+        raise PointsValueError(f"device must be a CUDA device number (0, 1, ...), got "
+                               f"{device!r}")
     on_device = is_device_array(points)
     if (on_device or device is not None) and solver == "auto":
         solver = GPU_POINT_SOLVER

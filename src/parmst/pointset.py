@@ -12,20 +12,12 @@ from typing import Any
 
 import numpy as np
 
+from parmst._graph_device import is_device_array
 from parmst.errors import PointsValueError
 from parmst.forest import Forest, exact_sum
 from parmst.stats import Stats
 
-__all__ = ["as_points", "check_layout", "check_min_samples", "forest_of_pairs",
-           "is_device_array", "pair_ids"]
-
-
-def is_device_array(points: Any) -> bool:
-    """Whether ``points`` is a GPU array (``__cuda_array_interface__``, or DLPack on a device
-    other than the CPU)."""
-    return hasattr(points, "__cuda_array_interface__") or (
-        hasattr(points, "__dlpack_device__") and not isinstance(points, np.ndarray)
-        and points.__dlpack_device__()[0] != 1)  # 1: kDLCPU
+__all__ = ["as_points", "check_layout", "check_min_samples", "forest_of_pairs", "pair_ids"]
 
 
 def as_points(points: Any) -> np.ndarray:

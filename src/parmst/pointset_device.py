@@ -10,6 +10,7 @@ imports ``numba.cuda``).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -36,7 +37,7 @@ def _to_float64(a, out, first_bad):
         k = e - i * d
         value = np.float64(a[i, k])
         out[i, k] = value
-        if bad == _NONE and not (value - value == 0.0):  # NaN or +-inf
+        if bad == _NONE and not math.isfinite(value):
             bad = e
     if bad != _NONE:
         cuda.atomic.min(first_bad, 0, bad)

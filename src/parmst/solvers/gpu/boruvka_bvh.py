@@ -33,8 +33,8 @@ from numba import cuda
 
 import parmst.kernels.distance_cuda  # noqa: F401  (CUDA's add_square: before any kernel compiles)
 from parmst._cuda import arrays, pool, runtime
-from parmst.kernels.distance import pair_id
 from parmst.kernels import kdtree
+from parmst.kernels.distance import pair_id
 from parmst.kernels.kdtree import NO_POINT
 from parmst.solvers.gpu import _device, _point_tree
 from parmst.solvers.gpu._kernels import find, join
@@ -47,6 +47,10 @@ STACK = 64
 plus one, and the tree has at most 31 levels (int32 positions)."""
 
 _NO_ID = np.int64(2**63 - 1)
+
+QUERY_BLOCK = 256
+"""Threads per block of the query kernels: their stacks live in local memory, so fewer
+threads a block than the edge kernels' 512."""
 
 
 def _simulated(function):
@@ -195,8 +199,9 @@ def _compress(parent, comp):
         parent[q] = comp[q]
 
 
-def _grid(count: int, block_size: int) -> tuple[int, int]:
-    threads, max_blocks = runtime.launch_limits(block_size)
+def _grid(count: int) -> tuple[int, int]:
+    """One query thread per point (grid-stride beyond the launch limit)."""
+    threads, max_blocks = runtime.launch_limits(QUERY_BLOCK)
     return min(max_blocks, runtime.blocks_for(count, threads)), threads
 
 
@@ -207,8 +212,7 @@ def _memory_bytes(n: int, d: int, k: int, num_nodes: int) -> int:
 
 
 def solve(x: Any, stats: Stats, *, min_samples: int | None, leaf_size: int,
-          block_size: int = 256, device: int | None = None
-          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+          device: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The minimum spanning tree of the points ``x`` (float64, shape (n, d): a host array,
     or a device array already checked by :func:`parmst.pointset_device.as_device_points`)
     on CUDA device ``device`` (None: the current one).
@@ -217,12 +221,12 @@ def solve(x: Any, stats: Stats, *, min_samples: int | None, leaf_size: int,
     tree pair and its squared (mutual-reachability) distance, in the order found.
     """
     if device is None or runtime.simulator_active():
-        return _solve(x, stats, min_samples, leaf_size, block_size)
+        return _solve(x, stats, min_samples, leaf_size)
     with cuda.gpus[device]:
-        return _solve(x, stats, min_samples, leaf_size, block_size)
+        return _solve(x, stats, min_samples, leaf_size)
 
 
-def _solve(x: Any, stats: Stats, min_samples: int | None, leaf_size: int, block_size: int
+def _solve(x: Any, stats: Stats, min_samples: int | None, leaf_size: int
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     n, d = x.shape
     mutual = min_samples is not None and min_samples > 1
@@ -242,7 +246,7 @@ def _solve(x: Any, stats: Stats, min_samples: int | None, leaf_size: int, block_
             if mutual:
                 near = cuda.device_array((n, k), dtype=np.int64)
                 near_key = cuda.device_array((n, k), dtype=np.float64)
-                _core_distances[_grid(n, block_size)](tree.points, tree.order, tree.start,
+                _core_distances[_grid(n)](tree.points, tree.order, tree.start,
                                                       tree.end, tree.lo, tree.hi,
                                                       np.int64(tree.first_leaf), near, near_key,
                                                       core2)
@@ -250,13 +254,13 @@ def _solve(x: Any, stats: Stats, min_samples: int | None, leaf_size: int, block_
                 _point_tree.node_minima(tree, core2, node_core)
             runtime.synchronize()
     with stats.compute():
-        result = _rounds(tree, core2, node_core, stats, block_size)
+        result = _rounds(tree, core2, node_core, stats)
     _device.record_device(stats, _memory_bytes(n, d, k, tree.num_nodes))
     return result
 
 
-def _rounds(tree: _point_tree.DeviceTree, core2: Any, node_core: Any, stats: Stats,
-            block_size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _rounds(tree: _point_tree.DeviceTree, core2: Any, node_core: Any, stats: Stats
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Borůvka rounds until one tree spans the points; the pairs copied back at the end."""
     n = tree.points.shape[0]
     grid = arrays.launch_grid(n)
@@ -286,7 +290,7 @@ def _rounds(tree: _point_tree.DeviceTree, core2: Any, node_core: Any, stats: Sta
             _keep_answers[grid](comp, answer, answer_key, bound, best_id)
             runtime.synchronize()
         with stats.phase("queries"):
-            _queries[_grid(n, block_size)](tree.points, tree.order, tree.start, tree.end,
+            _queries[_grid(n)](tree.points, tree.order, tree.start, tree.end,
                                            tree.lo, tree.hi, first_leaf, comp, node_comp, core2,
                                            node_core, bound, answer, answer_key, searched)
             runtime.synchronize()
