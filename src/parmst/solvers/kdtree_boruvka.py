@@ -36,7 +36,7 @@ from parmst.kernels.kdtree import (
 from parmst.kernels.unionfind import find, union_roots
 from parmst.stats import Stats
 
-__all__ = ["solve"]
+__all__ = ["NEIGHBOURS", "list_answer", "solve"]
 
 NEIGHBOURS = 8
 """Nearest neighbours listed per point for plain distances: a point's answer while one of
@@ -46,27 +46,34 @@ _BLOCK = 256
 """Query points per ``prange`` iteration: one scratch stack each, few enough for balance."""
 
 
+@numba.njit(cache=True, inline="always")
+def list_answer(comp, near, near_key, cursor, answer, answer_key, q):
+    """Answer point ``q`` from its neighbour list: if its answer was absorbed, it takes the
+    first point of its list still outside its component, the exact answer, since the list
+    holds its first pairs in order. With none left, its answer is unknown and its list's
+    last key bounds it from below. The cursor only moves forward: components only grow.
+    (Also a device function of ``boruvka-bvh/gpu``.)"""
+    p = answer[q]
+    if p != NO_POINT and comp[p] != comp[q]:
+        return
+    k = near.shape[1]
+    c = cursor[q]
+    while c < k and comp[near[q, c]] == comp[q]:
+        c += 1
+    cursor[q] = c
+    if c < k:
+        answer[q], answer_key[q] = near[q, c], near_key[q, c]
+    else:
+        answer[q] = NO_POINT
+        if k:
+            answer_key[q] = max(answer_key[q], near_key[q, k - 1])
+
+
 @numba.njit(cache=True, parallel=True)
 def _list_answers(comp, near, near_key, cursor, answer, answer_key):
-    """Answer from the neighbour lists: a point whose answer was absorbed takes the first
-    point of its list still outside its component, the exact answer, since the list holds
-    its first pairs in order. With none left, its answer is unknown and its list's last key
-    bounds it from below. The cursor only moves forward: components only grow."""
-    n, k = near.shape
-    for q in numba.prange(n):
-        p = answer[q]
-        if p != NO_POINT and comp[p] != comp[q]:
-            continue
-        c = cursor[q]
-        while c < k and comp[near[q, c]] == comp[q]:
-            c += 1
-        cursor[q] = c
-        if c < k:
-            answer[q], answer_key[q] = near[q, c], near_key[q, c]
-        else:
-            answer[q] = NO_POINT
-            if k:
-                answer_key[q] = max(answer_key[q], near_key[q, k - 1])
+    """:func:`list_answer` for every point."""
+    for q in numba.prange(len(comp)):
+        list_answer(comp, near, near_key, cursor, answer, answer_key, q)
 
 
 @numba.njit(cache=True)

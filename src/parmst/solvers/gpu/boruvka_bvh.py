@@ -13,11 +13,15 @@ two-pass minimum for keys that do not pack into one word), and the winning pairs
 their components through ECL-MST's lock-free union-find
 (:func:`parmst.solvers.gpu._kernels.join`), then every point reads its new root.
 
-As in :mod:`parmst.solvers.kdtree_boruvka`, a point's answer stays its answer while its
-point is still outside the component (outside points only become fewer), so it is not
-asked again; an absorbed answer's key bounds the next one from below, and a point whose
+As in :mod:`parmst.solvers.kdtree_boruvka` (whose per-point step,
+:func:`~parmst.solvers.kdtree_boruvka.list_answer`, runs here as a device function), every
+point first lists its nearest neighbours (:func:`~parmst.kernels.kdtree.nearest_k`), which
+answer most queries of the first rounds without a search; a point's answer stays its answer
+while its point is still outside the component (outside points only become fewer), so it is
+not asked again; an absorbed answer's key bounds the next one from below, and a point whose
 lower bound exceeds its component's bound does not search. Mutual reachability takes the
-core distances from :func:`~parmst.kernels.kdtree.nearest_k` on the same tree.
+core distances from the same lists (there, of ``min_samples - 1`` neighbours, they answer
+nothing: they order plain distances).
 
 Keys are the squared distances of :mod:`parmst.kernels.distance` with the device's
 arithmetic made the CPU's (:mod:`parmst.kernels.distance_cuda`), so the pairs are exactly
@@ -36,6 +40,7 @@ from parmst._cuda import arrays, pool, runtime
 from parmst.kernels import kdtree
 from parmst.kernels.distance import pair_id
 from parmst.kernels.kdtree import NO_POINT
+from parmst.solvers import kdtree_boruvka
 from parmst.solvers.gpu import _device, _point_tree
 from parmst.solvers.gpu._kernels import find, join
 from parmst.stats import Stats
@@ -65,22 +70,34 @@ def _simulated(function):
 if runtime.simulator_active():
     nearest_k = _simulated(kdtree.nearest_k)
     nearest_outside = _simulated(kdtree.nearest_outside)
+    list_answer = _simulated(kdtree_boruvka.list_answer)
 else:
     nearest_k = kdtree.nearest_k
     nearest_outside = kdtree.nearest_outside
+    list_answer = kdtree_boruvka.list_answer
 
 
 @cuda.jit(cache=True)
-def _core_distances(points, order, start, end, lo, hi, first_leaf, near, near_key, core2):
-    """Each point's squared core distance: the last of its ``k`` nearest other points
-    (:func:`~parmst.kernels.kdtree.nearest_k`), the point itself counted first."""
-    k = near.shape[1]
+def _neighbours(points, order, start, end, lo, hi, first_leaf, near, near_key, core2,
+                core_column):
+    """Each point's ``k`` nearest other points and their squared distances
+    (:func:`~parmst.kernels.kdtree.nearest_k`); with ``core_column >= 0``, its squared core
+    distance too: the key in that column, the point itself counted first."""
     stack = cuda.local.array(STACK, np.int64)
     stack_bound = cuda.local.array(STACK, np.float64)
     for q in range(cuda.grid(1), points.shape[0], cuda.gridsize(1)):
         nearest_k(points, order, start, end, lo, hi, first_leaf, q, near[q], near_key[q],
                   stack, stack_bound)
-        core2[q] = near_key[q, k - 1]
+        if core_column >= 0:
+            core2[q] = near_key[q, core_column]
+
+
+@cuda.jit(cache=True)
+def _list_answers(comp, near, near_key, cursor, answer, answer_key):
+    """:func:`~parmst.solvers.kdtree_boruvka.list_answer` for every point: most answers
+    come from the neighbour lists, without a search."""
+    for q in range(cuda.grid(1), comp.shape[0], cuda.gridsize(1)):
+        list_answer(comp, near, near_key, cursor, answer, answer_key, q)
 
 
 @cuda.jit(cache=True)
@@ -207,7 +224,7 @@ def _grid(count: int) -> tuple[int, int]:
 
 def _memory_bytes(n: int, d: int, k: int, num_nodes: int) -> int:
     """Device bytes of a solve: input and sorted points, per-point state and radix-sort
-    scratch, node boxes and labels, the neighbour lists of mutual reachability."""
+    scratch, node boxes and labels, the ``k`` nearest neighbours of every point."""
     return n * (16 * d + 160 + 16 * k) + num_nodes * (16 * d + 40)
 
 
@@ -230,7 +247,9 @@ def _solve(x: Any, stats: Stats, min_samples: int | None, leaf_size: int
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     n, d = x.shape
     mutual = min_samples is not None and min_samples > 1
-    k = min_samples - 1 if mutual else 0
+    # Mutual reachability: the lists order plain distances, not keys; they give the core
+    # distances only (as on the CPU).
+    k = min(min_samples - 1 if mutual else kdtree_boruvka.NEIGHBOURS, n - 1)
     nodes = 4 * n // max(1, leaf_size) + 3
     pool.ensure_memory("boruvka-bvh/gpu", _memory_bytes(n, d, k, nodes))
     with stats.init():
@@ -240,28 +259,28 @@ def _solve(x: Any, stats: Stats, min_samples: int | None, leaf_size: int
         with stats.phase("build-tree"):
             tree = _point_tree.build(x, leaf_size)
             runtime.synchronize()
-        with stats.phase("core-distances"):
+        with stats.phase("neighbours"):
             core2 = arrays.fill(n, 0.0, np.float64)
             node_core = arrays.fill(tree.num_nodes, 0.0, np.float64)
+            near = cuda.device_array((n, k), dtype=np.int64)
+            near_key = cuda.device_array((n, k), dtype=np.float64)
+            _neighbours[_grid(n)](tree.points, tree.order, tree.start, tree.end, tree.lo,
+                                  tree.hi, np.int64(tree.first_leaf), near, near_key, core2,
+                                  np.int64(k - 1 if mutual else -1))
             if mutual:
-                near = cuda.device_array((n, k), dtype=np.int64)
-                near_key = cuda.device_array((n, k), dtype=np.float64)
-                _core_distances[_grid(n)](tree.points, tree.order, tree.start,
-                                                      tree.end, tree.lo, tree.hi,
-                                                      np.int64(tree.first_leaf), near, near_key,
-                                                      core2)
-                del near, near_key
+                near = near_key = None
                 _point_tree.node_minima(tree, core2, node_core)
             runtime.synchronize()
     with stats.compute():
-        result = _rounds(tree, core2, node_core, stats)
+        result = _rounds(tree, core2, node_core, near, near_key, stats)
     _device.record_device(stats, _memory_bytes(n, d, k, tree.num_nodes))
     return result
 
 
-def _rounds(tree: _point_tree.DeviceTree, core2: Any, node_core: Any, stats: Stats
-            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Borůvka rounds until one tree spans the points; the pairs copied back at the end."""
+def _rounds(tree: _point_tree.DeviceTree, core2: Any, node_core: Any, near: Any,
+            near_key: Any, stats: Stats) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Borůvka rounds until one tree spans the points (``near``: the neighbour lists, None
+    under mutual reachability); the pairs copied back at the end."""
     n = tree.points.shape[0]
     grid = arrays.launch_grid(n)
     comp = arrays.iota(n)
@@ -269,6 +288,7 @@ def _rounds(tree: _point_tree.DeviceTree, core2: Any, node_core: Any, stats: Sta
     node_comp = cuda.device_array(tree.num_nodes, dtype=np.int64)
     answer = arrays.fill(n, NO_POINT, np.int64)
     answer_key = arrays.fill(n, 0.0, np.float64)
+    cursor = arrays.fill(n, 0, np.int64)
     bound = arrays.fill(n, np.inf, np.float64)
     best_id = cuda.device_array(n, dtype=np.int64)
     count = arrays.fill(1, 0, np.int64)
@@ -281,6 +301,8 @@ def _rounds(tree: _point_tree.DeviceTree, core2: Any, node_core: Any, stats: Sta
     while found < n - 1:
         rounds += 1
         with stats.phase("labels"):
+            if near is not None:
+                _list_answers[grid](comp, near, near_key, cursor, answer, answer_key)
             _leaf_components[arrays.launch_grid(tree.num_nodes - tree.first_leaf)](
                 comp, tree.start, tree.end, first_leaf, node_comp)
             for level in tree.levels():
