@@ -138,23 +138,28 @@ def _keep_answers(comp, answer, answer_key, bound, best_id):
 
 
 @cuda.jit(cache=True)
+def _flag_queries(comp, answer, answer_key, bound, flags):
+    """The points that must search: no answer, and a lower bound within their component's
+    bound (others cannot hold its lightest pair)."""
+    for q in range(cuda.grid(1), comp.shape[0], cuda.gridsize(1)):
+        flags[q] = 1 if answer[q] == NO_POINT and answer_key[q] <= bound[comp[q]] else 0
+
+
+@cuda.jit(cache=True)
 def _queries(points, order, start, end, lo, hi, first_leaf, comp, node_comp, core2, node_core,
-             bound, answer, answer_key, searched):
-    """Prokopenko et al. Algorithm 2 for every point without an answer whose lower bound is
-    within its component's bound: the search runs under that bound, and a pair found
-    lowers it for the component's other queries. Not found: every outside key exceeds the
-    bound read, which becomes the point's lower bound."""
+             bound, answer, answer_key, worklist):
+    """Prokopenko et al. Algorithm 2 for the listed points (consecutive threads take
+    consecutive points, neighbours in tree order): the search runs under the component's
+    bound, and a pair found lowers it for the component's other queries. Not found: every
+    outside key exceeds the bound read, which becomes the point's lower bound."""
     stack = cuda.local.array(STACK, np.int64)
     stack_bound = cuda.local.array(STACK, np.float64)
-    asked = 0
-    for q in range(cuda.grid(1), points.shape[0], cuda.gridsize(1)):
-        if answer[q] != NO_POINT:
-            continue
+    for i in range(cuda.grid(1), worklist.shape[0], cuda.gridsize(1)):
+        q = worklist[i]
         c = comp[q]
         limit = bound[c]
-        if answer_key[q] > limit:
+        if answer_key[q] > limit:  # lowered since the point was listed
             continue
-        asked += 1
         p, key = nearest_outside(points, order, start, end, lo, hi, first_leaf, comp,
                                  node_comp, core2, node_core, q, limit, stack, stack_bound)
         if p != NO_POINT:
@@ -163,8 +168,6 @@ def _queries(points, order, start, end, lo, hi, first_leaf, comp, node_comp, cor
             cuda.atomic.min(bound, c, key)
         else:
             answer_key[q] = limit
-    if asked:
-        cuda.atomic.add(searched, 0, asked)
 
 
 @cuda.jit(cache=True)
@@ -216,6 +219,23 @@ def _compress(parent, comp):
         parent[q] = comp[q]
 
 
+@cuda.jit(cache=True)
+def _pair_ids(first, second, n, ids):
+    """Each tree pair's id: its place in the ``(i, j)`` order."""
+    for e in range(cuda.grid(1), ids.shape[0], cuda.gridsize(1)):
+        ids[e] = pair_id(first[e], second[e], n)
+
+
+def _sorted_pairs(first: Any, second: Any, keys: Any, n: int
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The pairs sorted by id on the device (a radix sort), then copied back: the Forest's
+    own order, so the host only checks that it is sorted."""
+    ids = cuda.device_array(n - 1, dtype=np.int64)
+    _pair_ids[arrays.launch_grid(n - 1)](first, second, np.int64(n), ids)
+    order = arrays.radix_order(ids, (n * (n - 1) // 2 - 1).bit_length())
+    return tuple(arrays.gather(values, order).copy_to_host() for values in (first, second, keys))
+
+
 def _grid(count: int) -> tuple[int, int]:
     """One query thread per point (grid-stride beyond the launch limit)."""
     threads, max_blocks = runtime.launch_limits(QUERY_BLOCK)
@@ -235,7 +255,7 @@ def solve(x: Any, stats: Stats, *, min_samples: int | None, leaf_size: int,
     on CUDA device ``device`` (None: the current one).
 
     Returns ``(first, second, key)`` on the host: input indices ``first < second`` of each
-    tree pair and its squared (mutual-reachability) distance, in the order found.
+    tree pair and its squared (mutual-reachability) distance, sorted by pair id.
     """
     if device is None or runtime.simulator_active():
         return _solve(x, stats, min_samples, leaf_size)
@@ -292,11 +312,11 @@ def _rounds(tree: _point_tree.DeviceTree, core2: Any, node_core: Any, near: Any,
     bound = arrays.fill(n, np.inf, np.float64)
     best_id = cuda.device_array(n, dtype=np.int64)
     count = arrays.fill(1, 0, np.int64)
-    searched = arrays.fill(1, 0, np.int64)
+    flags = cuda.device_array(n, dtype=np.int8)
     first = cuda.device_array(n - 1, dtype=np.int64)
     second = cuda.device_array(n - 1, dtype=np.int64)
     keys = cuda.device_array(n - 1, dtype=np.float64)
-    found, rounds, asked = 0, 0, 0
+    found, rounds = 0, 0
     first_leaf = np.int64(tree.first_leaf)
     while found < n - 1:
         rounds += 1
@@ -312,10 +332,15 @@ def _rounds(tree: _point_tree.DeviceTree, core2: Any, node_core: Any, near: Any,
             _keep_answers[grid](comp, answer, answer_key, bound, best_id)
             runtime.synchronize()
         with stats.phase("queries"):
-            _queries[_grid(n)](tree.points, tree.order, tree.start, tree.end,
-                                           tree.lo, tree.hi, first_leaf, comp, node_comp, core2,
-                                           node_core, bound, answer, answer_key, searched)
+            _flag_queries[grid](comp, answer, answer_key, bound, flags)
+            worklist = arrays.compact(flags)
+            if worklist.shape[0]:
+                _queries[_grid(worklist.shape[0])](tree.points, tree.order, tree.start,
+                                                   tree.end, tree.lo, tree.hi, first_leaf, comp,
+                                                   node_comp, core2, node_core, bound, answer,
+                                                   answer_key, worklist)
             runtime.synchronize()
+        stats.worklist_sizes.append(int(worklist.shape[0]))
         with stats.phase("hook"):
             _tie_ids[grid](tree.order, comp, answer, answer_key, bound, best_id)
             _hook[grid](tree.order, comp, answer, answer_key, bound, best_id, parent, count,
@@ -323,13 +348,10 @@ def _rounds(tree: _point_tree.DeviceTree, core2: Any, node_core: Any, near: Any,
             _relabel[grid](parent, comp, bound)
             _compress[grid](parent, comp)
             done = int(count.copy_to_host()[0])
-            total_asked = int(searched.copy_to_host()[0])
-        stats.worklist_sizes.append(total_asked - asked)
-        asked = total_asked
         if done == found:
             raise RuntimeError(f"boruvka-bvh/gpu: round {rounds} joined no components "
                                f"({found} of {n - 1} pairs found)")
         found = done
     stats.rounds = rounds
     with runtime.timed_transfer(stats, "copy_back_time"):
-        return first.copy_to_host(), second.copy_to_host(), keys.copy_to_host()
+        return _sorted_pairs(first, second, keys, n)
