@@ -43,7 +43,7 @@ def test_scanned_files_exist():
     assert any(p.name == "registry.py" for p in SOURCES)
 
 
-@pytest.mark.parametrize("name", list(registry.solvers()))
+@pytest.mark.parametrize("name", list(registry.solvers()) + list(registry.solvers("points")))
 def test_every_solver_cites_a_paper_and_is_listed_in_papers_md(name):
     solver = registry.get(name)
     assert solver.paper.startswith(tuple(registry.CITATIONS.values())), solver.paper

@@ -478,9 +478,9 @@ def run_distributed(solver: str, graph: Any, /, *, gather: bool = True,
 # pairs as input indices, first < second, and their squared keys. The "auto" rule, first
 # match wins; each condition takes (n, d, cores). The evidence is in docs/points.md.
 POINT_AUTO_RULES: list[tuple[str, Callable[[int, int, int], bool], str]] = [
-    ("prim-dense/points", lambda n, d, cores: n <= 2_000 or d >= 12,
-     ("few points or many dimensions: the k-d tree prunes too little to pay for itself, "
-      "dense Prim touches each pair once")),
+    ("prim-dense/points", lambda n, d, cores: n < 1_000 or (d >= 12 and n <= 50_000),
+     ("few points, or many dimensions and not too many points: the k-d tree prunes too "
+      "little to pay for itself, dense Prim touches each pair once")),
     ("boruvka-kdtree/cpu", lambda n, d, cores: cores > 1,
      "k-d tree Borůvka on every core"),
     ("boruvka-kdtree/serial", lambda n, d, cores: True, "k-d tree Borůvka on one core"),

@@ -109,7 +109,8 @@ def test_min_samples_one_is_the_euclidean_tree() -> None:
 
 def test_auto_picks_by_the_documented_rules() -> None:
     assert registry.explain_points(500, 2)[0].name == "prim-dense/points"
-    assert registry.explain_points(10**6, 16)[0].name == "prim-dense/points"
+    assert registry.explain_points(20_000, 16)[0].name == "prim-dense/points"
+    assert registry.explain_points(10**6, 16)[0].name != "prim-dense/points"
     big = registry.explain_points(10**6, 3)[0].name
     assert big == ("boruvka-kdtree/cpu" if registry.cpu_count() > 1 else "boruvka-kdtree/serial")
     # Options steer "auto" to the solvers that take them.

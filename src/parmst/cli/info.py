@@ -54,15 +54,22 @@ def cmd_info(args: argparse.Namespace) -> int:
     if args.explain:
         graph, _ = read_graph(args.explain, args.format, args.relabel)
     print("\nsolvers:")
-    for name, solver in registry.solvers().items():
+    _list_solvers(registry.solvers(), graph, args.verbose)
+    print("\npoint-set solvers (parmst.euclidean_mst):")
+    _list_solvers(registry.solvers("points"), None, args.verbose)
+    if graph is not None:
+        chosen, why = registry.explain(graph)
+        print(f"\nauto picks {chosen.name} for {args.explain}: {why}")
+    return 0
+
+
+def _list_solvers(table: dict, graph, verbose: bool) -> None:
+    """One line per solver: available, or why not; with ``verbose`` its summary and paper."""
+    for name, solver in table.items():
         ok = solver.can_run(graph)
         state = "available" if ok is True else f"unavailable: {ok}"
         if not solver.exact:
             state = f"approximate ({APPROXIMATE}); {state}"
         print(f"  {name:<24} {state}")
-        if args.verbose:
+        if verbose:
             print(f"  {'':<24} {solver.summary} [{solver.paper}]")
-    if graph is not None:
-        chosen, why = registry.explain(graph)
-        print(f"\nauto picks {chosen.name} for {args.explain}: {why}")
-    return 0
