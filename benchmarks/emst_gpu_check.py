@@ -9,7 +9,7 @@ exactly the pairs of ``boruvka-kdtree/cpu`` (the run fails otherwise), and each 
 both solvers' times. ``bar``: ``--n`` clustered 3-D points (Gaussian clusters of many
 sizes over a uniform background, like a cosmology snapshot), drawn with NumPy on the
 host, then the whole call from a CuPy array: the solver's compute (tree build and
-rounds), and the call end to end. Writes ``emst_gpu_<mode>.json`` under ``--out``.
+rounds), and the call end to end (``--leaf-sizes``: one more run per leaf size). Writes ``emst_gpu_<mode>.json`` under ``--out``.
 A device script, not a test.
 """
 
@@ -89,7 +89,7 @@ def exact(out: Path) -> bool:
     return ok
 
 
-def bar(n: int, out: Path, repeat: int) -> bool:
+def bar(n: int, out: Path, repeat: int, leaf_sizes: list[int]) -> bool:
     import cupy
 
     x = clustered(n, 3, 2)
@@ -97,10 +97,12 @@ def bar(n: int, out: Path, repeat: int) -> bool:
     timed(small, "boruvka-bvh/gpu")  # compile
     points = cupy.asarray(x)
     rows = []
-    for _ in range(repeat):
-        tree, whole = timed(points, "boruvka-bvh/gpu")
+    runs = [None] * repeat + [size for size in leaf_sizes]
+    for leaf_size in runs:
+        options = {} if leaf_size is None else {"leaf_size": leaf_size}
+        tree, whole = timed(points, "boruvka-bvh/gpu", **options)
         stats = tree.stats
-        rows.append({"n": n, "whole_call_s": round(whole, 4),
+        rows.append({"n": n, "leaf_size": leaf_size, "whole_call_s": round(whole, 4),
                      "compute_s": round(stats.init_time + stats.compute_time, 4),
                      "build_s": round(stats.phases.get("build-tree", 0.0), 4),
                      "rounds_s": round(stats.compute_time, 4), "rounds": stats.rounds,
@@ -117,10 +119,13 @@ def main() -> None:
     parser.add_argument("mode", choices=["exact", "bar"])
     parser.add_argument("--n", type=int, default=37_000_000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--leaf-sizes", default="", help="bar: also one run per leaf size, "
+                        "e.g. 8,32")
     parser.add_argument("--out", type=Path, default=Path("."))
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
-    ok = exact(args.out) if args.mode == "exact" else bar(args.n, args.out, args.repeat)
+    ok = exact(args.out) if args.mode == "exact" else bar(args.n, args.out, args.repeat,
+                                                            [int(v) for v in args.leaf_sizes.split(",") if v])
     raise SystemExit(0 if ok else 1)
 
 
