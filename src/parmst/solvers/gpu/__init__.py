@@ -65,7 +65,7 @@ register(Solver(
     summary="point sets: Borůvka rounds on the GPU, one nearest-other-component query per "
             "point on a Morton-ordered BVH, two-pass component minima, lock-free union-find",
     requires=_REQUIRES,
-    options={"min_samples": None, "leaf_size": 16, "device": None},
+    options={"min_samples": None, "leaf_size": 32, "device": None},
     probe=probe,
     limit=points_limit,
     kind="points",
