@@ -395,7 +395,7 @@ def nearest_k_all(tree: KDTree, k: int) -> tuple[np.ndarray, np.ndarray]:
     --------
     >>> tree = build(np.array([[0.0], [1.0], [3.0]]), leaf_size=1)
     >>> near, near_key = nearest_k_all(tree, 1)
-    >>> tree.order[near[:, 0]][np.argsort(tree.order)].tolist(), near_key.max()
+    >>> tree.order[near[:, 0]][np.argsort(tree.order)].tolist(), float(near_key.max())
     ([1, 0, 1], 4.0)
     """
     return _nearest_k_leaves(tree.points, tree.order, tree.start, tree.end, tree.lo, tree.hi,
