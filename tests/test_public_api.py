@@ -13,9 +13,10 @@ from parmst.cli import build_parser
 
 PARMST = [
     "Forest", "Graph", "GraphFileNotFoundError", "GraphFormatError", "GraphValueError",
-    "ParmstError", "SolverUnavailable", "Stats", "UnknownOptionError", "UnknownSolverError",
-    "VerificationError", "available_solvers", "cut", "generate", "maximum_spanning_forest",
-    "minimum_spanning_forest", "partition", "verify",
+    "ParmstError", "PointsValueError", "SolverUnavailable", "Stats", "UnknownOptionError",
+    "UnknownSolverError", "VerificationError", "available_solvers", "cut", "euclidean_mst",
+    "generate", "maximum_spanning_forest", "minimum_spanning_forest", "partition", "verify",
+    "verify_points",
 ]
 
 MODULES = {
@@ -24,6 +25,8 @@ MODULES = {
         "explain", "get", "register", "select", "solvers",
         # the one way into a solver (issue 25)
         "is_distributed", "prepare", "resolve", "run", "run_distributed",
+        # point sets (issue 30)
+        "explain_points", "run_points",
     ],
     "parmst.distributed": ["OWNERSHIPS", "DistributedGraph", "Ownership", "byte_range",
                            "read_part", "write_forest", "writes_in_parallel"],

@@ -139,6 +139,8 @@ def _hook(comp, order, answer, answer_key, parent, size, first, second, keys, co
         if p == NO_POINT or comp[p] == comp[q]:
             continue
         c = comp[q]
+        if answer_key[q] > best_key[c]:
+            continue  # the pair id is needed only on a tie
         ident = pair_id(order[q], order[p], n)
         if precedes_pair(answer_key[q], ident, best_key[c], best_id[c]):
             best[c], best_key[c], best_id[c] = q, answer_key[q], ident
@@ -158,10 +160,19 @@ def _hook(comp, order, answer, answer_key, parent, size, first, second, keys, co
 
 
 @numba.njit(cache=True)
-def _relabel(parent, comp):
-    """Each point's component: its union-find root."""
-    for q in range(len(comp)):
-        comp[q] = find(parent, q)
+def _root(parent, v):
+    """The union-find root of ``v``, read without writing."""
+    while parent[v] != v:
+        v = parent[v]
+    return v
+
+
+@numba.njit(cache=True, parallel=True)
+def _roots(parent, comp):
+    """Each point's component: its union-find root, found without writing (so the points
+    go in parallel)."""
+    for q in numba.prange(len(comp)):
+        comp[q] = _root(parent, np.int64(q))
 
 
 def solve(x: np.ndarray, stats: Stats, *, min_samples: int | None, leaf_size: int,
@@ -220,6 +231,7 @@ def _rounds(tree, core2: np.ndarray, node_core: np.ndarray, near: np.ndarray,
         with stats.phase("hook"):
             count = _hook(comp, tree.order, answer, answer_key, parent, size, first, second,
                           keys, count)
-            _relabel(parent, comp)
+            _roots(parent, comp)
+            parent[:] = comp  # every point straight under its root
     stats.rounds = rounds
     return first, second, keys
