@@ -320,9 +320,18 @@ def _box_gap(lo, hi, a, b):
     squared distance between any of their points (every rounding step is monotone)."""
     total = 0.0
     for k in range(lo.shape[1]):
-        gap = max(lo[b, k] - hi[a, k], lo[a, k] - hi[b, k], 0.0)
-        total += gap * gap
+        total = add_square(total, max(lo[b, k] - hi[a, k], lo[a, k] - hi[b, k], 0.0))
     return total
+
+
+@numba.njit(cache=True, inline="always")
+def _largest_last(near_key, first, stop):
+    """The largest last key of rows ``first .. stop - 1``: the leaf's search bound (a plain
+    loop, so that the search also compiles as a CUDA device function)."""
+    largest = near_key[first, near_key.shape[1] - 1]
+    for q in range(first + 1, stop):
+        largest = max(largest, near_key[q, near_key.shape[1] - 1])
+    return largest
 
 
 @numba.njit(cache=True)
@@ -344,7 +353,7 @@ def nearest_k_leaf(tree_points, order, start, end, lo, hi, first_leaf, leaf, nea
         near[q, :] = NO_POINT
         near_key[q, :] = np.inf
         _add_nearer(tree_points, order, start[leaf], end[leaf], q, near[q], near_key[q])
-    bound = near_key[start[leaf]:end[leaf], k - 1].max()
+    bound = _largest_last(near_key, start[leaf], end[leaf])
     stack[0], stack_bound[0], top = 0, 0.0, 1
     while top:
         top -= 1
@@ -355,7 +364,7 @@ def nearest_k_leaf(tree_points, order, start, end, lo, hi, first_leaf, leaf, nea
             for q in range(start[leaf], end[leaf]):
                 if _box_distance(lo, hi, v, tree_points, q) <= near_key[q, k - 1]:
                     _add_nearer(tree_points, order, start[v], end[v], q, near[q], near_key[q])
-            bound = near_key[start[leaf]:end[leaf], k - 1].max()
+            bound = _largest_last(near_key, start[leaf], end[leaf])
             continue
         near_child, far = 2 * v + 1, 2 * v + 2
         near_bound = _box_gap(lo, hi, leaf, near_child)

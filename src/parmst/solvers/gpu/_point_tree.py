@@ -10,7 +10,7 @@ balanced hierarchy over that order in the layout of :mod:`parmst.kernels.kdtree`
 bounding box. Karras's hierarchy ("Maximizing parallelism in the construction of BVHs,
 octrees, and k-d trees", HPG 2012) splits at Morton prefixes instead; the balanced split
 keeps the k-d tree's implicit layout, so the k-d tree's own queries
-(:func:`~parmst.kernels.kdtree.nearest_outside`, :func:`~parmst.kernels.kdtree.nearest_k`)
+(:func:`~parmst.kernels.kdtree.nearest_outside`, :func:`~parmst.kernels.kdtree.nearest_k_leaf`)
 run on it unchanged, as device functions. Boxes are tight, so the sort order affects speed
 only, never the answer.
 
