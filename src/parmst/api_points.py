@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from parmst import registry
 from parmst._graph_device import is_device_array
 from parmst.errors import PointsValueError, SolverUnavailable
@@ -64,9 +66,10 @@ def euclidean_mst(points: Any, *, solver: str = "auto", min_samples: int | None 
     solver, x, options = _placed(points, solver, device)
     options["min_samples"] = check_min_samples(min_samples, len(x))
     if leaf_size is not None:
-        if isinstance(leaf_size, bool) or not isinstance(leaf_size, int) or leaf_size < 1:
+        if (isinstance(leaf_size, (bool, np.bool_)) or not isinstance(leaf_size, (int, np.integer))
+                or leaf_size < 1):
             raise PointsValueError(f"leaf_size must be a positive integer, got {leaf_size!r}")
-        options["leaf_size"] = leaf_size
+        options["leaf_size"] = int(leaf_size)
     if threads is not None:
         options["threads"] = threads
     chosen, (first, second, key), stats = registry.run_points(solver, x, **options)

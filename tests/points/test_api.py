@@ -36,6 +36,7 @@ def test_bad_points_get_one_clear_error(points, message: str) -> None:
     ({"min_samples": 2.5}, "must be an integer"),
     ({"min_samples": True}, "must be an integer"),
     ({"leaf_size": 0}, "leaf_size must be a positive integer"),
+    ({"leaf_size": 2.0}, "leaf_size must be a positive integer"),
     ({"device": "cuda"}, "device must be a CUDA device number"),
 ])
 def test_bad_options_get_one_clear_error(options: dict, message: str) -> None:
@@ -97,9 +98,9 @@ def test_the_forest_follows_the_contract() -> None:
 
 
 def test_the_callers_points_are_not_modified() -> None:
-    x = np.random.default_rng(3).random((300, 3)).astype(np.float32)
+    x = np.asfortranarray(np.random.default_rng(3).random((300, 3)).astype(np.float32))
     before = x.copy()
-    parmst.euclidean_mst(x, solver="boruvka-kdtree/serial", leaf_size=4)
+    parmst.euclidean_mst(x, solver="boruvka-kdtree/serial", leaf_size=np.int64(4))
     np.testing.assert_array_equal(x, before)
 
 

@@ -97,16 +97,17 @@ def _node_ranges(n, num_nodes):
 
 @numba.njit(cache=True)
 def _widest(points, lo, hi):
-    """The coordinate along which the points ``points[lo:hi]`` spread the most."""
-    d = points.shape[1]
-    low = points[lo].copy()
-    high = points[lo].copy()
-    for t in range(lo + 1, hi):
-        for k in range(d):
-            low[k] = min(low[k], points[t, k])
-            high[k] = max(high[k], points[t, k])
-    spread = high - low
-    return np.argmax(spread)
+    """The coordinate along which the points ``points[lo:hi]`` spread the most (no
+    allocation: the nodes of a level run this at once on every thread)."""
+    best, widest = 0, -1.0
+    for k in range(points.shape[1]):
+        low = high = points[lo, k]
+        for t in range(lo + 1, hi):
+            low = min(low, points[t, k])
+            high = max(high, points[t, k])
+        if high - low > widest:
+            best, widest = k, high - low
+    return best
 
 
 @numba.njit(cache=True, inline="always")

@@ -23,6 +23,7 @@ import numba
 import numpy as np
 
 from parmst._threads import using_threads
+from parmst.errors import ParmstError
 from parmst.kernels.distance import pair_id, precedes_pair
 from parmst.kernels.kdtree import (
     NO_POINT,
@@ -229,8 +230,12 @@ def _rounds(tree, core2: np.ndarray, node_core: np.ndarray, near: np.ndarray,
                                      bound, answer, answer_key)
         stats.worklist_sizes.append(int(searched))
         with stats.phase("hook"):
+            before = count
             count = _hook(comp, tree.order, answer, answer_key, parent, size, first, second,
                           keys, count)
+            if count == before:  # every round joins components: anything else is a bug
+                raise ParmstError(f"k-d tree Borůvka found no pair in round {rounds} with "
+                                  f"{n - count} components left; please report this input")
             _roots(parent, comp)
             parent[:] = comp  # every point straight under its root
     stats.rounds = rounds
