@@ -10,19 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import numba
 import numpy as np
 
+from parmst._graph_device import is_device_array
 from parmst.errors import PointsValueError
 from parmst.forest import Forest, exact_sum
 from parmst.stats import Stats
 
-__all__ = ["as_points", "check_min_samples", "forest_of_pairs", "pair_ids"]
-
-
-def _device_array(points: Any) -> bool:
-    return hasattr(points, "__cuda_array_interface__") or (
-        hasattr(points, "__dlpack_device__") and not isinstance(points, np.ndarray)
-        and points.__dlpack_device__()[0] != 1)  # 1: kDLCPU
+__all__ = ["as_points", "check_layout", "check_min_samples", "forest_of_pairs", "pair_ids"]
 
 
 def as_points(points: Any) -> np.ndarray:
@@ -43,26 +39,16 @@ def as_points(points: Any) -> np.ndarray:
     ...
     parmst.errors.PointsValueError: point 0 has a NaN coordinate (column 1)
     """
-    if _device_array(points):
+    if is_device_array(points):
         raise PointsValueError(
-            f"the points are a GPU array ({type(points).__name__}); no GPU point solver is "
-            "available yet (boruvka-bvh/gpu is planned): copy them to the host first, "
-            "e.g. with cupy.asnumpy")
+            f"the points are a GPU array ({type(points).__name__}); only the GPU point solver "
+            "(boruvka-bvh/gpu) takes them: pass solver='auto' or 'boruvka-bvh/gpu', or copy "
+            "them to the host first, e.g. with cupy.asnumpy")
     try:
         array = np.asarray(points)
     except (ValueError, TypeError) as exc:
         raise PointsValueError(f"the points are not a rectangular array: {exc}") from None
-    if array.dtype.kind not in "fiu":
-        raise PointsValueError(f"the points must be float or integer coordinates, got dtype "
-                               f"{array.dtype}")
-    if array.ndim != 2:
-        raise PointsValueError(f"the points must be a 2-D array of shape (n, d), got "
-                               f"{array.ndim} dimension(s), shape {array.shape}")
-    n, d = array.shape
-    if d == 0:
-        raise PointsValueError(f"the points have no coordinates (shape {array.shape})")
-    if n < 2:
-        raise PointsValueError(f"a spanning tree needs at least 2 points, got {n}")
+    check_layout(array.shape, array.dtype)
     x = np.ascontiguousarray(array, dtype=np.float64)
     finite = np.isfinite(x)
     if not finite.all():
@@ -70,6 +56,31 @@ def as_points(points: Any) -> np.ndarray:
         what = "NaN" if np.isnan(x[row, column]) else "infinite"
         raise PointsValueError(f"point {row} has a {what} coordinate (column {column})")
     return x
+
+
+def check_layout(shape: tuple[int, ...], dtype: Any) -> None:
+    """Raise :class:`~parmst.errors.PointsValueError` unless ``shape`` and ``dtype`` are those
+    of a point set: float or integer, two dimensions, at least 2 points, at least one
+    coordinate (host and device arrays alike).
+
+    Examples
+    --------
+    >>> check_layout((3, 0), np.float64)
+    Traceback (most recent call last):
+    ...
+    parmst.errors.PointsValueError: the points have no coordinates (shape (3, 0))
+    """
+    if np.dtype(dtype).kind not in "fiu":
+        raise PointsValueError(f"the points must be float or integer coordinates, got dtype "
+                               f"{np.dtype(dtype)}")
+    if len(shape) != 2:
+        raise PointsValueError(f"the points must be a 2-D array of shape (n, d), got "
+                               f"{len(shape)} dimension(s), shape {tuple(shape)}")
+    n, d = shape
+    if d == 0:
+        raise PointsValueError(f"the points have no coordinates (shape {tuple(shape)})")
+    if n < 2:
+        raise PointsValueError(f"a spanning tree needs at least 2 points, got {n}")
 
 
 def check_min_samples(min_samples: Any, n: int) -> int | None:
@@ -104,11 +115,35 @@ def pair_ids(first: np.ndarray, second: np.ndarray, n: int) -> np.ndarray:
     return i * n - i * (i + 1) // 2 + (second.astype(np.int64) - i - 1)
 
 
+@numba.njit(cache=True)
+def _lexicographic(first, second, n):
+    """Positions of the pairs sorted by ``(first, second)``: a counting sort by ``first``,
+    then an insertion sort of each group by ``second`` (a tree's groups are small)."""
+    count = np.zeros(n + 1, dtype=np.int64)
+    for e in range(len(first)):
+        count[first[e] + 1] += 1
+    start = np.cumsum(count)
+    fill = start[:-1].copy()
+    order = np.empty(len(first), dtype=np.int64)
+    for e in range(len(first)):
+        order[fill[first[e]]] = e
+        fill[first[e]] += 1
+    for i in range(n):
+        for a in range(start[i] + 1, start[i + 1]):
+            e = order[a]
+            b = a
+            while b > start[i] and second[order[b - 1]] > second[e]:
+                order[b] = order[b - 1]
+                b -= 1
+            order[b] = e
+    return order
+
+
 def forest_of_pairs(first: np.ndarray, second: np.ndarray, key: np.ndarray, n: int,
                     solver: str = "", stats: Stats | None = None) -> Forest:
     """The :class:`Forest` of a point set's tree from its pairs (input indices,
-    ``first < second``, any order) and their squared keys: sorted by edge id, weight
-    ``sqrt(key)``.
+    ``first < second``, any order) and their squared keys: sorted by edge id (the
+    ``(i, j)`` order), weight ``sqrt(key)``.
 
     Examples
     --------
@@ -116,10 +151,11 @@ def forest_of_pairs(first: np.ndarray, second: np.ndarray, key: np.ndarray, n: i
     >>> f.edge_ids.tolist(), f.weight.tolist(), f.total_weight
     ([0, 2], [1.0, 2.0], 3.0)
     """
-    ids = pair_ids(first, second, n)
-    order = np.argsort(ids, kind="stable")
+    first = first.astype(np.int64, copy=False)
+    second = second.astype(np.int64, copy=False)
+    order = _lexicographic(first, second, n)
+    first, second = first[order], second[order]
     weight = np.sqrt(key[order])
-    return Forest(edge_ids=ids[order], src=first[order].astype(np.int64),
-                  dst=second[order].astype(np.int64), weight=weight, num_vertices=n,
-                  num_components=n - len(ids), total_weight=exact_sum(weight), solver=solver,
-                  stats=stats if stats is not None else Stats())
+    return Forest(edge_ids=pair_ids(first, second, n), src=first, dst=second, weight=weight,
+                  num_vertices=n, num_components=n - len(first), total_weight=exact_sum(weight),
+                  solver=solver, stats=stats if stats is not None else Stats())

@@ -543,7 +543,7 @@ def run_points(solver: str, points: np.ndarray, /, **options: Any
             raise UnknownSolverError(f"solver {solver!r} solves graphs; the point solvers are: "
                                      f"{names} (or 'auto')")
         chosen.check_options(options)
-        ok = chosen.can_run(None, options)
+        ok = chosen.can_run(points, options)
         if ok is not True:
             raise SolverUnavailable(f"solver {chosen.name!r} cannot run here: {ok}")
     stats = Stats()

@@ -36,7 +36,8 @@ def test_bad_points_get_one_clear_error(points, message: str) -> None:
     ({"min_samples": 2.5}, "must be an integer"),
     ({"min_samples": True}, "must be an integer"),
     ({"leaf_size": 0}, "leaf_size must be a positive integer"),
-    ({"device": "cuda"}, "no GPU point solver"),
+    ({"leaf_size": 2.0}, "leaf_size must be a positive integer"),
+    ({"device": "cuda"}, "device must be a CUDA device number"),
 ])
 def test_bad_options_get_one_clear_error(options: dict, message: str) -> None:
     with pytest.raises(PointsValueError) as info:
@@ -44,14 +45,26 @@ def test_bad_options_get_one_clear_error(options: dict, message: str) -> None:
     assert message in str(info.value)
 
 
-def test_a_gpu_array_is_refused_naming_the_solver_to_come() -> None:
-    class DeviceArray:
-        @property
-        def __cuda_array_interface__(self) -> dict:
-            return {"shape": (3, 2), "typestr": "<f8", "version": 3}
+class _DeviceArray:
+    """A GPU array as far as the point-set front door can tell (no memory behind it)."""
 
-    with pytest.raises(PointsValueError, match="boruvka-bvh/gpu"):
-        parmst.euclidean_mst(DeviceArray())
+    @property
+    def __cuda_array_interface__(self) -> dict:
+        return {"shape": (3, 2), "typestr": "<f8", "version": 3}
+
+
+def test_a_gpu_array_is_refused_by_host_solvers() -> None:
+    with pytest.raises(PointsValueError, match="runs on the host: pass solver='auto' or "
+                                               "'boruvka-bvh/gpu'"):
+        parmst.euclidean_mst(_DeviceArray(), solver="boruvka-kdtree/cpu")
+
+
+@pytest.mark.skipif(registry.get("boruvka-bvh/gpu").can_run() is True,
+                    reason="the GPU point solver can run here: tests/solvers/gpu/points_cases.py "
+                           "solves GPU arrays")
+def test_a_gpu_array_without_a_gpu_says_why_the_gpu_solver_cannot_run() -> None:
+    with pytest.raises(parmst.SolverUnavailable, match="boruvka-bvh/gpu' cannot run here"):
+        parmst.euclidean_mst(_DeviceArray())
 
 
 def test_solver_names_are_checked() -> None:
@@ -85,9 +98,9 @@ def test_the_forest_follows_the_contract() -> None:
 
 
 def test_the_callers_points_are_not_modified() -> None:
-    x = np.random.default_rng(3).random((300, 3)).astype(np.float32)
+    x = np.asfortranarray(np.random.default_rng(3).random((300, 3)).astype(np.float32))
     before = x.copy()
-    parmst.euclidean_mst(x, solver="boruvka-kdtree/serial", leaf_size=4)
+    parmst.euclidean_mst(x, solver="boruvka-kdtree/serial", leaf_size=np.int64(4))
     np.testing.assert_array_equal(x, before)
 
 
@@ -95,6 +108,8 @@ def test_ties_go_to_the_smaller_pair() -> None:
     # A square: four sides of length 1; the tree keeps the three sides of smallest ids.
     x = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
     for solver in registry.solvers("points"):
+        if registry.get(solver).can_run(x) is not True:  # the GPU solver without a GPU
+            continue
         tree = parmst.euclidean_mst(x, solver=solver)
         assert list(zip(tree.src.tolist(), tree.dst.tolist())) == [(0, 1), (0, 3), (1, 2)]
 
@@ -122,6 +137,8 @@ def test_auto_picks_by_the_documented_rules() -> None:
 
 def test_point_solvers_are_listed_apart_from_graph_solvers() -> None:
     points = registry.solvers("points")
-    assert set(points) == {"prim-dense/points", "boruvka-kdtree/serial", "boruvka-kdtree/cpu"}
+    assert set(points) == {"prim-dense/points", "boruvka-kdtree/serial", "boruvka-kdtree/cpu",
+                           "boruvka-bvh/gpu"}
+    assert registry.get("boruvka-bvh/gpu").backend == "gpu"
     assert not set(points) & set(registry.solvers())
     assert registry.get("prim-dense/points").backend == "serial"

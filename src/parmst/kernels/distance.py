@@ -1,10 +1,15 @@
 """The one distance of point sets: squared Euclidean distance, pair ids, mutual reachability.
 
-Every point-set solver, the verifier and (later) the GPU kernels compare the
+Every point-set solver, the verifier and the GPU kernels compare the
 values these functions compute, so all agree on every tie. Coordinates are
 float64 (the caller converts float32 once); the squared distance is summed
 in coordinate order ``0 .. d-1`` by a plain scalar loop, which a GPU kernel
-can compile as a device function unchanged. The total order of pairs is
+compiles as a device function unchanged. Its one arithmetic step,
+:func:`add_square`, is a rounded product then a rounded sum, never one fused
+multiply-add: NVVM fuses ``total + diff * diff`` by default, which rounds once
+instead of twice and so gives other keys than the CPU. The CPU compiles it as
+written (Numba's CPU target does not fuse); :mod:`parmst.kernels.distance_cuda`
+gives CUDA the same two roundings. The total order of pairs is
 ``(key, i, j)`` with ``i < j``, where ``key`` is the squared distance (or the
 squared mutual-reachability distance): comparing square roots could round two
 different squared values to one double and change a tie-break. Because the
@@ -23,22 +28,40 @@ from __future__ import annotations
 
 import numba
 import numpy as np
+from numba.extending import overload
 
-__all__ = ["mutual_reachability", "pair_id", "precedes_pair", "squared_distance"]
+__all__ = ["add_square", "mutual_reachability", "pair_id", "precedes_pair", "squared_distance"]
+
+
+def add_square(total, diff):
+    """``total + diff * diff`` rounded twice (the product, then the sum), never fused.
+
+    The one arithmetic step of every squared distance and box bound. A plain
+    function with one implementation per Numba target: the CPU's below, CUDA's in
+    :mod:`parmst.kernels.distance_cuda`; Python (and the CUDA simulator) runs
+    this body, which rounds the same way.
+    """
+    return total + diff * diff
+
+
+@overload(add_square, jit_options={"cache": True})
+def _add_square_cpu(total, diff):
+    def add_square_cpu(total, diff):
+        return total + diff * diff
+    return add_square_cpu
 
 
 @numba.njit(cache=True, inline="always")
 def squared_distance(a, i, b, j):
     """Squared Euclidean distance between row ``i`` of ``a`` and row ``j`` of ``b``.
 
-    Summed in coordinate order in float64: the one definition every solver shares.
-    ``(x - y)**2 == (y - x)**2`` exactly, so the value does not depend on which
-    point comes first.
+    Summed in coordinate order in float64 by :func:`add_square`: the one definition
+    every solver shares, on every target. ``(x - y)**2 == (y - x)**2`` exactly, so the
+    value does not depend on which point comes first.
     """
     total = 0.0
     for k in range(a.shape[1]):
-        diff = a[i, k] - b[j, k]
-        total += diff * diff
+        total = add_square(total, a[i, k] - b[j, k])
     return total
 
 

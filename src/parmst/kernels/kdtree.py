@@ -9,7 +9,7 @@ coordinate, by a selection (no sort). The points are copied in tree order (``ord
 the input index of tree position ``t``), so a leaf's points sit together in memory. Each
 node keeps the tight bounding box of its points.
 
-The ``k``-nearest query (:func:`nearest_k`) gives each point its first candidates and its
+The ``k``-nearest query (:func:`nearest_k_leaf`, one search per leaf) gives each point its first candidates and its
 core distance. The nearest-other-component query is the per-point step of single-tree Borůvka
 (Prokopenko, Sao and Lebrun-Grandié, "A single-tree algorithm to compute the Euclidean
 minimum spanning tree on GPUs", ICPP 2022, Algorithm 2): a depth-first search, nearer child
@@ -28,16 +28,13 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from parmst.kernels.distance import mutual_reachability, pair_id, squared_distance
+from parmst.kernels.distance import add_square, mutual_reachability, pair_id, squared_distance
 
-__all__ = ["NO_POINT", "STACK_SIZE", "KDTree", "build", "nearest_k", "nearest_k_all", "nearest_outside",
+__all__ = ["NO_POINT", "STACK_SIZE", "KDTree", "build", "nearest_k_all", "nearest_k_leaf", "nearest_outside",
            "node_components", "node_minima"]
 
 NO_POINT = -1
 """Answer of a query that found no point under its bound."""
-
-_BLOCK = 256
-"""Query points per ``prange`` iteration: one scratch stack each, few enough for balance."""
 
 STACK_SIZE = 128
 """Entries of a query's stack: a depth-first search pushes at most two per level, and the
@@ -100,16 +97,17 @@ def _node_ranges(n, num_nodes):
 
 @numba.njit(cache=True)
 def _widest(points, lo, hi):
-    """The coordinate along which the points ``points[lo:hi]`` spread the most."""
-    d = points.shape[1]
-    low = points[lo].copy()
-    high = points[lo].copy()
-    for t in range(lo + 1, hi):
-        for k in range(d):
-            low[k] = min(low[k], points[t, k])
-            high[k] = max(high[k], points[t, k])
-    spread = high - low
-    return np.argmax(spread)
+    """The coordinate along which the points ``points[lo:hi]`` spread the most (no
+    allocation: the nodes of a level run this at once on every thread)."""
+    best, widest = 0, -1.0
+    for k in range(points.shape[1]):
+        low = high = points[lo, k]
+        for t in range(lo + 1, hi):
+            low = min(low, points[t, k])
+            high = max(high, points[t, k])
+        if high - low > widest:
+            best, widest = k, high - low
+    return best
 
 
 @numba.njit(cache=True, inline="always")
@@ -218,21 +216,22 @@ def node_minima(values, start, end, first_leaf):
     return minima
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, parallel=True)
 def node_components(comp, start, end, first_leaf, node_comp):
     """Fill ``node_comp``: the component of a node's points if they share one, else -1
-    (Prokopenko et al., section 4.2: refreshed after every Borůvka round)."""
-    for v in range(len(start) - 1, -1, -1):
-        if v >= first_leaf:
-            label = comp[start[v]]
-            for t in range(start[v] + 1, end[v]):
-                if comp[t] != label:
-                    label = -1
-                    break
-            node_comp[v] = label
-        else:
-            left = node_comp[2 * v + 1]
-            node_comp[v] = left if left == node_comp[2 * v + 2] else -1
+    (Prokopenko et al., section 4.2: refreshed after every Borůvka round). Leaves in
+    parallel, then the inner nodes from their children."""
+    for c in numba.prange(len(start) - first_leaf):
+        v = first_leaf + c
+        label = comp[start[v]]
+        for t in range(start[v] + 1, end[v]):
+            if comp[t] != label:
+                label = -1
+                break
+        node_comp[v] = label
+    for v in range(first_leaf - 1, -1, -1):
+        left = node_comp[2 * v + 1]
+        node_comp[v] = left if left == node_comp[2 * v + 2] else -1
 
 
 @numba.njit(cache=True, inline="always")
@@ -243,11 +242,9 @@ def _box_distance(lo, hi, v, points, q):
     for k in range(points.shape[1]):
         value = points[q, k]
         if value < lo[v, k]:
-            diff = lo[v, k] - value
-            total += diff * diff
+            total = add_square(total, lo[v, k] - value)
         elif value > hi[v, k]:
-            diff = value - hi[v, k]
-            total += diff * diff
+            total = add_square(total, value - hi[v, k])
     return total
 
 
@@ -299,15 +296,6 @@ def nearest_outside(tree_points, order, start, end, lo, hi, first_leaf, comp, no
 
 
 @numba.njit(cache=True, inline="always")
-def _leaf_of(start, end, first_leaf, q):
-    """The leaf holding tree position ``q``."""
-    v = 0
-    while v < first_leaf:
-        v = 2 * v + 1 if q < end[2 * v + 1] else 2 * v + 2
-    return v
-
-
-@numba.njit(cache=True, inline="always")
 def _add_nearer(tree_points, order, lo, hi, q, near, near_key):
     """Insert the points ``lo .. hi - 1`` (not ``q``) nearer to ``q`` than the last of the
     sorted list ``near`` into it, in ``(d2, input index)`` order."""
@@ -327,55 +315,83 @@ def _add_nearer(tree_points, order, lo, hi, q, near, near_key):
         near[slot], near_key[slot] = p, d2
 
 
-@numba.njit(cache=True)
-def nearest_k(tree_points, order, start, end, lo, hi, first_leaf, q, near, near_key, stack,
-              stack_bound):
-    """Fill ``near`` and ``near_key`` (``k`` entries each) with the ``k`` points nearest to
-    ``q``, ``q`` itself left out, and their squared distances, in ``(d2, input index)``
-    order: the first ``k`` pairs of ``q`` in the ``(key, pair id)`` order of plain
-    distances, since for one point the pair id grows with the other point's index.
+@numba.njit(cache=True, inline="always")
+def _box_gap(lo, hi, a, b):
+    """Squared distance between the boxes of nodes ``a`` and ``b``: a lower bound of the
+    squared distance between any of their points (every rounding step is monotone)."""
+    total = 0.0
+    for k in range(lo.shape[1]):
+        total = add_square(total, max(lo[b, k] - hi[a, k], lo[a, k] - hi[b, k], 0.0))
+    return total
 
-    The same depth-first search as :func:`nearest_outside`, after a first look at
-    ``q``'s own leaf (whose points then bound the search), keeping the list sorted by
-    insertion and pruning by its last entry; ``near_key`` holds inf (``near``
-    :data:`NO_POINT`) where fewer than ``k`` other points exist.
+
+@numba.njit(cache=True, inline="always")
+def _largest_last(near_key, first, stop):
+    """The largest last key of rows ``first .. stop - 1``: the leaf's search bound (a plain
+    loop, so that the search also compiles as a CUDA device function)."""
+    largest = near_key[first, near_key.shape[1] - 1]
+    for q in range(first + 1, stop):
+        largest = max(largest, near_key[q, near_key.shape[1] - 1])
+    return largest
+
+
+@numba.njit(cache=True)
+def nearest_k_leaf(tree_points, order, start, end, lo, hi, first_leaf, leaf, near, near_key,
+                   stack, stack_bound):
+    """Fill rows ``start[leaf] .. end[leaf] - 1`` of ``near`` and ``near_key`` (``k``
+    columns) with each of the leaf's points' ``k`` nearest other points and their squared
+    distances, in ``(d2, input index)`` order: each point's first ``k`` pairs in the
+    ``(key, pair id)`` order of plain distances (for one point, the pair id grows with
+    the other point's index). ``near_key`` holds inf where fewer than ``k`` exist.
+
+    One depth-first search serves the whole leaf (nearer node first, by box gap),
+    pruned by the largest ``k``-th distance of its points, after each point's list
+    is seeded from its own leaf; a visited leaf is scanned for each point whose
+    own bound its box does not exceed.
     """
-    k = len(near)
-    near[:] = NO_POINT
-    near_key[:] = np.inf
-    home = _leaf_of(start, end, first_leaf, q)
-    _add_nearer(tree_points, order, start[home], end[home], q, near, near_key)
+    k = near.shape[1]
+    for q in range(start[leaf], end[leaf]):
+        near[q, :] = NO_POINT
+        near_key[q, :] = np.inf
+        _add_nearer(tree_points, order, start[leaf], end[leaf], q, near[q], near_key[q])
+    bound = _largest_last(near_key, start[leaf], end[leaf])
     stack[0], stack_bound[0], top = 0, 0.0, 1
     while top:
         top -= 1
         v = stack[top]
-        if stack_bound[top] > near_key[k - 1] or v == home:
+        if stack_bound[top] > bound or v == leaf:
             continue
         if v >= first_leaf:
-            _add_nearer(tree_points, order, start[v], end[v], q, near, near_key)
+            for q in range(start[leaf], end[leaf]):
+                if _box_distance(lo, hi, v, tree_points, q) <= near_key[q, k - 1]:
+                    _add_nearer(tree_points, order, start[v], end[v], q, near[q], near_key[q])
+            bound = _largest_last(near_key, start[leaf], end[leaf])
             continue
         near_child, far = 2 * v + 1, 2 * v + 2
-        near_bound = _box_distance(lo, hi, near_child, tree_points, q)
-        far_bound = _box_distance(lo, hi, far, tree_points, q)
+        near_bound = _box_gap(lo, hi, leaf, near_child)
+        far_bound = _box_gap(lo, hi, leaf, far)
         if far_bound < near_bound:
             near_child, far, near_bound, far_bound = far, near_child, far_bound, near_bound
-        stack[top], stack_bound[top] = far, far_bound
-        stack[top + 1], stack_bound[top + 1] = near_child, near_bound
-        top += 2
+        if far_bound <= bound:
+            stack[top], stack_bound[top] = far, far_bound
+            top += 1
+        if near_bound <= bound:
+            stack[top], stack_bound[top] = near_child, near_bound
+            top += 1
 
 
 @numba.njit(cache=True, parallel=True)
-def _nearest_k_blocks(points, order, start, end, lo, hi, first_leaf, k):
-    """:func:`nearest_k` of every tree position, over fixed blocks of positions in parallel."""
+def _nearest_k_leaves(points, order, start, end, lo, hi, first_leaf, k):
+    """:func:`nearest_k_leaf` of every leaf, the leaves split over the threads."""
     n = len(points)
     near = np.empty((n, k), dtype=np.int64)
     near_key = np.empty((n, k))
-    for b in numba.prange((n + _BLOCK - 1) // _BLOCK):
+    leaves = len(start) - first_leaf
+    for c in numba.prange(leaves):
         stack = np.empty(STACK_SIZE, dtype=np.int64)
         stack_bound = np.empty(STACK_SIZE)
-        for q in range(b * _BLOCK, min(n, (b + 1) * _BLOCK)):
-            nearest_k(points, order, start, end, lo, hi, first_leaf, q, near[q], near_key[q],
-                      stack, stack_bound)
+        nearest_k_leaf(points, order, start, end, lo, hi, first_leaf, first_leaf + c, near,
+                       near_key, stack, stack_bound)
     return near, near_key
 
 
@@ -387,8 +403,8 @@ def nearest_k_all(tree: KDTree, k: int) -> tuple[np.ndarray, np.ndarray]:
     --------
     >>> tree = build(np.array([[0.0], [1.0], [3.0]]), leaf_size=1)
     >>> near, near_key = nearest_k_all(tree, 1)
-    >>> tree.order[near[:, 0]][np.argsort(tree.order)].tolist(), near_key.max()
+    >>> tree.order[near[:, 0]][np.argsort(tree.order)].tolist(), float(near_key.max())
     ([1, 0, 1], 4.0)
     """
-    return _nearest_k_blocks(tree.points, tree.order, tree.start, tree.end, tree.lo, tree.hi,
+    return _nearest_k_leaves(tree.points, tree.order, tree.start, tree.end, tree.lo, tree.hi,
                              tree.first_leaf, k)

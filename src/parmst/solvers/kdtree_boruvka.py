@@ -23,6 +23,7 @@ import numba
 import numpy as np
 
 from parmst._threads import using_threads
+from parmst.errors import ParmstError
 from parmst.kernels.distance import pair_id, precedes_pair
 from parmst.kernels.kdtree import (
     NO_POINT,
@@ -36,7 +37,7 @@ from parmst.kernels.kdtree import (
 from parmst.kernels.unionfind import find, union_roots
 from parmst.stats import Stats
 
-__all__ = ["solve"]
+__all__ = ["NEIGHBOURS", "list_answer", "solve"]
 
 NEIGHBOURS = 8
 """Nearest neighbours listed per point for plain distances: a point's answer while one of
@@ -46,27 +47,34 @@ _BLOCK = 256
 """Query points per ``prange`` iteration: one scratch stack each, few enough for balance."""
 
 
+@numba.njit(cache=True, inline="always")
+def list_answer(comp, near, near_key, cursor, answer, answer_key, q):
+    """Answer point ``q`` from its neighbour list: if its answer was absorbed, it takes the
+    first point of its list still outside its component, the exact answer, since the list
+    holds its first pairs in order. With none left, its answer is unknown and its list's
+    last key bounds it from below. The cursor only moves forward: components only grow.
+    (Also a device function of ``boruvka-bvh/gpu``.)"""
+    p = answer[q]
+    if p != NO_POINT and comp[p] != comp[q]:
+        return
+    k = near.shape[1]
+    c = cursor[q]
+    while c < k and comp[near[q, c]] == comp[q]:
+        c += 1
+    cursor[q] = c
+    if c < k:
+        answer[q], answer_key[q] = near[q, c], near_key[q, c]
+    else:
+        answer[q] = NO_POINT
+        if k:
+            answer_key[q] = max(answer_key[q], near_key[q, k - 1])
+
+
 @numba.njit(cache=True, parallel=True)
 def _list_answers(comp, near, near_key, cursor, answer, answer_key):
-    """Answer from the neighbour lists: a point whose answer was absorbed takes the first
-    point of its list still outside its component, the exact answer, since the list holds
-    its first pairs in order. With none left, its answer is unknown and its list's last key
-    bounds it from below. The cursor only moves forward: components only grow."""
-    n, k = near.shape
-    for q in numba.prange(n):
-        p = answer[q]
-        if p != NO_POINT and comp[p] != comp[q]:
-            continue
-        c = cursor[q]
-        while c < k and comp[near[q, c]] == comp[q]:
-            c += 1
-        cursor[q] = c
-        if c < k:
-            answer[q], answer_key[q] = near[q, c], near_key[q, c]
-        else:
-            answer[q] = NO_POINT
-            if k:
-                answer_key[q] = max(answer_key[q], near_key[q, k - 1])
+    """:func:`list_answer` for every point."""
+    for q in numba.prange(len(comp)):
+        list_answer(comp, near, near_key, cursor, answer, answer_key, q)
 
 
 @numba.njit(cache=True)
@@ -132,6 +140,8 @@ def _hook(comp, order, answer, answer_key, parent, size, first, second, keys, co
         if p == NO_POINT or comp[p] == comp[q]:
             continue
         c = comp[q]
+        if answer_key[q] > best_key[c]:
+            continue  # the pair id is needed only on a tie
         ident = pair_id(order[q], order[p], n)
         if precedes_pair(answer_key[q], ident, best_key[c], best_id[c]):
             best[c], best_key[c], best_id[c] = q, answer_key[q], ident
@@ -151,10 +161,19 @@ def _hook(comp, order, answer, answer_key, parent, size, first, second, keys, co
 
 
 @numba.njit(cache=True)
-def _relabel(parent, comp):
-    """Each point's component: its union-find root."""
-    for q in range(len(comp)):
-        comp[q] = find(parent, q)
+def _root(parent, v):
+    """The union-find root of ``v``, read without writing."""
+    while parent[v] != v:
+        v = parent[v]
+    return v
+
+
+@numba.njit(cache=True, parallel=True)
+def _roots(parent, comp):
+    """Each point's component: its union-find root, found without writing (so the points
+    go in parallel)."""
+    for q in numba.prange(len(comp)):
+        comp[q] = _root(parent, np.int64(q))
 
 
 def solve(x: np.ndarray, stats: Stats, *, min_samples: int | None, leaf_size: int,
@@ -211,8 +230,13 @@ def _rounds(tree, core2: np.ndarray, node_core: np.ndarray, near: np.ndarray,
                                      bound, answer, answer_key)
         stats.worklist_sizes.append(int(searched))
         with stats.phase("hook"):
+            before = count
             count = _hook(comp, tree.order, answer, answer_key, parent, size, first, second,
                           keys, count)
-            _relabel(parent, comp)
+            if count == before:  # every round joins components: anything else is a bug
+                raise ParmstError(f"k-d tree Borůvka found no pair in round {rounds} with "
+                                  f"{n - count} components left; please report this input")
+            _roots(parent, comp)
+            parent[:] = comp  # every point straight under its root
     stats.rounds = rounds
     return first, second, keys

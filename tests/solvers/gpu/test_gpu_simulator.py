@@ -4,8 +4,10 @@
 imported, and this pytest process may already hold the real CUDA target,
 so the simulator runs in a fresh interpreter: ``gpu_cases.py`` (every GPU
 solver option, rank keys included), ``multigpu_cases.py`` (``ecl/multigpu``
-with its parts on the one simulated device) and the shared conformance suite
-restricted to the ``gpu`` and ``multigpu`` solvers (``-k gpu`` takes both).
+with its parts on the one simulated device), ``points_cases.py`` (``boruvka-bvh/gpu``
+against the CPU point solver, on device arrays and bad input) and the shared
+conformance suite restricted to the ``gpu`` and ``multigpu`` solvers (``-k gpu`` takes
+both, and the GPU point solver).
 Each run must skip exactly the tests listed here, for exactly the reasons
 listed: a new skip, or a skip for a new reason, fails until it is reviewed
 and written down.
@@ -47,9 +49,18 @@ CONFORMANCE_SKIPS = Counter({
     _TOO_DENSE.format(60): 2,
     _TOO_DENSE.format(64): 1,
     _TOO_DENSE.format(80): 1,
+    # The point sets of tests/conformance/test_points.py above the point solver's limit (400).
+    **{f"boruvka-bvh/gpu cannot run here: {n} points: too slow for the CUDA simulator "
+       f"(limit 400)": count
+       for n, count in ((500, 1), (600, 5), (729, 4), (800, 1), (900, 4), (1200, 1), (1500, 4))},
 })
 # gpu_cases.py: the device-only tests (warp intrinsics do not exist in the simulator).
 GPU_CASES_SKIPS = Counter()
+# points_cases.py: CuPy (absent in CI) and the device-only rounding check.
+POINTS_CASES_SKIPS = Counter({
+    "CuPy is not installed": 1,
+    "the simulator runs the Python arithmetic: a fused multiply-add can only happen on a GPU": 1,
+})
 # multigpu_cases.py: the simulator models one device, so the one-part-per-device cases
 # (3 option sets x 3 graphs) skip, the peer-copy path (no real device), and the
 # conformance catalogue, which the conformance suite runs there itself; every case with
@@ -87,6 +98,13 @@ def test_gpu_cases_pass_under_simulator(tmp_path):
                                                 str(HERE / "gpu_cases.py"))
     assert outcomes["passed"] > 0 and outcomes["failed"] == 0, tail
     assert skips == GPU_CASES_SKIPS, tail
+
+
+def test_point_cases_pass_under_simulator(tmp_path):
+    outcomes, skips, tail = run_under_simulator(tmp_path / "points.xml",
+                                                str(HERE / "points_cases.py"))
+    assert outcomes["passed"] > 0 and outcomes["failed"] == 0, tail
+    assert skips == POINTS_CASES_SKIPS, tail
 
 
 def test_multigpu_cases_pass_under_simulator(tmp_path):

@@ -7,7 +7,7 @@ conformance suite exercises every kernel on the CPU simulator in CI.
 from parmst._cuda.runtime import DEFAULT_BLOCK_SIZE, probe
 from parmst.registry import CITATIONS, Solver, register
 from parmst.solvers.ecl_host import DEVICE_FILTER_TARGET
-from parmst.solvers.gpu._device import dense_limit, graph_limit
+from parmst.solvers.gpu._device import dense_limit, graph_limit, points_limit
 
 _REQUIRES = ("numba_cuda",)
 
@@ -56,6 +56,19 @@ register(Solver(
     options={"keys": "auto"},
     probe=probe,
     limit=dense_limit,
+))
+register(Solver(
+    name="boruvka-bvh/gpu",
+    entry="parmst.solvers.gpu.boruvka_bvh:solve",
+    paper=CITATIONS["prokopenko"] + ", Algorithm 2 (single-tree Borůvka) on a linear BVH "
+          "built on the device",
+    summary="point sets: Borůvka rounds on the GPU, one nearest-other-component query per "
+            "point on a Morton-ordered BVH, two-pass component minima, lock-free union-find",
+    requires=_REQUIRES,
+    options={"min_samples": None, "leaf_size": 32, "device": None},
+    probe=probe,
+    limit=points_limit,
+    kind="points",
 ))
 
 

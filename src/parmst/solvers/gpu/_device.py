@@ -54,6 +54,20 @@ def dense_limit(graph: Any) -> bool | str:
     return True
 
 
+#: The point solver's queries run one Python thread per point under the simulator.
+SIMULATOR_MAX_POINTS = 400
+
+
+def points_limit(points: Any) -> bool | str:
+    """Whether a point set (shape (n, d)) fits ``boruvka-bvh/gpu`` (and the simulator)."""
+    n = points.shape[0]
+    if n >= 2**31:
+        return f"{n} points: the GPU point solver stores positions in 32 bits (at most 2**31 - 1)"
+    if simulator_active() and n > SIMULATOR_MAX_POINTS:
+        return (f"{n} points: too slow for the CUDA simulator (limit {SIMULATOR_MAX_POINTS})")
+    return True
+
+
 def device_graph(graph: Any, stats: Stats) -> Any:
     """The graph's edge list on the device (:meth:`parmst.Graph.to_device`): a device graph's
     own arrays, or a host graph's cached copy, made now and timed as ``transfer_time``."""

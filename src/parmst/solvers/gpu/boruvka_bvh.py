@@ -1,0 +1,361 @@
+"""``boruvka-bvh/gpu``: Borůvka rounds on a point set with a BVH built on the device.
+
+Prokopenko, Sao and Lebrun-Grandié, "A single-tree algorithm to compute the Euclidean
+minimum spanning tree on GPUs" (ICPP 2022): every round, every point asks the tree for its
+nearest point in another component (Algorithm 2; the k-d tree's own query,
+:func:`~parmst.kernels.kdtree.nearest_outside`, compiled for the device), pruning nodes
+whose points all share its component (labels refreshed bottom-up each round, section 4.2)
+and nodes beyond its component's best pair so far (their shared upper bound, section 4.3:
+a float ``atomicMin`` per component that every query of the component reads). Each
+component's lightest pair under ``(key, i, j)`` is settled in two passes, the key by
+``atomicMin``, then the smallest pair id among the pairs holding it (Fallin et al.'s
+two-pass minimum for keys that do not pack into one word), and the winning pairs join
+their components through ECL-MST's lock-free union-find
+(:func:`parmst.solvers.gpu._kernels.join`), then every point reads its new root.
+
+As in :mod:`parmst.solvers.kdtree_boruvka` (whose per-point step,
+:func:`~parmst.solvers.kdtree_boruvka.list_answer`, runs here as a device function), every
+point first lists its nearest neighbours (:func:`~parmst.kernels.kdtree.nearest_k_leaf`,
+one search per leaf), which answer most queries of the first rounds without a search; a
+point's answer stays its answer while its point is still outside the component (outside
+points only become fewer), so it is not asked again; an absorbed answer's key bounds the next one from below, and a point whose
+lower bound exceeds its component's bound does not search. Mutual reachability takes the
+core distances from the same lists (there, of ``min_samples - 1`` neighbours, they answer
+nothing: they order plain distances).
+
+Keys are the squared distances of :mod:`parmst.kernels.distance` with the device's
+arithmetic made the CPU's (:mod:`parmst.kernels.distance_cuda`), so the pairs are exactly
+those of the CPU solvers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import cuda
+
+import parmst.kernels.distance_cuda  # noqa: F401  (CUDA's add_square: before any kernel compiles)
+from parmst._cuda import arrays, pool, runtime
+from parmst.kernels import kdtree
+from parmst.kernels.distance import pair_id
+from parmst.kernels.kdtree import NO_POINT
+from parmst.solvers import kdtree_boruvka
+from parmst.solvers.gpu import _device, _point_tree
+from parmst.solvers.gpu._kernels import find, join
+from parmst.stats import Stats
+
+__all__ = ["solve"]
+
+STACK = 64
+"""Entries of a query's stack: a depth-first search keeps at most one pending node per level
+plus one, and the tree has at most 31 levels (int32 positions)."""
+
+_NO_ID = np.int64(2**63 - 1)
+
+QUERY_BLOCK = 256
+"""Threads per block of the query kernels: their stacks live in local memory, so fewer
+threads a block than the edge kernels' 512."""
+
+
+def _simulated(function):
+    """``function`` (a CPU-compiled kernel) callable from a kernel run by the CUDA simulator:
+    the simulator hands kernels its own array objects, which compiled code cannot take, so
+    the call gets the NumPy arrays beneath them (the same memory)."""
+    def call(*args):
+        return function(*[getattr(getattr(a, "_item", a), "_ary", a) for a in args])
+    return call
+
+
+if runtime.simulator_active():
+    nearest_k_leaf = _simulated(kdtree.nearest_k_leaf)
+    nearest_outside = _simulated(kdtree.nearest_outside)
+    list_answer = _simulated(kdtree_boruvka.list_answer)
+else:
+    nearest_k_leaf = kdtree.nearest_k_leaf
+    nearest_outside = kdtree.nearest_outside
+    list_answer = kdtree_boruvka.list_answer
+
+
+@cuda.jit(cache=True)
+def _neighbours(points, order, start, end, lo, hi, first_leaf, near, near_key, core2,
+                core_column):
+    """Each point's ``k`` nearest other points and their squared distances, one thread per
+    leaf (:func:`~parmst.kernels.kdtree.nearest_k_leaf`: one search serves the leaf's
+    points); with ``core_column >= 0``, each point's squared core distance too: the key in
+    that column, the point itself counted first."""
+    stack = cuda.local.array(STACK, np.int64)
+    stack_bound = cuda.local.array(STACK, np.float64)
+    for c in range(cuda.grid(1), start.shape[0] - first_leaf, cuda.gridsize(1)):
+        leaf = first_leaf + c
+        nearest_k_leaf(points, order, start, end, lo, hi, first_leaf, leaf, near, near_key,
+                       stack, stack_bound)
+        if core_column >= 0:
+            for q in range(start[leaf], end[leaf]):
+                core2[q] = near_key[q, core_column]
+
+
+@cuda.jit(cache=True)
+def _list_answers(comp, near, near_key, cursor, answer, answer_key):
+    """:func:`~parmst.solvers.kdtree_boruvka.list_answer` for every point: most answers
+    come from the neighbour lists, without a search."""
+    for q in range(cuda.grid(1), comp.shape[0], cuda.gridsize(1)):
+        list_answer(comp, near, near_key, cursor, answer, answer_key, q)
+
+
+@cuda.jit(cache=True)
+def _leaf_components(comp, start, end, first_leaf, node_comp):
+    """A leaf's component if its points share one, else -1 (Prokopenko et al. section 4.2)."""
+    for v in range(first_leaf + cuda.grid(1), start.shape[0], cuda.gridsize(1)):
+        label = comp[start[v]]
+        for t in range(start[v] + 1, end[v]):
+            if comp[t] != label:
+                label = -1
+                break
+        node_comp[v] = label
+
+
+@cuda.jit(cache=True)
+def _inner_components(first, count, node_comp):
+    """One level's labels from their children's: shared, or -1."""
+    for c in range(cuda.grid(1), count, cuda.gridsize(1)):
+        v = first + c
+        left = node_comp[2 * v + 1]
+        node_comp[v] = left if left == node_comp[2 * v + 2] else -1
+
+
+@cuda.jit(cache=True)
+def _keep_answers(comp, answer, answer_key, bound, best_id):
+    """Start a round: every component's bound is the smallest key among its points' answers
+    still pointing outside it; an answer that was absorbed is dropped (its key stays, as a
+    lower bound). Roots' tie-breaking ids are reset."""
+    for q in range(cuda.grid(1), comp.shape[0], cuda.gridsize(1)):
+        if comp[q] == q:
+            best_id[q] = _NO_ID
+        p = answer[q]
+        if p != NO_POINT:
+            if comp[p] != comp[q]:
+                cuda.atomic.min(bound, comp[q], answer_key[q])
+            else:
+                answer[q] = NO_POINT
+
+
+@cuda.jit(cache=True)
+def _flag_queries(comp, answer, answer_key, bound, flags):
+    """The points that must search: no answer, and a lower bound within their component's
+    bound (others cannot hold its lightest pair)."""
+    for q in range(cuda.grid(1), comp.shape[0], cuda.gridsize(1)):
+        flags[q] = 1 if answer[q] == NO_POINT and answer_key[q] <= bound[comp[q]] else 0
+
+
+@cuda.jit(cache=True)
+def _queries(points, order, start, end, lo, hi, first_leaf, comp, node_comp, core2, node_core,
+             bound, answer, answer_key, worklist):
+    """Prokopenko et al. Algorithm 2 for the listed points (consecutive threads take
+    consecutive points, neighbours in tree order): the search runs under the component's
+    bound, and a pair found lowers it for the component's other queries. Not found: every
+    outside key exceeds the bound read, which becomes the point's lower bound."""
+    stack = cuda.local.array(STACK, np.int64)
+    stack_bound = cuda.local.array(STACK, np.float64)
+    for i in range(cuda.grid(1), worklist.shape[0], cuda.gridsize(1)):
+        q = worklist[i]
+        c = comp[q]
+        limit = bound[c]
+        if answer_key[q] > limit:  # lowered since the point was listed
+            continue
+        p, key = nearest_outside(points, order, start, end, lo, hi, first_leaf, comp,
+                                 node_comp, core2, node_core, q, limit, stack, stack_bound)
+        if p != NO_POINT:
+            answer[q] = p
+            answer_key[q] = key
+            cuda.atomic.min(bound, c, key)
+        else:
+            answer_key[q] = limit
+
+
+@cuda.jit(cache=True)
+def _tie_ids(order, comp, answer, answer_key, bound, best_id):
+    """Second pass of the two-pass minimum: among its points' answers at the component's
+    smallest key, the smallest pair id."""
+    n = comp.shape[0]
+    for q in range(cuda.grid(1), n, cuda.gridsize(1)):
+        p = answer[q]
+        if p != NO_POINT and answer_key[q] == bound[comp[q]]:
+            cuda.atomic.min(best_id, comp[q], pair_id(order[q], order[p], n))
+
+
+@cuda.jit(cache=True)
+def _hook(order, comp, answer, answer_key, bound, best_id, parent, count, first, second, keys):
+    """Borůvka's hooking: the point holding its component's lightest pair joins the two
+    components (ECL-MST's lock-free ``join``) and records the pair, once where two
+    components chose the same pair (the smaller component records it)."""
+    n = comp.shape[0]
+    for q in range(cuda.grid(1), n, cuda.gridsize(1)):
+        p = answer[q]
+        c = comp[q]
+        if p == NO_POINT or answer_key[q] != bound[c]:
+            continue
+        ident = pair_id(order[q], order[p], n)
+        if ident != best_id[c]:
+            continue
+        other = comp[p]
+        if best_id[other] != ident or c < other:
+            slot = cuda.atomic.add(count, 0, 1)
+            first[slot] = min(order[q], order[p])
+            second[slot] = max(order[q], order[p])
+            keys[slot] = answer_key[q]
+        join(parent, c, other)
+
+
+@cuda.jit(cache=True)
+def _relabel(parent, comp, bound):
+    """Every point's component: its union-find root; roots' bounds reset for the next round."""
+    for q in range(cuda.grid(1), comp.shape[0], cuda.gridsize(1)):
+        comp[q] = find(parent, q)
+        bound[q] = np.inf
+
+
+@cuda.jit(cache=True)
+def _compress(parent, comp):
+    """Parents point straight at the roots (after :func:`_relabel` has read them all)."""
+    for q in range(cuda.grid(1), comp.shape[0], cuda.gridsize(1)):
+        parent[q] = comp[q]
+
+
+@cuda.jit(cache=True)
+def _pair_ids(first, second, n, ids):
+    """Each tree pair's id: its place in the ``(i, j)`` order."""
+    for e in range(cuda.grid(1), ids.shape[0], cuda.gridsize(1)):
+        ids[e] = pair_id(first[e], second[e], n)
+
+
+def _sorted_pairs(first: Any, second: Any, keys: Any, n: int
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The pairs sorted by id on the device (a radix sort), then copied back: the Forest's
+    own order, so the host only checks that it is sorted."""
+    ids = cuda.device_array(n - 1, dtype=np.int64)
+    _pair_ids[arrays.launch_grid(n - 1)](first, second, np.int64(n), ids)
+    order = arrays.radix_order(ids, (n * (n - 1) // 2 - 1).bit_length())
+    return tuple(arrays.gather(values, order).copy_to_host() for values in (first, second, keys))
+
+
+def _grid(count: int) -> tuple[int, int]:
+    """One query thread per point (grid-stride beyond the launch limit)."""
+    threads, max_blocks = runtime.launch_limits(QUERY_BLOCK)
+    return min(max_blocks, runtime.blocks_for(count, threads)), threads
+
+
+def _memory_bytes(n: int, d: int, k: int, num_nodes: int) -> int:
+    """Device bytes of a solve: input and sorted points, per-point state and radix-sort
+    scratch, node boxes and labels, the ``k`` nearest neighbours of every point."""
+    return n * (16 * d + 160 + 16 * k) + num_nodes * (16 * d + 40)
+
+
+def solve(x: Any, stats: Stats, *, min_samples: int | None, leaf_size: int,
+          device: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The minimum spanning tree of the points ``x`` (float64, shape (n, d): a host array,
+    or a device array already checked by :func:`parmst.pointset_device.as_device_points`)
+    on CUDA device ``device`` (None: the current one).
+
+    Returns ``(first, second, key)`` on the host: input indices ``first < second`` of each
+    tree pair and its squared (mutual-reachability) distance, sorted by pair id.
+    """
+    if device is None or runtime.simulator_active():
+        return _solve(x, stats, min_samples, leaf_size)
+    with cuda.gpus[device]:
+        return _solve(x, stats, min_samples, leaf_size)
+
+
+def _solve(x: Any, stats: Stats, min_samples: int | None, leaf_size: int
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    n, d = x.shape
+    mutual = min_samples is not None and min_samples > 1
+    # Mutual reachability: the lists order plain distances, not keys; they give the core
+    # distances only (as on the CPU).
+    k = min(min_samples - 1 if mutual else kdtree_boruvka.NEIGHBOURS, n - 1)
+    nodes = 4 * n // max(1, leaf_size) + 3
+    pool.ensure_memory("boruvka-bvh/gpu", _memory_bytes(n, d, k, nodes))
+    with stats.init():
+        if isinstance(x, np.ndarray):
+            with runtime.timed_transfer(stats, "transfer_time"):
+                x = runtime.to_device(x)
+        with stats.phase("build-tree"):
+            tree = _point_tree.build(x, leaf_size)
+            runtime.synchronize()
+        with stats.phase("neighbours"):
+            core2 = arrays.fill(n, 0.0, np.float64)
+            node_core = arrays.fill(tree.num_nodes, 0.0, np.float64)
+            near = cuda.device_array((n, k), dtype=np.int64)
+            near_key = cuda.device_array((n, k), dtype=np.float64)
+            leaves = tree.num_nodes - tree.first_leaf
+            _neighbours[_grid(leaves)](tree.points, tree.order, tree.start, tree.end, tree.lo,
+                                       tree.hi, np.int64(tree.first_leaf), near, near_key,
+                                       core2, np.int64(k - 1 if mutual else -1))
+            if mutual:
+                near = near_key = None
+                _point_tree.node_minima(tree, core2, node_core)
+            runtime.synchronize()
+    with stats.compute():
+        result = _rounds(tree, core2, node_core, near, near_key, stats)
+    _device.record_device(stats, _memory_bytes(n, d, k, tree.num_nodes))
+    return result
+
+
+def _rounds(tree: _point_tree.DeviceTree, core2: Any, node_core: Any, near: Any,
+            near_key: Any, stats: Stats) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Borůvka rounds until one tree spans the points (``near``: the neighbour lists, None
+    under mutual reachability); the pairs copied back at the end."""
+    n = tree.points.shape[0]
+    grid = arrays.launch_grid(n)
+    comp = arrays.iota(n)
+    parent = arrays.iota(n, np.int32)
+    node_comp = cuda.device_array(tree.num_nodes, dtype=np.int64)
+    answer = arrays.fill(n, NO_POINT, np.int64)
+    answer_key = arrays.fill(n, 0.0, np.float64)
+    cursor = arrays.fill(n, 0, np.int64)
+    bound = arrays.fill(n, np.inf, np.float64)
+    best_id = cuda.device_array(n, dtype=np.int64)
+    count = arrays.fill(1, 0, np.int64)
+    flags = cuda.device_array(n, dtype=np.int8)
+    first = cuda.device_array(n - 1, dtype=np.int64)
+    second = cuda.device_array(n - 1, dtype=np.int64)
+    keys = cuda.device_array(n - 1, dtype=np.float64)
+    found, rounds = 0, 0
+    first_leaf = np.int64(tree.first_leaf)
+    while found < n - 1:
+        rounds += 1
+        with stats.phase("labels"):
+            if near is not None:
+                _list_answers[grid](comp, near, near_key, cursor, answer, answer_key)
+            _leaf_components[arrays.launch_grid(tree.num_nodes - tree.first_leaf)](
+                comp, tree.start, tree.end, first_leaf, node_comp)
+            for level in tree.levels():
+                width = 1 << level
+                _inner_components[arrays.launch_grid(width)](np.int64(width - 1),
+                                                             np.int64(width), node_comp)
+            _keep_answers[grid](comp, answer, answer_key, bound, best_id)
+            runtime.synchronize()
+        with stats.phase("queries"):
+            _flag_queries[grid](comp, answer, answer_key, bound, flags)
+            worklist = arrays.compact(flags)
+            if worklist.shape[0]:
+                _queries[_grid(worklist.shape[0])](tree.points, tree.order, tree.start,
+                                                   tree.end, tree.lo, tree.hi, first_leaf, comp,
+                                                   node_comp, core2, node_core, bound, answer,
+                                                   answer_key, worklist)
+            runtime.synchronize()
+        stats.worklist_sizes.append(int(worklist.shape[0]))
+        with stats.phase("hook"):
+            _tie_ids[grid](tree.order, comp, answer, answer_key, bound, best_id)
+            _hook[grid](tree.order, comp, answer, answer_key, bound, best_id, parent, count,
+                        first, second, keys)
+            _relabel[grid](parent, comp, bound)
+            _compress[grid](parent, comp)
+            done = int(count.copy_to_host()[0])
+        if done == found:
+            raise RuntimeError(f"boruvka-bvh/gpu: round {rounds} joined no components "
+                               f"({found} of {n - 1} pairs found)")
+        found = done
+    stats.rounds = rounds
+    with runtime.timed_transfer(stats, "copy_back_time"):
+        return _sorted_pairs(first, second, keys, n)

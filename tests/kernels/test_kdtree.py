@@ -1,0 +1,78 @@
+"""The k-d tree: its shape, and its queries against brute force under the (key, id) order."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from parmst.kernels.distance import pair_id
+from parmst.kernels.kdtree import (
+    NO_POINT,
+    STACK_SIZE,
+    build,
+    nearest_k_all,
+    nearest_outside,
+    node_components,
+    node_minima,
+)
+
+
+def _points() -> np.ndarray:
+    rng = np.random.default_rng(1)
+    x = rng.integers(0, 6, (300, 3)).astype(np.float64)  # a small lattice: many ties
+    return np.concatenate([x, x[:40]])  # and duplicates
+
+
+@pytest.mark.parametrize("leaf_size", [1, 5, 32, 1000])
+def test_the_tree_holds_every_point_once_in_tight_boxes(leaf_size: int) -> None:
+    x = _points()
+    tree = build(x, leaf_size)
+    assert sorted(tree.order.tolist()) == list(range(len(x)))
+    np.testing.assert_array_equal(tree.points, x[tree.order])
+    sizes = tree.end[tree.first_leaf:] - tree.start[tree.first_leaf:]
+    assert sizes.min() >= 1 and sizes.max() <= max(leaf_size, 2) and sizes.sum() == len(x)
+    for v in range(tree.num_nodes):
+        inside = tree.points[tree.start[v]:tree.end[v]]
+        np.testing.assert_array_equal(tree.lo[v], inside.min(axis=0))
+        np.testing.assert_array_equal(tree.hi[v], inside.max(axis=0))
+
+
+def test_k_nearest_lists_follow_distance_then_index() -> None:
+    x = _points()
+    tree = build(x, 4)
+    near, near_key = nearest_k_all(tree, 6)
+    for t in range(len(x)):
+        q = tree.order[t]
+        d2 = ((x - x[q]) ** 2).sum(axis=1)
+        others = np.array([p for p in np.lexsort((np.arange(len(x)), d2)) if p != q])[:6]
+        assert tree.order[near[t]].tolist() == others.tolist()
+        np.testing.assert_array_equal(near_key[t], d2[others])
+
+
+def test_nearest_outside_is_the_lightest_pair_to_another_component() -> None:
+    x = _points()
+    n = len(x)
+    tree = build(x, 4)
+    comp = (np.arange(n) * 7 % 5).astype(np.int64)  # five scattered components
+    node_comp = np.empty(tree.num_nodes, dtype=np.int64)
+    node_components(comp, tree.start, tree.end, tree.first_leaf, node_comp)
+    core2 = np.random.default_rng(2).integers(0, 3, n).astype(np.float64)  # mutual reach.
+    node_core = node_minima(core2, tree.start, tree.end, tree.first_leaf)
+    stack = np.empty(STACK_SIZE, dtype=np.int64)
+    stack_bound = np.empty(STACK_SIZE)
+    pts, order = tree.points, tree.order
+    for q in range(n):
+        outside = np.flatnonzero(comp != comp[q])
+        keys = np.maximum(np.maximum(core2[q], core2[outside]),
+                          ((pts[outside] - pts[q]) ** 2).sum(axis=1))
+        ids = np.array([pair_id(order[q], order[p], n) for p in outside])
+        best = outside[np.lexsort((ids, keys))[0]]
+        p, key = nearest_outside(pts, order, tree.start, tree.end, tree.lo, tree.hi,
+                                 tree.first_leaf, comp, node_comp, core2, node_core, q, np.inf,
+                                 stack, stack_bound)
+        assert (p, key) == (best, keys.min())
+        # Under a bound below the answer nothing is found.
+        found, _ = nearest_outside(pts, order, tree.start, tree.end, tree.lo, tree.hi,
+                                   tree.first_leaf, comp, node_comp, core2, node_core, q,
+                                   keys.min() - 0.5, stack, stack_bound)
+        assert found == NO_POINT

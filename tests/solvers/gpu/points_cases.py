@@ -1,0 +1,156 @@
+"""``boruvka-bvh/gpu`` cases that need numba-cuda's simulator or a real GPU.
+
+Not collected by a plain ``pytest`` run: ``test_gpu_simulator.py`` runs this file in a
+subprocess with ``NUMBA_ENABLE_CUDASIM=1`` (tiny point sets: every simulated thread is a
+Python thread), and on the GPU machine it runs as is, on larger sets. The shared
+conformance suite (``tests/conformance/test_points.py``) checks the solver against the
+brute-force reference; these cases check it against the CPU solver's pairs, on device
+arrays, and on bad input.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from gpu_cases import CudaArrayInterface
+
+import parmst
+from parmst._cuda import runtime
+from parmst.errors import PointsValueError, SolverUnavailable, UnknownOptionError
+
+SIMULATOR = runtime.simulator_active()
+SOLVER = "boruvka-bvh/gpu"
+SIZE = 150 if SIMULATOR else 20_000
+
+pytestmark = pytest.mark.skipif(runtime.probe() is not True,
+                                reason=f"GPU solvers cannot run: {runtime.probe()}")
+
+
+def point_sets() -> dict[str, np.ndarray]:
+    """Uniform, clustered, duplicated and lattice points: ties everywhere but the first."""
+    rng = np.random.default_rng(3)
+    side = round(SIZE ** (1 / 3))
+    axes = np.meshgrid(*[np.arange(side, dtype=np.float64)] * 3, indexing="ij")
+    return {
+        "uniform-3d": rng.random((SIZE, 3)),
+        "clustered-2d": np.concatenate([rng.normal(c, 0.01, (SIZE // 3, 2))
+                                        for c in (0.0, 1.0, 5.0)]),
+        "duplicates-4d": rng.random((SIZE // 10, 4))[rng.integers(0, SIZE // 10, SIZE)],
+        "lattice-3d": np.stack([a.ravel() for a in axes], axis=1)[
+            rng.permutation(side ** 3)],
+    }
+
+
+CASES = point_sets()
+
+
+@pytest.mark.parametrize("min_samples", [None, 4])
+@pytest.mark.parametrize("name", list(CASES))
+def test_pairs_equal_the_cpu_solvers(name, min_samples):
+    x = CASES[name]
+    gpu = parmst.euclidean_mst(x, solver=SOLVER, min_samples=min_samples)
+    cpu = parmst.euclidean_mst(x, solver="boruvka-kdtree/serial", min_samples=min_samples)
+    np.testing.assert_array_equal(gpu.edge_ids, cpu.edge_ids)
+    np.testing.assert_array_equal(gpu.weight, cpu.weight)
+    assert gpu.solver == SOLVER and gpu.stats.rounds >= 1
+
+
+@pytest.mark.parametrize("options", [{"leaf_size": 1}, {"leaf_size": 200},
+                                     {"device": 0}])
+def test_options_do_not_change_the_tree(options):
+    x = CASES["lattice-3d"]
+    expected = parmst.euclidean_mst(x, solver="boruvka-kdtree/serial", min_samples=3)
+    tree = parmst.euclidean_mst(x, solver=SOLVER, min_samples=3, **options)
+    np.testing.assert_array_equal(tree.edge_ids, expected.edge_ids)
+
+
+def test_float32_points_are_their_float64_values():
+    x = CASES["uniform-3d"].astype(np.float32)
+    tree = parmst.euclidean_mst(x, solver=SOLVER)
+    expected = parmst.euclidean_mst(x.astype(np.float64), solver="boruvka-kdtree/serial")
+    np.testing.assert_array_equal(tree.edge_ids, expected.edge_ids)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32])
+def test_device_arrays_stay_on_the_device_and_go_to_the_gpu_solver(dtype):
+    x = np.round(CASES["clustered-2d"] * 1000).astype(dtype)
+    expected = parmst.euclidean_mst(x, solver="boruvka-kdtree/serial")
+    for device_points in (CudaArrayInterface(x), _numba_array(x),
+                          CudaArrayInterface(np.asfortranarray(x))):
+        tree = parmst.euclidean_mst(device_points)
+        assert tree.solver == SOLVER
+        np.testing.assert_array_equal(tree.edge_ids, expected.edge_ids)
+
+
+def test_cupy_arrays():
+    cupy = pytest.importorskip("cupy", reason="CuPy is not installed")
+    x = CASES["uniform-3d"]
+    tree = parmst.euclidean_mst(cupy.asarray(x), min_samples=5)
+    expected = parmst.euclidean_mst(x, solver="boruvka-kdtree/serial", min_samples=5)
+    assert tree.solver == SOLVER
+    np.testing.assert_array_equal(tree.edge_ids, expected.edge_ids)
+
+
+def _numba_array(x: np.ndarray):
+    from numba import cuda
+
+    return cuda.to_device(np.ascontiguousarray(x))
+
+
+@pytest.mark.parametrize("value, what", [(np.nan, "NaN"), (np.inf, "infinite"),
+                                         (-np.inf, "infinite")])
+def test_bad_coordinates_on_the_device_name_their_place(value, what):
+    x = CASES["uniform-3d"].copy()
+    x[7, 2] = value
+    x[9, 0] = np.nan
+    with pytest.raises(PointsValueError, match=fr"^point 7 has a {what} coordinate \(column 2\)$"):
+        parmst.euclidean_mst(CudaArrayInterface(x))
+
+
+@pytest.mark.parametrize("shape, message", [
+    ((5,), r"2-D array of shape \(n, d\), got 1 dimension"),
+    ((1, 3), "at least 2 points, got 1"),
+    ((4, 0), "no coordinates"),
+])
+def test_bad_shapes_on_the_device(shape, message):
+    with pytest.raises(PointsValueError, match=message):
+        parmst.euclidean_mst(CudaArrayInterface(np.zeros(shape)))
+
+
+def test_device_arrays_refuse_host_solvers_and_bad_options():
+    points = CudaArrayInterface(CASES["uniform-3d"])
+    with pytest.raises(PointsValueError, match="boruvka-kdtree/cpu' runs on the host"):
+        parmst.euclidean_mst(points, solver="boruvka-kdtree/cpu")
+    with pytest.raises(UnknownOptionError, match="threads"):
+        parmst.euclidean_mst(points, threads=2)
+    for device in (-1, True, "0"):
+        with pytest.raises(PointsValueError, match="CUDA device number"):
+            parmst.euclidean_mst(CASES["uniform-3d"], device=device)
+    with pytest.raises(UnknownOptionError, match="device"):
+        parmst.euclidean_mst(CASES["uniform-3d"], solver="boruvka-kdtree/serial", device=0)
+
+
+@pytest.mark.skipif(not SIMULATOR, reason="the simulator's size limit")
+def test_the_simulator_refuses_large_point_sets():
+    with pytest.raises(SolverUnavailable, match="too slow for the CUDA simulator"):
+        parmst.euclidean_mst(np.zeros((10_000, 2)), solver=SOLVER)
+
+
+@pytest.mark.skipif(SIMULATOR, reason="the simulator runs the Python arithmetic: a fused "
+                                      "multiply-add can only happen on a GPU")
+def test_device_squared_distances_are_the_cpus_bit_for_bit():
+    from numba import cuda
+
+    import parmst.kernels.distance_cuda  # noqa: F401
+    from parmst.kernels.distance import squared_distance
+
+    @cuda.jit
+    def distances(x, out):
+        for i in range(cuda.grid(1), out.shape[0], cuda.gridsize(1)):
+            out[i] = squared_distance(x, i, x, i + 1)
+
+    x = np.random.default_rng(1).random((100_001, 5)) * 3 - 1
+    out = cuda.device_array(100_000)
+    distances[256, 256](cuda.to_device(x), out)
+    expected = np.array([squared_distance(x, i, x, i + 1) for i in range(100_000)])
+    np.testing.assert_array_equal(out.copy_to_host(), expected)
