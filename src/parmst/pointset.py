@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numba
 import numpy as np
 
 from parmst._graph_device import is_device_array
@@ -115,30 +114,6 @@ def pair_ids(first: np.ndarray, second: np.ndarray, n: int) -> np.ndarray:
     return i * n - i * (i + 1) // 2 + (second.astype(np.int64) - i - 1)
 
 
-@numba.njit(cache=True)
-def _lexicographic(first, second, n):
-    """Positions of the pairs sorted by ``(first, second)``: a counting sort by ``first``,
-    then an insertion sort of each group by ``second`` (a tree's groups are small)."""
-    count = np.zeros(n + 1, dtype=np.int64)
-    for e in range(len(first)):
-        count[first[e] + 1] += 1
-    start = np.cumsum(count)
-    fill = start[:-1].copy()
-    order = np.empty(len(first), dtype=np.int64)
-    for e in range(len(first)):
-        order[fill[first[e]]] = e
-        fill[first[e]] += 1
-    for i in range(n):
-        for a in range(start[i] + 1, start[i + 1]):
-            e = order[a]
-            b = a
-            while b > start[i] and second[order[b - 1]] > second[e]:
-                order[b] = order[b - 1]
-                b -= 1
-            order[b] = e
-    return order
-
-
 def forest_of_pairs(first: np.ndarray, second: np.ndarray, key: np.ndarray, n: int,
                     solver: str = "", stats: Stats | None = None) -> Forest:
     """The :class:`Forest` of a point set's tree from its pairs (input indices,
@@ -151,9 +126,11 @@ def forest_of_pairs(first: np.ndarray, second: np.ndarray, key: np.ndarray, n: i
     >>> f.edge_ids.tolist(), f.weight.tolist(), f.total_weight
     ([0, 2], [1.0, 2.0], 3.0)
     """
+    from parmst._pair_order import lexicographic  # compiled: loads with the first tree
+
     first = first.astype(np.int64, copy=False)
     second = second.astype(np.int64, copy=False)
-    order = _lexicographic(first, second, n)
+    order = lexicographic(first, second, n)
     first, second = first[order], second[order]
     weight = np.sqrt(key[order])
     return Forest(edge_ids=pair_ids(first, second, n), src=first, dst=second, weight=weight,
