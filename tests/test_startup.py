@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 
+from interop.backend_env import networkx_backend_env
+
 HEAVY = ("numba", "scipy.linalg", "tqdm", "pandas")
 
 _SMALL_SOLVE = """
@@ -23,9 +25,9 @@ print(json.dumps({"solver": forest.solver, "loaded": loaded}))
 """
 
 
-def _run(code):
+def _run(code, env=None):
     done = subprocess.run([sys.executable, "-c", f"HEAVY = {HEAVY!r}\n{code}"],
-                          capture_output=True, text=True, check=False)
+                          capture_output=True, text=True, check=False, env=env)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -73,4 +75,22 @@ same = bool((ours != theirs).nnz == 0)
 print(json.dumps({"same": same, "loaded": [m for m in ("numba", "tqdm", "pandas")
                                             if m in sys.modules]}))
 """)
+    assert result == {"same": True, "loaded": []}
+
+
+def test_first_networkx_backend_call_loads_no_numba(tmp_path):
+    result = _run("""
+import json, sys
+import networkx as nx
+import numpy as np
+rng = np.random.default_rng(3)
+G = nx.Graph()
+G.add_weighted_edges_from(zip(rng.integers(0, 300, 1000).tolist(),
+                              rng.integers(0, 300, 1000).tolist(), rng.random(1000).tolist()))
+ours = nx.minimum_spanning_tree(G, backend="parmst")
+loaded = [m for m in HEAVY if m in sys.modules]
+theirs = nx.minimum_spanning_tree(G, backend="networkx")
+same = list(ours.edges(data=True)) == list(theirs.edges(data=True)) and ours._adj == theirs._adj
+print(json.dumps({"same": same, "loaded": loaded}))
+""", env=networkx_backend_env(tmp_path))
     assert result == {"same": True, "loaded": []}

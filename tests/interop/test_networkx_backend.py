@@ -16,10 +16,20 @@ import networkx as nx
 import pytest
 from networkx.algorithms.tree import mst
 
+from interop.nx_numpy_route_plugin import route_patches
 from parmst.interop.networkx_backend import MIN_EDGES, BackendInterface, NxSnapshot
 
 # None: no weight attribute (NetworkX then uses 1)
 WEIGHTS = [0.5, -0.0, 0.0, 1.5, 2.25, 1, 2, -1, float("inf"), float("-inf"), float("nan"), None]
+
+
+@pytest.fixture(params=["numpy", "compiled"])
+def route(request, monkeypatch):
+    """Small graphs take the NumPy route while no compiled kernel is loaded, the compiled
+    kernels otherwise: both must give NetworkX's answer."""
+    for module, name, value in route_patches(compiled=request.param == "compiled"):
+        monkeypatch.setattr(module, name, value)
+    return request.param
 
 
 def _random_graph(seed: int) -> nx.Graph:
@@ -56,7 +66,7 @@ def _assert_same(ours, theirs):
 
 @pytest.mark.parametrize("seed", range(60))
 @pytest.mark.parametrize("algorithm", ["kruskal", "prim", "boruvka"])
-def test_spanning_edges_equal_networkx(seed, algorithm):
+def test_spanning_edges_equal_networkx(seed, algorithm, route):
     graph = _random_graph(seed)
     for minimum in (True, False):
         theirs_fn = mst.minimum_spanning_edges if minimum else mst.maximum_spanning_edges
@@ -76,7 +86,7 @@ def test_spanning_edges_equal_networkx(seed, algorithm):
 
 @pytest.mark.parametrize("seed", range(30))
 @pytest.mark.parametrize("algorithm", ["kruskal", "prim"])
-def test_trees_equal_networkx(seed, algorithm):
+def test_trees_equal_networkx(seed, algorithm, route):
     graph = _random_graph(seed)
     graph.graph["name"] = "g"
     for node in graph:
@@ -92,7 +102,7 @@ def test_trees_equal_networkx(seed, algorithm):
 
 
 @pytest.mark.parametrize("multigraph", [False, True])
-def test_labels_that_are_positions_give_networkx_results(multigraph):
+def test_labels_that_are_positions_give_networkx_results(multigraph, route):
     """Nodes 0..n-1 in order: labels are handed out as the positions' ints."""
     grid = nx.convert_node_labels_to_integers(nx.grid_2d_graph(6, 5))
     graph = nx.MultiGraph(grid) if multigraph else nx.Graph(grid)
@@ -156,7 +166,7 @@ def test_unsupported_weights_raise_not_implemented():
         BackendInterface.minimum_spanning_tree(graph)
 
 
-def test_integers_beyond_float_precision_keep_their_order_or_are_declined():
+def test_integers_beyond_float_precision_keep_their_order_or_are_declined(route):
     path = [(0, 1), (1, 2), (2, 0), (2, 3)]
     big_ints = nx.Graph([(u, v, {"weight": w}) for (u, v), w in
                          zip(path, [2**60 + 1, 2**60, 2**60 + 2, -(2**62)])])

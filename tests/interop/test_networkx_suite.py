@@ -11,21 +11,30 @@ test file in a subprocess:
 - with fallback, every test passes, each of those tests falls back to
   NetworkX at least once, and no other test falls back on a function parmst
   offers (read from NetworkX's debug log, kept per test in the JUnit report).
+
+The first run sends every call down the backend's NumPy route for small graphs
+(``nx_numpy_route_plugin``); the second leaves the route to the process, which
+loads compiled kernels at its first Prim or Borůvka call and takes the compiled
+route from then on. So NetworkX's tests check both.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
+from pathlib import Path
 
 import networkx
 import pytest
 
 from _parmst_nx import get_info
 from parmst.interop.networkx_backend import NOT_OFFERED
+
+HERE = Path(__file__).resolve().parent
 
 #: NetworkX's debug messages for a call that ran NetworkX's function instead of the backend's.
 FALLBACK = re.compile(
@@ -42,11 +51,15 @@ class Case:
     fallbacks: set[str]
 
 
-def run_test_mst(env: dict[str, str], tmp_path) -> dict[str, Case]:
-    """Run NetworkX's ``test_mst.py`` in test mode; its cases by ``class.name``."""
+def run_test_mst(env: dict[str, str], tmp_path, *plugins: str) -> dict[str, Case]:
+    """Run NetworkX's ``test_mst.py`` in test mode, with ``plugins`` (modules beside this
+    file) loaded; its cases by ``class.name``."""
     report = tmp_path / "junit.xml"
+    if plugins:
+        env = {**env, "PYTHONPATH": os.pathsep.join([str(HERE), env.get("PYTHONPATH", "")])}
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir",
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+         *(arg for plugin in plugins for arg in ("-p", plugin)), "--rootdir",
          networkx.__path__[0], f"--junitxml={report}", "-o", "junit_logging=log",
          "-o", "log_level=DEBUG", "--pyargs", "networkx.algorithms.tree.tests.test_mst"],
         env=env, capture_output=True, text=True, timeout=900, cwd=tmp_path, check=False)
@@ -79,7 +92,7 @@ def assert_algorithms_pass(cases: dict[str, Case]) -> None:
 def test_networkx_mst_suite_passes_with_parmst(backend_env, tmp_path):
     env = {**backend_env, "NETWORKX_TEST_BACKEND": "parmst"}
     env.pop("NETWORKX_FALLBACK_TO_NX", None)
-    cases = run_test_mst(env, tmp_path)
+    cases = run_test_mst(env, tmp_path, "nx_numpy_route_plugin")
     assert_algorithms_pass(cases)
     for name, case in cases.items():
         if case.outcome == "pytest.xfail":

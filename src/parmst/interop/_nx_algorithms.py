@@ -30,6 +30,7 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
+from parmst._jit import compiled_pays
 from parmst.interop._nx_snapshot import NxSnapshot
 
 __all__ = ["solve"]
@@ -78,7 +79,8 @@ def _kruskal(snap: NxSnapshot, minimum: bool, weight: Any, ignore_nan: bool):
     ``G.edges`` order. Kruskal's own scan (Shou and He, Listing 2) over
     :func:`parmst.order.canonical_order_or_none` takes the forest in exactly
     that order, so no second sort puts it there (a solver's ids come in no
-    set order), and the scan stops at ``n - 1`` edges.
+    set order), and the scan stops at ``n - 1`` edges. Small graphs, while
+    Numba is not loaded, take :func:`_forest_in_order` instead, which loads none.
     """
     signed = _signed(snap.weights(weight, half=False), minimum)
     usable = None
@@ -92,7 +94,12 @@ def _kruskal(snap: NxSnapshot, minimum: bool, weight: Any, ignore_nan: bool):
     src, dst = snap.src, snap.dst
     if usable is not None:
         src, dst, signed = src[usable], dst[usable], signed[usable]
-    ids = _kruskal_scan(src, dst, signed, snap.num_vertices)
+    if signed.dtype == np.float16:
+        signed = signed.astype(np.float32)
+    if compiled_pays(len(src)):
+        ids = _kruskal_scan(src, dst, signed, snap.num_vertices)
+    else:
+        ids = _forest_in_order(src, dst, signed, snap.num_vertices)
     if usable is not None:
         ids = usable[ids]
     return snap.edge_half[ids], None
@@ -108,8 +115,7 @@ def _kruskal_scan(src: np.ndarray, dst: np.ndarray, signed: np.ndarray, n: int) 
     from parmst.kernels.unionfind import scan_in_order, scan_sorted
     from parmst.order import canonical_order_or_none
 
-    order = canonical_order_or_none(signed.astype(np.float32) if signed.dtype == np.float16
-                                    else signed)
+    order = canonical_order_or_none(signed)
     idx = index_dtype_for(n, len(src))
     src, dst = src.astype(idx, copy=False), dst.astype(idx, copy=False)
     parent = np.arange(n, dtype=idx)
@@ -120,6 +126,27 @@ def _kruskal_scan(src: np.ndarray, dst: np.ndarray, signed: np.ndarray, n: int) 
     else:
         count = scan_in_order(order, src, dst, parent, size, chosen, 0)
     return chosen[:count]
+
+
+def _forest_in_order(src: np.ndarray, dst: np.ndarray, signed: np.ndarray,
+                     n: int) -> np.ndarray:
+    """:func:`_kruskal_scan`'s answer without compiled kernels, for small graphs while Numba
+    is not loaded (:func:`parmst._jit.compiled_pays`).
+
+    The forest comes from the solver "auto" picks (``boruvka-numpy/serial`` for a
+    process's first small solve); under a total order the forest is unique, so only
+    its order is left to set: its ids sorted by ``(weight, edge_id)``, the order in
+    which Kruskal's scan takes them.
+    """
+    from parmst._edge_input import index_dtype_for
+    from parmst.graph import Graph
+    from parmst.interop._solve import forest_edge_ids
+    from parmst.order import weight_keys
+
+    idx = index_dtype_for(n, len(src))
+    # Copies: a Graph marks its arrays read-only, and these may be the snapshot's own.
+    ids = np.sort(forest_edge_ids(Graph(src.astype(idx), dst.astype(idx), signed.copy(), n)))
+    return ids[np.argsort(weight_keys(signed[ids]), kind="stable")]
 
 
 def _prim(snap: NxSnapshot, minimum: bool, weight: Any, ignore_nan: bool):

@@ -25,8 +25,8 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
+from parmst._jit import compiled_pays
 from parmst.interop._nx_algorithms import solve
-from parmst.interop._nx_kernels import group_by_row
 from parmst.interop._nx_snapshot import NxSnapshot, gc_paused, snapshot
 
 __all__ = ["spanning_edges", "spanning_tree"]
@@ -137,7 +137,7 @@ def _fill_rows(rows: np.ndarray, snap: NxSnapshot, halves: np.ndarray) -> None:
     neighbour). Memory is walked in order, not at random, which on large
     graphs more than halves the time: the attribute dicts are copied in
     half-edge order (the order NetworkX allocated them), and the entries are
-    inserted row by row (:func:`group_by_row` keeps yield order within a
+    inserted row by row (:func:`_grouped_by_row` keeps yield order within a
     row). One ``map`` of ``operator.setitem`` (a C function; ``dict.__setitem__``
     is a slot wrapper, a quarter slower) does every insertion; its rows,
     keys and values are lists taken from arrays by numpy (a ``repeat`` per
@@ -156,6 +156,20 @@ def _fill_rows(rows: np.ndarray, snap: NxSnapshot, halves: np.ndarray) -> None:
     ends = np.empty(2 * len(halves), dtype=np.int64)
     ends[0::2] = snap.row[halves]
     ends[1::2] = snap.nbr[halves]
-    by_row = group_by_row(ends, len(rows))
+    by_row = _grouped_by_row(ends, len(rows))
     deque(map(setitem, rows[ends[by_row]].tolist(), snap.labels_at(ends[by_row ^ 1]),
               copies[copy_of[by_row >> 1]].tolist()), maxlen=0)
+
+
+def _grouped_by_row(owner: np.ndarray, n: int) -> np.ndarray:
+    """Entries grouped by owning row, each row's in their given order: a stable sort by row.
+
+    Large trees, or any once Numba is loaded (:func:`parmst._jit.compiled_pays`), take
+    the compiled counting sort :func:`parmst.interop._nx_kernels.group_by_row` (linear
+    time); small ones NumPy's stable argsort, the same order, which loads no Numba.
+    """
+    if not compiled_pays(len(owner)):
+        return np.argsort(owner, kind="stable")
+    from parmst.interop._nx_kernels import group_by_row
+
+    return group_by_row(owner, n)
