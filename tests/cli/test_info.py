@@ -8,11 +8,12 @@ from parmst import registry
 from parmst.cli import main
 
 
-def _solver_blocks(out: str) -> dict[str, list[str]]:
-    """Each solver's lines of the listing: its state line, then the indented lines below it."""
+def _solver_blocks(out: str, heading: str = "\nsolvers:\n") -> dict[str, list[str]]:
+    """Each solver's lines of one listing (graph or point-set solvers): its state line, then
+    the indented lines below it, up to the blank line that ends the listing."""
     blocks: dict[str, list[str]] = {}
     current = None
-    for line in out.split("solvers:\n", 1)[1].splitlines():
+    for line in out.split(heading, 1)[1].split("\n\n", 1)[0].splitlines():
         if line.startswith("  ") and not line.startswith("   "):
             current = line.split()[0]
             blocks[current] = [line]
@@ -23,11 +24,14 @@ def _solver_blocks(out: str) -> dict[str, list[str]]:
 
 def test_info_cites_every_solvers_paper(capsys):
     assert main(["info"]) == 0
-    blocks = _solver_blocks(capsys.readouterr().out)
-    assert list(blocks) == list(registry.solvers())
-    for name, solver in registry.solvers().items():
-        assert f"paper: {solver.paper}" in blocks[name], name
-        assert solver.summary not in blocks[name]
+    out = capsys.readouterr().out
+    for blocks, table in ((_solver_blocks(out), registry.solvers()),
+                          (_solver_blocks(out, "\npoint-set solvers (parmst.euclidean_mst):\n"),
+                           registry.solvers("points"))):
+        assert list(blocks) == list(table)
+        for name, solver in table.items():
+            assert f"paper: {solver.paper}" in blocks[name], name
+            assert solver.summary not in blocks[name]
 
 
 @pytest.mark.parametrize("argv", [["info", "-v"], ["info", "--verbose"], ["-v", "info"]])
