@@ -59,7 +59,7 @@ def test_euclidean_tree_equals_reference(solver: str, name: str) -> None:
 
 
 @pytest.mark.parametrize("solver", POINT_SOLVERS)
-@pytest.mark.parametrize("min_samples", [1, 2, 5])
+@pytest.mark.parametrize("min_samples", [1, 2, 5, 12])
 @pytest.mark.parametrize("name", MUTUAL_CASES)
 def test_mutual_reachability_tree_equals_reference(solver: str, name: str,
                                                    min_samples: int) -> None:

@@ -24,7 +24,7 @@ import numpy as np
 
 from parmst._threads import using_threads
 from parmst.errors import ParmstError
-from parmst.kernels.distance import pair_id, precedes_pair
+from parmst.kernels.distance import mutual_reachability, pair_id, precedes_pair
 from parmst.kernels.kdtree import (
     NO_POINT,
     STACK_SIZE,
@@ -40,52 +40,81 @@ from parmst.stats import Stats
 __all__ = ["NEIGHBOURS", "list_answer", "solve"]
 
 NEIGHBOURS = 8
-"""Nearest neighbours listed per point for plain distances: a point's answer while one of
-them is outside its component, its lower bound after."""
+"""Nearest neighbours listed per point for plain distances (with ``min_samples``, half as
+many beyond the core neighbours): a point's answer while one of them is outside its
+component, its lower bound after."""
+
+_NO_PAIR = np.int64(np.iinfo(np.int64).max)  # above every pair id
 
 _BLOCK = 256
 """Query points per ``prange`` iteration: one scratch stack each, few enough for balance."""
 
 
+@numba.njit(cache=True, parallel=True)
+def _list_answers(comp, order, near, near_key, core2, mutual, cursor, answer, answer_key,
+                  lead):
+    """:func:`list_answer` for every point."""
+    for q in numba.prange(len(comp)):
+        list_answer(comp, order, near, near_key, core2, mutual, cursor, answer, answer_key,
+                    lead, q)
+
+
 @numba.njit(cache=True, inline="always")
-def list_answer(comp, near, near_key, cursor, answer, answer_key, q):
-    """Answer point ``q`` from its neighbour list: if its answer was absorbed, it takes the
-    first point of its list still outside its component, the exact answer, since the list
-    holds its first pairs in order. With none left, its answer is unknown and its list's
-    last key bounds it from below. The cursor only moves forward: components only grow.
-    (Also a device function of ``boruvka-bvh/gpu``.)"""
+def list_answer(comp, order, near, near_key, core2, mutual, cursor, answer, answer_key,
+                lead, q):
+    """Answer point ``q`` from its neighbour list if its answer was absorbed (also a device
+    function of ``boruvka-bvh/gpu``).
+
+    A point's list holds its first pairs in ``(d2, index)`` order. For plain distances
+    that is the ``(key, pair id)`` order, so the first entry still outside the point's
+    component is its exact answer. For mutual reachability the best outside entry under
+    ``(key, pair id)`` is exact only if its key is below ``max(core2[q], d2 of the last
+    entry)``, which every pair off the list reaches; else it is a real pair that bounds
+    the component from above (``lead``). A point left without an answer gets the lower
+    bound the list proves. The cursor skips the entries already inside the component:
+    components only grow.
+    """
+    n, k = near.shape
     p = answer[q]
+    lead[q] = np.inf
     if p != NO_POINT and comp[p] != comp[q]:
         return
-    k = near.shape[1]
     c = cursor[q]
     while c < k and comp[near[q, c]] == comp[q]:
         c += 1
     cursor[q] = c
-    if c < k:
-        answer[q], answer_key[q] = near[q, c], near_key[q, c]
+    best, best_key, best_id = NO_POINT, np.inf, _NO_PAIR
+    for s in range(c, k):
+        if near_key[q, s] > best_key:
+            break  # keys are at least the squared distance, which only grows
+        p = near[q, s]
+        if comp[p] == comp[q]:
+            continue
+        key = mutual_reachability(core2, q, p, near_key[q, s])
+        if key <= best_key:
+            ident = pair_id(order[q], order[p], n)
+            if precedes_pair(key, ident, best_key, best_id):
+                best, best_key, best_id = p, key, ident
+    off_list = max(core2[q], near_key[q, k - 1])
+    if best != NO_POINT and (best_key < off_list or not mutual):
+        answer[q], answer_key[q] = best, best_key
     else:
         answer[q] = NO_POINT
-        if k:
-            answer_key[q] = max(answer_key[q], near_key[q, k - 1])
-
-
-@numba.njit(cache=True, parallel=True)
-def _list_answers(comp, near, near_key, cursor, answer, answer_key):
-    """:func:`list_answer` for every point."""
-    for q in numba.prange(len(comp)):
-        list_answer(comp, near, near_key, cursor, answer, answer_key, q)
+        answer_key[q] = max(answer_key[q], min(off_list, best_key))
+        lead[q] = best_key
 
 
 @numba.njit(cache=True)
-def _component_bounds(comp, answer, answer_key):
+def _component_bounds(comp, answer, answer_key, lead):
     """Per component root, the smallest key among its points' answers still pointing
-    outside it: an upper bound on its lightest outgoing pair (inf where none)."""
+    outside it and their list leads: an upper bound on its lightest outgoing pair (inf
+    where none)."""
     bound = np.full(len(comp), np.inf)
     for q in range(len(comp)):
         p = answer[q]
         if p != NO_POINT and comp[p] != comp[q]:
             bound[comp[q]] = min(bound[comp[q]], answer_key[q])
+        bound[comp[q]] = min(bound[comp[q]], lead[q])
     return bound
 
 
@@ -190,21 +219,21 @@ def solve(x: np.ndarray, stats: Stats, *, min_samples: int | None, leaf_size: in
             with stats.phase("build-tree"):
                 tree = build(x, leaf_size)
             with stats.phase("neighbours"):
-                k = min(min_samples - 1 if mutual else NEIGHBOURS, n - 1)
-                near, near_key = nearest_k_all(tree, k)
+                # With mutual reachability the list reaches past the core distance, else
+                # no entry could be proved an answer.
+                k = NEIGHBOURS if not mutual else max(NEIGHBOURS,
+                                                      min_samples - 1 + NEIGHBOURS // 2)
+                near, near_key = nearest_k_all(tree, min(k, n - 1))
             core2 = np.zeros(n)
             if mutual:
-                # The lists order plain distances, not mutual-reachability keys: they give
-                # the core distances only.
                 core2 = np.ascontiguousarray(near_key[:, min_samples - 2])
-                near, near_key = near[:, :0], near_key[:, :0]
             node_core = node_minima(core2, tree.start, tree.end, tree.first_leaf)
         with stats.compute():
-            return _rounds(tree, core2, node_core, near, near_key, stats)
+            return _rounds(tree, core2, node_core, near, near_key, mutual, stats)
 
 
 def _rounds(tree, core2: np.ndarray, node_core: np.ndarray, near: np.ndarray,
-            near_key: np.ndarray, stats: Stats):
+            near_key: np.ndarray, mutual: bool, stats: Stats):
     """Borůvka rounds until one tree spans the points."""
     n = len(tree.order)
     parent = np.arange(n, dtype=np.int64)
@@ -214,6 +243,7 @@ def _rounds(tree, core2: np.ndarray, node_core: np.ndarray, near: np.ndarray,
     answer = np.full(n, NO_POINT, dtype=np.int64)
     answer_key = np.zeros(n)
     cursor = np.zeros(n, dtype=np.int64)
+    lead = np.empty(n)
     first = np.empty(n - 1, dtype=np.int64)
     second = np.empty(n - 1, dtype=np.int64)
     keys = np.empty(n - 1)
@@ -221,9 +251,10 @@ def _rounds(tree, core2: np.ndarray, node_core: np.ndarray, near: np.ndarray,
     while count < n - 1:
         rounds += 1
         with stats.phase("labels"):
-            _list_answers(comp, near, near_key, cursor, answer, answer_key)
+            _list_answers(comp, tree.order, near, near_key, core2, mutual, cursor, answer,
+                          answer_key, lead)
             node_components(comp, tree.start, tree.end, tree.first_leaf, node_comp)
-            bound = _component_bounds(comp, answer, answer_key)
+            bound = _component_bounds(comp, answer, answer_key, lead)
         with stats.phase("queries"):
             searched = _answer_round(tree.points, tree.order, tree.start, tree.end, tree.lo,
                                      tree.hi, tree.first_leaf, comp, node_comp, core2, node_core,

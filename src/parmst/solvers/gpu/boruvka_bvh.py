@@ -96,11 +96,13 @@ def _neighbours(points, order, start, end, lo, hi, first_leaf, near, near_key, c
 
 
 @cuda.jit(cache=True)
-def _list_answers(comp, near, near_key, cursor, answer, answer_key):
-    """:func:`~parmst.solvers.kdtree_boruvka.list_answer` for every point: most answers
-    come from the neighbour lists, without a search."""
+def _list_answers(comp, order, near, near_key, core2, cursor, answer, answer_key, lead):
+    """:func:`~parmst.solvers.kdtree_boruvka.list_answer` for every point, plain distances
+    (the lists are kept only then): most answers come from the neighbour lists, without a
+    search."""
     for q in range(cuda.grid(1), comp.shape[0], cuda.gridsize(1)):
-        list_answer(comp, near, near_key, cursor, answer, answer_key, q)
+        list_answer(comp, order, near, near_key, core2, False, cursor, answer, answer_key,
+                    lead, q)
 
 
 @cuda.jit(cache=True)
@@ -313,6 +315,7 @@ def _rounds(tree: _point_tree.DeviceTree, core2: Any, node_core: Any, near: Any,
     answer = arrays.fill(n, NO_POINT, np.int64)
     answer_key = arrays.fill(n, 0.0, np.float64)
     cursor = arrays.fill(n, 0, np.int64)
+    lead = cuda.device_array(n, dtype=np.float64)  # list leads: unused by plain distances
     bound = arrays.fill(n, np.inf, np.float64)
     best_id = cuda.device_array(n, dtype=np.int64)
     count = arrays.fill(1, 0, np.int64)
@@ -326,7 +329,8 @@ def _rounds(tree: _point_tree.DeviceTree, core2: Any, node_core: Any, near: Any,
         rounds += 1
         with stats.phase("labels"):
             if near is not None:
-                _list_answers[grid](comp, near, near_key, cursor, answer, answer_key)
+                _list_answers[grid](comp, tree.order, near, near_key, core2, cursor, answer,
+                                    answer_key, lead)
             _leaf_components[arrays.launch_grid(tree.num_nodes - tree.first_leaf)](
                 comp, tree.start, tree.end, first_leaf, node_comp)
             for level in tree.levels():
