@@ -61,6 +61,12 @@ COMMANDS = {
     "solve mpi": (("mpi4py",), ["solve", graph, "--solver", "ghs/mpi"]),
     "solve opencl": (("pyopencl",), ["solve", graph, "--solver", "ecl/opencl"]),
     "solve gpu": (("numba_cuda",), ["solve", graph, "--solver", "ecl/gpu"]),
+    "emst": ((), ["emst", "--generate", "uniform-points:n=50,d=2,seed=1", "--verify", "-o",
+                  f"{scratch}/l.npy"]),
+    # a Parquet table's numeric columns are a point set's coordinates
+    "emst parquet": (("pyarrow",), ["emst", f"{scratch}/g.parquet"]),
+    "emst gpu": (("numba_cuda",), ["emst", "--generate", "uniform-points:n=50,d=2,seed=1",
+                                   "--solver", "boruvka-bvh/gpu"]),
     # bench goes on without a missing peer (asked for) or matplotlib, saying what it skipped
     "bench": ((), [*bench, "--peers", ",".join(peers) or "none"]),
 }

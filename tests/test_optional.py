@@ -96,13 +96,13 @@ def test_info_lists_every_optional_package(absent, capsys):
 
 
 _RUNNER = Path(__file__).with_name("_hidden_package_run.py")
-_GENERIC = ["solve", "verify", "generate", "convert to parquet"]
+_GENERIC = ["solve", "verify", "generate", "convert to parquet", "emst"]
 _TOUCHING = {  # beyond the cases that need it, those that look for it and go on without it
     **dict.fromkeys(["scipy", "networkx", "igraph", "networkit", "matplotlib"], ("bench",)),
     **dict.fromkeys(["numba_cuda", "mpi4py", "pyopencl"], ("info",)),
     **dict.fromkeys(["pyarrow", "pandas"], ("solve csv",)),
 }
-_NEEDS_HARDWARE = {"solve gpu", "solve opencl", "solve mpi"}  # may be unavailable here anyway
+_NEEDS_HARDWARE = {"solve gpu", "solve opencl", "solve mpi", "emst gpu"}  # may be unavailable here anyway
 
 
 def _run_hidden(tmp_path, hidden, cases=()):
