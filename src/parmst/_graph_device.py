@@ -20,8 +20,8 @@ from parmst import _memory, _optional
 from parmst._edge_input import WEIGHT_DTYPES, as_array, index_dtype_for, vertex_count
 from parmst.errors import GraphValueError
 
-__all__ = ["DeviceEdges", "copy_to_device", "has_nan", "host_copies", "is_device_array",
-           "validated"]
+__all__ = ["DeviceEdges", "DevicePart", "copy_to_device", "has_nan", "host_copies",
+           "is_device_array", "validated"]
 
 #: DLPack device types of CUDA memory (``kDLCUDA``, ``kDLCUDAManaged``).
 _DLPACK_CUDA = (2, 13)
@@ -52,6 +52,41 @@ class DeviceEdges:
     dst: Any
     weight: Any
     kind: str
+
+
+@dataclass(frozen=True)
+class DevicePart:
+    """One GPU's share of a graph too big for one GPU: a range of edge ids in that GPU's memory.
+
+    A graph split over several GPUs is a list of parts whose id ranges follow
+    one another: part ``k`` holds the edges ``first_id .. first_id + count - 1``
+    of the whole graph, in id order, with the whole graph's vertex ids, so
+    ties between parts break as in the whole graph.
+
+    Attributes
+    ----------
+    device : int
+        CUDA device number holding :attr:`edges`.
+    edges : DeviceEdges
+        The part's edge list on that device.
+    first_id : int
+        Global id of the part's first edge (the ids may pass 2**31).
+    num_vertices : int
+        Vertices of the whole graph.
+    num_edges : int
+        Edges of the whole graph (the sum of the parts' counts).
+    """
+
+    device: int
+    edges: DeviceEdges
+    first_id: int
+    num_vertices: int
+    num_edges: int
+
+    @property
+    def count(self) -> int:
+        """Edges in this part."""
+        return len(self.edges.src)
 
 
 def is_device_array(obj: Any) -> bool:
