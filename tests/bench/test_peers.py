@@ -235,3 +235,60 @@ def test_real_pbbs_returns_our_forest(runner):
     g = parmst.generate("rmat:scale=10,seed=5")
     out = runner.run("pbbs", *_arrays(g), runs=1)
     assert out.error is None and out.total_weight == parmst.minimum_spanning_forest(g).total_weight
+
+
+# A stand-in for the ParGeo EMST driver: the same command line, timer lines and pairs file.
+# Kruskal over all pairs of the points; WRONG=1 swaps the heaviest tree pair for a heavier one.
+_FAKE_PARGEO = '''import os, sys
+import numpy as np
+path, calls, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+n, d = np.fromfile(path, dtype=np.int64, count=2)
+x = np.fromfile(path, dtype=np.float64, offset=16).reshape(n, d)
+i, j = np.triu_indices(n, 1)
+dist = np.sqrt(((x[i] - x[j]) ** 2).sum(axis=1))
+parent = list(range(n))
+def find(a):
+    while parent[a] != a:
+        a = parent[a]
+    return a
+tree = []
+for k in np.argsort(dist, kind="stable"):
+    a, b = find(int(i[k])), find(int(j[k]))
+    if a != b:
+        parent[a] = b
+        tree.append(k)
+if os.environ.get("WRONG"):
+    tree[-1] = int(np.argmax(dist))
+for _ in range(calls):
+    print(f"pargeo-emst 0.0125 s total {dist[tree].sum()} edges {len(tree)} workers 1")
+np.stack([i[tree], j[tree]], axis=1).astype(np.int64).tofile(out)
+'''
+
+
+@pytest.mark.parametrize("wrong", [False, True])
+def test_pargeo_peer_reads_its_timer_and_pairs(tmp_path, monkeypatch, wrong):
+    from parmst.bench.peers import PARGEO_EMST_PROGRAM
+
+    program = tmp_path / "emst_driver"
+    program.write_text(f"#!{sys.executable}\n{_FAKE_PARGEO}")
+    program.chmod(0o755)
+    monkeypatch.setenv(PARGEO_EMST_PROGRAM, str(program))
+    if wrong:
+        monkeypatch.setenv("WRONG", "1")
+    assert PEERS["pargeo-emst"].installed()
+    result = parmst.bench.run(["uniform-points:n=120,d=3,seed=4"], ["boruvka-kdtree/serial"],
+                              peers=["pargeo-emst"], repeat=2, progress=False)
+    record = next(r for r in result.records if r.solver == "pargeo-emst")
+    if wrong:
+        assert record.status == "MISMATCH" and result.failed
+    else:
+        assert record.times == [0.0125, 0.0125]  # its own timer, the warm-up run dropped
+        assert record.weight_ok and record.extra["same_pairs"] and not result.failed
+
+
+def test_pargeo_peer_without_its_program_says_how_to_get_it(monkeypatch):
+    from parmst.bench.peers import PARGEO_EMST_PROGRAM
+
+    monkeypatch.delenv(PARGEO_EMST_PROGRAM, raising=False)
+    assert not PEERS["pargeo-emst"].installed()
+    assert "pargeo_side_by_side.sh" in PEERS["pargeo-emst"].missing()

@@ -64,6 +64,8 @@ def _serve(jobs: BinaryIO, replies: BinaryIO) -> None:
                 total = peer.weight_of(result)
                 for elapsed in times:
                     reply("run", elapsed, total)
+                if peer.pair_ids_of is not None:
+                    reply("pairs", peer.pair_ids_of(result, *inputs))
             else:
                 for run in range(runs + 1):
                     start = time.perf_counter()

@@ -16,7 +16,10 @@ PBBS's parallel filter-Kruskal (``pbbs``, ``PARMST_PBBS_MST``), whose timer
 covers the algorithm on the edge array in memory (compared with parmst's whole
 call), and ECL-MST's CUDA binary (``ecl-mst``, ``PARMST_ECL_MST``), whose timer
 covers its GPU computation alone (compared with parmst's compute time) and
-which checks its own forest edge for edge against its serial Kruskal.
+which checks its own forest edge for edge against its serial Kruskal; and
+ParGeo's Euclidean minimum spanning tree (``pargeo-emst``, ``PARMST_PARGEO_EMST``:
+the small driver that benchmarks/pargeo_side_by_side.sh builds around its
+library), whose timer covers its ``euclideanMst`` call on points in memory.
 
 Point peers (``inputs="points"``: the Euclidean tree; ``"mutual-reachability"``:
 HDBSCAN's tree) take the ``(n, d)`` points and ``min_samples`` instead of edges:
@@ -424,6 +427,44 @@ def _ecl_mst_weight(all_good: bool) -> float | None:
     return None if all_good else math.nan
 
 
+PARGEO_EMST_PROGRAM = "PARMST_PARGEO_EMST"
+"""Environment variable naming the ParGeo EMST driver (benchmarks/pargeo_side_by_side.sh)."""
+
+# The driver's line per call: "pargeo-emst SECONDS s total WEIGHT edges COUNT workers P".
+_PARGEO_TIME = re.compile(r"^pargeo-emst ([0-9.eE+-]+) s", re.MULTILINE)
+
+
+def _pargeo_input(points: np.ndarray, min_samples: int | None
+                  ) -> tuple[tempfile.TemporaryDirectory, np.ndarray]:
+    """The points as the driver reads them: int64 ``n, d``, then the float64 rows."""
+    points = np.ascontiguousarray(points, dtype=np.float64)
+    folder = tempfile.TemporaryDirectory(prefix="parmst-pargeo-")
+    with open(os.path.join(folder.name, "points.bin"), "wb") as f:
+        f.write(np.array(points.shape, dtype=np.int64).tobytes())
+        f.write(points.tobytes())
+    return folder, points
+
+
+def _pargeo_solve(prepared: tuple[tempfile.TemporaryDirectory, np.ndarray], calls: int
+                  ) -> tuple[list[float], tuple[np.ndarray, np.ndarray]]:
+    """Run the driver once for ``calls`` calls: its timer's seconds per call, and the last
+    call's tree as index pairs (int64 rows ``u, v``) with the points."""
+    folder, points = prepared
+    pairs_path = os.path.join(folder.name, "pairs.bin")
+    done = subprocess.run([os.environ[PARGEO_EMST_PROGRAM], os.path.join(folder.name, "points.bin"),
+                           str(calls), pairs_path], capture_output=True, text=True, check=False)
+    times = [float(seconds) for seconds in _PARGEO_TIME.findall(done.stdout)]
+    if done.returncode != 0 or len(times) != calls:
+        raise RuntimeError(f"{os.environ[PARGEO_EMST_PROGRAM]} exited with {done.returncode} after "
+                           f"{len(times)} of {calls} calls: {(done.stdout + done.stderr)[-300:]!r}")
+    return times, (np.fromfile(pairs_path, dtype=np.int64).reshape(-1, 2), points)
+
+
+def _pargeo_weight(result: tuple[np.ndarray, np.ndarray]) -> float:
+    pairs, points = result
+    return exact_sum(np.sqrt(((points[pairs[:, 0]] - points[pairs[:, 1]]) ** 2).sum(axis=1)))
+
+
 def _points(points: np.ndarray, min_samples: int | None) -> tuple[np.ndarray, int | None]:
     return np.ascontiguousarray(points, dtype=np.float64), min_samples
 
@@ -537,6 +578,13 @@ PEERS: dict[str, Peer] = {peer.name: peer for peer in (
          lambda rows: exact_sum(rows[:, 2]), extra=None, install="pip install mlpack",
          inputs="points",
          pair_ids_of=lambda rows, points, _: _pair_ids(rows[:, 0], rows[:, 1], points)),
+    Peer("pargeo-emst", None, "ParGeo's euclideanMst (Wang, Yu, Gu and Shun, SIGMOD 2021: "
+         "well-separated pairs with GeoFilterKruskal; its own timer, points in memory; threads "
+         "from PARLAY_NUM_THREADS)", _pargeo_input, _pargeo_solve, _pargeo_weight, extra=None,
+         program_env=PARGEO_EMST_PROGRAM, times_itself=True, inputs="points",
+         pair_ids_of=lambda result, points, _: _pair_ids(result[0][:, 0], result[0][:, 1], points),
+         dimensions=(2, 3, 5), distinct_points=True,
+         install="benchmarks/pargeo_side_by_side.sh builds it from github.com/ParAlg/ParGeo"),
     Peer("delaunay-scipy", "scipy.spatial", "scipy.spatial.Delaunay(points), then "
          "scipy.sparse.csgraph.minimum_spanning_tree of its edges (both timed)", _points,
          _delaunay_emst, lambda tree: exact_sum(tree.data), inputs="points",
