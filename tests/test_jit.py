@@ -64,6 +64,7 @@ def test_slow_compilation_is_announced_once():
 def test_warmup_compiles_each_runnable_solver_of_the_backend():
     report = warmup(["serial"], progress=False)
     assert {"kruskal/serial", "prim/serial", "boruvka/serial", "verify"} <= set(report)
+    assert {"boruvka-kdtree/serial", "prim-dense/points", "verify_points"} <= set(report)
     assert all(isinstance(v, float) for v in report.values())
     assert not any(name.endswith("/cpu") for name in report)
 

@@ -4,8 +4,9 @@ A solver's kernels are compiled on their first call in a fresh environment
 (seconds each) and loaded from Numba's cache afterwards. :func:`warmup`
 runs each runnable solver on small graphs shaped to reach every code path
 the solvers choose between at run time (each weight dtype, packed and
-two-pass keys, filtering), and the independent verifier once, so that later
-calls on real graphs start warm.
+two-pass keys, filtering), each point-set solver on small point sets (float64
+and float32 coordinates, the Euclidean and the mutual-reachability tree), and
+the independent verifiers once, so that later calls on real data start warm.
 """
 
 from __future__ import annotations
@@ -21,6 +22,10 @@ __all__ = ["warmup"]
 # filtering paths (taken from average degree 4) compile as well.
 _VERTICES = 256
 _EDGES = 2048
+# Points of the warm-up point sets: more than a k-d tree leaf, so the tree's searches
+# compile; min_samples of the mutual-reachability warm-up.
+_POINTS = 512
+_MIN_SAMPLES = 5
 
 
 def _warmup_graphs():
@@ -38,6 +43,12 @@ def _warmup_graphs():
     return graphs
 
 
+def _warmup_points() -> list[np.ndarray]:
+    """Uniform points in the unit cube, with float64 and float32 coordinates."""
+    points = np.random.default_rng(0).random((_POINTS, 3))
+    return [points, points.astype(np.float32)]
+
+
 def warmup(backends: Iterable[str] | None = None, progress: bool = True) -> dict[str, float | str]:
     """Compile the kernels of every solver of ``backends`` that can run here.
 
@@ -51,8 +62,8 @@ def warmup(backends: Iterable[str] | None = None, progress: bool = True) -> dict
     Returns
     -------
     dict
-        Per solver (and ``"verify"``), the seconds its warm-up took, or why
-        it was skipped.
+        Per solver, graph or point-set (and ``"verify"``, ``"verify_points"``), the
+        seconds its warm-up took, or why it was skipped.
 
     Examples
     --------
@@ -64,16 +75,17 @@ def warmup(backends: Iterable[str] | None = None, progress: bool = True) -> dict
 
     from parmst import registry
     from parmst.api import minimum_spanning_forest
+    from parmst.api_points import euclidean_mst
     from parmst.errors import UnknownOptionError
-    from parmst.verify import verify
+    from parmst.verify import verify, verify_points
 
-    table = registry.solvers()
+    table = {**registry.solvers(), **registry.solvers("points")}
     wanted = set(backends) if backends is not None else set(registry.BACKENDS)
     unknown = wanted - set(registry.BACKENDS)
     if unknown:
         raise UnknownOptionError(f"unknown backend(s) {', '.join(sorted(unknown))}; "
                                  f"backends: {', '.join(registry.BACKENDS)}")
-    graphs = _warmup_graphs()
+    graphs, point_sets = _warmup_graphs(), _warmup_points()
     report: dict[str, float | str] = {}
     runnable = []
     for name, solver in table.items():
@@ -84,14 +96,19 @@ def warmup(backends: Iterable[str] | None = None, progress: bool = True) -> dict
             runnable.append(name)
         else:
             report[name] = f"skipped: {ok}"
-    with tqdm(total=len(runnable) + 1, desc="compiling kernels", unit="solver",
+    with tqdm(total=len(runnable) + 2, desc="compiling kernels", unit="solver",
               disable=not progress) as bar:
         for name in runnable:
             bar.set_postfix_str(name)
             start = time.perf_counter()
-            for graph in graphs:
-                if table[name].can_run(graph) is True:
-                    minimum_spanning_forest(graph, solver=name)
+            if table[name].kind == "points":
+                for points in point_sets:
+                    for min_samples in (None, _MIN_SAMPLES):
+                        euclidean_mst(points, solver=name, min_samples=min_samples)
+            else:
+                for graph in graphs:
+                    if table[name].can_run(graph) is True:
+                        minimum_spanning_forest(graph, solver=name)
             report[name] = time.perf_counter() - start
             bar.update()
         bar.set_postfix_str("verify")
@@ -99,5 +116,12 @@ def warmup(backends: Iterable[str] | None = None, progress: bool = True) -> dict
         for graph in graphs:
             verify(graph, minimum_spanning_forest(graph, solver="kruskal/serial"))
         report["verify"] = time.perf_counter() - start
+        bar.update()
+        bar.set_postfix_str("verify_points")
+        start = time.perf_counter()
+        for min_samples in (None, _MIN_SAMPLES):
+            tree = euclidean_mst(point_sets[0], min_samples=min_samples)
+            verify_points(point_sets[0], tree, min_samples=min_samples)
+        report["verify_points"] = time.perf_counter() - start
         bar.update()
     return report
