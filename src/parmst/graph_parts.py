@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from parmst._edge_input import WEIGHT_DTYPES
+from parmst._edge_input import WEIGHT_DTYPES, index_dtype_for
 from parmst._graph_device import DeviceEdges, DevicePart
 from parmst._names import DEFAULT_COLUMNS
 from parmst.errors import GraphValueError
@@ -101,7 +101,8 @@ class SplitGraph:
         return tuple(p.device for p in self.parts)
 
     def to_host(self) -> Graph:
-        """The whole graph on the host (every part copied back once, then cached)."""
+        """The whole graph on the host (every part copied back once, then cached), with the
+        index dtype the whole graph's size needs (int64 past 2**30 edges)."""
         if self._host is None:
             columns = []
             for name in ("src", "dst", "weight"):
@@ -110,7 +111,10 @@ class SplitGraph:
                     with _on(part.device):
                         pieces.append(getattr(part.edges, name).copy_to_host())
                 columns.append(np.concatenate(pieces))
-            self._host = Graph(*columns, self.num_vertices)
+            index = index_dtype_for(self.num_vertices, self.num_edges)
+            self._host = Graph(columns[0].astype(index, copy=False),
+                               columns[1].astype(index, copy=False), columns[2],
+                               self.num_vertices)
         return self._host
 
     @property
@@ -226,10 +230,14 @@ def to_device_parts(graph: Graph, devices: Sequence[int]) -> list[DevicePart]:
         raise ValueError(f"devices must be a non-empty list of CUDA device ids, got {devices!r}")
     m = graph.num_edges
     bounds = np.arange(len(devices) + 1, dtype=np.int64) * m // len(devices)
+    # A part's own ids are positions inside it: 32-bit vertex ids while the vertices and the
+    # largest part allow, whatever the whole graph's edge count.
+    index = index_dtype_for(graph.num_vertices, int(np.diff(bounds).max()))
     parts = []
     for device, lo, hi in zip(devices, bounds[:-1].tolist(), bounds[1:].tolist()):
+        columns = (graph.src[lo:hi].astype(index), graph.dst[lo:hi].astype(index),
+                   np.ascontiguousarray(graph.weight[lo:hi]))
         with _on(int(device)):
-            edges = DeviceEdges(*(runtime.to_device(np.ascontiguousarray(a[lo:hi]))
-                                  for a in (graph.src, graph.dst, graph.weight)), kind="host")
+            edges = DeviceEdges(*(runtime.to_device(a) for a in columns), kind="host")
         parts.append(DevicePart(int(device), edges, lo, graph.num_vertices, m))
     return parts

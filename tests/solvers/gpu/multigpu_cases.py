@@ -212,7 +212,7 @@ def test_a_part_too_big_for_its_device_is_refused_before_allocating(monkeypatch)
 
     graph = parmst.generate("rmat:scale=5,seed=1")
     split = parmst.Graph.from_device_parts(graph.to_device_parts([0, 0]))
-    monkeypatch.setattr(multigpu, "memory_info", lambda device: (4096.0, 2.0**34))
+    monkeypatch.setattr(multigpu, "memory_info", lambda device, reclaim=False: (4096.0, 2.0**34))
     with pytest.raises(SolverUnavailable, match=r"part [01] \(\d+ edges\) on device cuda:0 .* "
                        r"needs about 0\.\d\d GiB .* 0\.00 GiB of 16\.00 GiB is free; split the "
                        r"graph into more parts"):

@@ -85,7 +85,7 @@ def cpu_standin(monkeypatch, machine):
     monkeypatch.setattr(runtime, "synchronize", lambda: None)
     monkeypatch.setattr(multigpu, "visible_devices",
                         lambda: [f"cuda:{d} Fake GPU" for d in range(4)])
-    monkeypatch.setattr(multigpu, "memory_info", lambda device: (float("inf"), float("inf")))
+    monkeypatch.setattr(multigpu, "memory_info", lambda device, reclaim=False: (float("inf"), float("inf")))
     machine(4)
     return seen
 

@@ -155,12 +155,22 @@ def on_device(device: int) -> Iterator[None]:
         yield
 
 
-def memory_info(device: int) -> tuple[float, float]:
-    """``(free, total)`` bytes of ``device`` (``cuMemGetInfo``; infinite under the simulator)."""
+def memory_info(device: int, reclaim: bool = False) -> tuple[float, float]:
+    """``(free, total)`` bytes of ``device`` (``cuMemGetInfo``; infinite under the simulator).
+
+    ``reclaim`` first frees what is only held for later: the device pool's idle
+    buffers and the arrays numba-cuda has queued for a deferred free.
+    """
     from numba import cuda
 
+    from parmst._cuda import pool
+
     with on_device(device):
-        free, total = cuda.current_context().get_memory_info()
+        context = cuda.current_context()
+        if reclaim and not runtime.simulator_active():
+            pool.device_pool().clear()
+            context.deallocations.clear()
+        free, total = context.get_memory_info()
     return float(free), float(total)
 
 

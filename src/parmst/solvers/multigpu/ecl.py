@@ -211,9 +211,16 @@ def _solve_bytes(num_vertices: int, num_edges: int, weight_dtype: np.dtype) -> i
             + 8 * min(num_edges, num_vertices))
 
 
+def _free_for(device: int, need: int) -> tuple[float, float]:
+    """``device``'s free and total bytes, reclaiming idle and deferred memory first where
+    ``need`` does not fit what is free."""
+    free, total = memory_info(device)
+    return (free, total) if need <= free else memory_info(device, reclaim=True)
+
+
 def _check_memory(chosen: Plan, parts: list[_Part], graph: Graph | SplitGraph) -> None:
-    """Refuse before any allocation where a device cannot hold its largest part's solve (and
-    its parts' survivors), or the merge device the merge: SolverUnavailable naming the device,
+    """Refuse before any allocation where a device cannot hold its largest part's solve and
+    its parts' survivors (at most n - 1 edges a part): SolverUnavailable naming the device,
     the part and the bytes. The parts' own edges on their devices are already counted as used."""
     n = graph.num_vertices
     edge_bytes = 2 * graph.index_dtype.itemsize + graph.weight_dtype.itemsize
@@ -229,7 +236,7 @@ def _check_memory(chosen: Plan, parts: list[_Part], graph: Graph | SplitGraph) -
         needs[device] = (largest, which, survivors + kept[p] * (edge_bytes + 8))
     names = visible_devices()
     for device, (largest, which, survivors) in needs.items():
-        free, total = memory_info(device)
+        free, total = _free_for(device, largest + survivors)
         if largest + survivors > free:
             raise SolverUnavailable(
                 f"ecl/multigpu: part {which} ({parts[which].num_edges} edges) on device "
@@ -237,17 +244,25 @@ def _check_memory(chosen: Plan, parts: list[_Part], graph: Graph | SplitGraph) -
                 f"memory but {free / 2**30:.2f} GiB of {total / 2**30:.2f} GiB is free; split "
                 f"the graph into more parts (parts=, or more parts per device) so that each "
                 f"part is smaller")
-    merge_device = chosen.devices[0]
-    merged = sum(kept)
-    need = (needs.get(merge_device, (0, 0, 0))[2] + merged * (edge_bytes + 8)
-            + _solve_bytes(n, merged, graph.weight_dtype))
-    free, total = memory_info(merge_device)
+
+
+def _check_merge_memory(chosen: Plan, parts: list[_Part], graph: Graph | SplitGraph,
+                        crossing: int) -> None:
+    """Refuse before the exchange where the merge device cannot hold the survivors' merged
+    copy and the merge's solve (the survivors counted, now that the local forests are known)."""
+    n = graph.num_vertices
+    merged = sum(len(part.forest) for part in parts) + crossing
+    edge_bytes = 2 * graph.index_dtype.itemsize + graph.weight_dtype.itemsize
+    need = merged * (edge_bytes + 8) + _solve_bytes(n, merged, graph.weight_dtype)
+    device = chosen.devices[0]
+    free, total = _free_for(device, need)
     if need > free:
         raise SolverUnavailable(
-            f"ecl/multigpu: the merge of up to {merged} surviving edges on device "
-            f"{names[merge_device]} needs about {need / 2**30:.2f} GiB of device memory but "
-            f"{free / 2**30:.2f} GiB of {total / 2**30:.2f} GiB is free; each part keeps at "
-            f"most n - 1 = {max(n - 1, 0)} edges, so fewer, larger parts make the merge smaller")
+            f"ecl/multigpu: the merge of {merged} surviving edges on device "
+            f"{visible_devices()[device]} needs about {need / 2**30:.2f} GiB of device memory "
+            f"but {free / 2**30:.2f} GiB of {total / 2**30:.2f} GiB is free; each part keeps "
+            f"at most n - 1 = {max(n - 1, 0)} edges, so fewer, larger parts (or parts spread "
+            f"over more devices) make the merge smaller")
 
 
 def _record(stats: Stats, chosen: Plan, split: str, parts: list[_Part], crossing: int,
@@ -375,6 +390,7 @@ def solve(graph: Graph | SplitGraph, stats: Stats, *, devices: Sequence[int] | N
         with stats.phase("local"):
             per_device = _local_forests(chosen, shares, options)
         with stats.phase("exchange"):
+            _check_merge_memory(chosen, shares, graph, len(crossing))
             merged, global_ids, paths, exchange = _gather_on(chosen, shares, graph, crossing)
             if split != "edges":  # vertex parts interleave ids: back to ascending global ids
                 with on_device(chosen.devices[0]):
