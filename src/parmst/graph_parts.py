@@ -29,7 +29,7 @@ from parmst._names import DEFAULT_COLUMNS
 from parmst.errors import GraphValueError
 from parmst.graph import Graph
 
-__all__ = ["SplitGraph", "from_device_parts", "to_device_parts"]
+__all__ = ["SplitGraph", "from_device_parts", "part_index_dtype", "to_device_parts"]
 
 
 @contextmanager
@@ -210,6 +210,20 @@ def from_device_parts(parts: Sequence[DevicePart]) -> SplitGraph:
     return SplitGraph(parts)
 
 
+def part_index_dtype(num_vertices: int, largest_part: int) -> np.dtype:
+    """The vertex id dtype of a graph's parts: int32 while the vertices and each part's own
+    positions fit in 32 bits, whatever the whole graph's edge count (a part is solved as an
+    edge list, so no CSR view doubles its entries), else int64.
+
+    Examples
+    --------
+    >>> part_index_dtype(2**28, 2**30), part_index_dtype(2**31, 10)
+    (dtype('int32'), dtype('int64'))
+    """
+    fits = max(num_vertices, largest_part) <= np.iinfo(np.int32).max
+    return np.dtype(np.int32 if fits else np.int64)
+
+
 def to_device_parts(graph: Graph, devices: Sequence[int]) -> list[DevicePart]:
     """``graph``'s edges in ``len(devices)`` consecutive, equal id ranges, part ``k`` copied to
     ``devices[k]`` (a device may be named several times: its parts are solved one after
@@ -230,9 +244,7 @@ def to_device_parts(graph: Graph, devices: Sequence[int]) -> list[DevicePart]:
         raise ValueError(f"devices must be a non-empty list of CUDA device ids, got {devices!r}")
     m = graph.num_edges
     bounds = np.arange(len(devices) + 1, dtype=np.int64) * m // len(devices)
-    # A part's own ids are positions inside it: 32-bit vertex ids while the vertices and the
-    # largest part allow, whatever the whole graph's edge count.
-    index = index_dtype_for(graph.num_vertices, int(np.diff(bounds).max()))
+    index = part_index_dtype(graph.num_vertices, int(np.diff(bounds).max()))
     parts = []
     for device, lo, hi in zip(devices, bounds[:-1].tolist(), bounds[1:].tolist()):
         columns = (graph.src[lo:hi].astype(index), graph.dst[lo:hi].astype(index),

@@ -16,8 +16,15 @@ Every part keeps its edges in global id order and the vertex ids of the
 whole graph, so ties break as in the whole graph and the answer is the
 exact minimum spanning forest, the same edge ids as every other solver.
 
-Transfers: each part goes from the host to its device once and is solved
-there as a device graph, so its local forest stays on the device; the
+A graph already split over the GPUs (:class:`~parmst.graph_parts.SplitGraph`)
+is solved where its parts lie, several parts of one device one after
+another; a part's own ids stay 32-bit positions and its survivors get int64
+global ids (its first id added) on its device. Each device's memory is
+checked before anything is allocated, the merge device's again before the
+exchange, with the survivors counted.
+
+Transfers: each part of a host graph goes from the host to its device once
+and is solved there as a device graph, so its local forest stays on the device; the
 survivors' endpoints, weights and global ids are gathered there and moved to
 the merge device by a peer copy (host staging where the devices have no
 peer access, a plain device copy on the same device); the merge's forest ids
