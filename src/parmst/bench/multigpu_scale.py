@@ -198,7 +198,8 @@ def scale_records(graph: ScaleGraph, gpus: Sequence[int], scheme: Scheme,
     from parmst.graph import Graph
 
     counts = describe(graph.spec)
-    info = GraphInfo(graph.name, graph.spec, counts["n"], counts["m"], "", graph.stands_for)
+    info = GraphInfo(graph.name, f"{graph.spec}, generated on the GPUs, checked by "
+                     f"{graph.check}", counts["n"], counts["m"], "", graph.stands_for)
     seen = _visible_gpus()
     records: list[Record] = []
     expected = None
