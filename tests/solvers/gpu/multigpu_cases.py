@@ -217,6 +217,10 @@ def test_a_part_too_big_for_its_device_is_refused_before_allocating(monkeypatch)
                        r"needs about 0\.\d\d GiB .* 0\.00 GiB of 16\.00 GiB is free; split the "
                        r"graph into more parts"):
         parmst.minimum_spanning_forest(split)
+    with pytest.raises(SolverUnavailable, match=r"the merge of 10 surviving edges on device "
+                       r"cuda:0 .* needs about 1024\.00 GiB .* each part keeps at most n - 1 = "
+                       r"10 edges, so fewer, larger parts"):
+        multigpu._check_merge_memory(0, 10, 2**40, 11)
 
 
 def test_malformed_parts_are_refused_naming_the_part():

@@ -180,30 +180,41 @@ def _gather_on(chosen: Plan, parts: list[_Part], graph: Graph | SplitGraph, cros
     """Every part's survivors, then the crossing edges (from the host), concatenated on the
     merge device in that order: the merged edge list, its int64 global ids, the transfer paths
     taken (:func:`parmst.solvers.multigpu._devices.transfer_path`) and, per source device,
-    the seconds its survivors took to arrive."""
+    the seconds its survivors took to arrive. Each part's survivors are dropped once copied,
+    so the merge has their room."""
     target = chosen.devices[0]
-    pieces = [(chosen.device_of(p), transfer_path(chosen.device_of(p), target), part.survivors)
-              for p, part in enumerate(parts)]
-    paths = {path for _, path, _ in pieces}
+    sources = [chosen.device_of(p) for p in range(len(parts))]
+    paths = {transfer_path(source, target) for source in sources}
+    total = sum(len(part.forest) for part in parts) + len(crossing)
+    _check_merge_memory(target, total, total * (_edge_bytes(graph) + 8), graph.num_vertices)
     with on_device(target):
-        if len(crossing):
-            pieces.append((target, "device", tuple(runtime.to_device(a) for a in (
-                graph.src[crossing], graph.dst[crossing], graph.weight[crossing], crossing))))
-        total = sum(columns[0].shape[0] for _, _, columns in pieces)
         dtypes = (graph.index_dtype, graph.index_dtype, graph.weight_dtype, np.int64)
         merged = [cuda.device_array(total, dtype=dtype) for dtype in dtypes]
     start = 0
     seconds: dict[int, float] = {}
-    for source, path, columns in pieces:
+    for source, part in zip(sources, parts):
         began = time.perf_counter()
-        end = start + columns[0].shape[0]
-        for out, values in zip(merged, columns):
-            copy_into(out[start:end], values, source, target, path)
-        start = end
-        with on_device(target):
-            runtime.synchronize()
+        columns, part.survivors = part.survivors, ()
+        start = _copy_piece(merged, start, columns, source, target,
+                            transfer_path(source, target))
         seconds[source] = seconds.get(source, 0.0) + time.perf_counter() - began
+    if len(crossing):
+        with on_device(target):
+            columns = tuple(runtime.to_device(a) for a in (
+                graph.src[crossing], graph.dst[crossing], graph.weight[crossing], crossing))
+        _copy_piece(merged, start, columns, target, target, "device")
     return DeviceEdges(*merged[:3], kind="numba"), merged[3], paths, seconds
+
+
+def _copy_piece(merged: list[Any], start: int, columns: tuple[Any, ...], source: int,
+                target: int, path: str) -> int:
+    """Copy one piece's columns into ``merged`` from ``start`` on; where the next piece starts."""
+    end = start + columns[0].shape[0]
+    for out, values in zip(merged, columns):
+        copy_into(out[start:end], values, source, target, path)
+    with on_device(target):
+        runtime.synchronize()
+    return end
 
 
 def _solve_bytes(num_vertices: int, num_edges: int, weight_dtype: np.dtype) -> int:
@@ -225,51 +236,51 @@ def _free_for(device: int, need: int) -> tuple[float, float]:
     return (free, total) if need <= free else memory_info(device, reclaim=True)
 
 
+def _edge_bytes(graph: Graph | SplitGraph) -> int:
+    """Bytes of one edge on a device: two vertex ids and a weight."""
+    return 2 * graph.index_dtype.itemsize + graph.weight_dtype.itemsize
+
+
 def _check_memory(chosen: Plan, parts: list[_Part], graph: Graph | SplitGraph) -> None:
-    """Refuse before any allocation where a device cannot hold its largest part's solve and
-    its parts' survivors (at most n - 1 edges a part): SolverUnavailable naming the device,
-    the part and the bytes. The parts' own edges on their devices are already counted as used."""
+    """Refuse before any allocation where a device cannot solve its parts one after another:
+    each part's solve (and upload, for a host graph) beside the survivors of the parts solved
+    before it there (at most n - 1 edges a part). SolverUnavailable names the device, the part
+    and the bytes. The parts' own edges on their devices are already counted as used."""
     n = graph.num_vertices
-    edge_bytes = 2 * graph.index_dtype.itemsize + graph.weight_dtype.itemsize
-    kept = [min(part.num_edges, max(n - 1, 0)) for part in parts]
-    needs: dict[int, tuple[int, int, int]] = {}  # device: (largest solve, its part, survivors)
+    survivor_bytes = _edge_bytes(graph) + 8  # and its int64 global id
+    held: dict[int, int] = {}  # device: survivors' bytes so far
+    peaks: dict[int, tuple[int, int]] = {}  # device: (peak bytes, the part reaching it)
     for p, part in enumerate(parts):
         device = chosen.device_of(p)
-        upload = part.num_edges * edge_bytes if isinstance(part.source, Graph) else 0
-        solve = upload + _solve_bytes(n, part.num_edges, graph.weight_dtype)
-        largest, which, survivors = needs.get(device, (0, p, 0))
-        if solve > largest:
-            largest, which = solve, p
-        needs[device] = (largest, which, survivors + kept[p] * (edge_bytes + 8))
+        upload = part.num_edges * _edge_bytes(graph) if isinstance(part.source, Graph) else 0
+        need = held.get(device, 0) + upload + _solve_bytes(n, part.num_edges,
+                                                           graph.weight_dtype)
+        held[device] = held.get(device, 0) + min(part.num_edges, max(n - 1, 0)) * survivor_bytes
+        peak, which = peaks.get(device, (0, p))
+        peaks[device] = max((peak, which), (need, p), (held[device], p))
     names = visible_devices()
-    for device, (largest, which, survivors) in needs.items():
-        free, total = _free_for(device, largest + survivors)
-        if largest + survivors > free:
+    for device, (need, which) in peaks.items():
+        free, total = _free_for(device, need)
+        if need > free:
             raise SolverUnavailable(
                 f"ecl/multigpu: part {which} ({parts[which].num_edges} edges) on device "
-                f"{names[device]} needs about {(largest + survivors) / 2**30:.2f} GiB of device "
-                f"memory but {free / 2**30:.2f} GiB of {total / 2**30:.2f} GiB is free; split "
-                f"the graph into more parts (parts=, or more parts per device) so that each "
-                f"part is smaller")
+                f"{names[device]} needs about {need / 2**30:.2f} GiB of device memory but "
+                f"{free / 2**30:.2f} GiB of {total / 2**30:.2f} GiB is free; split the graph "
+                f"into more parts (parts=, or more parts per device) so that each part is "
+                f"smaller")
 
 
-def _check_merge_memory(chosen: Plan, parts: list[_Part], graph: Graph | SplitGraph,
-                        crossing: int) -> None:
-    """Refuse before the exchange where the merge device cannot hold the survivors' merged
-    copy and the merge's solve (the survivors counted, now that the local forests are known)."""
-    n = graph.num_vertices
-    merged = sum(len(part.forest) for part in parts) + crossing
-    edge_bytes = 2 * graph.index_dtype.itemsize + graph.weight_dtype.itemsize
-    need = merged * (edge_bytes + 8) + _solve_bytes(n, merged, graph.weight_dtype)
-    device = chosen.devices[0]
+def _check_merge_memory(device: int, merged: int, need: int, num_vertices: int) -> None:
+    """Refuse where the merge device cannot take ``need`` more bytes for the merge of ``merged``
+    surviving edges (their merged copy, then the merge's solve)."""
     free, total = _free_for(device, need)
     if need > free:
         raise SolverUnavailable(
             f"ecl/multigpu: the merge of {merged} surviving edges on device "
             f"{visible_devices()[device]} needs about {need / 2**30:.2f} GiB of device memory "
             f"but {free / 2**30:.2f} GiB of {total / 2**30:.2f} GiB is free; each part keeps "
-            f"at most n - 1 = {max(n - 1, 0)} edges, so fewer, larger parts (or parts spread "
-            f"over more devices) make the merge smaller")
+            f"at most n - 1 = {max(num_vertices - 1, 0)} edges, so fewer, larger parts (or "
+            f"parts spread over more devices) make the merge smaller")
 
 
 def _record(stats: Stats, chosen: Plan, split: str, parts: list[_Part], crossing: int,
@@ -306,6 +317,32 @@ def _record(stats: Stats, chosen: Plan, split: str, parts: list[_Part], crossing
     extra["merge_share"] = merged / extra["end_to_end_time"] if extra["end_to_end_time"] else 0.0
     extra["merge_compute_share"] = (merge.compute_time / stats.compute_time
                                     if stats.compute_time else 0.0)
+
+
+def _exchange_and_merge(chosen: Plan, shares: list[_Part], graph: Graph | SplitGraph,
+                        crossing: np.ndarray, split: str, stats: Stats, merge: Stats,
+                        options: dict) -> tuple[np.ndarray, Any, set[str], dict[int, float]]:
+    """The survivors to the merge device (phase ``exchange``) and ``ecl/gpu`` on them there
+    (phase ``merge``): the forest's global ids on the host, the merged list's ids, the
+    transfer paths and each device's exchange seconds."""
+    target = chosen.devices[0]
+    with stats.phase("exchange"):
+        merged, global_ids, paths, exchange = _gather_on(chosen, shares, graph, crossing)
+        if split != "edges":  # vertex parts interleave ids: back to ascending global ids
+            with on_device(target):
+                bits = max(1, graph.num_edges - 1).bit_length()
+                order = arrays.radix_order(global_ids, bits)
+                merged = DeviceEdges(*(arrays.gather(a, order) for a in
+                                       (merged.src, merged.dst, merged.weight)), kind="numba")
+                global_ids = arrays.gather(global_ids, order)
+    with stats.phase("merge"), on_device(target):
+        count = len(global_ids)
+        _check_merge_memory(target, count, _solve_bytes(graph.num_vertices, count,
+                                                        graph.weight_dtype), graph.num_vertices)
+        picked = ecl.solve(Graph._on_device(merged, graph.num_vertices), merge, **options)
+        with runtime.timed_transfer(merge, "copy_back_time"):
+            forest = arrays.gather(global_ids, picked).copy_to_host()
+    return forest, global_ids, paths, exchange
 
 
 def _split_plan(graph: SplitGraph, devices: Any, parts: Any, split: str) -> Plan:
@@ -396,21 +433,18 @@ def solve(graph: Graph | SplitGraph, stats: Stats, *, devices: Sequence[int] | N
             _check_memory(chosen, shares, graph)
         with stats.phase("local"):
             per_device = _local_forests(chosen, shares, options)
-        with stats.phase("exchange"):
-            _check_merge_memory(chosen, shares, graph, len(crossing))
-            merged, global_ids, paths, exchange = _gather_on(chosen, shares, graph, crossing)
-            if split != "edges":  # vertex parts interleave ids: back to ascending global ids
-                with on_device(chosen.devices[0]):
-                    bits = max(1, graph.num_edges - 1).bit_length()
-                    order = arrays.radix_order(global_ids, bits)
-                    merged = DeviceEdges(*(arrays.gather(a, order) for a in
-                                           (merged.src, merged.dst, merged.weight)), kind="numba")
-                    global_ids = arrays.gather(global_ids, order)
-        with stats.phase("merge"), on_device(chosen.devices[0]):
-            merge = Stats()
-            picked = ecl.solve(Graph._on_device(merged, graph.num_vertices), merge, **options)
-            with runtime.timed_transfer(merge, "copy_back_time"):
-                forest = arrays.gather(global_ids, picked).copy_to_host()
+        merge = Stats()
+        if len(shares) == 1 and not len(crossing):
+            # One part is the whole graph: its local forest is the answer, no merge.
+            with stats.phase("exchange"):
+                global_ids = shares[0].survivors[3]
+            with (stats.phase("merge"), on_device(chosen.devices[0]),
+                  runtime.timed_transfer(merge, "copy_back_time")):
+                forest = global_ids.copy_to_host()
+            paths, exchange = {"device"}, {}
+        else:
+            forest, global_ids, paths, exchange = _exchange_and_merge(
+                chosen, shares, graph, crossing, split, stats, merge, options)
     stats.extra["transfer"] = "+".join(sorted(paths))
     # The devices ran their kernels at once: the local stage's computation is its slowest
     # device's; the rest of the stage's wall time (splits, transfers) stays initialization.
