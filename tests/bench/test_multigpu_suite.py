@@ -66,7 +66,7 @@ def test_scale_suite_generates_every_family_at_a_billion_edges_and_more():
     assert [SCALE_GRAPHS[name].spec.split(":")[0] for name in full.gpu_scale] == [
         "rmat", "seed000-sparse", "random-degree", "road", "rmat"]
     assert SCALE_GRAPHS["rmat-2e28"].min_gpus == 4
-    assert SCALE_GRAPHS["rmat-2e8"].placement(1) == [0, 0, 0]
+    assert SCALE_GRAPHS["rmat-2e6"].placement(1) == [0, 0, 0]
 
 
 @pytest.mark.gpu
@@ -84,7 +84,7 @@ def test_multigpu_scale_small_suite_under_the_simulator(tmp_path):
     data = json.loads((tmp_path / "bench_multigpu-scale-small.json").read_text())
     got = [(r["graph"], r["solver"], r["variant"], r["status"], r["extra"].get("parts"))
            for r in data["records"]]
-    assert got == [("rmat-2e8", "ecl/multigpu", "gpus=1", "ok", 3),
+    assert got == [("rmat-2e6", "ecl/multigpu", "gpus=1", "ok", 3),
                    ("road-small", "ecl/gpu", "gpus=1", "ok", None),
                    ("road-small", "ecl/multigpu", "gpus=1", "ok", 1)]
     checks = [r["extra"].get("check") for r in data["records"]]
@@ -93,4 +93,4 @@ def test_multigpu_scale_small_suite_under_the_simulator(tmp_path):
     multigpu = data["records"][0]
     assert multigpu["phases"]["generate"] > 0 and multigpu["extra"]["local_time_gpu0"] > 0
     text = (tmp_path / "bench_multigpu-scale-small.md").read_text()
-    assert "## Per GPU" in text and "| rmat-2e8 | ecl/multigpu[gpus=1] | 3 | gpu0 |" in text
+    assert "## Per GPU" in text and "| rmat-2e6 | ecl/multigpu[gpus=1] | 3 | gpu0 |" in text

@@ -91,8 +91,8 @@ SCALE_GRAPHS: dict[str, ScaleGraph] = {g.name: g for g in (
                "the same, checked by parmst.verify where ecl/cpu does not fit the call",
                min_gpus=4, check="verify"),
     # Small stand-ins of the same path: CI (the simulator's one device holds every part).
-    ScaleGraph("rmat-2e8", "rmat:scale=8,seed=1", "R-MAT scale 8", parts_per_gpu=3),
-    ScaleGraph("road-small", "road:side=20,seed=1", "road-like grid of 20 x 20",
+    ScaleGraph("rmat-2e6", "rmat:scale=6,seed=1", "R-MAT scale 6", parts_per_gpu=3),
+    ScaleGraph("road-small", "road:side=12,seed=1", "road-like grid of 12 x 12",
                check="verify"),
 )}
 

@@ -505,7 +505,7 @@ SUITES: dict[str, Suite] = {suite.name: suite for suite in (
                      "rmat-2e28")),
     Suite("multigpu-scale-small", "the multigpu-scale path on two small graphs generated as "
           "parts of one GPU", (), solvers=_MULTIGPU_SOLVERS, peers=(), measure="compute",
-          baseline="ecl/gpu", gpu_scale=("rmat-2e8", "road-small"), gpus=(1,)),
+          baseline="ecl/gpu", gpu_scale=("rmat-2e6", "road-small"), gpus=(1,)),
     Suite("cpu-scaling", "Shou and He / Sousa thread scaling on large graphs (1-16 threads)",
           _families(("rmat", "random-degree", "seed000-sparse", "road", "delaunay", "grid2d"),
                     "large"),
