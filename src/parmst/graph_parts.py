@@ -117,6 +117,24 @@ class SplitGraph:
                                self.num_vertices)
         return self._host
 
+    def as_device_graph(self) -> Graph:
+        """A graph of one part as a plain device :class:`~parmst.Graph` on its GPU, the part's
+        arrays themselves (no copy, its vertex id dtype kept), for the one-GPU solvers.
+
+        Examples
+        --------
+        >>> import parmst  # doctest: +SKIP
+        >>> g = parmst.Graph.from_edges([0, 1], [1, 2], [1.0, 2.0])  # doctest: +SKIP
+        >>> parmst.Graph.from_device_parts(g.to_device_parts([0])).as_device_graph()
+        ... # doctest: +SKIP
+        Graph(num_vertices=3, num_edges=2, weight=float64, index=int32, on the device)
+        """
+        if len(self.parts) != 1:
+            raise GraphValueError(f"this graph is {len(self.parts)} parts on devices "
+                                  f"{list(self.devices)}, not one device graph; solve it with "
+                                  "ecl/multigpu")
+        return Graph._on_device(self.parts[0].edges, self.num_vertices)
+
     @property
     def src(self) -> np.ndarray:
         return self.to_host().src

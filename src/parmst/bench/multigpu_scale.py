@@ -173,19 +173,14 @@ def _timed_runs(record: Record, solve: Callable[[], object], scheme: Scheme,
     return forest
 
 
-def _baseline(parts: list, num_vertices: int) -> Callable[[], object]:
-    """``ecl/gpu`` on the one part's device arrays, as a user holding them calls it."""
+def _baseline(split) -> Callable[[], object]:
+    """``ecl/gpu`` on the one part's device arrays, as a user holding them calls it (the
+    arrays as they are: the part's 32-bit vertex ids are not widened for the whole graph's
+    edge count)."""
     from parmst.api import minimum_spanning_forest
-    from parmst.graph import Graph
 
-    (part,) = parts
-    edges = part.edges
-
-    def solve() -> object:
-        graph = Graph.from_edges(edges.src, edges.dst, edges.weight, num_vertices=num_vertices)
-        return minimum_spanning_forest(graph, "ecl/gpu")
-
-    return solve
+    graph = split.as_device_graph()
+    return functools.partial(minimum_spanning_forest, graph, "ecl/gpu")
 
 
 def scale_records(graph: ScaleGraph, gpus: Sequence[int], scheme: Scheme,
@@ -224,7 +219,7 @@ def scale_records(graph: ScaleGraph, gpus: Sequence[int], scheme: Scheme,
         info.num_edges, info.weight_dtype = split.num_edges, split.weight_dtype.name
         for record in made:
             progress(f"{graph.name} {record.solver} on {k} GPU(s)")
-            solve = (_baseline(parts, split.num_vertices) if record.solver == "ecl/gpu"
+            solve = (_baseline(split) if record.solver == "ecl/gpu"
                      else functools.partial(minimum_spanning_forest, split, "ecl/multigpu"))
             try:
                 forest = _timed_runs(record, solve, scheme, generate_time, expected)

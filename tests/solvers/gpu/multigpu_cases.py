@@ -243,6 +243,8 @@ def test_malformed_parts_are_refused_naming_the_part():
     with pytest.raises(GraphValueError, match="part 0 is a str, not a DevicePart"):
         parmst.Graph.from_device_parts(["part"])
     split = parmst.Graph.from_device_parts(parts)
+    with pytest.raises(GraphValueError, match=r"2 parts on devices \[0, 0\], not one device"):
+        split.as_device_graph()
     with pytest.raises(SolverUnavailable, match="solved by ecl/multigpu, not 'ecl/gpu'"):
         parmst.minimum_spanning_forest(split, "ecl/gpu")
     with pytest.raises(ValueError, match="solved where its parts lie"):
