@@ -188,7 +188,6 @@ def scale_records(graph: ScaleGraph, gpus: Sequence[int], scheme: Scheme,
                   ) -> tuple[GraphInfo, list[Record]]:
     """``graph`` on each of ``gpus`` GPU counts: its GraphInfo and records (``ecl/gpu`` on one
     GPU where the graph is one part, ``ecl/multigpu`` at every count)."""
-    from parmst.api import minimum_spanning_forest
     from parmst.generators import describe
     from parmst.graph import Graph
 
@@ -219,31 +218,41 @@ def scale_records(graph: ScaleGraph, gpus: Sequence[int], scheme: Scheme,
         info.num_edges, info.weight_dtype = split.num_edges, split.weight_dtype.name
         for record in made:
             progress(f"{graph.name} {record.solver} on {k} GPU(s)")
-            solve = (_baseline(split) if record.solver == "ecl/gpu"
-                     else functools.partial(minimum_spanning_forest, split, "ecl/multigpu"))
-            try:
-                forest = _timed_runs(record, solve, scheme, generate_time, expected)
-            except Exception as exc:  # noqa: BLE001 - one count failing leaves the others
-                record.status, record.note = "error", f"{type(exc).__name__}: {exc}"
-                record.clear_times()
-                log.error("%s %s on %d GPU(s): %s", graph.name, record.solver, k, exc)
-                continue
             record.extra.update(generate_time=generate_time, num_edges=split.num_edges)
-            if expected is None:
-                progress(f"{graph.name} check by {graph.check}")
-                ok, message, seconds = _reference(split, forest, graph.check)
-                info.verified, info.verify_message = ok, message
-                info.num_components, info.total_weight = (forest.num_components,
-                                                          forest.total_weight)
-                record.extra.update(check=graph.check, check_time=seconds)
-                expected = forest.edge_ids
-                if not ok:
-                    record.status, record.note = "MISMATCH", message
-        # A forest keeps its graph until its fields are read: drop all three, then the memory
-        # they held, before the next count generates its parts.
-        forest = split = parts = solve = None
-        _release(k)
+            expected = _time_and_check(record, split, graph, scheme, expected, info, progress)
+            _release(k)  # the solve's pooled buffers and cached keys, before the next one
+        split = parts = None
+        _release(k)  # the parts, before the next count generates its own
     return info, records
+
+
+def _time_and_check(record: Record, split, graph: ScaleGraph, scheme: Scheme,
+                    expected: np.ndarray | None, info: GraphInfo,
+                    progress: Callable[[str], None]) -> np.ndarray | None:
+    """Time ``record``'s solver on ``split``; the first forest of a graph is checked on the host
+    (its verdict into ``info``) and its ids returned as what every later forest must match.
+    The forest and the solver's device graph are dropped on return."""
+    from parmst.api import minimum_spanning_forest
+
+    solve = (_baseline(split) if record.solver == "ecl/gpu"
+             else functools.partial(minimum_spanning_forest, split, "ecl/multigpu"))
+    try:
+        forest = _timed_runs(record, solve, scheme, record.extra["generate_time"], expected)
+    except Exception as exc:  # noqa: BLE001 - one solver or count failing leaves the others
+        record.status, record.note = "error", f"{type(exc).__name__}: {exc}"
+        record.clear_times()
+        log.error("%s %s: %s", graph.name, record.label, exc)
+        return expected
+    if expected is not None:
+        return expected
+    progress(f"{graph.name} check by {graph.check}")
+    ok, message, seconds = _reference(split, forest, graph.check)
+    info.verified, info.verify_message = ok, message
+    info.num_components, info.total_weight = forest.num_components, forest.total_weight
+    record.extra.update(check=graph.check, check_time=seconds)
+    if not ok:
+        record.status, record.note = "MISMATCH", message
+    return forest.edge_ids
 
 
 def _gib(extra: dict, key: str) -> str:
