@@ -7,9 +7,11 @@ from typing import Any
 import numpy as np
 
 from parmst import registry
-from parmst.errors import GraphValueError
+from parmst.errors import GraphValueError, SolverUnavailable
 from parmst.forest import Forest
 from parmst.graph import Graph
+from parmst.graph_parts import SplitGraph
+from parmst.stats import Stats
 
 __all__ = ["as_graph", "maximum_spanning_forest", "minimum_spanning_forest"]
 
@@ -54,18 +56,49 @@ def _run_distributed(dg: Any, solver: str, ignore_nan: bool, verify: bool,
     return forest
 
 
+#: Solvers that take a graph split over GPUs (:class:`parmst.graph_parts.SplitGraph`).
+SPLIT_SOLVERS = ("ecl/multigpu",)
+
+
+def _run_split(graph: SplitGraph, solver: str, verify: bool, options: dict[str, Any]
+               ) -> Forest:
+    """A graph split over GPUs, solved where its parts lie: the hardware is checked for the
+    parts' devices (a part per device, or several on one), not for the options' defaults."""
+    if solver not in ("auto", *SPLIT_SOLVERS):
+        raise SolverUnavailable(
+            f"a graph split over GPUs is solved by {', '.join(SPLIT_SOLVERS)}, not {solver!r}")
+    name = SPLIT_SOLVERS[0] if solver == "auto" else solver
+    devices = list(dict.fromkeys(graph.devices))
+    chosen = registry.resolve(name, None, {"devices": devices, "parts": max(2, len(devices))})
+    chosen.check_options(options)
+    fits = chosen.limit(graph) if chosen.limit is not None else True
+    if fits is not True:
+        raise SolverUnavailable(f"solver {chosen.name!r} cannot run here: {fits}")
+    stats = Stats()
+    edge_ids = chosen.load()(graph, stats, **{**chosen.options, **options})
+    forest = Forest.from_edge_ids(graph, edge_ids, solver=chosen.name, stats=stats)
+    if verify:
+        from parmst.verify import verify as check
+
+        check(graph.to_host(), forest).raise_if_failed()
+    return forest
+
+
 def minimum_spanning_forest(graph: Any, solver: str = "auto", *, ignore_nan: bool = False,
                             verify: bool = False, **options: Any) -> Forest:
     """The minimum spanning forest under the ``(weight, edge_id)`` order.
 
     Parameters
     ----------
-    graph : Graph, SciPy sparse matrix, NetworkX graph or DistributedGraph
+    graph : Graph, SciPy sparse matrix, NetworkX graph, DistributedGraph or SplitGraph
         A :class:`parmst.distributed.DistributedGraph` is solved collectively
         by an ``mpi`` solver (``"auto"``: ``filter-boruvka/mpi``): rank 0 gets
         the complete forest, the other ranks their share; with the option
         ``gather=False`` rank 0 too keeps only its share (see
-        :func:`parmst.distributed.write_forest`).
+        :func:`parmst.distributed.write_forest`). A
+        :class:`parmst.graph_parts.SplitGraph` (parts on GPUs,
+        :meth:`parmst.Graph.from_device_parts`) is solved by ``ecl/multigpu``
+        where its parts lie.
     solver : str
         A registered solver id (see :func:`parmst.available_solvers`) or
         ``"auto"``, which picks by the rule in :func:`parmst.registry.select`;
@@ -93,6 +126,8 @@ def minimum_spanning_forest(graph: Any, solver: str = "auto", *, ignore_nan: boo
     """
     if registry.is_distributed(graph):
         return _run_distributed(graph, solver, ignore_nan, verify, options)
+    if isinstance(graph, SplitGraph):  # checked for NaN when it was built
+        return _run_split(graph, solver, verify, options)
     g = as_graph(graph)
     if g.has_nan:
         if not ignore_nan:

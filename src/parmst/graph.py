@@ -178,6 +178,40 @@ class Graph:
             self._cache["device"] = edges
         return edges
 
+    def to_device_parts(self, devices: Any) -> list:
+        """The edges in ``len(devices)`` consecutive, equal id ranges, part ``k`` copied to GPU
+        ``devices[k]``: a :class:`~parmst._graph_device.DevicePart` list for
+        :meth:`from_device_parts` (see :func:`parmst.graph_parts.to_device_parts`).
+
+        Examples
+        --------
+        >>> g = Graph.from_edges([0, 1, 2], [1, 2, 0], [1.0, 2.0, 3.0])
+        >>> [p.count for p in g.to_device_parts([0, 0])]  # doctest: +SKIP
+        [1, 2]
+        """
+        from parmst.graph_parts import to_device_parts
+
+        return to_device_parts(self, devices)
+
+    @classmethod
+    def from_device_parts(cls, parts: Any) -> Any:
+        """A graph held as parts on one or more GPUs (consecutive id ranges, in order), checked
+        on the devices: a :class:`parmst.graph_parts.SplitGraph`, which ``ecl/multigpu``
+        solves without copying the edges to the host.
+
+        Examples
+        --------
+        >>> import parmst
+        >>> g = Graph.from_edges([0, 1, 2, 0], [1, 2, 3, 3], [4, 1, 3, 2])
+        >>> split = Graph.from_device_parts(g.to_device_parts([0, 0]))  # doctest: +SKIP
+        >>> parmst.minimum_spanning_forest(split, "ecl/multigpu").edge_ids.tolist()
+        ... # doctest: +SKIP
+        [1, 2, 3]
+        """
+        from parmst.graph_parts import from_device_parts
+
+        return from_device_parts(parts)
+
     # ------------------------------------------------------------------ constructors
     @classmethod
     def from_edges(cls, src: Any, dst: Any, weight: Any = None,

@@ -8,6 +8,7 @@ import pytest
 
 import parmst
 from parmst.bench import real
+from parmst.bench.multigpu_scale import SCALE_GRAPHS
 from parmst.bench.suites import SUITES, _cache_path, default_cache_dir, get_suite, load_graph
 from parmst.bench.weak import EDGES_PER_RANK, WEAK_GRAPHS
 from parmst.generators import FAMILIES, describe, parse_spec
@@ -25,12 +26,13 @@ def test_every_suite_has_a_small_variant():
 @pytest.mark.parametrize("suite", sorted(SUITES))
 def test_suite_specs_name_known_families_and_parameters(suite):
     graphs = get_suite(suite).graphs
-    weak = get_suite(suite).weak
-    # a scan-only or weak-scaling suite has no fixed graphs
-    assert graphs or get_suite(suite).scans or weak
+    weak, scale = get_suite(suite).weak, get_suite(suite).gpu_scale
+    # a scan-only, weak-scaling or GPU-generated suite has no fixed graphs
+    assert graphs or get_suite(suite).scans or weak or scale
     assert len({g.name for g in graphs}) == len(graphs)
     specs = [g.spec for g in graphs] + [WEAK_GRAPHS[name].spec(2**k) for name in weak
-                                        for k in (10, 20, 30)]
+                                        for k in (10, 20, 30)] + [SCALE_GRAPHS[name].spec
+                                                                  for name in scale]
     for spec in specs:
         if spec.startswith(real.PREFIX):  # a fetched real graph, named in the manifest
             assert spec[len(real.PREFIX):] in real.manifest(), spec

@@ -12,7 +12,8 @@ peers (:mod:`parmst.bench.peer_timing`) and the file formats
 reference. A graph runs once per weight transform
 (:mod:`parmst.bench.transforms`), and its solvers once per input placement
 (:mod:`parmst.bench.placement`). Scan sizes run Sun and Skadron's prefix-scan
-experiment after the graphs (:mod:`parmst.bench.scan`).
+experiment after the graphs (:mod:`parmst.bench.scan`); graphs generated on the GPUs
+run at several GPU counts (:mod:`parmst.bench.multigpu_scale`).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from parmst.bench import solver_timing
 from parmst.bench.config import RunConfig
 from parmst.bench.format_timing import time_format
 from parmst.bench.machine import load_average, machine_info
+from parmst.bench.multigpu_scale import SCALE_GRAPHS, ScaleGraph, scale_records
 from parmst.bench.peer_runner import PeerRunner
 from parmst.bench.peer_timing import time_peer, time_point_peer
 from parmst.bench.peers import PEERS, resolve_peers
@@ -82,7 +84,7 @@ def _inputs(graphs: Iterable[str | Graph | BenchGraph] | None, suite: Suite | No
     items: list[BenchGraph | tuple[str, Graph]] = []
     if suite is not None:
         names = [g.name for g in suite.graphs] + [weak_name(WEAK_GRAPHS[name])
-                                                  for name in suite.weak]
+                                                  for name in suite.weak] + list(suite.gpu_scale)
         unknown = [name for name in only or () if name not in names]
         if unknown:
             raise ValueError(f"suite {suite.name} has no graph {unknown[0]!r}; its graphs: "
@@ -143,7 +145,9 @@ def run(config: RunConfig) -> BenchResult:
     placements = list(config.setting("placements", ("host",)))
     end_to_end = bool(config.setting("end_to_end", False))
     weak = _weak_graphs(config)
-    items = _inputs(config.graphs, suite_info, config.only, scans=bool(scans) or bool(weak))
+    scale = _scale_graphs(config)
+    items = _inputs(config.graphs, suite_info, config.only,
+                    scans=bool(scans) or bool(weak) or bool(scale))
     cache_dir = None
     if config.cache:
         cache_dir = config.cache_dir if config.cache_dir is not None else default_cache_dir()
@@ -223,6 +227,13 @@ def run(config: RunConfig) -> BenchResult:
             _time_weak(plan, graph, launches, result)
             if config.after_graph is not None:
                 config.after_graph(result)
+        for graph in scale:
+            info, records = scale_records(graph, suite_info.gpus, scheme,
+                                          lambda label: bar.set_postfix_str(label))
+            result.graphs.append(info)
+            result.records.extend(records)
+            if config.after_graph is not None:
+                config.after_graph(result)
         if scans:
             from parmst.bench.scan import time_scans
 
@@ -237,6 +248,13 @@ def _weak_graphs(config: RunConfig) -> list[WeakGraph]:
     if config.only is not None:
         names = [name for name in names if weak_name(WEAK_GRAPHS[name]) in config.only]
     return [WEAK_GRAPHS[name] for name in names]
+
+
+def _scale_graphs(config: RunConfig) -> list[ScaleGraph]:
+    """The suite's graphs generated on the GPUs (:mod:`parmst.bench.multigpu_scale`), ``only``
+    applied."""
+    names = list(config.suite_info.gpu_scale) if config.suite_info else []
+    return [SCALE_GRAPHS[name] for name in names if config.only is None or name in config.only]
 
 
 def _time_weak(plan: _Plan, graph: WeakGraph, launches: list[Variant],

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from parmst.bench.machine import describe_machine
+from parmst.bench.multigpu_scale import gpu_table
 from parmst.bench.result import REFERENCE, BenchResult
 from parmst.bench.sweep_tables import (
     io_table,
@@ -121,6 +122,10 @@ def to_markdown(result: BenchResult) -> str:
                  "(ideal: 1); `peak growth` is the largest rank's peak resident memory "
                  "during the timed runs less its memory before them, and `growth / 1 rank` "
                  "divides it by the one-rank run's (ideal: 1)."), weak_table(result)),
+                ("Per GPU", ("ecl/multigpu per GPU: peak memory in use (its parts, the "
+                 "solve's working memory, the survivors), the graph's generation on the GPUs, "
+                 "the local forests (wall and kernels), the trip of its survivors to the merge "
+                 "device (exchange) and the merge, on the merge device."), gpu_table(result)),
                 ("Phases", "Per phase, summed over rounds (share of the phases' total).",
                  phase_tables(result)),
                 ("File formats", ("Write, then read back from the page cache (parsing, "

@@ -18,6 +18,8 @@ suite              reproduces
                    GPU solvers, with ECL-MST's own figures as a reference column
 ``ecl-ablation``   Fallin et al. Table 5: ``ecl/gpu`` with one optimization removed
 ``multigpu``       ``ecl/gpu`` on one GPU against ``ecl/multigpu`` on all of them
+``multigpu-scale`` ``ecl/multigpu`` on 1, 2 and 4 GPUs, graphs of 10^9 edges and more
+                   generated on the GPUs
 ``cpu-scaling``    Shou and He / Sousa scaling: multi-core solvers at 1..16 threads
 ``cpu-medium``     multi-core solvers against serial Kruskal and SciPy
 ``serial-medium``  serial solvers against SciPy (int32 weights; ``-float64`` too)
@@ -177,6 +179,11 @@ class Suite:
     end_to_end : bool
         Time the whole public call (graph from the arrays, the forest, its ids)
         instead of the solve function (:mod:`parmst.bench.solver_calls`).
+    gpu_scale : tuple of str
+        Graphs generated on the GPUs and solved at each of ``gpus`` GPU counts
+        (:data:`parmst.bench.multigpu_scale.SCALE_GRAPHS`).
+    gpus : tuple of int
+        The GPU counts of ``gpu_scale``.
     """
 
     name: str
@@ -199,6 +206,8 @@ class Suite:
     weights: tuple[str, ...] = ("given",)
     placements: tuple[str, ...] = ("host",)
     end_to_end: bool = False
+    gpu_scale: tuple[str, ...] = ()
+    gpus: tuple[int, ...] = (1, 2, 4)
     specs: tuple[str, ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -488,6 +497,15 @@ SUITES: dict[str, Suite] = {suite.name: suite for suite in (
     Suite("multigpu-small", "ecl/gpu against ecl/multigpu with two parts on three small "
           "families", _ECL_GPU_SMALL, solvers=_MULTIGPU_SMALL_SOLVERS, peers=(),
           measure="compute", baseline="ecl/gpu"),
+    Suite("multigpu-scale", "ecl/multigpu on graphs of 10^9 edges and more generated on the "
+          "GPUs, on 1, 2 and 4 of them (ecl/gpu on one as the baseline), and the 4.3e9-edge "
+          "R-MAT scale 28 that no single H100 holds, on four", (),
+          solvers=_MULTIGPU_SOLVERS, peers=(), measure="compute", baseline="ecl/gpu",
+          gpu_scale=("rmat-2e26", "uniform-1e9", "random-degree-2e26", "road-1e9",
+                     "rmat-2e28")),
+    Suite("multigpu-scale-small", "the multigpu-scale path on two small graphs generated as "
+          "parts of one GPU", (), solvers=_MULTIGPU_SOLVERS, peers=(), measure="compute",
+          baseline="ecl/gpu", gpu_scale=("rmat-2e6", "road-small"), gpus=(1,)),
     Suite("cpu-scaling", "Shou and He / Sousa thread scaling on large graphs (1-16 threads)",
           _families(("rmat", "random-degree", "seed000-sparse", "road", "delaunay", "grid2d"),
                     "large"),

@@ -29,7 +29,8 @@ Users: on the CPU the per-share solve is a Prim instance
 (:func:`parmst.kernels.prim_instances.prim_instance_forest`; the partitioned
 Prims grow all parts at once on the whole graph with
 :func:`~parmst.kernels.prim_instances.local_forests`, without copying the
-shares). ``ecl/multigpu`` makes its shares here, but solves them with
+shares). ``ecl/multigpu`` makes a host graph's shares here (a graph already
+split over the GPUs comes as its parts), but solves them with
 ``ecl/gpu`` on several devices at once and gathers the survivors on the
 device, so it calls the split functions and not :func:`local_forest_filter`
 (which gathers on the host). An MPI rank holds one share: its local edges

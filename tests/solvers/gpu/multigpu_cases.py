@@ -147,3 +147,105 @@ def test_what_available_solvers_says_matches_the_devices_seen():
         assert status is True
     else:
         assert f"sees {DEVICES} CUDA device" in status and "parts=2" in status
+
+
+# Graphs already on the GPUs (parmst.Graph.from_device_parts): the simulator's one device
+# holds every part, so there the parts lie on [0, 0, 0] and are solved one after another.
+PART_DEVICES = [[0], [0, 0, 0]] + ([[0, 1], [1, 0, 1, 0]] if DEVICES >= 2 else [])
+
+
+@pytest.mark.parametrize("placement", PART_DEVICES, ids=str)
+@pytest.mark.parametrize("spec", SPECS[:2])
+def test_parts_on_the_devices_match_the_host_path_and_kruskal(spec, placement):
+    graph = parmst.generate(spec)
+    split = parmst.Graph.from_device_parts(graph.to_device_parts(placement))
+    assert (split.num_edges, split.num_vertices) == (graph.num_edges, graph.num_vertices)
+    expected = parmst.minimum_spanning_forest(graph, "kruskal/serial").edge_ids
+    forest = parmst.minimum_spanning_forest(split, verify=True)  # "auto": ecl/multigpu
+    host = parmst.minimum_spanning_forest(graph, "ecl/multigpu", devices=[0],
+                                          parts=max(2, len(placement)))
+    np.testing.assert_array_equal(forest.edge_ids, expected)
+    np.testing.assert_array_equal(host.edge_ids, expected)
+    assert forest.solver == "ecl/multigpu" and forest.total_weight == host.total_weight
+    extra = forest.stats.extra
+    assert extra["parts"] == len(placement)
+    assert set(forest.stats.phases) == {"split", "local", "exchange", "merge"}
+    for d in set(placement):
+        assert extra[f"local_time_gpu{d}"] >= extra[f"local_compute_time_gpu{d}"] > 0
+        assert extra[f"exchange_time_gpu{d}"] >= 0 and f"peak_memory_bytes_gpu{d}" in extra
+        if not SIMULATOR:
+            assert extra[f"peak_memory_bytes_gpu{d}"] > 0
+    assert extra[f"merge_time_gpu{placement[0]}"] > 0
+
+
+def test_ties_across_parts_break_by_global_id():
+    """Every weight equal and each edge repeated in another part: only the global ids decide."""
+    src = np.array([0, 1, 2, 3, 0, 1, 2, 3, 0, 2, 1, 3])
+    dst = np.array([1, 2, 3, 0, 1, 2, 3, 0, 2, 0, 3, 1])
+    graph = parmst.Graph.from_edges(src, dst, np.ones(12), num_vertices=5)
+    for placement in ([0, 0], [0, 0, 0], [0] * 5):
+        split = parmst.Graph.from_device_parts(graph.to_device_parts(placement))
+        got = parmst.minimum_spanning_forest(split, "ecl/multigpu").edge_ids
+        assert got.tolist() == [0, 1, 2]  # the first copies, not the later parts' repeats
+
+
+def test_global_ids_past_2_31_in_the_id_mapping():
+    """A part's local forest (32-bit positions) mapped to int64 ids of a graph past 2**31."""
+    from parmst._cuda import arrays
+    from parmst.solvers.multigpu.ecl import _Part
+
+    first = 2**33 + 7
+    local = np.array([0, 3, 2**31 - 2], dtype=np.int32)
+    shifted = arrays.shift(runtime.to_device(local), first).copy_to_host()
+    assert shifted.dtype == np.int64 and shifted.tolist() == (local.astype(np.int64)
+                                                              + first).tolist()
+    graph = parmst.Graph.from_edges([0, 1, 2, 0], [1, 2, 3, 3], [4, 1, 3, 2])
+    (part,) = graph.to_device_parts([0])
+    solved = _Part(part.edges, first, graph.num_vertices)
+    solved.solve_here({"keys": "auto"})
+    assert solved.survivors[3].copy_to_host().tolist() == [first + 1, first + 2, first + 3]
+
+
+def test_a_part_too_big_for_its_device_is_refused_before_allocating(monkeypatch):
+    from parmst.errors import SolverUnavailable
+    from parmst.solvers.multigpu import ecl as multigpu
+
+    graph = parmst.generate("rmat:scale=5,seed=1")
+    split = parmst.Graph.from_device_parts(graph.to_device_parts([0, 0]))
+    monkeypatch.setattr(multigpu, "memory_info", lambda device, reclaim=False: (4096.0, 2.0**34))
+    with pytest.raises(SolverUnavailable, match=r"part [01] \(\d+ edges\) on device cuda:0 .* "
+                       r"needs about 0\.\d\d GiB .* 0\.00 GiB of 16\.00 GiB is free; split the "
+                       r"graph into more parts"):
+        parmst.minimum_spanning_forest(split)
+    with pytest.raises(SolverUnavailable, match=r"the merge of 10 surviving edges on device "
+                       r"cuda:0 .* needs about 1024\.00 GiB .* each part keeps at most n - 1 = "
+                       r"10 edges, so fewer, larger parts"):
+        multigpu._check_merge_memory(0, 10, 2**40, 11)
+
+
+def test_malformed_parts_are_refused_naming_the_part():
+    from dataclasses import replace
+
+    from parmst.errors import GraphValueError, SolverUnavailable
+
+    graph = parmst.Graph.from_edges([0, 1, 2, 0], [1, 2, 3, 3], [4.0, 1.0, 3.0, 2.0])
+    parts = graph.to_device_parts([0, 0])
+    with pytest.raises(GraphValueError, match="part 1 starts at edge id 3, expected 2"):
+        parmst.Graph.from_device_parts([parts[0], replace(parts[1], first_id=3)])
+    with pytest.raises(GraphValueError, match="the parts hold edge ids 0..1 but the graph has 4"):
+        parmst.Graph.from_device_parts(parts[:1])
+    wide = parmst.Graph.from_edges([0, 1, 2, 0], [1, 2, 3, 3], [4.0, 1.0, 3.0, 2.0],
+                                   num_vertices=9).to_device_parts([0, 0])
+    narrow = [replace(p, num_vertices=3) for p in wide]
+    with pytest.raises(GraphValueError, match=r"part 1 \(device 0, edge ids 2..3\) holds vertex "
+                       r"id 3, outside 0..2"):
+        parmst.Graph.from_device_parts(narrow)
+    with pytest.raises(GraphValueError, match="part 0 is a str, not a DevicePart"):
+        parmst.Graph.from_device_parts(["part"])
+    split = parmst.Graph.from_device_parts(parts)
+    with pytest.raises(GraphValueError, match=r"2 parts on devices \[0, 0\], not one device"):
+        split.as_device_graph()
+    with pytest.raises(SolverUnavailable, match="solved by ecl/multigpu, not 'ecl/gpu'"):
+        parmst.minimum_spanning_forest(split, "ecl/gpu")
+    with pytest.raises(ValueError, match="solved where its parts lie"):
+        parmst.minimum_spanning_forest(split, parts=3)

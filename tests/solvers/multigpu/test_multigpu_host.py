@@ -85,6 +85,7 @@ def cpu_standin(monkeypatch, machine):
     monkeypatch.setattr(runtime, "synchronize", lambda: None)
     monkeypatch.setattr(multigpu, "visible_devices",
                         lambda: [f"cuda:{d} Fake GPU" for d in range(4)])
+    monkeypatch.setattr(multigpu, "memory_info", lambda device, reclaim=False: (float("inf"), float("inf")))
     machine(4)
     return seen
 
@@ -171,7 +172,7 @@ def test_driver_gives_the_exact_forest(cpu_standin, spec, options):
     used = list(dict.fromkeys(devices[p % len(devices)] for p in range(parts)))
     assert stats.device == ", ".join(f"cuda:{d} Fake GPU" for d in devices if d in used)
     assert 0 <= extra["merge_share"] <= 1 and 0 <= extra["merge_compute_share"] <= 1
-    assert set(stats.phases) == {"split", "local", "gather", "merge"}
+    assert set(stats.phases) == {"split", "local", "exchange", "merge"}
     for d in {devices[p % len(devices)] for p in range(parts)}:
         assert extra[f"local_time_gpu{d}"] >= extra[f"local_compute_time_gpu{d}"] >= 0
     assert sum(extra[f"part{p}_edges"] for p in range(parts)) \

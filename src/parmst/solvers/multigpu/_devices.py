@@ -16,9 +16,8 @@ from typing import Any
 
 from parmst._cuda import runtime
 
-__all__ = ["Plan", "copy_into", "describe_devices", "load_kernels_per_device", "on_device", "plan",
-           "probe", "transfer_path",
-           "visible_devices"]
+__all__ = ["Plan", "copy_into", "describe_devices", "load_kernels_per_device", "memory_info",
+           "on_device", "plan", "probe", "transfer_path", "visible_devices"]
 
 _SIMULATED_PARTS = 2
 
@@ -46,14 +45,24 @@ def visible_devices() -> list[str]:
 class Plan:
     """Where a solve runs: the devices, the number of parts, and part ``p``'s device.
 
-    Part ``p`` runs on ``devices[p % len(devices)]``; the merge on ``devices[0]``.
+    Part ``p`` runs on ``devices[p % len(devices)]``, or on ``placement[p]`` where the parts
+    already lie on devices; the merge on ``devices[0]``.
     """
 
     devices: tuple[int, ...]
     parts: int
+    placement: tuple[int, ...] = ()
 
     def device_of(self, part: int) -> int:
+        if self.placement:
+            return self.placement[part]
         return self.devices[part % len(self.devices)]
+
+    @classmethod
+    def where_parts_lie(cls, placement: Sequence[int]) -> Plan:
+        """The plan of parts already on devices: part ``p`` on ``placement[p]``, the merge on
+        the first part's device."""
+        return cls(tuple(dict.fromkeys(placement)), len(placement), tuple(placement))
 
 
 def _checked_ids(devices: Sequence[int], seen: int) -> tuple[int, ...] | str:
@@ -144,6 +153,25 @@ def on_device(device: int) -> Iterator[None]:
 
     with cuda.gpus[device]:
         yield
+
+
+def memory_info(device: int, reclaim: bool = False) -> tuple[float, float]:
+    """``(free, total)`` bytes of ``device`` (``cuMemGetInfo``; infinite under the simulator).
+
+    ``reclaim`` first frees what is only held for later: the device pool's idle
+    buffers and the arrays numba-cuda has queued for a deferred free.
+    """
+    from numba import cuda
+
+    from parmst._cuda import pool
+
+    with on_device(device):
+        context = cuda.current_context()
+        if reclaim and not runtime.simulator_active():
+            pool.device_pool().clear()
+            context.deallocations.clear()
+        free, total = context.get_memory_info()
+    return float(free), float(total)
 
 
 def load_kernels_per_device() -> None:
