@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
 import math
 import os
+import sys
 from dataclasses import MISSING, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
@@ -50,13 +52,12 @@ def exact_sum(weights: np.ndarray) -> int | float:
             return math.fsum(w.tolist())
         except OverflowError:  # a partial sum beyond float64: the digits below hold it
             pass
-    from parmst._forest_kernels import DIGIT_BITS, fixed_point_digits
-
-    digits, finite = fixed_point_digits(np.ascontiguousarray(w))
+    kernels = _kernels()
+    digits, finite = kernels.fixed_point_digits(np.ascontiguousarray(w))
     if not finite:  # inf, -inf or nan, as plain summation gives them
         with np.errstate(invalid="ignore", over="ignore"):
             return float(w.sum())
-    exact = sum(int(d) << (DIGIT_BITS * i) for i, d in enumerate(digits.tolist()) if d)
+    exact = sum(int(d) << (kernels.DIGIT_BITS * i) for i, d in enumerate(digits.tolist()) if d)
     try:
         return exact / (1 << 1074)  # int / int is correctly rounded (half to even)
     except OverflowError:
@@ -68,10 +69,15 @@ def _ascending(ids: np.ndarray, num_edges: int) -> np.ndarray:
     (:func:`parmst._forest_kernels.ids_in_order`)."""
     if not compiled_pays(len(ids)):
         return np.sort(ids)
-    from parmst._forest_kernels import ids_in_order
-
-    ascending, complete = ids_in_order(ids, num_edges)
+    ascending, complete = _kernels().ids_in_order(ids, num_edges)
     return ascending if complete else np.sort(ids)
+
+
+def _kernels() -> Any:
+    """:mod:`parmst._forest_kernels`, imported on first use (from ``sys.modules`` after
+    that: an import statement costs a microsecond on every forest)."""
+    return (sys.modules.get("parmst._forest_kernels")
+            or importlib.import_module("parmst._forest_kernels"))
 
 
 _LAZY = object()
@@ -203,6 +209,8 @@ class Forest:
             return
         if unsorted is not None:
             self._set(edge_ids=_ascending(unsorted, graph.num_edges), _unsorted=None)
+            if name == "edge_ids":
+                return
         elif object.__getattribute__(self, "edge_ids") is _LAZY:
             self._copy_to_host(graph)
         if object.__getattribute__(self, name) is not _LAZY:  # the ids, or a device forest's
