@@ -124,6 +124,9 @@ def test_forest_ids_come_out_sorted_with_repeats_and_strays_kept(ids):
     np.r_[np.arange(0, 2500), 2501, 2500],  # ascending but for a descent in the third block
     np.r_[np.arange(1500, 0, -1), 1500],  # a repeat far from its twin: through the sort
     np.r_[np.arange(20, 0, -1), -1],  # a negative id: through the sort, kept
+    np.r_[np.arange(2000, 0, -1), -1],  # the same among marked bytes (a dense forest)
+    np.r_[np.arange(2000, 0, -1), 3000],  # an id beyond the graph among marked bytes
+    np.r_[np.arange(999, -1, -1), 2999],  # bytes: the last position marked
 ])
 def test_forest_ids_of_a_larger_graph_come_out_sorted(ids):
     g = parmst.Graph.from_edges(np.arange(3000), np.arange(1, 3001), np.ones(3000))
@@ -145,3 +148,16 @@ def test_lazy_forest_fields_read_as_eager_ones_through_replace_and_pickle():
         assert forest.src.tolist() == [0, 1, 3] and forest.weight.tolist() == [0.5, 2.0, 1e16]
         assert forest.total_weight == 1e16 + 2.5
     assert object.__getattribute__(f, "_graph") is None  # all read: the graph is let go
+
+
+def test_ids_are_sorted_only_when_read_and_the_total_needs_no_sort(route):
+    g = parmst.Graph.from_edges([0, 1, 2, 3, 0], [1, 2, 3, 4, 4], [0.1, 0.2, 1e16, 0.3, 5.0])
+    f = parmst.Forest.from_edge_ids(g, np.array([3, 0, 2, 1]))
+    assert len(f) == 4 and f.num_components == 1
+    assert f.total_weight == math.fsum([0.1, 0.2, 1e16, 0.3])  # from the unsorted ids
+    assert object.__getattribute__(f, "_unsorted") is not None  # nothing sorted yet
+    assert f.weight.tolist() == [0.1, 0.2, 1e16, 0.3]  # a gather sorts the ids first
+    assert f.edge_ids.tolist() == [0, 1, 2, 3]
+    assert object.__getattribute__(f, "_unsorted") is None
+    unread = parmst.Forest.from_edge_ids(g, np.array([3, 0, 2, 1]))
+    assert repr(unread) == repr(f)  # every field reads as it would have been filled eagerly

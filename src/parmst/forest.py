@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import importlib
 import math
 import os
-from dataclasses import dataclass, field, fields
+import sys
+from dataclasses import MISSING, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -50,13 +52,12 @@ def exact_sum(weights: np.ndarray) -> int | float:
             return math.fsum(w.tolist())
         except OverflowError:  # a partial sum beyond float64: the digits below hold it
             pass
-    from parmst._forest_kernels import DIGIT_BITS, fixed_point_digits
-
-    digits, finite = fixed_point_digits(np.ascontiguousarray(w))
+    kernels = _kernels()
+    digits, finite = kernels.fixed_point_digits(np.ascontiguousarray(w))
     if not finite:  # inf, -inf or nan, as plain summation gives them
         with np.errstate(invalid="ignore", over="ignore"):
             return float(w.sum())
-    exact = sum(int(d) << (DIGIT_BITS * i) for i, d in enumerate(digits.tolist()) if d)
+    exact = sum(int(d) << (kernels.DIGIT_BITS * i) for i, d in enumerate(digits.tolist()) if d)
     try:
         return exact / (1 << 1074)  # int / int is correctly rounded (half to even)
     except OverflowError:
@@ -68,10 +69,15 @@ def _ascending(ids: np.ndarray, num_edges: int) -> np.ndarray:
     (:func:`parmst._forest_kernels.ids_in_order`)."""
     if not compiled_pays(len(ids)):
         return np.sort(ids)
-    from parmst._forest_kernels import ids_in_order
-
-    ascending, complete = ids_in_order(ids, num_edges)
+    ascending, complete = _kernels().ids_in_order(ids, num_edges)
     return ascending if complete else np.sort(ids)
+
+
+def _kernels() -> Any:
+    """:mod:`parmst._forest_kernels`, imported on first use (from ``sys.modules`` after
+    that: an import statement costs a microsecond on every forest)."""
+    return (sys.modules.get("parmst._forest_kernels")
+            or importlib.import_module("parmst._forest_kernels"))
 
 
 _LAZY = object()
@@ -85,7 +91,8 @@ class Forest:
     Attributes
     ----------
     edge_ids : ndarray of int64
-        Ids (positions in the graph's edge list) of the forest's edges, sorted.
+        Ids (positions in the graph's edge list) of the forest's edges, sorted (when
+        first read: a caller that reads only the count or the total never sorts them).
     edge_ids_device : device array of int64
         The same ids in GPU memory, as the graph's own array kind (CuPy array,
         PyTorch tensor, else a numba-cuda device array). A GPU solve of a graph
@@ -134,9 +141,11 @@ class Forest:
     stats: Stats = field(default_factory=Stats)
     labels: Any = field(default=None, repr=False)
     columns: tuple[str, str, str] = field(default=DEFAULT_COLUMNS, repr=False)
-    # A forest's graph until its lazy fields are filled; for a device forest also its ids on
-    # the device and the array kind to hand them out as.
+    # A forest's graph until its lazy fields are filled; a host forest's ids in the solver's
+    # order until they are sorted; for a device forest its ids on the device and the array
+    # kind to hand them out as.
     _graph: Any = field(default=None, init=False, repr=False)
+    _unsorted: Any = field(default=None, init=False, repr=False)
     _device_ids: Any = field(default=None, init=False, repr=False)
     _kind: str = field(default="numba", init=False, repr=False)
 
@@ -162,34 +171,50 @@ class Forest:
                       stats: Stats | None = None) -> Forest:
         """Assemble a forest from the chosen edge ids of ``graph`` (any order).
 
-        The ids are sorted now; the endpoints, weights and total weight are
-        gathered and summed when first read, so a caller that wants only the
-        ids pays for nothing else. Ids in GPU memory (a numba-cuda device
-        array, ascending, from a GPU solve of a device graph) stay there until read.
+        The ids are sorted when ``edge_ids`` (or ``src``, ``dst``, ``weight``) is
+        first read; the endpoints, weights and total weight are gathered and
+        summed when first read, so a caller that wants only the count, the
+        total or the ids pays for nothing else (the total is summed from the
+        unsorted ids when it is read first: an exact sum does not depend on the
+        order). Ids in GPU memory (a numba-cuda device array, ascending, from a
+        GPU solve of a device graph) stay there until read.
         """
         on_device = not isinstance(edge_ids, np.ndarray) and hasattr(edge_ids, "copy_to_host")
         if on_device:
-            ids, count = _LAZY, edge_ids.shape[0]
+            count = edge_ids.shape[0]
         else:
-            ids = _ascending(np.asarray(edge_ids, dtype=np.int64), graph.num_edges)
-            count = len(ids)
-        forest = cls(edge_ids=ids, src=_LAZY, dst=_LAZY, weight=_LAZY,
-                     num_vertices=graph.num_vertices, num_components=graph.num_vertices - count,
-                     total_weight=_LAZY, solver=solver,
-                     stats=stats if stats is not None else Stats(),
-                     labels=graph.labels, columns=graph.columns)
-        forest._set(_graph=graph)
-        if on_device:
-            forest._set(_device_ids=edge_ids)
+            edge_ids = np.asarray(edge_ids, dtype=np.int64)
+            count = len(edge_ids)
+        # The instance's fields set in one step: the frozen dataclass's __init__ sets them
+        # one object.__setattr__ at a time, 5 us of a 10^4-edge call's 30 us outside the solve.
+        forest = object.__new__(cls)
+        object.__getattribute__(forest, "__dict__").update(
+            _UNSET, edge_ids=_LAZY, src=_LAZY, dst=_LAZY, weight=_LAZY,
+            num_vertices=graph.num_vertices, num_components=graph.num_vertices - count,
+            total_weight=_LAZY, solver=solver, stats=stats if stats is not None else Stats(),
+            labels=graph.labels, columns=graph.columns, _graph=graph,
+            **{"_device_ids" if on_device else "_unsorted": edge_ids})
         if graph.is_on_device:
             forest._set(_kind=graph.to_device().kind)
         return forest
 
     def _fill(self, name: str) -> None:
-        """Fill the lazy field ``name`` (a device forest copies all its host fields at once)."""
+        """Fill the lazy field ``name``: the ids sorted first where they are still in the
+        solver's order (a device forest copies all its host fields at once)."""
         graph = object.__getattribute__(self, "_graph")
-        if object.__getattribute__(self, "edge_ids") is _LAZY:
+        unsorted = object.__getattribute__(self, "_unsorted")
+        if name == "total_weight" and unsorted is not None:
+            # The solver's order will do: an exact sum does not depend on the order.
+            self._set(total_weight=exact_sum(graph.weight[unsorted]))
+            return
+        if unsorted is not None:
+            self._set(edge_ids=_ascending(unsorted, graph.num_edges), _unsorted=None)
+            if name == "edge_ids":
+                return
+        elif object.__getattribute__(self, "edge_ids") is _LAZY:
             self._copy_to_host(graph)
+        if object.__getattribute__(self, name) is not _LAZY:  # the ids, or a device forest's
+            pass
         elif name == "total_weight":
             self._set(total_weight=exact_sum(self.weight))
         else:
@@ -230,7 +255,10 @@ class Forest:
     @property
     def num_edges(self) -> int:
         ids = object.__getattribute__(self, "edge_ids")
-        return self._device_ids.shape[0] if ids is _LAZY else len(ids)
+        if ids is not _LAZY:
+            return len(ids)
+        unsorted = object.__getattribute__(self, "_unsorted")
+        return len(unsorted) if unsorted is not None else self._device_ids.shape[0]
 
     def __len__(self) -> int:
         return self.num_edges
@@ -376,3 +404,7 @@ class Forest:
         graph's vertex names where it has them (formats that can hold them: see
         :mod:`parmst.io`)."""
         self.to_graph().write(path, format=format, **options)
+
+
+_UNSET = {f.name: f.default for f in fields(Forest) if f.default is not MISSING}
+"""The fields :meth:`Forest.from_edge_ids` leaves at their defaults (it sets the rest)."""

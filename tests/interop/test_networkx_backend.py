@@ -101,6 +101,33 @@ def test_trees_equal_networkx(seed, algorithm, route):
         assert ours._adj == theirs._adj
 
 
+def _sharing(tree: nx.Graph, graph: nx.Graph) -> list[tuple]:
+    """Which of a tree's dicts are one object: per node, whether its data is the input's;
+    per edge entry, whether its data is the input's and the mirror entry's."""
+    nodes = [tree._node[v] is graph._node[v] for v in tree]
+    entries = []
+    for u, row in tree._adj.items():
+        for v, data in row.items():
+            for key, d in (data.items() if tree.is_multigraph() else [(None, data)]):
+                mirror = tree._adj[v][u] if key is None else tree._adj[v][u][key]
+                given = graph._adj[u][v] if key is None else graph._adj[u][v][key]
+                entries.append((u, v, key, d is mirror, d is given))
+    return [nodes, entries]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_trees_share_dicts_as_networkx_does(seed, route):
+    """NetworkX's tree copies every node's and edge's data once, and both entries of an
+    edge hold the same copy: the backend's tree has the same objects in the same places."""
+    graph = _random_graph(seed)
+    for node in graph:
+        graph.nodes[node]["size"] = 1
+    theirs = mst.minimum_spanning_tree(graph, ignore_nan=True, backend="networkx")
+    ours = BackendInterface.minimum_spanning_tree(graph, ignore_nan=True)
+    assert _sharing(ours, graph) == _sharing(theirs, graph)
+    assert all(type(d) is dict for row in ours._adj.values() for d in row.values())
+
+
 @pytest.mark.parametrize("multigraph", [False, True])
 def test_labels_that_are_positions_give_networkx_results(multigraph, route):
     """Nodes 0..n-1 in order: labels are handed out as the positions' ints."""

@@ -20,6 +20,7 @@ from parmst.bench.tables import (
     graph_table,
     headline_table,
     notes,
+    overhead_table,
     summary_table,
 )
 
@@ -103,6 +104,11 @@ def to_markdown(result: BenchResult) -> str:
                  "timed in the same run: iterating `G.edges(data=True)` and reading each "
                  "weight, the least a backend that reads the graph must do (1.00x: as "
                  "fast as that)."), floor_table(result)),
+                ("Call overhead", ("`parmst.minimum_spanning_forest(graph)`'s whole time (the "
+                 "`parmst-auto` call: selection, checks, the solve, the Forest, reading its "
+                 "ids) over the time of the solver it picks here, that solver's own "
+                 "initialization and computation, timed in the same run (1.00x: nothing "
+                 "but the solve)."), overhead_table(result)),
                 ("Thread scaling", ("Milliseconds (speedup over the fewest threads), "
                  "whole solve; last column: computation only."), scaling_table(result)),
                 ("MPI ranks", ("One mpiexec launch per solver and rank count; each run "

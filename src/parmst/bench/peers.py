@@ -92,6 +92,10 @@ class Peer:
         For parmst's front doors, the reference timing of the least such a call
         must do (reading every edge and its weight); the report's "Floor" table
         divides this peer's time by that one's.
+    wraps : str, optional
+        For parmst's own whole call, the solver whose solve it wraps (the one "auto"
+        picks on the graphs of the suites that name both); the report's "Call
+        overhead" table divides this peer's time by that solver's.
     extra : str, optional
         The parmst pip extra that installs the library (None: installed otherwise).
     install : str
@@ -137,6 +141,7 @@ class Peer:
     finds_tree: bool = True
     compares_with: str | None = None
     floor: str | None = None
+    wraps: str | None = None
     extra: str | None = "peers"
     install: str = ""
     program_env: str | None = None
@@ -534,7 +539,8 @@ PEERS: dict[str, Peer] = {peer.name: peer for peer in (
     # replace when named: --peers parmst,scipy,networkx-kruskal.
     Peer("parmst-auto", "parmst", "parmst.minimum_spanning_forest(graph) (solver 'auto', the "
          "graph built beforehand)", _parmst_graph, _parmst_auto_solve,
-         lambda forest: forest.total_weight, extra=None, compares_with="scipy"),
+         lambda forest: forest.total_weight, extra=None, compares_with="scipy",
+         wraps="kruskal/serial"),
     Peer("parmst-scipy", "scipy.sparse.csgraph",
          "parmst.scipy.minimum_spanning_tree(csr) (parmst's SciPy drop-in)",
          _scipy_matrix, _parmst_scipy_solve, _scipy_weight, needs_nonzero_weights=True,

@@ -21,7 +21,7 @@ from parmst.bench.cells import (
 from parmst.bench.result import SCIPY, BenchResult
 
 __all__ = ["detail_table", "floor_table", "front_door_table", "graph_table", "headline_table", "notes",
-           "summary_table"]
+           "overhead_table", "summary_table"]
 
 
 def headline_table(result: BenchResult) -> list[str]:
@@ -75,6 +75,14 @@ def floor_table(result: BenchResult) -> list[str]:
     """Per graph: each front door's time over its floor (the least such a call must do, timed
     in the same run); geometric mean and highest last."""
     return _paired_table(result, "floor", "/", lambda mine, least: mine / least,
+                         "highest", max)
+
+
+def overhead_table(result: BenchResult) -> list[str]:
+    """Per graph: parmst's whole call's time over the time of the solve it wraps (the
+    solver's own initialization and computation, timed in the same run); geometric mean
+    and highest last."""
+    return _paired_table(result, "wraps", "/", lambda mine, solve: mine / solve,
                          "highest", max)
 
 
