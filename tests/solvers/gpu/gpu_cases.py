@@ -176,6 +176,45 @@ def test_ecl_stats_report_rounds_times_and_memory():
     assert stats.device.startswith("cuda")
 
 
+@pytest.mark.parametrize("dtype", ["int32", "float64"])
+def test_ecl_solve_launches_and_waits_a_fixed_few_times(dtype):
+    """The host side of a solve cannot creep back: a repeated solve of a filtered graph is
+    seven launches (work reset with the threshold, per phase a populate and a persistent
+    kernel, the two compaction passes) and five waits (the log, the compaction's count,
+    the ids' copy and the transfer timer's two), on the simulator and on a GPU alike; the
+    first solve adds the key preparation (two launches and a wait, one each more to narrow
+    float64 weights, and the wait that times it)."""
+    n, m = SIZES[-1]
+    graph = random_graph(7, n, 4 * n, dtype)
+    first = assert_exact(graph, "ecl/gpu", **BLOCK).stats
+    again = assert_exact(graph, "ecl/gpu", **BLOCK).stats
+    assert again.extra["filter_threshold"] is not None and again.extra["persistent_rounds"]
+    assert (again.extra["launches"], again.extra["host_syncs"]) == (7, 5)
+    narrow = dtype == "float64"
+    assert first.extra["launches"] == 9 + narrow
+    assert first.extra["host_syncs"] == 9 + narrow
+    # ECL-MST's host loop: a wait per round (the size read) instead.
+    per_round = assert_exact(graph, "ecl/gpu", launch="per-round", **BLOCK).stats
+    assert per_round.extra["host_syncs"] == 5 + per_round.rounds + 2
+
+
+def test_ecl_device_threshold_is_the_host_rule():
+    """The threshold picked on the device is the host's sampled threshold of the same keys."""
+    from parmst.order import edge_keys
+    from parmst.solvers import ecl_host
+
+    n, m = SIZES[-1]
+    graph = random_graph(8, n, 4 * n, "int32")
+    forest = assert_exact(graph, "ecl/gpu", seed=5, **BLOCK)
+    keys = edge_keys(graph.weight)
+    assert keys.mode == forest.stats.extra["key_method"] == "packed"
+    # The device shifts keys by their minimum (the host does not for int32), so the two
+    # thresholds differ in value; their slots name the edge sampled at the threshold's rank.
+    host = ecl_host.light_threshold(keys.keys, n, 5, ecl_host.DEVICE_FILTER_TARGET)
+    device = forest.stats.extra["filter_threshold"]
+    assert device & keys.slot_mask == int(host) & keys.slot_mask
+
+
 def test_ecl_filtering_runs_both_phases():
     n, m = SIZES[-1]
     forest = assert_exact(random_graph(2, n, 6 * m, "float32"), "ecl/gpu", **BLOCK)

@@ -44,12 +44,13 @@ from numba import cuda
 
 from parmst._cuda import arrays as _arrays
 from parmst._cuda import pool as _pool
+from parmst._cuda import runtime as _runtime
 from parmst._cuda.arrays import launch_grid, reduction_grid
 from parmst.order import MAX_KEY, EdgeKeys, choose_mode, id_bits, weight_key
 from parmst.solvers import ecl_host
 from parmst.stats import Stats
 
-__all__ = ["MAX_KEY", "DeviceEdgeKeys", "device_keys", "filter_threshold", "graph_keys"]
+__all__ = ["MAX_KEY", "DeviceEdgeKeys", "device_keys", "graph_keys", "threshold_plan"]
 
 
 class DeviceEdgeKeys(EdgeKeys):
@@ -61,13 +62,14 @@ class DeviceEdgeKeys(EdgeKeys):
         if self.order is None:
             return _arrays.compact(flags)
         by_edge = _arrays.fill(len(self.keys), 0, np.uint8)
-        _slots_to_edges[_arrays.launch_grid(len(flags))](flags, self.order, by_edge)
+        _runtime.launch(_slots_to_edges, _arrays.launch_grid(len(flags)), flags, self.order,
+                        by_edge)
         return _arrays.compact(by_edge)
 
     def edge_ids(self, slots: np.ndarray) -> np.ndarray:
         """Edge ids (host) of the given slots (host); the slot order comes back to the host."""
         slots = np.asarray(slots, dtype=np.int64)
-        return slots if self.order is None else self.order.copy_to_host()[slots]
+        return slots if self.order is None else _runtime.read(self.order)[slots]
 
 
 _key_of = cuda.jit(device=True, inline=True)(weight_key.py_func)
@@ -143,14 +145,13 @@ def _weight_keys(weight: Any) -> tuple[Any, int, int]:
         if weight.dtype == np.float64:
             narrow = lease.take(m, np.float32)
             inexact = lease.take((grid[0], 3), np.int64)
-            _narrow[grid](weight, narrow, inexact)
+            _runtime.launch(_narrow, grid, weight, narrow, inexact)
             if not _arrays.fold_partials(inexact)[2]:
                 weight = narrow
         width = 8 * weight.dtype.itemsize
         partials = lease.take((grid[0], 3), np.uint64)
-        _write_weight_keys[grid](weight.view(f"u{weight.dtype.itemsize}"),
-                                 weight.dtype.kind == "f", np.uint64(1 << (width - 1)), keys,
-                                 partials)
+        _runtime.launch(_write_weight_keys, grid, weight.view(f"u{weight.dtype.itemsize}"),
+                        weight.dtype.kind == "f", np.uint64(1 << (width - 1)), keys, partials)
         low, high, _ = _arrays.fold_partials(partials)
     return keys, low, high
 
@@ -173,13 +174,14 @@ def device_keys(weight: Any, method: str = "auto", unpacked: str = "rank") -> De
     mode = choose_mode((high - low).bit_length(), m, method, unpacked)
     bits = id_bits(m)
     if mode == "packed":
-        _shift_and_pack[launch_grid(m)](keys, np.uint64(low), np.uint64(bits), True)
+        _runtime.launch(_shift_and_pack, launch_grid(m), keys, np.uint64(low), np.uint64(bits),
+                        True)
         return DeviceEdgeKeys(keys, "packed", bits)
-    _shift_and_pack[launch_grid(m)](keys, np.uint64(low), np.uint64(0), False)
+    _runtime.launch(_shift_and_pack, launch_grid(m), keys, np.uint64(low), np.uint64(0), False)
     if mode == "two-pass":
         return DeviceEdgeKeys(keys, "two-pass")
     order = _arrays.radix_order(keys, (high - low).bit_length())
-    _ranks[launch_grid(m)](order, keys)
+    _runtime.launch(_ranks, launch_grid(m), order, keys)
     return DeviceEdgeKeys(keys, "rank", 0, order)
 
 
@@ -200,33 +202,34 @@ def graph_keys(graph: Any, method: str, stats: Stats, unpacked: str = "rank") ->
     return cached
 
 
-class _DeviceSample:
-    """A device key array as :func:`parmst.solvers.ecl_host.filter_threshold` reads it: its
-    length, and the keys at a few sampled positions (gathered on the device, copied back)."""
-
-    def __init__(self, keys: Any) -> None:
-        self._keys = keys
-
-    def __len__(self) -> int:
-        return len(self._keys)
-
-    def __getitem__(self, positions: np.ndarray) -> np.ndarray:
-        positions = np.ascontiguousarray(positions, dtype=np.int64)
-        with _pool.lease() as lease:
-            where = lease.take(len(positions), np.int64)
-            where.copy_to_device(positions)
-            picked = _arrays.gather(self._keys, where, lease.take(len(positions), np.uint64))
-            return picked.copy_to_host()
+#: Sample positions already on the device, by their bytes: a solve of a graph with the
+#: same edge count and seed copies none (a 160-byte copy costs ~170 µs of host time).
+_SAMPLES: dict[tuple[int, bytes], Any] = {}
+_MAX_SAMPLES = 64
 
 
-def filter_threshold(keys: Any, num_vertices: int, seed: int,
-                     target: float = ecl_host.FILTER_TARGET) -> np.uint64 | None:
-    """Fallin et al.'s sampled filter threshold, or ``None`` below average degree 4.
+def threshold_plan(num_edges: int, num_vertices: int, seed: int,
+                   target: float = ecl_host.FILTER_TARGET) -> tuple[Any, int] | None:
+    """Fallin et al.'s sampled filter threshold as a plan for the device, or ``None`` below
+    average degree 4.
 
-    Fallin et al. count degree over CSR entries (both directions), so "average
-    degree >= 4" is ``|E| >= 2 |V|`` for our undirected edge count; ``target``
-    light edges per vertex. ``keys`` is a device array (only the sampled keys
-    come back to the host) or a NumPy array.
+    :func:`parmst.solvers.ecl_host.sample_plan`'s positions (a device array,
+    cached by value) and the rank of the threshold among the sampled keys: a
+    kernel then picks the threshold from the keys where they are, and nothing
+    comes back to the host. Fallin et al. count degree over CSR entries (both
+    directions), so "average degree >= 4" is ``|E| >= 2 |V|`` for our
+    undirected edge count; ``target`` light edges per vertex.
     """
-    sample = keys if isinstance(keys, np.ndarray) else _DeviceSample(keys)
-    return ecl_host.light_threshold(sample, num_vertices, seed, target)
+    plan = ecl_host.sample_plan(num_edges, num_vertices, seed, degree=ecl_host.FILTER_DEGREE,
+                                target=target)
+    if plan is None:
+        return None
+    positions, pick = plan
+    positions = np.ascontiguousarray(positions, dtype=np.int64)
+    where = (id(_pool.device_pool()), positions.tobytes())  # one pool per device
+    cached = _SAMPLES.get(where)
+    if cached is None:
+        if len(_SAMPLES) >= _MAX_SAMPLES:
+            _SAMPLES.clear()
+        cached = _SAMPLES[where] = cuda.to_device(positions)
+    return cached, pick
