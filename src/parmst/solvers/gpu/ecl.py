@@ -34,10 +34,20 @@ Select (ours): while a round's worklist has at least one record per
 coalesced sweep over the vertices that also clears the minima, instead of
 ECL-MST's select and reset over every record (``select="auto"``).
 
-Launches (ours): numba-cuda spends ~150 µs of host time per round of three
-launches and a worklist-size copy, so small rounds run inside one persistent
-cooperative kernel with grid-wide barriers (``launch="auto"``, the default;
-see ``benchmarks/results/gpu_notes.md``).
+Launches (ours): numba-cuda spends 35-42 µs of host time per launch on an H100 and
+every copy back leaves the device idle while the host queues the next kernels, so
+the host loop waits as little as the dependencies allow (docs/gpu.md): one launch
+resets the work and picks the filter threshold on the device (:func:`_reset_work`);
+each phase has its own worklist sizes, zeroed there, so nothing is copied before a
+populate; small rounds run inside one persistent cooperative kernel with grid-wide
+barriers (``launch="auto"``, the default; see ``benchmarks/results/gpu_notes.md``),
+which reads the sizes where they are; only rounds of at least ``persistent_below``
+records read their size back to size their launches, and there the select picks
+vertices or records on the device; the threshold and every round's size come back
+in one copy when the solve ends. A captured CUDA graph would replay the same
+launches without the host, but numba-cuda cannot capture one, and with no wait
+left inside a small solve there is little for it to save.
+``stats.extra["launches"]`` and ``["host_syncs"]`` count what a solve did.
 """
 
 from __future__ import annotations
