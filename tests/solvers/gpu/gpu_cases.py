@@ -39,6 +39,9 @@ ECL_VARIANTS = [
     {"launch": "per-round", "keys": "two-pass"},
     {"keys": "two-pass", "select": "records"},
     {"init": "hybrid", "launch": "per-round", "keys": "two-pass"},
+    # ecl/opencl's round loop: rounds queued between reads of the size.
+    {"launch": "batched"},
+    {"launch": "batched", "keys": "two-pass", "select": "records", "filter": False},
 ]
 BLOCK = {"block_size": 32} if SIMULATOR else {}
 
@@ -159,6 +162,30 @@ def test_ecl_auto_launch_hands_over_to_persistent_kernel(dtype):
     stats = forest.stats
     assert stats.rounds == len(stats.worklist_sizes)
     assert 1 <= stats.extra["persistent_rounds"] < stats.rounds
+
+
+def test_ecl_batched_launch_reads_the_size_once_per_batch_of_rounds():
+    """launch="batched": big rounds read their size, the rest run ROUNDS_PER_CHECK rounds per
+    read (the empty rounds after the last are not counted)."""
+    from parmst.solvers.gpu import ecl
+
+    n, m = SIZES[-1]
+    graph = random_graph(5, n, m, "float64")
+    assert_exact(graph, "ecl/gpu", filter=False, **BLOCK)  # prepares and caches the keys
+    warm = assert_exact(graph, "ecl/gpu", filter=False, **BLOCK).stats
+    batched = assert_exact(graph, "ecl/gpu", launch="batched", persistent_below=m // 2,
+                           filter=False, **BLOCK).stats
+    per_round = assert_exact(graph, "ecl/gpu", launch="per-round", filter=False,
+                             **BLOCK).stats
+    assert "persistent_rounds" not in batched.extra
+    assert batched.worklist_sizes == per_round.worklist_sizes == warm.worklist_sizes
+    big = sum(size >= m // 2 for size in batched.worklist_sizes)
+    small = batched.rounds - big
+    # Per-round: a read per round and one that finds the list empty. Batched: a read per big
+    # round and one that finds the first small size, then one per batch of small rounds.
+    assert per_round.extra["host_syncs"] - warm.extra["host_syncs"] == per_round.rounds + 1
+    assert batched.extra["host_syncs"] - warm.extra["host_syncs"] == \
+        big + 1 + -(-small // ecl.ROUNDS_PER_CHECK)
 
 
 def test_ecl_per_round_launch_never_uses_persistent_kernel():

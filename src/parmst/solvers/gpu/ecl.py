@@ -88,7 +88,9 @@ _PHASE_LOG = _MAX_ROUNDS + 1
 _LOG_SIZE = 1 + 2 * _PHASE_LOG
 SAMPLE_SLOTS = 32  # shared slots of the threshold's samples: one warp, the smallest block
 assert FILTER_SAMPLES <= SAMPLE_SLOTS
-LAUNCHES = ("auto", "persistent", "per-round")
+LAUNCHES = ("auto", "persistent", "per-round", "batched")
+# launch="batched": rounds queued between two reads of the worklist size (ecl/opencl's loop).
+ROUNDS_PER_CHECK = 4
 SELECTS = ("auto", "records")
 # launch="auto": per-round launches while a round has at least this many records (a full
 # grid hides memory latency better than the resident cooperative grid; measured on an H100,
@@ -222,8 +224,12 @@ _relax_items, _select_items = worklist_round(find, join)
 
 
 @cuda.jit(cache=True)
-def _relax(wl, counts, cur, parent, min_edge, guard):
-    """One launch of :func:`_relax_items` (``launch="per-round"``)."""
+def _relax(wl, counts, cur, parent, min_edge, guard, sizes, round_):
+    """One launch of :func:`_relax_items` (``launch="per-round"``, ``"batched"``); the
+    worklist size goes to ``sizes[round_ + 1]`` where ``round_ >= 0`` (batched rounds, whose
+    sizes the host never reads)."""
+    if cuda.grid(1) == 0 and 0 <= round_ < sizes.shape[0] - 1:
+        sizes[round_ + 1] = np.uint64(counts[cur])
     _relax_items(wl, counts, cur, parent, min_edge, guard)
 
 
@@ -442,7 +448,8 @@ class _Run:
         n, m = graph.num_vertices, graph.num_edges
         # Rounds with at least this many records run per-round launches.
         self.persistent_below = {"auto": int(persistent_below), "persistent": math.inf,
-                                 "per-round": 1}[launch]
+                                 "per-round": 1, "batched": int(persistent_below)}[launch]
+        self.batched = launch == "batched"
         # Selecting by vertices needs each slot's endpoints: the edge list.
         by_vertices = select == "auto" and init == "edge"
         self.vertex_ratio = VERTEX_SELECT_RATIO if by_vertices else 0
@@ -468,6 +475,7 @@ class _Run:
         self.phase_logs = (self.log[1:1 + _PHASE_LOG], self.log[1 + _PHASE_LOG:])
         self.read_sizes = ([], [])  # sizes of the rounds that read them, per phase
         self.persistent = [False, False]
+        self.batched_rounds = [0, 0]  # rounds queued between reads, per phase
         if init == "edge":
             self.graph_arrays = (edges.src, edges.dst, keys.keys)
         else:
@@ -504,7 +512,8 @@ class _Run:
         host loop: the size read back, then relax, (two-pass keys: settle ties),
         select and reset launched over it; the kernels read the sizes on the
         device, and the select picks vertices or records there. The remaining
-        rounds run in one cooperative launch (:meth:`_rounds_persistent`).
+        rounds run in one cooperative launch (:meth:`_rounds_persistent`), or with
+        ``launch="batched"`` as ecl/opencl runs them (:meth:`_rounds_batched`).
         """
         counts = self.phase_counts[phase]
         bound = self.capacity  # worklists only shrink: the last size read bounds the next
@@ -514,23 +523,46 @@ class _Run:
             if not size:
                 return
             if size < self.persistent_below:
+                bound = size
                 break
             self.read_sizes[phase].append(size)
-            runtime.launch(_relax, self._grid(size), self.wl, counts, cur, self.parent,
-                           self.min_edge, guard)
+            self._round(phase, cur, size, guard, -1)
             cur = 1 - cur
-            if len(self.min_id):
-                runtime.launch(_settle_ties, self._grid(size), self.wl, counts, cur,
-                               self.min_edge, self.min_id)
-            src, dst = self.graph_arrays[:2]
-            vertices = len(self.min_edge) if self.vertex_ratio else 0
-            runtime.launch(_select, self._grid(max(size, vertices)), self.wl, counts, cur,
-                           self.parent, self.min_edge, self.min_id, self.in_forest,
-                           self.slot_mask, src, dst, self.vertex_ratio)
-            runtime.launch(_reset, self._grid(size), self.wl, counts, cur, self.min_edge,
-                           self.min_id, self.vertex_ratio)
             bound = size
-        self._rounds_persistent(phase, cur, guard)
+        if self.batched:
+            self._rounds_batched(phase, cur, bound, guard)
+        else:
+            self._rounds_persistent(phase, cur, guard)
+
+    def _round(self, phase: int, cur: int, bound: int, guard: bool, round_: int) -> None:
+        """One round's launches over at most ``bound`` records of ``wl[cur]``: relax, (two-pass
+        keys: settle ties), select and reset, each reading the sizes on the device."""
+        counts = self.phase_counts[phase]
+        runtime.launch(_relax, self._grid(bound), self.wl, counts, cur, self.parent,
+                       self.min_edge, guard, self.phase_logs[phase], round_)
+        cur = 1 - cur
+        if len(self.min_id):
+            runtime.launch(_settle_ties, self._grid(bound), self.wl, counts, cur,
+                           self.min_edge, self.min_id)
+        src, dst = self.graph_arrays[:2]
+        vertices = len(self.min_edge) if self.vertex_ratio else 0
+        runtime.launch(_select, self._grid(max(bound, vertices)), self.wl, counts, cur,
+                       self.parent, self.min_edge, self.min_id, self.in_forest, self.slot_mask,
+                       src, dst, self.vertex_ratio)
+        runtime.launch(_reset, self._grid(bound), self.wl, counts, cur, self.min_edge,
+                       self.min_id, self.vertex_ratio)
+
+    def _rounds_batched(self, phase: int, cur: int, bound: int, guard: bool) -> None:
+        """ecl/opencl's loop for the remaining rounds: :data:`ROUNDS_PER_CHECK` rounds queued
+        over the last size read (a bound: worklists only shrink; rounds after the last are
+        empty launches), then one read, until a list is empty. Each round is a full grid of
+        separate launches where the persistent kernel runs on the resident grid."""
+        while bound:
+            for _ in range(ROUNDS_PER_CHECK):
+                self._round(phase, cur, bound, guard, self.batched_rounds[phase])
+                self.batched_rounds[phase] += 1
+                cur = 1 - cur
+            bound = int(runtime.read(self.phase_counts[phase])[cur])
 
     def _rounds_persistent(self, phase: int, cur: int, guard: bool) -> None:
         """The remaining rounds in one cooperative launch sized to the resident blocks."""
@@ -552,8 +584,11 @@ class _Run:
         persistent_rounds = 0
         for phase in (0, 1):
             sizes += self.read_sizes[phase]
+            start = 1 + phase * _PHASE_LOG
+            if self.batched_rounds[phase]:
+                logged = log[start + 1:start + 1 + min(self.batched_rounds[phase], _MAX_ROUNDS)]
+                sizes += [int(x) for x in logged if x]
             if self.persistent[phase]:
-                start = 1 + phase * _PHASE_LOG
                 rounds = int(log[start])
                 persistent_rounds += rounds
                 sizes += [int(x) for x in log[start + 1:start + 1 + rounds]]
@@ -596,11 +631,14 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
         Process each edge in both directions (ablation (5); off by default).
     block_size : int
         Threads per block, a multiple of 32.
-    launch : {"auto", "persistent", "per-round"}
+    launch : {"auto", "persistent", "per-round", "batched"}
         ``"per-round"``: ECL-MST's three launches and a worklist-size copy per
         round; ``"persistent"``: all rounds in one cooperative kernel with
         grid-wide barriers; ``"auto"``: per-round while a round has at least
-        ``persistent_below`` records, persistent after.
+        ``persistent_below`` records, persistent after; ``"batched"``: as
+        ``"auto"``, but the smaller rounds as ecl/opencl runs them, a full grid
+        of launches per round, :data:`ROUNDS_PER_CHECK` rounds between reads of
+        the worklist size (docs/gpu.md).
     persistent_below : int
         ``launch="auto"``'s hand-over size (default :data:`PERSISTENT_BELOW`,
         measured on an H100); tests lower it to run both launch modes in one
