@@ -531,6 +531,8 @@ def poison_idle_buffers(value: int = 1) -> int:
 def test_ecl_pooled_buffers_never_leak_a_previous_solve(keys):
     """Solves of different graphs and sizes, interleaved, each after every idle buffer was
     poisoned: each forest exact, and a second graph of the same sizes allocates nothing."""
+    import gc
+
     from parmst._cuda import pool as cuda_pool
 
     pool = cuda_pool.device_pool()
@@ -542,15 +544,38 @@ def test_ecl_pooled_buffers_never_leak_a_previous_solve(keys):
         poisoned += poison_idle_buffers()
         assert_exact(graph, "ecl/gpu", keys=keys, **BLOCK)
     assert poisoned
+    graphs.clear()
+    gc.collect()  # the graphs' cached keys go back to the pool
     same_sizes = random_graph(30, *SIZES[1], "int32")
     idle = pool.idle_bytes
     assert_exact(same_sizes, "ecl/gpu", keys=keys, **BLOCK)
-    assert pool.idle_bytes == idle  # every buffer it took was idle, and came back
+    # Every buffer it took was idle and came back, but its keys, cached on the graph.
+    held = 8 * same_sizes.num_edges
+    assert pool.idle_bytes == idle - held
     from parmst.solvers.gpu import release_buffers
 
-    assert release_buffers() == idle and pool.idle_bytes == 0
+    assert release_buffers() == idle - held and pool.idle_bytes == 0
     assert_exact(same_sizes, "ecl/gpu", keys=keys, **BLOCK)  # allocates afresh
     assert 0 < pool.idle_bytes < idle  # only this size's buffers came back
+
+
+def test_keys_of_a_freed_graph_go_back_to_the_pool():
+    """A graph's cached device keys come from the pool and return to it when the graph goes,
+    so a fresh graph of the same edge count allocates none."""
+    import gc
+
+    from parmst._cuda import pool as cuda_pool
+
+    pool = cuda_pool.device_pool()
+    n, m = SIZES[1]
+    graph = random_graph(40, n, m, "int32")
+    assert_exact(graph, "ecl/gpu", **BLOCK)
+    idle = pool.idle_bytes
+    del graph
+    gc.collect()
+    assert pool.idle_bytes == idle + 8 * m
+    assert_exact(random_graph(41, n, m, "int32"), "ecl/gpu", **BLOCK)
+    assert pool.idle_bytes == idle + 8 * m  # took the keys, gave them back when dropped
 
 
 def test_pool_reuses_by_shape_and_dtype_and_frees_beyond_its_cap():

@@ -37,6 +37,7 @@ minimum too: it has the minimum from the same pass. Keys are cached on the graph
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import numpy as np
@@ -130,14 +131,14 @@ def _slots_to_edges(flags, order, by_edge):
             by_edge[order[i]] = 1
 
 
-def _weight_keys(weight: Any) -> tuple[Any, int, int]:
-    """Device weight keys of a device weight array, and their smallest and largest value.
-
-    The keys are a new array (they stay cached on the graph); the narrowed weights and the
-    reductions' rows are pooled scratch.
+def _weight_keys(weight: Any, keys: Any = None) -> tuple[Any, int, int]:
+    """Device weight keys of a device weight array (into ``keys`` where given, else a new
+    array), and their smallest and largest value. The narrowed weights and the reductions'
+    rows are pooled scratch.
     """
     m = weight.shape[0]
-    keys = cuda.device_array(m, np.uint64)
+    if keys is None:
+        keys = cuda.device_array(m, np.uint64)
     if not m:
         return keys, int(MAX_KEY), 0
     grid = reduction_grid(m)
@@ -156,7 +157,8 @@ def _weight_keys(weight: Any) -> tuple[Any, int, int]:
     return keys, low, high
 
 
-def device_keys(weight: Any, method: str = "auto", unpacked: str = "rank") -> DeviceEdgeKeys:
+def device_keys(weight: Any, method: str = "auto", unpacked: str = "rank",
+                out: Any = None) -> DeviceEdgeKeys:
     """Packed keys where weight key and id fit in 63 bits, the ``unpacked`` route otherwise.
 
     ``weight`` is a device array (int32, int64, float32 or float64, no NaN);
@@ -164,10 +166,11 @@ def device_keys(weight: Any, method: str = "auto", unpacked: str = "rank") -> De
     ``"rank"`` (unique keys from a device sort) or ``"two-pass"`` (the weight
     keys, for kernels that break ties by edge id); see the module's step 4.
     The keys order edges exactly as :func:`parmst.order.canonical_order`
-    (two-pass keys with the ids).
+    (two-pass keys with the ids). ``out``: a uint64 device array of one key per edge to
+    write them into (default: a new one).
     """
     choose_mode(0, 1, method, unpacked)  # rejects bad options before any kernel runs
-    keys, low, high = _weight_keys(weight)
+    keys, low, high = _weight_keys(weight, out)
     m = len(keys)
     if not m:
         return DeviceEdgeKeys(keys, "packed", id_bits(0))
@@ -187,17 +190,29 @@ def device_keys(weight: Any, method: str = "auto", unpacked: str = "rank") -> De
 
 def graph_keys(graph: Any, method: str, stats: Stats, unpacked: str = "rank") -> DeviceEdgeKeys:
     """:func:`device_keys` of the graph's device weights, cached on the graph per method and
-    timed as the ``keys`` phase of initialization."""
+    timed as the ``keys`` phase of initialization.
+
+    The key array comes from the device pool and goes back to it when the graph drops its
+    cache (the graph is freed, or :meth:`~parmst.Graph.clear_cache`): a solve of a fresh
+    graph of the same edge count, as a caller rebuilding graphs from device arrays makes
+    every call, allocates no keys.
+    """
     cache_key = ("gpu-keys", method, unpacked)
     cached = graph._cache.get(cache_key)
     if cached is None:
-        from parmst._cuda import runtime
         from parmst.solvers.gpu import _device
 
         weight = _device.device_graph(graph, stats).weight
-        with stats.phase("keys"):
-            cached = device_keys(weight, method, unpacked)
-            runtime.synchronize()
+        owner = _pool.device_pool()
+        out = owner.take(weight.shape[0], np.uint64)
+        try:
+            with stats.phase("keys"):
+                cached = device_keys(weight, method, unpacked, out)
+                _runtime.synchronize()
+        except BaseException:
+            owner.give([out])
+            raise
+        weakref.finalize(cached, owner.give, [out])
         graph._cache[cache_key] = cached
     return cached
 
