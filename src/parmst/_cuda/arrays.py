@@ -319,17 +319,19 @@ def _scatter_tiles(flags, values, tile, partials, out):
         i = chunk + tid
         mine = np.int64(1) if i < end and flags[i] else np.int64(0)
         _scan_shared(buf, tid, mine)
-        if mine:
-            out[offset + buf[tid] - 1] = values[i] if values.shape[0] else i
+        at = offset + buf[tid] - 1
+        if mine and at < out.shape[0]:  # a caller's size never lets a write land outside
+            out[at] = values[i] if values.shape[0] else i
         offset += buf[SCAN_THREADS - 1]
         cuda.syncthreads()
 
 
-def compact(flags: Any, values: Any | None = None) -> Any:
+def compact(flags: Any, values: Any | None = None, size: int | None = None) -> Any:
     """``values[flags != 0]`` (or the flagged indices, ascending) as a new int64 device array.
 
     Two launches, a count per tile and an ordered scatter, and one small copy back (the
-    tiles' counts, for the result's length); the scratch comes from the device pool.
+    tiles' counts, for the result's length) unless the caller knows ``size``, the number of
+    flagged items; the scratch comes from the device pool.
     """
     m = flags.shape[0]
     blocks = max(1, min(COMPACT_BLOCKS, -(-m // SCAN_THREADS)))
@@ -337,7 +339,8 @@ def compact(flags: Any, values: Any | None = None) -> Any:
     with pool.lease() as lease:
         partials = lease.take((blocks, 3), np.int64)
         runtime.launch(_count_flagged, (blocks, SCAN_THREADS), flags, np.int64(tile), partials)
-        size = fold_partials(partials)[2]
+        if size is None:
+            size = fold_partials(partials)[2]
         out = cuda.device_array(size, dtype=np.int64)
         if size:
             picked = values if values is not None else out[:0]

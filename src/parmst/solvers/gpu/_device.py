@@ -96,14 +96,16 @@ def device_csr(graph: Any, stats: Stats) -> tuple[Any, Any, Any]:
     return arrays
 
 
-def result_ids(graph: Any, keys: Any, in_forest: Any, stats: Stats) -> Any:
-    """The forest's ascending edge ids from the per-slot flags, compacted on the device.
+def result_ids(graph: Any, keys: Any, in_forest: Any, stats: Stats,
+               size: int | None = None) -> Any:
+    """The forest's ascending edge ids from the per-slot flags, compacted on the device
+    (``size``: how many are flagged, where the solver counted them).
 
     They stay on the device for a device graph (:attr:`parmst.Forest.edge_ids_device`) and
     come back to the host for a host graph; either way timed as ``copy_back_time``.
     """
     with timed_transfer(stats, "copy_back_time"):
-        ids = keys.forest_ids(in_forest)
+        ids = keys.forest_ids(in_forest, size)
         return ids if graph.is_on_device else read(ids)
 
 

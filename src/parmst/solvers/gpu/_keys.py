@@ -57,15 +57,16 @@ __all__ = ["MAX_KEY", "DeviceEdgeKeys", "device_keys", "graph_keys", "threshold_
 class DeviceEdgeKeys(EdgeKeys):
     """:class:`parmst.order.EdgeKeys` whose ``keys`` and ``order`` are device arrays."""
 
-    def forest_ids(self, in_forest: Any) -> Any:
-        """Ascending edge ids (int64 device array) of the slots flagged in ``in_forest``."""
+    def forest_ids(self, in_forest: Any, size: int | None = None) -> Any:
+        """Ascending edge ids (int64 device array) of the slots flagged in ``in_forest``
+        (``size`` of them, where the caller knows it: no count comes back then)."""
         flags = in_forest[:len(self.keys)]
         if self.order is None:
-            return _arrays.compact(flags)
+            return _arrays.compact(flags, size=size)
         by_edge = _arrays.fill(len(self.keys), 0, np.uint8)
         _runtime.launch(_slots_to_edges, _arrays.launch_grid(len(flags)), flags, self.order,
                         by_edge)
-        return _arrays.compact(by_edge)
+        return _arrays.compact(by_edge, size=size)
 
     def edge_ids(self, slots: np.ndarray) -> np.ndarray:
         """Edge ids (host) of the given slots (host); the slot order comes back to the host."""

@@ -43,8 +43,9 @@ populate; small rounds run inside one persistent cooperative kernel with grid-wi
 barriers (``launch="auto"``, the default; see ``benchmarks/results/gpu_notes.md``),
 which reads the sizes where they are; only rounds of at least ``persistent_below``
 records read their size back to size their launches, and there the select picks
-vertices or records on the device; the threshold and every round's size come back
-in one copy when the solve ends. A captured CUDA graph would replay the same
+vertices or records on the device; the selects count their links (each one a
+forest edge), and the threshold, the forest's size and every round's size come
+back in one copy when the solve ends. A captured CUDA graph would replay the same
 launches without the host, but numba-cuda cannot capture one, and with no wait
 left inside a small solve there is little for it to save.
 ``stats.extra["launches"]`` and ``["host_syncs"]`` count what a solve did.
@@ -82,10 +83,10 @@ INITS = ("edge", "hybrid", "thread")
 WARP_MIN_DEGREE = 4  # Fallin et al. section 3.2: a whole warp for vertices of degree >= 4
 _NEVER = 2**62
 _MAX_ROUNDS = 64  # Borůvka at least halves the trees that still have edges: <= 32 rounds
-# The solve's log on the device, read once at its end: the threshold, then per phase the
-# persistent kernel's round count and worklist sizes.
+# The solve's log on the device, read once at its end: the threshold, the forest's size, then
+# per phase the round count and worklist sizes that the host did not read.
 _PHASE_LOG = _MAX_ROUNDS + 1
-_LOG_SIZE = 1 + 2 * _PHASE_LOG
+_LOG_SIZE = 2 + 2 * _PHASE_LOG
 SAMPLE_SLOTS = 32  # shared slots of the threshold's samples: one warp, the smallest block
 assert FILTER_SAMPLES <= SAMPLE_SLOTS
 LAUNCHES = ("auto", "persistent", "per-round", "batched")
@@ -248,17 +249,34 @@ def _by_vertices(min_edge, counts, cur, vertex_ratio):
     return min_edge.shape[0] <= vertex_ratio * counts[cur]
 
 
+@cuda.jit(device=True, inline=True)
+def _count_links(forest, linked):
+    """Add a thread's links (forest edges) to ``forest[0]``, summed over the warp first so
+    that one atomic per warp reaches the counter. Every lane of the warp must call it."""
+    if WARP_INTRINSICS:
+        offset = 16
+        while offset:
+            linked += cuda.shfl_down_sync(FULL_MASK, linked, offset)
+            offset //= 2
+        if cuda.laneid == 0 and linked:
+            cuda.atomic.add(forest, 0, np.uint64(linked))
+    elif linked:
+        cuda.atomic.add(forest, 0, np.uint64(linked))
+
+
 @cuda.jit(cache=True)
 def _select(wl, counts, cur, parent, min_edge, min_id, in_forest, slot_mask, src, dst,
-            vertex_ratio):
+            vertex_ratio, forest):
     """Fallin et al. Alg. 2 lines 27-33, one launch (``launch="per-round"``): by the vertices
     (:func:`_select_vertices`) or by the records (:func:`_select_items`), as
-    :func:`_by_vertices` decides from the size on the device. The launch covers the larger of
-    both (loops are grid-stride)."""
+    :func:`_by_vertices` decides from the size on the device, the links counted in
+    ``forest[0]``. The launch covers the larger of both (loops are grid-stride)."""
     if _by_vertices(min_edge, counts, cur, vertex_ratio):
-        _select_vertices(counts, cur, src, dst, parent, min_edge, min_id, in_forest, slot_mask)
+        linked = _select_vertices(counts, cur, src, dst, parent, min_edge, min_id, in_forest,
+                                  slot_mask)
     else:
-        _select_items(wl, counts, cur, parent, min_edge, min_id, in_forest, slot_mask)
+        linked = _select_items(wl, counts, cur, parent, min_edge, min_id, in_forest, slot_mask)
+    _count_links(forest, linked)
 
 
 @cuda.jit(cache=True)
@@ -280,11 +298,13 @@ def _select_vertices(counts, cur, src, dst, parent, min_edge, min_id, in_forest,
     reads it here), so the reset comes free. The slot of a packed key is the
     edge id (in two-pass mode ``min_id`` holds it), whose endpoints
     ``src``/``dst`` give the two sets. Also empties the drained list for
-    reuse, as :func:`reset_items` does.
+    reuse, as :func:`reset_items` does. Returns how many of this thread's joins
+    linked two trees.
     """
     if cuda.grid(1) == 0:
         counts[1 - cur] = 0
     two_pass = min_id.shape[0] != 0
+    linked = 0
     for v in range(cuda.grid(1), min_edge.shape[0], cuda.gridsize(1)):
         # Two-pass weight keys may reach NO_EDGE themselves: there the id tells.
         e = min_id[v] if two_pass else min_edge[v]
@@ -294,13 +314,15 @@ def _select_vertices(counts, cur, src, dst, parent, min_edge, min_id, in_forest,
                 min_id[v] = NO_EDGE
             else:
                 e &= slot_mask
-            join(parent, find(parent, np.int64(src[e])), find(parent, np.int64(dst[e])))
+            if join(parent, find(parent, np.int64(src[e])), find(parent, np.int64(dst[e]))):
+                linked += 1
             in_forest[e] = 1
+    return linked
 
 
 @cuda.jit(cache=True)
 def _all_rounds(wl, counts, cur, parent, min_edge, min_id, in_forest, slot_mask, guard, sizes,
-                src, dst, vertex_ratio):
+                src, dst, vertex_ratio, forest):
     """Fallin et al. Alg. 2 lines 12-39 in one cooperative launch (``launch="persistent"``).
 
     Grid-wide barriers stand in for the kernel boundaries and for the host's
@@ -311,10 +333,12 @@ def _all_rounds(wl, counts, cur, parent, min_edge, min_id, in_forest, slot_mask,
     whole grid leaves the loop together. Rounds with at most ``vertex_ratio``
     vertices per record select by sweeping the vertices (0: never). Two-pass
     keys (``min_id`` not empty) settle ties after the relax, one barrier more.
-    ``sizes`` is a slice of the solve's log, read once when the solve ends.
+    ``sizes`` is a slice of the solve's log, read once when the solve ends;
+    the links (forest edges) are counted into ``forest[0]`` as the kernel ends.
     """
     grid = cuda.cg.this_grid()
     rounds = 0
+    linked = 0
     while counts[cur] != 0:
         if cuda.grid(1) == 0 and rounds + 1 < sizes.shape[0]:
             sizes[rounds + 1] = np.uint64(counts[cur])
@@ -328,15 +352,17 @@ def _all_rounds(wl, counts, cur, parent, min_edge, min_id, in_forest, slot_mask,
             settle_ties_items(wl, counts, cur, min_edge, min_id)
             grid.sync()
         if _by_vertices(min_edge, counts, cur, vertex_ratio):
-            _select_vertices(counts, cur, src, dst, parent, min_edge, min_id, in_forest,
-                             slot_mask)
+            linked += _select_vertices(counts, cur, src, dst, parent, min_edge, min_id,
+                                       in_forest, slot_mask)
         else:
-            _select_items(wl, counts, cur, parent, min_edge, min_id, in_forest, slot_mask)
+            linked += _select_items(wl, counts, cur, parent, min_edge, min_id, in_forest,
+                                    slot_mask)
             grid.sync()
             reset_items(wl, counts, cur, min_edge, min_id)
         grid.sync()
     if cuda.grid(1) == 0:
         sizes[0] = np.uint64(rounds)
+    _count_links(forest, linked)
 
 
 @cuda.jit(device=True)
@@ -472,7 +498,8 @@ class _Run:
                 check=lambda _: pool.ensure_memory("ecl/gpu", needed))
         # Each phase its own pair of worklist sizes, zeroed by _reset_work: no copy between.
         self.phase_counts = (self.counts[:2], self.counts[2:])
-        self.phase_logs = (self.log[1:1 + _PHASE_LOG], self.log[1 + _PHASE_LOG:])
+        self.phase_logs = (self.log[2:2 + _PHASE_LOG], self.log[2 + _PHASE_LOG:])
+        self.forest = self.log[1:2]  # the forest's size, counted by the selects' links
         self.read_sizes = ([], [])  # sizes of the rounds that read them, per phase
         self.persistent = [False, False]
         self.batched_rounds = [0, 0]  # rounds queued between reads, per phase
@@ -548,7 +575,7 @@ class _Run:
         vertices = len(self.min_edge) if self.vertex_ratio else 0
         runtime.launch(_select, self._grid(max(bound, vertices)), self.wl, counts, cur,
                        self.parent, self.min_edge, self.min_id, self.in_forest, self.slot_mask,
-                       src, dst, self.vertex_ratio)
+                       src, dst, self.vertex_ratio, self.forest)
         runtime.launch(_reset, self._grid(bound), self.wl, counts, cur, self.min_edge,
                        self.min_id, self.vertex_ratio)
 
@@ -569,7 +596,7 @@ class _Run:
         # Without vertex selection (ratio 0) the first two graph arrays only fill the slots.
         args = (self.wl, self.phase_counts[phase], cur, self.parent, self.min_edge,
                 self.min_id, self.in_forest, self.slot_mask, guard, self.phase_logs[phase],
-                *self.graph_arrays[:2], self.vertex_ratio)
+                *self.graph_arrays[:2], self.vertex_ratio, self.forest)
         runtime.launch(_all_rounds, (_cooperative_blocks(args, self.block_size),
                                      self.block_size), *args)
         self.persistent[phase] = True
@@ -584,7 +611,7 @@ class _Run:
         persistent_rounds = 0
         for phase in (0, 1):
             sizes += self.read_sizes[phase]
-            start = 1 + phase * _PHASE_LOG
+            start = 2 + phase * _PHASE_LOG
             if self.batched_rounds[phase]:
                 logged = log[start + 1:start + 1 + min(self.batched_rounds[phase], _MAX_ROUNDS)]
                 sizes += [int(x) for x in logged if x]
@@ -691,7 +718,7 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
         run.record(log, stats)
         stats.extra.update(key_method=keys.mode, init=init,
                            filter_threshold=None if plan is None else int(log[0]))
-        edge_ids = _device.result_ids(graph, keys, run.in_forest, stats)
+        edge_ids = _device.result_ids(graph, keys, run.in_forest, stats, int(log[1]))
     stats.extra.update(tally)
     _device.record_device(stats, stats.extra["device_memory_bytes"])
     return edge_ids
