@@ -621,7 +621,7 @@ class _Run:
                 sizes += [int(x) for x in log[start + 1:start + 1 + rounds]]
         if any(self.persistent):
             stats.extra["persistent_rounds"] = persistent_rounds
-        stats.rounds = len(sizes)
+        stats.rounds = (stats.rounds or 0) + len(sizes)
         stats.worklist_sizes.extend(sizes)
 
 
