@@ -218,10 +218,11 @@ def graph_keys(graph: Any, method: str, stats: Stats, unpacked: str = "rank") ->
     return cached
 
 
-#: Sample positions already on the device, by their bytes: a solve of a graph with the
-#: same edge count and seed copies none (a 160-byte copy costs ~170 µs of host time).
-_SAMPLES: dict[tuple[int, bytes], Any] = {}
-_MAX_SAMPLES = 64
+#: Threshold plans already made, by device and by what they depend on: a solve of a graph
+#: with the same sizes, seed and target draws no sample and copies nothing (a 160-byte copy
+#: to the device costs ~170 µs of host time, a seeded generator tens of µs).
+_PLANS: dict[tuple, tuple[Any, int] | None] = {}
+_MAX_PLANS = 64
 
 
 def threshold_plan(num_edges: int, num_vertices: int, seed: int,
@@ -229,23 +230,22 @@ def threshold_plan(num_edges: int, num_vertices: int, seed: int,
     """Fallin et al.'s sampled filter threshold as a plan for the device, or ``None`` below
     average degree 4.
 
-    :func:`parmst.solvers.ecl_host.sample_plan`'s positions (a device array,
-    cached by value) and the rank of the threshold among the sampled keys: a
-    kernel then picks the threshold from the keys where they are, and nothing
-    comes back to the host. Fallin et al. count degree over CSR entries (both
+    :func:`parmst.solvers.ecl_host.sample_plan`'s positions (a device array)
+    and the rank of the threshold among the sampled keys, cached: a kernel
+    then picks the threshold from the keys where they are, and nothing comes
+    back to the host. Fallin et al. count degree over CSR entries (both
     directions), so "average degree >= 4" is ``|E| >= 2 |V|`` for our
     undirected edge count; ``target`` light edges per vertex.
     """
+    where = (id(_pool.device_pool()), int(num_edges), int(num_vertices), seed, target)
+    if where in _PLANS:
+        return _PLANS[where]
     plan = ecl_host.sample_plan(num_edges, num_vertices, seed, degree=ecl_host.FILTER_DEGREE,
                                 target=target)
-    if plan is None:
-        return None
-    positions, pick = plan
-    positions = np.ascontiguousarray(positions, dtype=np.int64)
-    where = (id(_pool.device_pool()), positions.tobytes())  # one pool per device
-    cached = _SAMPLES.get(where)
-    if cached is None:
-        if len(_SAMPLES) >= _MAX_SAMPLES:
-            _SAMPLES.clear()
-        cached = _SAMPLES[where] = cuda.to_device(positions)
-    return cached, pick
+    if plan is not None:
+        positions, pick = plan
+        plan = cuda.to_device(np.ascontiguousarray(positions, dtype=np.int64)), pick
+    if len(_PLANS) >= _MAX_PLANS:
+        _PLANS.clear()
+    _PLANS[where] = plan
+    return plan

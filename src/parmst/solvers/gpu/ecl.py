@@ -503,6 +503,7 @@ class _Run:
         self.read_sizes = ([], [])  # sizes of the rounds that read them, per phase
         self.persistent = [False, False]
         self.batched_rounds = [0, 0]  # rounds queued between reads, per phase
+        self.cooperative_blocks = None
         if init == "edge":
             self.graph_arrays = (edges.src, edges.dst, keys.keys)
         else:
@@ -597,8 +598,9 @@ class _Run:
         args = (self.wl, self.phase_counts[phase], cur, self.parent, self.min_edge,
                 self.min_id, self.in_forest, self.slot_mask, guard, self.phase_logs[phase],
                 *self.graph_arrays[:2], self.vertex_ratio, self.forest)
-        runtime.launch(_all_rounds, (_cooperative_blocks(args, self.block_size),
-                                     self.block_size), *args)
+        if self.cooperative_blocks is None:  # the same argument types in both phases
+            self.cooperative_blocks = _cooperative_blocks(args, self.block_size)
+        runtime.launch(_all_rounds, (self.cooperative_blocks, self.block_size), *args)
         self.persistent[phase] = True
 
     def finish(self) -> np.ndarray:
