@@ -41,6 +41,8 @@ step() {  # step NAME COMMAND...: run, log to $WORK/NAME.log, keep the tail in t
     local rc=$?
     status=$(( status || rc ))
     { echo "=== $name: exit $rc, $(( SECONDS - start )) s"; tail -n 30 "$WORK/$name.log"; } >> "$SUMMARY"
+    # Packed after every step, so a call cut short still brings back what ran.
+    tar -czf "$OUT/results.tar.gz" -C "$WORK" .
 }
 
 step tests env OUT="$WORK/tests" TESTS_TIMEOUT="${TESTS_TIMEOUT:-90}" \
@@ -55,6 +57,5 @@ step ecl_mst env OUT="$WORK/ecl" STEPS="build bench" BENCH_TIMEOUT="${BENCH_TIME
     --solver 'ecl/gpu[launch=batched]' --solver ecl/opencl --name gpu_vs_ecl_mst_h100
 step conformance env OUT="$WORK/conformance" CONFORMANCE_TIMEOUT="${CONFORMANCE_TIMEOUT:-40}" \
     bash benchmarks/gpu_device_run.sh conformance
-tar -czf "$OUT/results.tar.gz" -C "$WORK" .
 echo "=== overall exit $status" >> "$SUMMARY"
 exit $status
