@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 14 in one device call: the GPU tests on the real device, ecl/gpu end to end, and
+# Issues 14 and 29 in one device call: the GPU tests on the real device, ecl/gpu end to end, and
 # ECL-MST side by side, each step bounded by its own timeout.
 #
 #   bash benchmarks/gpu_end_to_end_device_run.sh ECL_MST_DIR
@@ -14,8 +14,10 @@
 #      arrays beside its computation; the report is rewritten after each graph, so a timeout
 #      keeps what ran), then benchmarks/gpu_call_profile.py at 2^22 edges (where the host time
 #      of a device call goes, with numba-cuda's fixed costs);
-#   3. ecl_mst_side_by_side.sh (build + bench, no ncu) with --repeat 3, report
-#      gpu_vs_ecl_mst_h100;
+#   3. ecl_mst_side_by_side.sh (build + bench, no ncu) with --repeat 3: ecl/gpu, ecl/gpu with
+#      ecl/opencl's round loop (launch=batched) and ecl/opencl (NVIDIA's OpenCL) against
+#      ECL-MST on the same .egr files in one call, report gpu_vs_ecl_mst_h100 (issue 29
+#      item 3: ecl/gpu at least ecl/opencl on every family);
 #   4. `tests/conformance -k gpu` through gpu_device_run.sh.
 # The device tool brings back at most 8 files, so every step writes under a work folder that
 # ends up as $OUT/results.tar.gz; $OUT/summary.log holds the steps' tails.
@@ -39,6 +41,8 @@ step() {  # step NAME COMMAND...: run, log to $WORK/NAME.log, keep the tail in t
     local rc=$?
     status=$(( status || rc ))
     { echo "=== $name: exit $rc, $(( SECONDS - start )) s"; tail -n 30 "$WORK/$name.log"; } >> "$SUMMARY"
+    # Packed after every step, so a call cut short still brings back what ran.
+    tar -czf "$OUT/results.tar.gz" -C "$WORK" .
 }
 
 step tests env OUT="$WORK/tests" TESTS_TIMEOUT="${TESTS_TIMEOUT:-90}" \
@@ -48,11 +52,10 @@ step e2e timeout "${E2E_TIMEOUT:-90}" $PY -m parmst bench --suite end-to-end --r
     --no-progress --out "$WORK/e2e"
 step profile timeout "${PROFILE_TIMEOUT:-45}" $PY benchmarks/gpu_call_profile.py \
     --log2-edges 22 --overheads --out "$WORK/profile"
-step ecl_mst env OUT="$WORK/ecl" STEPS="build bench" BENCH_TIMEOUT="${BENCH_TIMEOUT:-100}" \
+step ecl_mst env OUT="$WORK/ecl" STEPS="build bench" BENCH_TIMEOUT="${BENCH_TIMEOUT:-200}" \
     bash benchmarks/ecl_mst_side_by_side.sh "$ECL_DIR" --repeat 3 --solver ecl/gpu \
-    --name gpu_vs_ecl_mst_h100
+    --solver 'ecl/gpu[launch=batched]' --solver ecl/opencl --name gpu_vs_ecl_mst_h100
 step conformance env OUT="$WORK/conformance" CONFORMANCE_TIMEOUT="${CONFORMANCE_TIMEOUT:-40}" \
     bash benchmarks/gpu_device_run.sh conformance
-tar -czf "$OUT/results.tar.gz" -C "$WORK" .
 echo "=== overall exit $status" >> "$SUMMARY"
 exit $status

@@ -175,7 +175,7 @@ def test_gpu_suites_carry_the_reference_figures_and_compute_only_measure(monkeyp
         assert "| grid2d | 40 | 1117 |" in text
     else:
         assert config["baseline"] == "ecl/gpu"
-        assert len(_records(data, graph="grid2d", solver="ecl/gpu")) == 8
+        assert len(_records(data, graph="grid2d", solver="ecl/gpu")) == 9
     # Without a CUDA device (or the simulator) the GPU solvers are skipped with the reason;
     # test_gpu_suite_under_the_simulator runs them.
     assert all(r["status"] in ("ok", "skipped") for r in data["records"])

@@ -120,7 +120,7 @@ def store_partials(shared, partials, low, high, count):
 
 def fold_partials(partials: Any) -> tuple[int, int, int]:
     """Smallest low, largest high and total count of a reduction's rows (one copy back)."""
-    rows = partials.copy_to_host()
+    rows = runtime.read(partials)
     return int(rows[:, 0].min()), int(rows[:, 1].max()), int(rows[:, 2].sum())
 
 
@@ -153,7 +153,7 @@ def refill(out: Any, value: Any) -> Any:
     returns ``out``."""
     flat = out.reshape(out.size) if out.ndim > 1 else out
     if out.size:
-        _fill[launch_grid(out.size)](flat, out.dtype.type(value))
+        runtime.launch(_fill, launch_grid(out.size), flat, out.dtype.type(value))
     return out
 
 
@@ -165,7 +165,7 @@ def iota(count: int, dtype: Any = np.int64) -> Any:
 def reiota(out: Any) -> Any:
     """``out[i] = i`` for the one-dimensional device array ``out``; returns ``out``."""
     if out.shape[0]:
-        _iota[launch_grid(out.shape[0])](out)
+        runtime.launch(_iota, launch_grid(out.shape[0]), out)
     return out
 
 
@@ -173,7 +173,7 @@ def cast(values: Any, dtype: Any) -> Any:
     """A contiguous device copy of ``values`` as ``dtype`` (also the device-to-device copy)."""
     out = cuda.device_array(values.shape[0], dtype=dtype)
     if values.shape[0]:
-        _cast[launch_grid(values.shape[0])](values, out)
+        runtime.launch(_cast, launch_grid(values.shape[0]), values, out)
     return out
 
 
@@ -182,7 +182,7 @@ def gather(values: Any, index: Any, out: Any | None = None) -> Any:
     if out is None:
         out = cuda.device_array(index.shape[0], dtype=values.dtype)
     if index.shape[0]:
-        _gather[launch_grid(index.shape[0])](values, index, out)
+        runtime.launch(_gather, launch_grid(index.shape[0]), values, index, out)
     return out
 
 
@@ -190,7 +190,7 @@ def shift(values: Any, amount: int) -> Any:
     """``values + amount`` as a new int64 device array (a part's ids as ids of the whole graph)."""
     out = cuda.device_array(values.shape[0], dtype=np.int64)
     if values.shape[0]:
-        _shift[launch_grid(values.shape[0])](values, np.int64(amount), out)
+        runtime.launch(_shift, launch_grid(values.shape[0]), values, np.int64(amount), out)
     return out
 
 
@@ -203,7 +203,7 @@ def edge_checks(src: Any, dst: Any, weight: Any | None) -> tuple[int, int, int]:
     grid = reduction_grid(count)
     with pool.lease() as lease:
         partials = lease.take((grid[0], 3), np.int64)
-        _edge_checks[grid](src, dst, weight, partials)
+        runtime.launch(_edge_checks, grid, src, dst, weight, partials)
         return fold_partials(partials)
 
 
@@ -269,11 +269,12 @@ def exclusive_scan(values: Any, count: int, out: Any, max_blocks: int | None = N
         max_blocks = runtime.launch_limits(runtime.DEFAULT_BLOCK_SIZE)[1]
     blocks = runtime.blocks_for(count + 1, SCAN_THREADS)
     block_sums = cuda.device_array(blocks, dtype=np.int64)
-    _block_scan[min(max_blocks, blocks), SCAN_THREADS](values, count, out, block_sums)
+    runtime.launch(_block_scan, (min(max_blocks, blocks), SCAN_THREADS), values, count, out,
+                   block_sums)
     if blocks > 1:
         offsets = cuda.device_array(blocks + 1, dtype=np.int64)
         exclusive_scan(block_sums, blocks, offsets, max_blocks)
-        _add_block_offsets[launch_grid(count + 1)](out[:count + 1], offsets)
+        runtime.launch(_add_block_offsets, launch_grid(count + 1), out[:count + 1], offsets)
 
 
 #: Blocks of a compaction: each takes one contiguous tile of the flags, so its offset in
@@ -318,29 +319,33 @@ def _scatter_tiles(flags, values, tile, partials, out):
         i = chunk + tid
         mine = np.int64(1) if i < end and flags[i] else np.int64(0)
         _scan_shared(buf, tid, mine)
-        if mine:
-            out[offset + buf[tid] - 1] = values[i] if values.shape[0] else i
+        at = offset + buf[tid] - 1
+        if mine and at < out.shape[0]:  # a caller's size never lets a write land outside
+            out[at] = values[i] if values.shape[0] else i
         offset += buf[SCAN_THREADS - 1]
         cuda.syncthreads()
 
 
-def compact(flags: Any, values: Any | None = None) -> Any:
+def compact(flags: Any, values: Any | None = None, size: int | None = None) -> Any:
     """``values[flags != 0]`` (or the flagged indices, ascending) as a new int64 device array.
 
     Two launches, a count per tile and an ordered scatter, and one small copy back (the
-    tiles' counts, for the result's length); the scratch comes from the device pool.
+    tiles' counts, for the result's length) unless the caller knows ``size``, the number of
+    flagged items; the scratch comes from the device pool.
     """
     m = flags.shape[0]
     blocks = max(1, min(COMPACT_BLOCKS, -(-m // SCAN_THREADS)))
     tile = -(-m // blocks)
     with pool.lease() as lease:
         partials = lease.take((blocks, 3), np.int64)
-        _count_flagged[blocks, SCAN_THREADS](flags, np.int64(tile), partials)
-        size = fold_partials(partials)[2]
+        runtime.launch(_count_flagged, (blocks, SCAN_THREADS), flags, np.int64(tile), partials)
+        if size is None:
+            size = fold_partials(partials)[2]
         out = cuda.device_array(size, dtype=np.int64)
         if size:
             picked = values if values is not None else out[:0]
-            _scatter_tiles[blocks, SCAN_THREADS](flags, picked, np.int64(tile), partials, out)
+            runtime.launch(_scatter_tiles, (blocks, SCAN_THREADS), flags, picked, np.int64(tile),
+                           partials, out)
     return out
 
 
@@ -396,10 +401,10 @@ def radix_order(keys: Any, bits: int) -> Any:
     current, spare = cast(keys, np.uint64), cuda.device_array(m, dtype=np.uint64)
     spare_order = cuda.device_array(m, dtype=np.int64)
     for shift in range(0, bits, RADIX_BITS):
-        _digit_counts[launch_grid(tiles)](current, np.uint64(shift), counts)
+        runtime.launch(_digit_counts, launch_grid(tiles), current, np.uint64(shift), counts)
         exclusive_scan(counts, _BUCKETS * tiles, offsets)
-        _scatter_digits[launch_grid(tiles)](current, order, np.uint64(shift), offsets, spare,
-                                      spare_order)
+        runtime.launch(_scatter_digits, launch_grid(tiles), current, order, np.uint64(shift),
+                       offsets, spare, spare_order)
         current, spare = spare, current
         order, spare_order = spare_order, order
     return order

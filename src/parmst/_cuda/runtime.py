@@ -14,6 +14,7 @@ without a GPU; the simulator lacks the warp intrinsics (``ballot_sync``,
 from __future__ import annotations
 
 import importlib.util
+import threading
 import time
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -87,10 +88,73 @@ def blocks_for(count: int, block_size: int) -> int:
     return max(1, -(-int(count) // block_size))
 
 
-def synchronize() -> None:
-    """Wait for every queued kernel and copy (no-op under the simulator)."""
+_TALLY = threading.local()
+
+
+@contextmanager
+def tally() -> Iterator[dict[str, int]]:
+    """Count the kernel launches and host synchronizations this thread makes in the block.
+
+    Every launch through :func:`launch` and every wait through :func:`read` or
+    :func:`synchronize` adds one; a tally nested in another adds to it when it
+    ends. A solve keeps its counts in ``stats.extra`` (``launches``,
+    ``host_syncs``), so that a test can bound them: on the H100 each launch
+    costs 35-42 µs of host time in numba-cuda and each synchronization leaves
+    the device idle while the host queues the next kernels. Thread-local, since
+    ``ecl/multigpu`` solves its parts on several threads at once.
+    """
+    counts = {"launches": 0, "host_syncs": 0}
+    outer = getattr(_TALLY, "counts", None)
+    _TALLY.counts = counts
+    try:
+        yield counts
+    finally:
+        _TALLY.counts = outer
+        if outer is not None:
+            for key, value in counts.items():
+                outer[key] += value
+
+
+def _count(key: str) -> None:
+    counts = getattr(_TALLY, "counts", None)
+    if counts is not None:
+        counts[key] += 1
+
+
+def mark() -> Any:
+    """A CUDA event recorded now on the default stream: a point in the device's timeline that
+    costs the host no wait (pair two with :func:`elapsed`)."""
     from numba import cuda
 
+    event = cuda.event()
+    event.record()
+    return event
+
+
+def elapsed(start: Any, end: Any) -> float:
+    """Device seconds between two :func:`mark` events that have passed (0 under the simulator,
+    which keeps no device time)."""
+    return max(0.0, start.elapsed_time(end)) / 1e3
+
+
+def launch(kernel: Any, grid: tuple[int, int], *args: Any) -> None:
+    """``kernel[grid](*args)``, counted by :func:`tally`."""
+    _count("launches")
+    kernel[grid](*args)
+
+
+def read(array: Any) -> np.ndarray:
+    """``array.copy_to_host()``: a blocking copy back, counted by :func:`tally`."""
+    _count("host_syncs")
+    return array.copy_to_host()
+
+
+def synchronize() -> None:
+    """Wait for every queued kernel and copy (no-op under the simulator); counted by
+    :func:`tally`."""
+    from numba import cuda
+
+    _count("host_syncs")
     cuda.synchronize()
 
 

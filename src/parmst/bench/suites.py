@@ -279,6 +279,7 @@ ECL_MST_H100 = Reference(
      "seed000-dense": 1133, "random-degree": 1939, "rmat": 3039})
 # Fallin et al. section 5.3 (Table 5): one optimization removed at a time.
 _ECL_ABLATION = ("ecl/gpu", "ecl/gpu[launch=persistent]", "ecl/gpu[launch=per-round]",
+                 "ecl/gpu[launch=batched]",
                  "ecl/gpu[init=hybrid]", "ecl/gpu[init=thread]", "ecl/gpu[atomic_guards=false]",
                  "ecl/gpu[filter=false]", "ecl/gpu[both_directions=true]")
 

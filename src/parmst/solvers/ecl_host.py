@@ -23,7 +23,7 @@ import numpy as np
 
 __all__ = ["CPU_FILTER_DEGREE", "CPU_FILTER_TARGET", "DEVICE_FILTER_TARGET", "FILTER_DEGREE",
            "FILTER_SAMPLES", "FILTER_TARGET", "NO_THRESHOLD", "VERTEX_SELECT_RATIO",
-           "filter_threshold", "light_threshold"]
+           "filter_threshold", "light_threshold", "sample_plan"]
 
 FILTER_SAMPLES = 20
 """Number of sampled weights (Fallin et al. section 3.2)."""
@@ -96,13 +96,32 @@ def filter_threshold(keys: np.ndarray, num_vertices: int, *, seed: int = 0,
     >>> bool(filter_threshold(keys, num_vertices=600) == NO_THRESHOLD)
     True
     """
-    m = len(keys)
-    if m == 0 or m < degree * num_vertices:
+    plan = sample_plan(len(keys), num_vertices, seed, samples, degree, target)
+    if plan is None:
         return NO_THRESHOLD
+    positions, pick = plan
+    return np.uint64(np.sort(keys[positions])[pick])
+
+
+def sample_plan(num_edges: int, num_vertices: int, seed: int, samples: int = FILTER_SAMPLES,
+                degree: float = FILTER_DEGREE,
+                target: float = FILTER_TARGET) -> tuple[np.ndarray, int] | None:
+    """:func:`filter_threshold`'s draw without the keys: the sampled edge positions and the
+    rank (0-based) of the threshold among their keys, or ``None`` where it does not filter.
+
+    The GPU solver picks the threshold on the device from this plan, so that no key comes
+    back to the host.
+
+    >>> positions, pick = sample_plan(1000, 100, seed=0)
+    >>> len(positions), pick
+    (20, 6)
+    """
+    m = int(num_edges)
+    if m == 0 or m < degree * num_vertices:
+        return None
     rng = np.random.default_rng(seed)
-    sample = np.sort(keys[rng.integers(0, m, size=samples)])
-    position = min(samples - 1, int(samples * target * num_vertices / m))
-    return np.uint64(sample[position])
+    pick = min(samples - 1, int(samples * target * num_vertices / m))
+    return rng.integers(0, m, size=samples), pick
 
 
 def light_threshold(keys: np.ndarray, num_vertices: int, seed: int,

@@ -39,6 +39,9 @@ ECL_VARIANTS = [
     {"launch": "per-round", "keys": "two-pass"},
     {"keys": "two-pass", "select": "records"},
     {"init": "hybrid", "launch": "per-round", "keys": "two-pass"},
+    # ecl/opencl's round loop: rounds queued between reads of the size.
+    {"launch": "batched"},
+    {"launch": "batched", "keys": "two-pass", "select": "records", "filter": False},
 ]
 BLOCK = {"block_size": 32} if SIMULATOR else {}
 
@@ -161,6 +164,30 @@ def test_ecl_auto_launch_hands_over_to_persistent_kernel(dtype):
     assert 1 <= stats.extra["persistent_rounds"] < stats.rounds
 
 
+def test_ecl_batched_launch_reads_the_size_once_per_batch_of_rounds():
+    """launch="batched": big rounds read their size, the rest run ROUNDS_PER_CHECK rounds per
+    read (the empty rounds after the last are not counted)."""
+    from parmst.solvers.gpu import ecl
+
+    n, m = SIZES[-1]
+    graph = random_graph(5, n, m, "float64")
+    assert_exact(graph, "ecl/gpu", filter=False, **BLOCK)  # prepares and caches the keys
+    warm = assert_exact(graph, "ecl/gpu", filter=False, **BLOCK).stats
+    batched = assert_exact(graph, "ecl/gpu", launch="batched", persistent_below=m // 2,
+                           filter=False, **BLOCK).stats
+    per_round = assert_exact(graph, "ecl/gpu", launch="per-round", filter=False,
+                             **BLOCK).stats
+    assert "persistent_rounds" not in batched.extra
+    assert batched.worklist_sizes == per_round.worklist_sizes == warm.worklist_sizes
+    big = sum(size >= m // 2 for size in batched.worklist_sizes)
+    small = batched.rounds - big
+    # Per-round: a read per round and one that finds the list empty. Batched: a read per big
+    # round and one that finds the first small size, then one per batch of small rounds.
+    assert per_round.extra["host_syncs"] - warm.extra["host_syncs"] == per_round.rounds + 1
+    assert batched.extra["host_syncs"] - warm.extra["host_syncs"] == \
+        big + 1 + -(-small // ecl.ROUNDS_PER_CHECK)
+
+
 def test_ecl_per_round_launch_never_uses_persistent_kernel():
     forest = assert_exact(random_graph(6, *SIZES[-1], "int64"), "ecl/gpu", launch="per-round",
                           **BLOCK)
@@ -174,6 +201,45 @@ def test_ecl_stats_report_rounds_times_and_memory():
     assert stats.compute_time > 0 and stats.extra["end_to_end_time"] >= stats.compute_time
     assert stats.extra["device_memory_bytes"] > 0
     assert stats.device.startswith("cuda")
+
+
+@pytest.mark.parametrize("dtype", ["int32", "float64"])
+def test_ecl_solve_launches_and_waits_a_fixed_few_times(dtype):
+    """The host side of a solve cannot creep back: a repeated solve of a filtered graph is
+    seven launches (work reset with the threshold, per phase a populate and a persistent
+    kernel, the two compaction passes) and four waits (the log with the forest's size, the
+    ids' copy and the transfer timer's two), on the simulator and on a GPU alike; the first
+    solve adds the key preparation (two launches and a wait, one each more to narrow float64
+    weights, and the wait that times it)."""
+    n = SIZES[-1][0]
+    graph = random_graph(7, n, 4 * n, dtype)
+    first = assert_exact(graph, "ecl/gpu", **BLOCK).stats
+    again = assert_exact(graph, "ecl/gpu", **BLOCK).stats
+    assert again.extra["filter_threshold"] is not None and again.extra["persistent_rounds"]
+    assert (again.extra["launches"], again.extra["host_syncs"]) == (7, 4)
+    narrow = dtype == "float64"
+    assert first.extra["launches"] == 9 + narrow
+    assert first.extra["host_syncs"] == 8 + narrow
+    # ECL-MST's host loop: a wait per round (the size read) instead.
+    per_round = assert_exact(graph, "ecl/gpu", launch="per-round", **BLOCK).stats
+    assert per_round.extra["host_syncs"] == 4 + per_round.rounds + 2
+
+
+def test_ecl_device_threshold_is_the_host_rule():
+    """The threshold picked on the device is the host's sampled threshold of the same keys."""
+    from parmst.order import edge_keys
+    from parmst.solvers import ecl_host
+
+    n = SIZES[-1][0]
+    graph = random_graph(8, n, 4 * n, "int32")
+    forest = assert_exact(graph, "ecl/gpu", seed=5, **BLOCK)
+    keys = edge_keys(graph.weight)
+    assert keys.mode == forest.stats.extra["key_method"] == "packed"
+    # The device shifts keys by their minimum (the host does not for int32), so the two
+    # thresholds differ in value; their slots name the edge sampled at the threshold's rank.
+    host = ecl_host.light_threshold(keys.keys, n, 5, ecl_host.DEVICE_FILTER_TARGET)
+    device = forest.stats.extra["filter_threshold"]
+    assert device & keys.slot_mask == int(host) & keys.slot_mask
 
 
 def test_ecl_filtering_runs_both_phases():
@@ -465,6 +531,8 @@ def poison_idle_buffers(value: int = 1) -> int:
 def test_ecl_pooled_buffers_never_leak_a_previous_solve(keys):
     """Solves of different graphs and sizes, interleaved, each after every idle buffer was
     poisoned: each forest exact, and a second graph of the same sizes allocates nothing."""
+    import gc
+
     from parmst._cuda import pool as cuda_pool
 
     pool = cuda_pool.device_pool()
@@ -476,15 +544,38 @@ def test_ecl_pooled_buffers_never_leak_a_previous_solve(keys):
         poisoned += poison_idle_buffers()
         assert_exact(graph, "ecl/gpu", keys=keys, **BLOCK)
     assert poisoned
+    graphs.clear()
+    gc.collect()  # the graphs' cached keys go back to the pool
     same_sizes = random_graph(30, *SIZES[1], "int32")
     idle = pool.idle_bytes
     assert_exact(same_sizes, "ecl/gpu", keys=keys, **BLOCK)
-    assert pool.idle_bytes == idle  # every buffer it took was idle, and came back
+    # Every buffer it took was idle and came back, but its keys, cached on the graph.
+    held = 8 * same_sizes.num_edges
+    assert pool.idle_bytes == idle - held
     from parmst.solvers.gpu import release_buffers
 
-    assert release_buffers() == idle and pool.idle_bytes == 0
+    assert release_buffers() == idle - held and pool.idle_bytes == 0
     assert_exact(same_sizes, "ecl/gpu", keys=keys, **BLOCK)  # allocates afresh
     assert 0 < pool.idle_bytes < idle  # only this size's buffers came back
+
+
+def test_keys_of_a_freed_graph_go_back_to_the_pool():
+    """A graph's cached device keys come from the pool and return to it when the graph goes,
+    so a fresh graph of the same edge count allocates none."""
+    import gc
+
+    from parmst._cuda import pool as cuda_pool
+
+    pool = cuda_pool.device_pool()
+    n, m = SIZES[1]
+    graph = random_graph(40, n, m, "int32")
+    assert_exact(graph, "ecl/gpu", **BLOCK)
+    idle = pool.idle_bytes
+    del graph
+    gc.collect()
+    assert pool.idle_bytes == idle + 8 * m
+    assert_exact(random_graph(41, n, m, "int32"), "ecl/gpu", **BLOCK)
+    assert pool.idle_bytes == idle + 8 * m  # took the keys, gave them back when dropped
 
 
 def test_pool_reuses_by_shape_and_dtype_and_frees_beyond_its_cap():

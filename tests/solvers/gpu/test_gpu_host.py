@@ -57,14 +57,14 @@ def test_dense_limit_rejects_oversized_matrix():
     assert "too large" in _device.dense_limit(big)
 
 
-@needs_numba_cuda
-def test_filter_threshold_only_at_average_degree_four():
-    from parmst.solvers.gpu import _keys
+def test_threshold_plan_filters_only_at_average_degree_four_and_matches_the_host():
+    from parmst.solvers import ecl_host
 
-    keys = np.arange(1000, dtype=np.uint64)
-    assert _keys.filter_threshold(keys, 600, seed=0) is None  # 2m/n = 3.3
-    threshold = _keys.filter_threshold(keys, 100, seed=0)     # 2m/n = 20
-    assert threshold is not None and 0 < int(threshold) < 1000
+    assert ecl_host.sample_plan(1000, 600, seed=0, degree=ecl_host.FILTER_DEGREE) is None
+    positions, pick = ecl_host.sample_plan(1000, 100, seed=0, degree=ecl_host.FILTER_DEGREE)
+    keys = np.random.default_rng(1).permutation(1000).astype(np.uint64)
+    # The device picks the key of rank `pick` among the sampled keys: the host's threshold.
+    assert np.sort(keys[positions])[pick] == ecl_host.light_threshold(keys, 100, seed=0)
 
 
 @needs_numba_cuda

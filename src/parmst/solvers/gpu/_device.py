@@ -12,7 +12,13 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from parmst._cuda.runtime import device_name, simulator_active, timed_transfer, to_device
+from parmst._cuda.runtime import (
+    device_name,
+    read,
+    simulator_active,
+    timed_transfer,
+    to_device,
+)
 
 if TYPE_CHECKING:
     from parmst.stats import Stats
@@ -71,6 +77,8 @@ def points_limit(points: Any) -> bool | str:
 def device_graph(graph: Any, stats: Stats) -> Any:
     """The graph's edge list on the device (:meth:`parmst.Graph.to_device`): a device graph's
     own arrays, or a host graph's cached copy, made now and timed as ``transfer_time``."""
+    if graph.is_on_device or "device" in graph._cache:
+        return graph.to_device()  # nothing moves: no wait, no transfer time
     with timed_transfer(stats, "transfer_time"):
         return graph.to_device()
 
@@ -88,15 +96,17 @@ def device_csr(graph: Any, stats: Stats) -> tuple[Any, Any, Any]:
     return arrays
 
 
-def result_ids(graph: Any, keys: Any, in_forest: Any, stats: Stats) -> Any:
-    """The forest's ascending edge ids from the per-slot flags, compacted on the device.
+def result_ids(graph: Any, keys: Any, in_forest: Any, stats: Stats,
+               size: int | None = None) -> Any:
+    """The forest's ascending edge ids from the per-slot flags, compacted on the device
+    (``size``: how many are flagged, where the solver counted them).
 
     They stay on the device for a device graph (:attr:`parmst.Forest.edge_ids_device`) and
     come back to the host for a host graph; either way timed as ``copy_back_time``.
     """
     with timed_transfer(stats, "copy_back_time"):
-        ids = keys.forest_ids(in_forest)
-        return ids if graph.is_on_device else ids.copy_to_host()
+        ids = keys.forest_ids(in_forest, size)
+        return ids if graph.is_on_device else read(ids)
 
 
 def record_device(stats: Stats, device_bytes: int) -> None:

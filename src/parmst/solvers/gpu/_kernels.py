@@ -54,14 +54,17 @@ def join(parent, a, b):
 
     Parents always point to smaller ids, so a failed CAS just moves the
     larger side one step up its tree; it ends when it links two roots or
-    finds both sides in one tree.
+    finds both sides in one tree. Returns whether it linked: every link makes
+    one tree of two, so the links of a solve count its forest's edges.
     """
     while True:
         high = max(a, b)
         low = min(a, b)
+        if high == low:
+            return False
         seen = cuda.atomic.cas(parent, high, np.int32(high), np.int32(low))
         if seen == high:
-            return
+            return True
         a = low
         b = np.int64(seen)
 
@@ -176,14 +179,18 @@ def worklist_round(find_set, join_sets):
     @cuda.jit(device=True)
     def select_items(wl, counts, cur, sets, min_edge, min_id, in_forest, slot_mask):
         """A record that is the minimum of either of its sets joins them and enters the forest
-        (``min_id``: see :func:`won`)."""
+        (``min_id``: see :func:`won`). Returns how many of this thread's joins linked two
+        trees (``join_sets`` returns whether it did)."""
+        linked = 0
         for i in range(cuda.grid(1), counts[cur], cuda.gridsize(1)):
             v, n = unpack_pair(wl[cur, i, 0])
             key = wl[cur, i, 1]
             slot = record_slot(wl, cur, i, key, slot_mask)
             if won(min_edge, min_id, v, key, slot) or won(min_edge, min_id, n, key, slot):
-                join_sets(sets, v, n)
+                if join_sets(sets, v, n):
+                    linked += 1
                 in_forest[slot] = 1
+        return linked
 
     return relax_items, select_items
 

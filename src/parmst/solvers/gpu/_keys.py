@@ -37,6 +37,7 @@ minimum too: it has the minimum from the same pass. Keys are cached on the graph
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import numpy as np
@@ -44,30 +45,33 @@ from numba import cuda
 
 from parmst._cuda import arrays as _arrays
 from parmst._cuda import pool as _pool
+from parmst._cuda import runtime as _runtime
 from parmst._cuda.arrays import launch_grid, reduction_grid
 from parmst.order import MAX_KEY, EdgeKeys, choose_mode, id_bits, weight_key
 from parmst.solvers import ecl_host
 from parmst.stats import Stats
 
-__all__ = ["MAX_KEY", "DeviceEdgeKeys", "device_keys", "filter_threshold", "graph_keys"]
+__all__ = ["MAX_KEY", "DeviceEdgeKeys", "device_keys", "graph_keys", "threshold_plan"]
 
 
 class DeviceEdgeKeys(EdgeKeys):
     """:class:`parmst.order.EdgeKeys` whose ``keys`` and ``order`` are device arrays."""
 
-    def forest_ids(self, in_forest: Any) -> Any:
-        """Ascending edge ids (int64 device array) of the slots flagged in ``in_forest``."""
+    def forest_ids(self, in_forest: Any, size: int | None = None) -> Any:
+        """Ascending edge ids (int64 device array) of the slots flagged in ``in_forest``
+        (``size`` of them, where the caller knows it: no count comes back then)."""
         flags = in_forest[:len(self.keys)]
         if self.order is None:
-            return _arrays.compact(flags)
+            return _arrays.compact(flags, size=size)
         by_edge = _arrays.fill(len(self.keys), 0, np.uint8)
-        _slots_to_edges[_arrays.launch_grid(len(flags))](flags, self.order, by_edge)
-        return _arrays.compact(by_edge)
+        _runtime.launch(_slots_to_edges, _arrays.launch_grid(len(flags)), flags, self.order,
+                        by_edge)
+        return _arrays.compact(by_edge, size=size)
 
     def edge_ids(self, slots: np.ndarray) -> np.ndarray:
         """Edge ids (host) of the given slots (host); the slot order comes back to the host."""
         slots = np.asarray(slots, dtype=np.int64)
-        return slots if self.order is None else self.order.copy_to_host()[slots]
+        return slots if self.order is None else _runtime.read(self.order)[slots]
 
 
 _key_of = cuda.jit(device=True, inline=True)(weight_key.py_func)
@@ -128,14 +132,14 @@ def _slots_to_edges(flags, order, by_edge):
             by_edge[order[i]] = 1
 
 
-def _weight_keys(weight: Any) -> tuple[Any, int, int]:
-    """Device weight keys of a device weight array, and their smallest and largest value.
-
-    The keys are a new array (they stay cached on the graph); the narrowed weights and the
-    reductions' rows are pooled scratch.
+def _weight_keys(weight: Any, keys: Any = None) -> tuple[Any, int, int]:
+    """Device weight keys of a device weight array (into ``keys`` where given, else a new
+    array), and their smallest and largest value. The narrowed weights and the reductions'
+    rows are pooled scratch.
     """
     m = weight.shape[0]
-    keys = cuda.device_array(m, np.uint64)
+    if keys is None:
+        keys = cuda.device_array(m, np.uint64)
     if not m:
         return keys, int(MAX_KEY), 0
     grid = reduction_grid(m)
@@ -143,19 +147,19 @@ def _weight_keys(weight: Any) -> tuple[Any, int, int]:
         if weight.dtype == np.float64:
             narrow = lease.take(m, np.float32)
             inexact = lease.take((grid[0], 3), np.int64)
-            _narrow[grid](weight, narrow, inexact)
+            _runtime.launch(_narrow, grid, weight, narrow, inexact)
             if not _arrays.fold_partials(inexact)[2]:
                 weight = narrow
         width = 8 * weight.dtype.itemsize
         partials = lease.take((grid[0], 3), np.uint64)
-        _write_weight_keys[grid](weight.view(f"u{weight.dtype.itemsize}"),
-                                 weight.dtype.kind == "f", np.uint64(1 << (width - 1)), keys,
-                                 partials)
+        _runtime.launch(_write_weight_keys, grid, weight.view(f"u{weight.dtype.itemsize}"),
+                        weight.dtype.kind == "f", np.uint64(1 << (width - 1)), keys, partials)
         low, high, _ = _arrays.fold_partials(partials)
     return keys, low, high
 
 
-def device_keys(weight: Any, method: str = "auto", unpacked: str = "rank") -> DeviceEdgeKeys:
+def device_keys(weight: Any, method: str = "auto", unpacked: str = "rank",
+                out: Any = None) -> DeviceEdgeKeys:
     """Packed keys where weight key and id fit in 63 bits, the ``unpacked`` route otherwise.
 
     ``weight`` is a device array (int32, int64, float32 or float64, no NaN);
@@ -163,70 +167,85 @@ def device_keys(weight: Any, method: str = "auto", unpacked: str = "rank") -> De
     ``"rank"`` (unique keys from a device sort) or ``"two-pass"`` (the weight
     keys, for kernels that break ties by edge id); see the module's step 4.
     The keys order edges exactly as :func:`parmst.order.canonical_order`
-    (two-pass keys with the ids).
+    (two-pass keys with the ids). ``out``: a uint64 device array of one key per edge to
+    write them into (default: a new one).
     """
     choose_mode(0, 1, method, unpacked)  # rejects bad options before any kernel runs
-    keys, low, high = _weight_keys(weight)
+    keys, low, high = _weight_keys(weight, out)
     m = len(keys)
     if not m:
         return DeviceEdgeKeys(keys, "packed", id_bits(0))
     mode = choose_mode((high - low).bit_length(), m, method, unpacked)
     bits = id_bits(m)
     if mode == "packed":
-        _shift_and_pack[launch_grid(m)](keys, np.uint64(low), np.uint64(bits), True)
+        _runtime.launch(_shift_and_pack, launch_grid(m), keys, np.uint64(low), np.uint64(bits),
+                        True)
         return DeviceEdgeKeys(keys, "packed", bits)
-    _shift_and_pack[launch_grid(m)](keys, np.uint64(low), np.uint64(0), False)
+    _runtime.launch(_shift_and_pack, launch_grid(m), keys, np.uint64(low), np.uint64(0), False)
     if mode == "two-pass":
         return DeviceEdgeKeys(keys, "two-pass")
     order = _arrays.radix_order(keys, (high - low).bit_length())
-    _ranks[launch_grid(m)](order, keys)
+    _runtime.launch(_ranks, launch_grid(m), order, keys)
     return DeviceEdgeKeys(keys, "rank", 0, order)
 
 
 def graph_keys(graph: Any, method: str, stats: Stats, unpacked: str = "rank") -> DeviceEdgeKeys:
     """:func:`device_keys` of the graph's device weights, cached on the graph per method and
-    timed as the ``keys`` phase of initialization."""
+    timed as the ``keys`` phase of initialization.
+
+    The key array comes from the device pool and goes back to it when the graph drops its
+    cache (the graph is freed, or :meth:`~parmst.Graph.clear_cache`): a solve of a fresh
+    graph of the same edge count, as a caller rebuilding graphs from device arrays makes
+    every call, allocates no keys.
+    """
     cache_key = ("gpu-keys", method, unpacked)
     cached = graph._cache.get(cache_key)
     if cached is None:
-        from parmst._cuda import runtime
         from parmst.solvers.gpu import _device
 
         weight = _device.device_graph(graph, stats).weight
-        with stats.phase("keys"):
-            cached = device_keys(weight, method, unpacked)
-            runtime.synchronize()
+        owner = _pool.device_pool()
+        out = owner.take(weight.shape[0], np.uint64)
+        try:
+            with stats.phase("keys"):
+                cached = device_keys(weight, method, unpacked, out)
+                _runtime.synchronize()
+        except BaseException:
+            owner.give([out])
+            raise
+        weakref.finalize(cached, owner.give, [out])
         graph._cache[cache_key] = cached
     return cached
 
 
-class _DeviceSample:
-    """A device key array as :func:`parmst.solvers.ecl_host.filter_threshold` reads it: its
-    length, and the keys at a few sampled positions (gathered on the device, copied back)."""
-
-    def __init__(self, keys: Any) -> None:
-        self._keys = keys
-
-    def __len__(self) -> int:
-        return len(self._keys)
-
-    def __getitem__(self, positions: np.ndarray) -> np.ndarray:
-        positions = np.ascontiguousarray(positions, dtype=np.int64)
-        with _pool.lease() as lease:
-            where = lease.take(len(positions), np.int64)
-            where.copy_to_device(positions)
-            picked = _arrays.gather(self._keys, where, lease.take(len(positions), np.uint64))
-            return picked.copy_to_host()
+#: Threshold plans already made, by device and by what they depend on: a solve of a graph
+#: with the same sizes, seed and target draws no sample and copies nothing (a 160-byte copy
+#: to the device costs ~170 µs of host time, a seeded generator tens of µs).
+_PLANS: dict[tuple, tuple[Any, int] | None] = {}
+_MAX_PLANS = 64
 
 
-def filter_threshold(keys: Any, num_vertices: int, seed: int,
-                     target: float = ecl_host.FILTER_TARGET) -> np.uint64 | None:
-    """Fallin et al.'s sampled filter threshold, or ``None`` below average degree 4.
+def threshold_plan(num_edges: int, num_vertices: int, seed: int,
+                   target: float = ecl_host.FILTER_TARGET) -> tuple[Any, int] | None:
+    """Fallin et al.'s sampled filter threshold as a plan for the device, or ``None`` below
+    average degree 4.
 
-    Fallin et al. count degree over CSR entries (both directions), so "average
-    degree >= 4" is ``|E| >= 2 |V|`` for our undirected edge count; ``target``
-    light edges per vertex. ``keys`` is a device array (only the sampled keys
-    come back to the host) or a NumPy array.
+    :func:`parmst.solvers.ecl_host.sample_plan`'s positions (a device array)
+    and the rank of the threshold among the sampled keys, cached: a kernel
+    then picks the threshold from the keys where they are, and nothing comes
+    back to the host. Fallin et al. count degree over CSR entries (both
+    directions), so "average degree >= 4" is ``|E| >= 2 |V|`` for our
+    undirected edge count; ``target`` light edges per vertex.
     """
-    sample = keys if isinstance(keys, np.ndarray) else _DeviceSample(keys)
-    return ecl_host.light_threshold(sample, num_vertices, seed, target)
+    where = (id(_pool.device_pool()), int(num_edges), int(num_vertices), seed, target)
+    if where in _PLANS:
+        return _PLANS[where]
+    plan = ecl_host.sample_plan(num_edges, num_vertices, seed, degree=ecl_host.FILTER_DEGREE,
+                                target=target)
+    if plan is not None:
+        positions, pick = plan
+        plan = cuda.to_device(np.ascontiguousarray(positions, dtype=np.int64)), pick
+    if len(_PLANS) >= _MAX_PLANS:
+        _PLANS.clear()
+    _PLANS[where] = plan
+    return plan

@@ -60,12 +60,13 @@ def _update_root(dsu, u, old_rank, v, new_rank):
 
 @cuda.jit(device=True)
 def _join(dsu, u, v):
-    """Shou and He Listing 4 ``join``: the lower-ranked root links under the other; retry on races."""
+    """Shou and He Listing 4 ``join``: the lower-ranked root links under the other; retry on races.
+    Returns whether it linked two trees (False: they were one already)."""
     while True:
         u = _find(dsu, u)
         v = _find(dsu, v)
         if u == v:
-            return
+            return False
         u_rank = dsu[u] >> SHIFT32
         v_rank = dsu[v] >> SHIFT32
         if u_rank > v_rank or (u_rank == v_rank and u > v):
@@ -75,7 +76,7 @@ def _join(dsu, u, v):
             continue
         if u_rank == v_rank:
             _update_root(dsu, v, v_rank, v, v_rank + np.uint64(1))
-        return
+        return True
 
 
 @cuda.jit(cache=True)

@@ -34,10 +34,21 @@ Select (ours): while a round's worklist has at least one record per
 coalesced sweep over the vertices that also clears the minima, instead of
 ECL-MST's select and reset over every record (``select="auto"``).
 
-Launches (ours): numba-cuda spends ~150 µs of host time per round of three
-launches and a worklist-size copy, so small rounds run inside one persistent
-cooperative kernel with grid-wide barriers (``launch="auto"``, the default;
-see ``benchmarks/results/gpu_notes.md``).
+Launches (ours): numba-cuda spends 35-42 µs of host time per launch on an H100 and
+every copy back leaves the device idle while the host queues the next kernels, so
+the host loop waits as little as the dependencies allow (docs/gpu.md): one launch
+resets the work and picks the filter threshold on the device (:func:`_reset_work`);
+each phase has its own worklist sizes, zeroed there, so nothing is copied before a
+populate; small rounds run inside one persistent cooperative kernel with grid-wide
+barriers (``launch="auto"``, the default; see ``benchmarks/results/gpu_notes.md``),
+which reads the sizes where they are; only rounds of at least ``persistent_below``
+records read their size back to size their launches, and there the select picks
+vertices or records on the device; the selects count their links (each one a
+forest edge), and the threshold, the forest's size and every round's size come
+back in one copy when the solve ends. A captured CUDA graph would replay the same
+launches without the host, but numba-cuda cannot capture one, and with no wait
+left inside a small solve there is little for it to save.
+``stats.extra["launches"]`` and ``["host_syncs"]`` count what a solve did.
 """
 
 from __future__ import annotations
@@ -50,7 +61,7 @@ from numba import cuda
 
 from parmst._cuda import arrays, pool, runtime
 from parmst.solvers.ecl_host import DEVICE_FILTER_TARGET as FILTER_TARGET
-from parmst.solvers.ecl_host import VERTEX_SELECT_RATIO
+from parmst.solvers.ecl_host import FILTER_SAMPLES, VERTEX_SELECT_RATIO
 from parmst.solvers.gpu import _device
 from parmst.solvers.gpu._kernels import (
     FULL_MASK,
@@ -65,14 +76,22 @@ from parmst.solvers.gpu._kernels import (
     warp_round,
     worklist_round,
 )
-from parmst.solvers.gpu._keys import MAX_KEY, filter_threshold, graph_keys
+from parmst.solvers.gpu._keys import MAX_KEY, graph_keys, threshold_plan
 from parmst.stats import Stats
 
 INITS = ("edge", "hybrid", "thread")
 WARP_MIN_DEGREE = 4  # Fallin et al. section 3.2: a whole warp for vertices of degree >= 4
 _NEVER = 2**62
 _MAX_ROUNDS = 64  # Borůvka at least halves the trees that still have edges: <= 32 rounds
-LAUNCHES = ("auto", "persistent", "per-round")
+# The solve's log on the device, read once at its end: the threshold, the forest's size, then
+# per phase the round count and worklist sizes that the host did not read.
+_PHASE_LOG = _MAX_ROUNDS + 1
+_LOG_SIZE = 2 + 2 * _PHASE_LOG
+SAMPLE_SLOTS = 32  # shared slots of the threshold's samples: one warp, the smallest block
+assert FILTER_SAMPLES <= SAMPLE_SLOTS
+LAUNCHES = ("auto", "persistent", "per-round", "batched")
+# launch="batched": rounds queued between two reads of the worklist size (ecl/opencl's loop).
+ROUNDS_PER_CHECK = 4
 SELECTS = ("auto", "records")
 # launch="auto": per-round launches while a round has at least this many records (a full
 # grid hides memory latency better than the resident cooperative grid; measured on an H100,
@@ -98,14 +117,16 @@ def _write_record(wl, pos, p, q, key, edge):
 
 
 @cuda.jit(cache=True)
-def _populate_edges(src, dst, keys, threshold, heavy, both_directions, parent, wl, counts):
+def _populate_edges(src, dst, keys, log, heavy, both_directions, parent, wl, counts):
     """Fallin et al. Alg. 2 lines 1-11, edge-centric: one thread per edge of the edge list.
 
     Each undirected edge appears once, so one direction comes for free. In
     the heavy phase the endpoints are replaced by their sets and edges inside
-    one set are filtered out (section 3.3).
+    one set are filtered out (section 3.3). The threshold is ``log[0]``, where
+    :func:`_reset_work` picked it.
     """
     m = src.shape[0]
+    threshold = log[0]
     for e in range(cuda.grid(1), warp_round(m), cuda.gridsize(1)):
         keep = False
         p = np.int64(0)
@@ -180,10 +201,12 @@ def _emit_warp(wide, v, indptr, indices, csr_keys, csr_ids, threshold, heavy, bo
 
 
 @cuda.jit(cache=True)
-def _populate_csr(indptr, indices, csr_keys, csr_ids, threshold, heavy, both_directions,
+def _populate_csr(indptr, indices, csr_keys, csr_ids, log, heavy, both_directions,
                   warp_degree, parent, wl, counts):
-    """Fallin et al. Alg. 2 lines 1-11 over CSR with the hybrid thread/warp split (section 3.2)."""
+    """Fallin et al. Alg. 2 lines 1-11 over CSR with the hybrid thread/warp split (section 3.2);
+    the threshold is ``log[0]``."""
     n = indptr.shape[0] - 1
+    threshold = log[0]
     for v in range(cuda.grid(1), warp_round(n), cuda.gridsize(1)):
         wide = False
         if v < n:
@@ -202,8 +225,12 @@ _relax_items, _select_items = worklist_round(find, join)
 
 
 @cuda.jit(cache=True)
-def _relax(wl, counts, cur, parent, min_edge, guard):
-    """One launch of :func:`_relax_items` (``launch="per-round"``)."""
+def _relax(wl, counts, cur, parent, min_edge, guard, sizes, round_):
+    """One launch of :func:`_relax_items` (``launch="per-round"``, ``"batched"``); the
+    worklist size goes to ``sizes[round_ + 1]`` where ``round_ >= 0`` (batched rounds, whose
+    sizes the host never reads)."""
+    if cuda.grid(1) == 0 and 0 <= round_ < sizes.shape[0] - 1:
+        sizes[round_ + 1] = np.uint64(counts[cur])
     _relax_items(wl, counts, cur, parent, min_edge, guard)
 
 
@@ -214,16 +241,51 @@ def _settle_ties(wl, counts, cur, min_edge, min_id):
     settle_ties_items(wl, counts, cur, min_edge, min_id)
 
 
-@cuda.jit(cache=True)
-def _select(wl, counts, cur, parent, min_edge, min_id, in_forest, slot_mask):
-    """One launch of :func:`_select_items` (``launch="per-round"``)."""
-    _select_items(wl, counts, cur, parent, min_edge, min_id, in_forest, slot_mask)
+@cuda.jit(device=True, inline=True)
+def _by_vertices(min_edge, counts, cur, vertex_ratio):
+    """Whether the round that reads ``wl[cur]`` selects by sweeping the vertices: at most
+    ``vertex_ratio`` vertices per record (0: never). Read on the device, so the host never
+    needs the worklist size to choose."""
+    return min_edge.shape[0] <= vertex_ratio * counts[cur]
+
+
+@cuda.jit(device=True, inline=True)
+def _count_links(forest, linked):
+    """Add a thread's links (forest edges) to ``forest[0]``, summed over the warp first so
+    that one atomic per warp reaches the counter. Every lane of the warp must call it."""
+    if WARP_INTRINSICS:
+        offset = 16
+        while offset:
+            linked += cuda.shfl_down_sync(FULL_MASK, linked, offset)
+            offset //= 2
+        if cuda.laneid == 0 and linked:
+            cuda.atomic.add(forest, 0, np.uint64(linked))
+    elif linked:
+        cuda.atomic.add(forest, 0, np.uint64(linked))
 
 
 @cuda.jit(cache=True)
-def _reset(wl, counts, cur, min_edge, min_id):
-    """One launch of :func:`~parmst.solvers.gpu._kernels.reset_items` (``launch="per-round"``)."""
-    reset_items(wl, counts, cur, min_edge, min_id)
+def _select(wl, counts, cur, parent, min_edge, min_id, in_forest, slot_mask, src, dst,
+            vertex_ratio, forest):
+    """Fallin et al. Alg. 2 lines 27-33, one launch (``launch="per-round"``): by the vertices
+    (:func:`_select_vertices`) or by the records (:func:`_select_items`), as
+    :func:`_by_vertices` decides from the size on the device, the links counted in
+    ``forest[0]``. The launch covers the larger of both (loops are grid-stride)."""
+    if _by_vertices(min_edge, counts, cur, vertex_ratio):
+        linked = _select_vertices(counts, cur, src, dst, parent, min_edge, min_id, in_forest,
+                                  slot_mask)
+    else:
+        linked = _select_items(wl, counts, cur, parent, min_edge, min_id, in_forest, slot_mask)
+    _count_links(forest, linked)
+
+
+@cuda.jit(cache=True)
+def _reset(wl, counts, cur, min_edge, min_id, vertex_ratio):
+    """Fallin et al. Alg. 2 lines 34-37, one launch (``launch="per-round"``):
+    :func:`~parmst.solvers.gpu._kernels.reset_items`, nothing where the select swept the
+    vertices (it cleared the minima as it read them)."""
+    if not _by_vertices(min_edge, counts, cur, vertex_ratio):
+        reset_items(wl, counts, cur, min_edge, min_id)
 
 
 @cuda.jit(device=True)
@@ -236,11 +298,13 @@ def _select_vertices(counts, cur, src, dst, parent, min_edge, min_id, in_forest,
     reads it here), so the reset comes free. The slot of a packed key is the
     edge id (in two-pass mode ``min_id`` holds it), whose endpoints
     ``src``/``dst`` give the two sets. Also empties the drained list for
-    reuse, as :func:`reset_items` does.
+    reuse, as :func:`reset_items` does. Returns how many of this thread's joins
+    linked two trees.
     """
     if cuda.grid(1) == 0:
         counts[1 - cur] = 0
     two_pass = min_id.shape[0] != 0
+    linked = 0
     for v in range(cuda.grid(1), min_edge.shape[0], cuda.gridsize(1)):
         # Two-pass weight keys may reach NO_EDGE themselves: there the id tells.
         e = min_id[v] if two_pass else min_edge[v]
@@ -250,19 +314,15 @@ def _select_vertices(counts, cur, src, dst, parent, min_edge, min_id, in_forest,
                 min_id[v] = NO_EDGE
             else:
                 e &= slot_mask
-            join(parent, find(parent, np.int64(src[e])), find(parent, np.int64(dst[e])))
+            if join(parent, find(parent, np.int64(src[e])), find(parent, np.int64(dst[e]))):
+                linked += 1
             in_forest[e] = 1
-
-
-@cuda.jit(cache=True)
-def _select_by_vertices(counts, cur, src, dst, parent, min_edge, min_id, in_forest, slot_mask):
-    """One launch of :func:`_select_vertices` (``launch="per-round"``)."""
-    _select_vertices(counts, cur, src, dst, parent, min_edge, min_id, in_forest, slot_mask)
+    return linked
 
 
 @cuda.jit(cache=True)
 def _all_rounds(wl, counts, cur, parent, min_edge, min_id, in_forest, slot_mask, guard, sizes,
-                src, dst, vertex_ratio):
+                src, dst, vertex_ratio, forest):
     """Fallin et al. Alg. 2 lines 12-39 in one cooperative launch (``launch="persistent"``).
 
     Grid-wide barriers stand in for the kernel boundaries and for the host's
@@ -273,12 +333,15 @@ def _all_rounds(wl, counts, cur, parent, min_edge, min_id, in_forest, slot_mask,
     whole grid leaves the loop together. Rounds with at most ``vertex_ratio``
     vertices per record select by sweeping the vertices (0: never). Two-pass
     keys (``min_id`` not empty) settle ties after the relax, one barrier more.
+    ``sizes`` is a slice of the solve's log, read once when the solve ends;
+    the links (forest edges) are counted into ``forest[0]`` as the kernel ends.
     """
     grid = cuda.cg.this_grid()
     rounds = 0
+    linked = 0
     while counts[cur] != 0:
         if cuda.grid(1) == 0 and rounds + 1 < sizes.shape[0]:
-            sizes[rounds + 1] = counts[cur]
+            sizes[rounds + 1] = np.uint64(counts[cur])
         rounds += 1
         _relax_items(wl, counts, cur, parent, min_edge, guard)
         grid.sync()
@@ -288,25 +351,55 @@ def _all_rounds(wl, counts, cur, parent, min_edge, min_id, in_forest, slot_mask,
         if min_id.shape[0]:
             settle_ties_items(wl, counts, cur, min_edge, min_id)
             grid.sync()
-        if min_edge.shape[0] <= vertex_ratio * counts[cur]:
-            _select_vertices(counts, cur, src, dst, parent, min_edge, min_id, in_forest,
-                             slot_mask)
+        if _by_vertices(min_edge, counts, cur, vertex_ratio):
+            linked += _select_vertices(counts, cur, src, dst, parent, min_edge, min_id,
+                                       in_forest, slot_mask)
         else:
-            _select_items(wl, counts, cur, parent, min_edge, min_id, in_forest, slot_mask)
+            linked += _select_items(wl, counts, cur, parent, min_edge, min_id, in_forest,
+                                    slot_mask)
             grid.sync()
             reset_items(wl, counts, cur, min_edge, min_id)
         grid.sync()
     if cuda.grid(1) == 0:
-        sizes[0] = rounds
+        sizes[0] = np.uint64(rounds)
+    _count_links(forest, linked)
+
+
+@cuda.jit(device=True)
+def _pick_threshold(keys, positions, pick, log):
+    """Fallin et al. section 3.2, filtering: the key of rank ``pick`` among the keys at the
+    sampled ``positions`` (a sort of the few samples by counting, ties in sample order, as
+    NumPy's stable sort) into ``log[0]``; 0 (every edge heavy) without samples. One block
+    runs it: the samples meet in its shared memory."""
+    sample = cuda.shared.array(SAMPLE_SLOTS, np.uint64)
+    t = cuda.threadIdx.x
+    k = positions.shape[0]
+    if t < k:
+        sample[t] = keys[positions[t]]
+    cuda.syncthreads()
+    if t < k:
+        rank = 0
+        for j in range(k):
+            if sample[j] < sample[t] or (sample[j] == sample[t] and j < t):
+                rank += 1
+        if rank == pick:
+            log[0] = sample[t]
+    if k == 0 and t == 0:
+        log[0] = 0
 
 
 @cuda.jit(cache=True)
-def _reset_work(parent, min_edge, min_id, in_forest, counts, sizes):
-    """Fallin et al. Alg. 2's starting state in one launch: every vertex its own set, no
-    minimum recorded (nor tie-breaking id), no edge in the forest, empty worklists and round
-    sizes (reused buffers hold whatever the previous solve left)."""
+def _reset_work(parent, min_edge, min_id, in_forest, counts, log, keys, positions, pick):
+    """Fallin et al. Alg. 2's starting state and the filter threshold in one launch.
+
+    Every vertex its own set, no minimum recorded (nor tie-breaking id), no
+    edge in the forest, empty worklists and an empty log (reused buffers hold
+    whatever the previous solve left); block 0 also picks the threshold
+    (:func:`_pick_threshold`), which the populate kernels read from ``log[0]``.
+    """
     n = parent.shape[0]
-    for i in range(cuda.grid(1), max(n, in_forest.shape[0]), cuda.gridsize(1)):
+    for i in range(cuda.grid(1), max(max(n, in_forest.shape[0]), log.shape[0]),
+                   cuda.gridsize(1)):
         if i < n:
             parent[i] = i
             min_edge[i] = MAX_KEY
@@ -316,8 +409,10 @@ def _reset_work(parent, min_edge, min_id, in_forest, counts, sizes):
             in_forest[i] = 0
         if i < counts.shape[0]:
             counts[i] = 0
-        if i < sizes.shape[0]:
-            sizes[i] = 0
+        if 0 < i < log.shape[0]:
+            log[i] = 0
+    if cuda.blockIdx.x == 0:
+        _pick_threshold(keys, positions, pick, log)
 
 
 @functools.cache
@@ -362,14 +457,25 @@ def _device_bytes(graph, init: str, capacity: int, record_words: int) -> int:
 
 
 class _Run:
-    """The device state of one solve: arrays, launch shape, and the round loop."""
+    """The device state of one solve: arrays, launch shape, and the round loop.
+
+    The host never waits inside a solve of a graph whose worklists stay below
+    ``persistent_below`` records: one launch resets the work and picks the
+    filter threshold on the device (:func:`_reset_work`), each phase is one
+    populate launch and one persistent launch that reads the worklist sizes where
+    they are, and the solve's log (threshold, rounds, sizes) comes back in one
+    copy at the end (:meth:`finish`). Only rounds of at least
+    ``persistent_below`` records read their size, one copy each, to size their
+    launches: those rounds take milliseconds, the copy tens of microseconds.
+    """
 
     def __init__(self, graph, edges, keys, init, both_directions, block_size, launch,
-                 persistent_below, select, stats, lease):
+                 persistent_below, select, plan, stats, lease):
         n, m = graph.num_vertices, graph.num_edges
         # Rounds with at least this many records run per-round launches.
         self.persistent_below = {"auto": int(persistent_below), "persistent": math.inf,
-                                 "per-round": 1}[launch]
+                                 "per-round": 1, "batched": int(persistent_below)}[launch]
+        self.batched = launch == "batched"
         # Selecting by vertices needs each slot's endpoints: the edge list.
         by_vertices = select == "auto" and init == "edge"
         self.vertex_ratio = VERTEX_SELECT_RATIO if by_vertices else 0
@@ -379,90 +485,146 @@ class _Run:
         # Two-pass keys: records carry the edge id, sets a tie-breaking id (empty: packed keys).
         two_pass = keys.mode == "two-pass"
         record_words = 3 if two_pass else 2
-        capacity = max(1, m * (2 if both_directions else 1))
-        needed = _device_bytes(graph, init, capacity, record_words)
+        self.capacity = max(1, m * (2 if both_directions else 1))
+        needed = _device_bytes(graph, init, self.capacity, record_words)
         stats.extra["device_memory_bytes"] = needed
         # From the device pool: a solve of a graph of these sizes (this one again, or a
         # fresh one) allocates nothing, and _reset_work sets every array it reads.
         self.parent, self.min_edge, self.min_id, self.in_forest, self.wl, self.counts, \
-            self.sizes = lease.take_all(
+            self.log, no_samples = lease.take_all(
                 [(n, np.int32), (n, np.uint64), (n if two_pass else 0, np.uint64),
-                 (m, np.uint8), ((2, capacity, record_words), np.uint64), (2, np.int64),
-                 (_MAX_ROUNDS + 1, np.int64)],
+                 (m, np.uint8), ((2, self.capacity, record_words), np.uint64), (4, np.int64),
+                 (_LOG_SIZE, np.uint64), (0, np.int64)],
                 check=lambda _: pool.ensure_memory("ecl/gpu", needed))
+        # Each phase its own pair of worklist sizes, zeroed by _reset_work: no copy between.
+        self.phase_counts = (self.counts[:2], self.counts[2:])
+        self.phase_logs = (self.log[2:2 + _PHASE_LOG], self.log[2 + _PHASE_LOG:])
+        self.forest = self.log[1:2]  # the forest's size, counted by the selects' links
+        self.read_sizes = ([], [])  # sizes of the rounds that read them, per phase
+        self.persistent = [False, False]
+        self.batched_rounds = [0, 0]  # rounds queued between reads, per phase
+        self.cooperative_blocks = None
         if init == "edge":
             self.graph_arrays = (edges.src, edges.dst, keys.keys)
         else:
             indptr, indices, edge_ids = _device.device_csr(graph, stats)
             self.graph_arrays = (indptr, indices, arrays.gather(keys.keys, edge_ids), edge_ids)
-        work = (self.parent, self.min_edge, self.min_id, self.in_forest, self.counts, self.sizes)
-        _reset_work[self._grid(max(n, m))](*work)
+        positions, pick = (no_samples, 0) if plan is None else plan
+        runtime.launch(_reset_work, self._grid(max(n, m)), self.parent, self.min_edge,
+                       self.min_id, self.in_forest, self.counts, self.log, keys.keys, positions,
+                       np.int64(pick))
         self.slot_mask = keys.slot_mask
 
     def _grid(self, count: int) -> tuple[int, int]:
         return min(self.max_blocks, runtime.blocks_for(count, self.block_size)), self.block_size
 
-    def populate(self, threshold, heavy: bool) -> int:
-        """Fill ``wl[0]`` with the phase's edges; returns how many."""
-        self.counts.copy_to_device(np.zeros(2, dtype=np.int64))
-        threshold = np.uint64(threshold)
+    def populate(self, phase: int, heavy: bool) -> None:
+        """Fill ``wl[0]`` with the phase's edges, counted in the phase's worklist sizes."""
+        counts = self.phase_counts[phase]
         if self.init == "edge":
             src, dst, keys = self.graph_arrays
-            _populate_edges[self._grid(len(src))](src, dst, keys, threshold, heavy,
-                                                  self.both_directions, self.parent, self.wl,
-                                                  self.counts)
+            runtime.launch(_populate_edges, self._grid(len(src)), src, dst, keys, self.log,
+                           heavy, self.both_directions, self.parent, self.wl, counts)
         else:
             indptr, indices, csr_keys, csr_ids = self.graph_arrays
             wide = WARP_MIN_DEGREE if self.init == "hybrid" and WARP_INTRINSICS else _NEVER
-            _populate_csr[self._grid(len(indptr) - 1)](indptr, indices, csr_keys, csr_ids,
-                                                       threshold, heavy, self.both_directions,
-                                                       wide, self.parent, self.wl, self.counts)
-        return int(self.counts.copy_to_host()[0])
+            runtime.launch(_populate_csr, self._grid(len(indptr) - 1), indptr, indices,
+                           csr_keys, csr_ids, self.log, heavy, self.both_directions, wide,
+                           self.parent, self.wl, counts)
 
-    def rounds(self, size: int, guard: bool, stats: Stats) -> None:
-        """Fallin et al. Alg. 2 lines 12-39 from ``wl[0]`` holding ``size`` records.
+    def rounds(self, phase: int, guard: bool) -> None:
+        """Fallin et al. Alg. 2 lines 12-39 from the records that :meth:`populate` put in
+        ``wl[0]``.
 
-        Rounds with at least ``persistent_below`` records run as ECL-MST's
-        host loop (three launches and a worklist-size copy each, two where the
-        round selects by vertices, one more for two-pass keys' ties); the rest
-        run in one cooperative launch.
+        While a round may hold at least ``persistent_below`` records, ECL-MST's
+        host loop: the size read back, then relax, (two-pass keys: settle ties),
+        select and reset launched over it; the kernels read the sizes on the
+        device, and the select picks vertices or records there. The remaining
+        rounds run in one cooperative launch (:meth:`_rounds_persistent`), or with
+        ``launch="batched"`` as ecl/opencl runs them (:meth:`_rounds_batched`).
         """
+        counts = self.phase_counts[phase]
+        bound = self.capacity  # worklists only shrink: the last size read bounds the next
         cur = 0
-        while size and size >= self.persistent_below:
-            stats.worklist_sizes.append(size)
-            stats.rounds = (stats.rounds or 0) + 1
-            _relax[self._grid(size)](self.wl, self.counts, cur, self.parent, self.min_edge, guard)
-            size = int(self.counts.copy_to_host()[1 - cur])
+        while bound >= self.persistent_below:
+            size = int(runtime.read(counts)[cur])
             if not size:
                 return
+            if size < self.persistent_below:
+                bound = size
+                break
+            self.read_sizes[phase].append(size)
+            self._round(phase, cur, size, guard, -1)
             cur = 1 - cur
-            if len(self.min_id):
-                _settle_ties[self._grid(size)](self.wl, self.counts, cur, self.min_edge,
-                                               self.min_id)
-            n = len(self.min_edge)
-            if n <= self.vertex_ratio * size:
-                src, dst = self.graph_arrays[:2]
-                _select_by_vertices[self._grid(n)](self.counts, cur, src, dst, self.parent,
-                                                   self.min_edge, self.min_id, self.in_forest,
-                                                   self.slot_mask)
-                continue
-            _select[self._grid(size)](self.wl, self.counts, cur, self.parent, self.min_edge,
-                                      self.min_id, self.in_forest, self.slot_mask)
-            _reset[self._grid(size)](self.wl, self.counts, cur, self.min_edge, self.min_id)
-        if size:
-            self._rounds_persistent(cur, guard, stats)
+            bound = size
+        if self.batched:
+            self._rounds_batched(phase, cur, bound, guard)
+        else:
+            self._rounds_persistent(phase, cur, guard)
 
-    def _rounds_persistent(self, cur: int, guard: bool, stats: Stats) -> None:
+    def _round(self, phase: int, cur: int, bound: int, guard: bool, round_: int) -> None:
+        """One round's launches over at most ``bound`` records of ``wl[cur]``: relax, (two-pass
+        keys: settle ties), select and reset, each reading the sizes on the device."""
+        counts = self.phase_counts[phase]
+        runtime.launch(_relax, self._grid(bound), self.wl, counts, cur, self.parent,
+                       self.min_edge, guard, self.phase_logs[phase], round_)
+        cur = 1 - cur
+        if len(self.min_id):
+            runtime.launch(_settle_ties, self._grid(bound), self.wl, counts, cur,
+                           self.min_edge, self.min_id)
+        src, dst = self.graph_arrays[:2]
+        vertices = len(self.min_edge) if self.vertex_ratio else 0
+        runtime.launch(_select, self._grid(max(bound, vertices)), self.wl, counts, cur,
+                       self.parent, self.min_edge, self.min_id, self.in_forest, self.slot_mask,
+                       src, dst, self.vertex_ratio, self.forest)
+        runtime.launch(_reset, self._grid(bound), self.wl, counts, cur, self.min_edge,
+                       self.min_id, self.vertex_ratio)
+
+    def _rounds_batched(self, phase: int, cur: int, bound: int, guard: bool) -> None:
+        """ecl/opencl's loop for the remaining rounds: :data:`ROUNDS_PER_CHECK` rounds queued
+        over the last size read (a bound: worklists only shrink; rounds after the last are
+        empty launches), then one read, until a list is empty. Each round is a full grid of
+        separate launches where the persistent kernel runs on the resident grid."""
+        while bound:
+            for _ in range(ROUNDS_PER_CHECK):
+                self._round(phase, cur, bound, guard, self.batched_rounds[phase])
+                self.batched_rounds[phase] += 1
+                cur = 1 - cur
+            bound = int(runtime.read(self.phase_counts[phase])[cur])
+
+    def _rounds_persistent(self, phase: int, cur: int, guard: bool) -> None:
         """The remaining rounds in one cooperative launch sized to the resident blocks."""
         # Without vertex selection (ratio 0) the first two graph arrays only fill the slots.
-        args = (self.wl, self.counts, cur, self.parent, self.min_edge, self.min_id,
-                self.in_forest, self.slot_mask, guard, self.sizes, *self.graph_arrays[:2],
-                self.vertex_ratio)
-        _all_rounds[_cooperative_blocks(args, self.block_size), self.block_size](*args)
-        sizes = self.sizes.copy_to_host()
-        stats.extra["persistent_rounds"] = stats.extra.get("persistent_rounds", 0) + int(sizes[0])
-        stats.rounds = (stats.rounds or 0) + int(sizes[0])
-        stats.worklist_sizes.extend(int(x) for x in sizes[1:1 + sizes[0]])
+        args = (self.wl, self.phase_counts[phase], cur, self.parent, self.min_edge,
+                self.min_id, self.in_forest, self.slot_mask, guard, self.phase_logs[phase],
+                *self.graph_arrays[:2], self.vertex_ratio, self.forest)
+        if self.cooperative_blocks is None:  # the same argument types in both phases
+            self.cooperative_blocks = _cooperative_blocks(args, self.block_size)
+        runtime.launch(_all_rounds, (self.cooperative_blocks, self.block_size), *args)
+        self.persistent[phase] = True
+
+    def finish(self) -> np.ndarray:
+        """The solve's log, copied back once the kernels are done (the solve's one wait)."""
+        return runtime.read(self.log)
+
+    def record(self, log: np.ndarray, stats: Stats) -> None:
+        """Rounds and worklist sizes of both phases, from the host's reads and the log."""
+        sizes = []
+        persistent_rounds = 0
+        for phase in (0, 1):
+            sizes += self.read_sizes[phase]
+            start = 2 + phase * _PHASE_LOG
+            if self.batched_rounds[phase]:
+                logged = log[start + 1:start + 1 + min(self.batched_rounds[phase], _MAX_ROUNDS)]
+                sizes += [int(x) for x in logged if x]
+            if self.persistent[phase]:
+                rounds = int(log[start])
+                persistent_rounds += rounds
+                sizes += [int(x) for x in log[start + 1:start + 1 + rounds]]
+        if any(self.persistent):
+            stats.extra["persistent_rounds"] = persistent_rounds
+        stats.rounds = (stats.rounds or 0) + len(sizes)
+        stats.worklist_sizes.extend(sizes)
 
 
 def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
@@ -498,11 +660,14 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
         Process each edge in both directions (ablation (5); off by default).
     block_size : int
         Threads per block, a multiple of 32.
-    launch : {"auto", "persistent", "per-round"}
+    launch : {"auto", "persistent", "per-round", "batched"}
         ``"per-round"``: ECL-MST's three launches and a worklist-size copy per
         round; ``"persistent"``: all rounds in one cooperative kernel with
         grid-wide barriers; ``"auto"``: per-round while a round has at least
-        ``persistent_below`` records, persistent after.
+        ``persistent_below`` records, persistent after; ``"batched"``: as
+        ``"auto"``, but the smaller rounds as ecl/opencl runs them, a full grid
+        of launches per round, :data:`ROUNDS_PER_CHECK` rounds between reads of
+        the worklist size (docs/gpu.md).
     persistent_below : int
         ``launch="auto"``'s hand-over size (default :data:`PERSISTENT_BELOW`,
         measured on an H100); tests lower it to run both launch modes in one
@@ -533,22 +698,29 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
     [1, 2, 3]
     """
     _check_options(init, block_size, launch, persistent_below, select, filter_target)
-    with pool.lease() as lease:
+    with runtime.tally() as tally, pool.lease() as lease:
         with stats.init():
             edges = _device.device_graph(graph, stats)
             keys = graph_keys(graph, keys, stats, unpacked="two-pass")
-            threshold = filter_threshold(keys.keys, graph.num_vertices, seed,
-                                         filter_target) if filter else None
+            plan = threshold_plan(graph.num_edges, graph.num_vertices, seed,
+                                  filter_target) if filter else None
             run = _Run(graph, edges, keys, init, both_directions, block_size, launch,
-                       persistent_below, select, stats, lease)
-        stats.extra.update(key_method=keys.mode, init=init,
-                           filter_threshold=None if threshold is None else int(threshold))
-        phases = [(0, True)] if threshold is None else [(threshold, False), (threshold, True)]
+                       persistent_below, select, plan, stats, lease)
+        heavy_phases = (True,) if plan is None else (False, True)
         with stats.compute():
-            for bound, heavy in phases:
-                with stats.phase("heavy" if heavy and threshold is not None else "light"):
-                    run.rounds(run.populate(bound, heavy), atomic_guards, stats)
-            runtime.synchronize()
-        edge_ids = _device.result_ids(graph, keys, run.in_forest, stats)
+            marks = [runtime.mark()]
+            for phase, heavy in enumerate(heavy_phases):
+                run.populate(phase, heavy)
+                run.rounds(phase, atomic_guards)
+                marks.append(runtime.mark())
+            log = run.finish()
+        # Device time per phase: the host queues a phase's kernels without waiting for them.
+        for name, start, end in zip(("light", "heavy"), marks, marks[1:]):
+            stats.phases[name] = stats.phases.get(name, 0.0) + runtime.elapsed(start, end)
+        run.record(log, stats)
+        stats.extra.update(key_method=keys.mode, init=init,
+                           filter_threshold=None if plan is None else int(log[0]))
+        edge_ids = _device.result_ids(graph, keys, run.in_forest, stats, int(log[1]))
+    stats.extra.update(tally)
     _device.record_device(stats, stats.extra["device_memory_bytes"])
     return edge_ids
