@@ -166,22 +166,24 @@ def road_blocks(links: int, removed: int) -> np.ndarray:
 
 
 @numba.njit(cache=True)
-def link_kept(j, links, key, first):
-    """Whether road keeps grid link ``j``: its block (of :data:`BLOCK` links) drops exactly
-    its share, the links whose image under the block's own seeded bijection (keyed by the
-    block number) falls below the number dropped.
+def link_kept(j, links, key, block_first, next_first):
+    """Whether road keeps grid link ``j``: its block (of :data:`BLOCK` links, whose first
+    road ids are ``block_first`` and, for the next block, ``next_first``; see
+    :func:`road_blocks`) drops exactly its share, the links whose image under the block's
+    own seeded bijection (keyed by the block number) falls below the number dropped.
     """
     block = j // BLOCK
     start = block * BLOCK
     count = min(np.int64(BLOCK), links - start)
-    drop = count - (first[block + 1] - first[block])
+    drop = count - (next_first - block_first)
     return permute_one(j - start, permutation_at(count, key, block)) >= drop
 
 
 @numba.njit(cache=True)
 def _kept_flags(start, links, key, first, flags):
     for i in range(flags.size):
-        flags[i] = link_kept(start + i, links, key, first)
+        block = (start + i) // BLOCK
+        flags[i] = link_kept(start + i, links, key, first[block], first[block + 1])
 
 
 def road_link_window(lo: int, hi: int, first: np.ndarray) -> tuple[int, int, int]:
