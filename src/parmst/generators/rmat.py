@@ -106,7 +106,7 @@ def rmat(*, scale: int | None = None, edge_factor: int = 16, a: float = 0.57, b:
     Graph500 does. Fallin et al.'s rmat22.sym (65,660,814 directed, i.e.
     32,830,407 undirected edges on 2**22 vertices) and rmat16.sym (483,933
     undirected edges on 2**16) match ``edge_factor=8`` in these terms:
-    ``scale=16, edge_factor=8`` gives 477,772 edges here.
+    ``scale=16, edge_factor=8`` gives 477,707 edges here.
 
     Parameters
     ----------
@@ -147,7 +147,7 @@ def kronecker(*, scale: int | None = None, edge_factor: int = 48, size: str = "s
     The stand-in for Fallin et al.'s ``kron_g500-logn21`` (DIMACS 10th challenge:
     2**21 vertices, 91,040,932 undirected edges after clean-up, 553,159
     components). ``edge_factor=48``, the default here, reproduces that size
-    (``scale=21`` gives 90,572,179 edges); Graph500's benchmark itself uses 16.
+    (``scale=21`` gives about 90.6 million edges); Graph500's benchmark itself uses 16.
 
     Parameters
     ----------
