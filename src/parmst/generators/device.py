@@ -159,7 +159,7 @@ def _weights(rule: WeightRule, first: int, count: int) -> Any:
     return out
 
 
-def _sorted(keys: Any, below: int) -> Any:
+def _sorted(keys: Any, below: int, device: int) -> Any:
     """Int64 device keys in ``0 .. below - 1`` in ascending order (CuPy's sort where CuPy
     is installed, else the project's stable radix sort on the keys' bits)."""
     from parmst._cuda import arrays, runtime
@@ -169,7 +169,8 @@ def _sorted(keys: Any, below: int) -> Any:
     if not runtime.simulator_active() and _optional.installed("cupy"):
         import cupy
 
-        cupy.asarray(keys).sort()
+        with cupy.cuda.Device(device):
+            cupy.asarray(keys).sort()
         return keys
     return arrays.gather(keys, arrays.radix_order(keys, max(below - 1, 1).bit_length()))
 
@@ -197,7 +198,7 @@ def _drawn_keys(recipe: Drawn, klo: int, khi: int, device: int) -> Any:
         slots = cuda.to_device(np.zeros(1, dtype=np.int64))
         k.write_keys_kernel(recipe.pair)[grid](np.int64(0), np.int64(raw), n, recipe.args,
                                                np.int64(klo), np.int64(khi), slots, keys)
-        keys = _sorted(keys, khi)
+        keys = _sorted(keys, khi, device)
     flags = cuda.device_array(kept, dtype=np.int8)
     if kept:
         k.first_of_runs[_grid(kept)](keys, flags)
