@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import parmst
@@ -50,3 +51,16 @@ def test_device_cases_pass_under_simulator(tmp_path):
     outcomes, skips, tail = run_under_simulator(tmp_path / "device.xml",
                                                 str(HERE / "device_cases.py"))
     assert outcomes["passed"] > 0 and outcomes["failed"] == 0 and not skips, tail
+
+
+def test_key_ranges_of_parts_hold_about_equal_shares():
+    from parmst.generators import FAMILIES, describe
+    from parmst.generators.device import _key_bounds
+
+    info = describe("rmat:scale=12,seed=2")
+    recipe = FAMILIES["rmat"].drawn(**info["params"])
+    bounds = _key_bounds(recipe, 4)
+    assert bounds[0] == 0 and bounds[-1] == recipe.num_vertices**2 and bounds == sorted(bounds)
+    keys = np.unique(recipe.keys(0, recipe.raw_count))
+    shares = np.diff(np.searchsorted(keys, bounds)) / len(keys)
+    assert shares.min() > 0.2 and shares.max() < 0.3, shares

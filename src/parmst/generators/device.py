@@ -63,6 +63,8 @@ DEVICE_FAMILIES = ("rmat", "kronecker", "random-degree", "seed000-sparse", "grid
 #: Device bytes a kept pair key needs while it is sorted and deduplicated (the key, the
 #: sort's copies and orders, the run flags and the unique keys).
 BYTES_PER_KEPT_KEY = 64
+#: Raw positions whose keys choose the parts' key ranges (:func:`_key_bounds`).
+KEY_SAMPLE = 1 << 18
 #: Device bytes of a finished edge at most: two int64 endpoints and an 8-byte weight.
 BYTES_PER_EDGE = _memory.BYTES_PER_EDGE
 
@@ -358,17 +360,30 @@ def _by_device(devices: Sequence[int], work: Any) -> list[Any]:
     return results
 
 
+def _key_bounds(recipe: Drawn, parts: int) -> list[int]:
+    """Pair-key bounds that give the parts about equal shares: quantiles of the keys of the
+    first :data:`KEY_SAMPLE` positions (drawn on the host; positions are independent, so
+    they are a random sample). The bounds only balance the parts: any bounds give the
+    same graph."""
+    n = recipe.num_vertices
+    sample = np.sort(recipe.keys(0, min(recipe.raw_count, KEY_SAMPLE)))
+    if len(sample) == 0:
+        return [n * n * k // parts for k in range(parts + 1)]
+    return [0, *(int(sample[len(sample) * k // parts]) for k in range(1, parts)), n * n]
+
+
 def generate_parts(spec: str, devices: Sequence[int | str]) -> list[DevicePart]:
     """The graph of ``parmst.generate(spec)`` split over GPUs: part ``k`` built on ``devices[k]``.
 
     Parts follow one another in edge-id order: part ``k`` holds the global
     ids ``first_id .. first_id + count - 1`` with the whole graph's vertex ids
     and weights, in that device's memory. Drawn families split the pair-key
-    range ``0 .. n**2 - 1`` evenly (phase 1: every device draws every
+    range ``0 .. n**2 - 1`` (phase 1: every device draws every
     position but keeps only its keys, sorts and dedups them and counts them;
     the host's exclusive scan of the counts gives each part its first id;
     phase 2: each device numbers its keys and draws their weights from the
-    global id and ``m``); the other families split the ids evenly
+    global id and ``m``); the key ranges are quantiles of a sample of the
+    keys, so the parts hold about equal shares; the other families split the ids evenly
     (:func:`parmst.partition.block_bounds`). One host thread per distinct
     device; a device listed twice builds its parts one after the other.
 
@@ -404,7 +419,7 @@ def generate_parts(spec: str, devices: Sequence[int | str]) -> list[DevicePart]:
         edges = _by_device(numbers, lambda k: _id_range(resolved, bounds[k], bounds[k + 1],
                                                         numbers[k]))
         return [DevicePart(numbers[k], edges[k], bounds[k], n, resolved.m) for k in range(parts)]
-    key_bounds = [n * n * k // parts for k in range(parts + 1)]
+    key_bounds = _key_bounds(recipe, parts)
     keys = _by_device(numbers, lambda k: _drawn_keys(recipe, key_bounds[k], key_bounds[k + 1],
                                                      numbers[k]))
     counts = [int(a.shape[0]) for a in keys]
