@@ -41,7 +41,8 @@ def pair_key(u, v, n):
     return np.int64(min(u, v)) * n + max(u, v)
 
 
-@numba.njit(cache=True, nogil=True)
+# Not cached: numba cannot cache a function that takes another one as an argument.
+@numba.njit(nogil=True)
 def _raw_keys(pair, args, lo, n, keys):
     """``keys[i]``: the pair key of raw edge ``lo + i`` (-1 for a self-loop)."""
     for i in range(keys.size):

@@ -186,7 +186,8 @@ def weights_at(lo: int, hi: int, m: int, seed: int, kind: str,
     return out
 
 
-@numba.njit(cache=True, nogil=True)
+# Not cached: numba cannot cache a function that takes another one as an argument.
+@numba.njit(nogil=True)
 def _fill_pairs(pair, args, lo, src, dst):
     for i in range(src.size):
         src[i], dst[i] = pair(lo + i, *args)
