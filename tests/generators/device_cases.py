@@ -93,6 +93,7 @@ def test_too_little_device_memory_is_refused_naming_the_size(monkeypatch):
     ("rmat:scale=5", [], "devices must be a non-empty list"),
     ("rmat:scale=5", [-1], "device must be a CUDA device number"),
     ("rmat:scale=5", "0", "devices must be a non-empty list"),
+    ("rmat:scale=5", [0, 99], "device 99 is not visible: this process sees"),
 ])
 def test_bad_specs_and_devices_raise_one_clear_error(spec, devices, message):
     with pytest.raises(GraphValueError, match=message):

@@ -117,10 +117,22 @@ def _require_gpu() -> None:
         raise GraphValueError(f"generating on a GPU: {ok}")
 
 
-@contextmanager
-def _on(device: int) -> Any:
+def _check_visible(device: int) -> None:
+    """GraphValueError unless this process sees CUDA device ``device``."""
     from numba import cuda
 
+    seen = len(cuda.gpus)
+    if device >= seen:
+        raise GraphValueError(f"device {device} is not visible: this process sees {seen} CUDA "
+                              f"device{'s' if seen != 1 else ''}")
+
+
+@contextmanager
+def _on(device: int) -> Any:
+    """Make ``device`` current for the block."""
+    from numba import cuda
+
+    _check_visible(device)
     with cuda.gpus[device]:
         yield
 
@@ -411,6 +423,8 @@ def generate_parts(spec: str, devices: Sequence[int | str]) -> list[DevicePart]:
                               f"got {devices!r}")
     numbers = [_device_id(d) for d in devices]
     _require_gpu()
+    for number in set(numbers):
+        _check_visible(number)
     parts = len(numbers)
     n = resolved.n
     recipe = resolved.drawn()
