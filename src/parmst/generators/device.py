@@ -53,7 +53,6 @@ from parmst.generators._weights import int_dtype, length_rule
 from parmst.generators.lattice import grid_args, grid_link, road_link_window, road_structure
 from parmst.generators.seed000 import sparse_args, sparse_edge
 from parmst.graph import Graph, index_dtype_for
-from parmst.partition import block_bounds
 
 __all__ = ["DEVICE_FAMILIES", "generate", "generate_parts"]
 
@@ -396,7 +395,7 @@ def generate_parts(spec: str, devices: Sequence[int | str]) -> list[DevicePart]:
     phase 2: each device numbers its keys and draws their weights from the
     global id and ``m``); the key ranges are quantiles of a sample of the
     keys, so the parts hold about equal shares; the other families split the ids evenly
-    (:func:`parmst.partition.block_bounds`). One host thread per distinct
+    (part ``k`` starts at ``m * k // parts``). One host thread per distinct
     device; a device listed twice builds its parts one after the other.
 
     Parameters
@@ -429,7 +428,7 @@ def generate_parts(spec: str, devices: Sequence[int | str]) -> list[DevicePart]:
     n = resolved.n
     recipe = resolved.drawn()
     if recipe is None:
-        bounds = [int(b) for b in block_bounds(resolved.m, parts)]
+        bounds = [resolved.m * k // parts for k in range(parts + 1)]
         edges = _by_device(numbers, lambda k: _id_range(resolved, bounds[k], bounds[k + 1],
                                                         numbers[k]))
         return [DevicePart(numbers[k], edges[k], bounds[k], n, resolved.m) for k in range(parts)]
