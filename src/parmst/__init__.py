@@ -43,17 +43,27 @@ from parmst.verify import verify, verify_points
 __version__ = "0.1.0"
 
 
-def generate(spec: str) -> Graph:
+def generate(spec: str, device: int | str | None = None) -> Graph:
     """Generate a graph from a spec string such as ``"rmat:scale=16,seed=3"``.
 
-    See :mod:`parmst.generators` for the families.
+    See :mod:`parmst.generators` for the families. With ``device`` (a CUDA
+    device number, or ``"cuda"`` for device 0) the graph is built by kernels
+    in that GPU's memory (:mod:`parmst.generators.device`: ``rmat``,
+    ``kronecker``, ``random-degree``, ``seed000-sparse``, ``grid2d``,
+    ``road``), with the same edges, ids and weights as on the host.
 
     Examples
     --------
     >>> import parmst
     >>> parmst.generate("grid2d:side=4,seed=1").num_vertices
     16
+    >>> parmst.generate("rmat:scale=20", device=0).is_on_device  # doctest: +SKIP
+    True
     """
+    if device is not None:
+        from parmst.generators.device import generate as _generate_on_device
+
+        return _generate_on_device(spec, device)
     from parmst.generators import generate as _generate
 
     return _generate(spec)

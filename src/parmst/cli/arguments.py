@@ -42,7 +42,10 @@ def build_parser(bench_options: bool = True) -> argparse.ArgumentParser:
 
     solve = sub.add_parser("solve", help="compute a minimum spanning forest")
     solve.add_argument("file", nargs="?", help="graph file (format from the extension)")
-    solve.add_argument("--generate", metavar="SPEC", help='generate a graph, e.g. "rmat:scale=16"')
+    solve.add_argument("--generate", metavar="SPEC",
+                       help='generate a graph, e.g. "rmat:scale=16"; with a GPU solver '
+                            '(ecl/gpu, ...) rmat, kronecker, random-degree, seed000-sparse, '
+                            'grid2d and road are generated on the GPU')
     solve.add_argument("--format", help="input format if the extension does not tell")
     _add_relabel(solve)
     add_column_flags(solve)

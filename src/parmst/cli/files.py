@@ -75,14 +75,21 @@ def check_input(args: argparse.Namespace, what: str = "a graph FILE") -> None:
         raise ParmstError(f"give {what} or --generate SPEC")
 
 
-def load_graph(args: argparse.Namespace):
-    """The graph of ``FILE`` or ``--generate SPEC`` and, with ``--relabel``, its file's ids."""
+def load_graph(args: argparse.Namespace, device: int | None = None):
+    """The graph of ``FILE`` or ``--generate SPEC`` and, with ``--relabel``, its file's ids.
+
+    With ``device``, a spec of a family that GPUs generate is built in that GPU's memory.
+    """
     check_input(args)
     if args.generate:
-        from parmst.generators import generate
+        from parmst.generators import describe, generate
+        from parmst.generators.device import DEVICE_FAMILIES
+        from parmst.generators.device import generate as generate_on_device
 
         if args.relabel is not None:
             raise ParmstError("--relabel applies to graph files, not to --generate")
+        if device is not None and describe(args.generate)["family"] in DEVICE_FAMILIES:
+            return generate_on_device(args.generate, device), None
         return generate(args.generate), None
     return read_graph(args.file, args.format, args.relabel,
                       keep_nan=getattr(args, "ignore_nan", False), columns=column_options(args))

@@ -22,6 +22,17 @@ def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
         raise ParmstError(str(exc)) from None
 
 
+def _generation_device(solver: str, options: dict) -> int | None:
+    """Where ``--generate`` builds the graph: on the GPU of a GPU solver (its ``device``
+    option, else device 0), else on the host (None)."""
+    from parmst import registry
+
+    if solver == "auto" or registry.get(solver).backend not in ("gpu", "multigpu"):
+        return None
+    device = options.get("device", 0)
+    return device if isinstance(device, int) and not isinstance(device, bool) else 0
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
     import parmst
     from parmst import registry
@@ -42,7 +53,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         return solve_command(args, options)
     if args.output:  # the mpi ranks may see different folders: they agree on it in their path
         check_writable(Path(args.output), "--output")
-    graph, labels = load_graph(args)
+    graph, labels = load_graph(args, _generation_device(args.solver, options))
     if args.output:
         check_output(Path(args.output), args.output_format, labels)
     solve = parmst.maximum_spanning_forest if args.maximum else parmst.minimum_spanning_forest

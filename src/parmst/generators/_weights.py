@@ -25,6 +25,9 @@ ties (tests of the ``(weight, edge_id)`` rule use it).
 
 from __future__ import annotations
 
+import math
+
+import numba
 import numpy as np
 
 DEFAULT_MAX_WEIGHT = 2**20 - 1
@@ -51,6 +54,38 @@ def random_weights(rng: np.random.Generator, m: int, kind: str,
     return rng.integers(1, top, endpoint=True, size=m, dtype=int_dtype(top))
 
 
+#: Rules of :func:`length_weight`, numbered as the positional weight rules.
+LENGTH_INT, LENGTH_FLOAT, LENGTH_FLOAT_LEVELS = 0, 1, 2
+
+
+@numba.njit(cache=True)
+def length_weight(length, max_length, rule, top):
+    """One weight from a length in ``(0, max_length]`` (float64; whole for ``LENGTH_INT``).
+
+    Single IEEE operations only (a division, a product, a ceiling), so a GPU
+    and a CPU round alike.
+    """
+    scaled = length / max_length
+    if rule == LENGTH_FLOAT:
+        return scaled
+    level = min(max(math.ceil(scaled * top), 1.0), np.float64(top))
+    return level / top if rule == LENGTH_FLOAT_LEVELS else level
+
+
+def length_rule(kind: str, max_weight: int | None) -> tuple[int, int]:
+    """``(rule, top)`` of :func:`length_weight` for a weight kind (``"int"`` or ``"float"``)."""
+    top = DEFAULT_MAX_WEIGHT if max_weight is None else max_weight
+    if kind == "float":
+        return (LENGTH_FLOAT if max_weight is None else LENGTH_FLOAT_LEVELS), top
+    return LENGTH_INT, top
+
+
+@numba.njit(cache=True)
+def _fill_length_weights(lengths, max_length, rule, top, out):
+    for i in range(lengths.size):
+        out[i] = length_weight(lengths[i], max_length, rule, top)
+
+
 def length_weights(lengths: np.ndarray, max_length: float, kind: str,
                    max_weight: int | None) -> np.ndarray:
     """Weights that grow with ``lengths`` (all in ``(0, max_length]``), each from its own length.
@@ -61,11 +96,8 @@ def length_weights(lengths: np.ndarray, max_length: float, kind: str,
     rule: ranking lengths needs all of them, and a family drawn by id range
     has only its range (``road`` takes unique weights by edge id instead).
     """
-    scaled = lengths / max_length
-    if kind == "float" and max_weight is None:
-        return scaled
-    top = DEFAULT_MAX_WEIGHT if max_weight is None else max_weight
-    levels = np.clip(np.ceil(scaled * top), 1, top)
-    if kind == "float":
-        return levels / top
-    return levels.astype(int_dtype(top))
+    rule, top = length_rule(kind, max_weight)
+    lengths = np.asarray(lengths, dtype=np.float64)
+    out = np.empty(len(lengths), dtype=np.float64 if kind == "float" else int_dtype(top))
+    _fill_length_weights(lengths, float(max_length), rule, top, out)
+    return out

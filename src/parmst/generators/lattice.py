@@ -11,12 +11,18 @@ graph is the range ``0 .. m``.
 
 from __future__ import annotations
 
-import bisect
 import math
 
 import numba
 import numpy as np
 
+from parmst.generators._counter import (
+    bounded,
+    permutation_at,
+    permute_one,
+    stream_key,
+    word,
+)
 from parmst.generators._params import (
     check_fraction,
     check_int,
@@ -28,12 +34,11 @@ from parmst.generators._positional import (
     BLOCK,
     STREAM_COORDINATES,
     STREAM_STRUCTURE,
-    block_rng,
-    draw_range,
+    pairs_at,
     weights_at,
 )
 from parmst.generators._sampling import make_graph
-from parmst.generators._weights import length_weights
+from parmst.generators._weights import int_dtype, length_rule, length_weight
 from parmst.graph import Graph
 
 GRID2D_SIZES = {
@@ -47,9 +52,13 @@ ROAD_SIZES = {
     "large": {"side": 2048},
 }
 
-# Road vertices are displaced by up to this much (in grid units) along each axis.
-_JITTER = 0.25
-_MAX_ROAD_LENGTH = float(np.hypot(1 + 2 * _JITTER, 2 * _JITTER))
+# Road coordinates are integers in units of 2**-20 grid steps, so lengths are exact
+# integers before one square root; vertices move by up to 0.25 along each axis.
+_UNIT_BITS = 20
+_STEP = 1 << _UNIT_BITS
+_JITTER = _STEP // 4
+_SCALE = 2.0 ** -_UNIT_BITS
+_MAX_ROAD_LENGTH = math.sqrt(float((_STEP + 2 * _JITTER) ** 2 + (2 * _JITTER) ** 2)) * _SCALE
 
 Edges = tuple[np.ndarray, np.ndarray, np.ndarray]
 
@@ -66,21 +75,20 @@ def road_counts(side: int, remove: float) -> tuple[int, int]:
     return n, m - round(check_fraction("remove", remove) * m)
 
 
-def _grid_links(links: np.ndarray, side: int) -> tuple[np.ndarray, np.ndarray, int]:
-    """Endpoints of the grid links numbered ``links`` (ascending), and how many are horizontal.
+@numba.njit(cache=True)
+def grid_link(k, side, horizontal):
+    """Endpoints of grid link ``k``: ``k < horizontal = side (side - 1)`` joins ``(r, c)`` to
+    ``(r, c + 1)`` with ``r, c = divmod(k, side - 1)``; the ``j``-th vertical link joins
+    vertex ``j`` to ``j + side``."""
+    if k < horizontal:
+        row, col = k // (side - 1), k % (side - 1)
+        return row * side + col, row * side + col + 1
+    return k - horizontal, k - horizontal + side
 
-    Link ``k < side (side - 1)`` joins ``(r, c)`` to ``(r, c + 1)`` with
-    ``r, c = divmod(k, side - 1)``; the ``j``-th vertical link joins vertex
-    ``j`` to ``j + side``.
-    """
-    horizontal = side * (side - 1)
-    split = int(np.searchsorted(links, horizontal))
-    row, col = np.divmod(links[:split], max(side - 1, 1))
-    src = np.concatenate([row * side + col, links[split:] - horizontal])
-    dst = src.copy()
-    dst[:split] += 1
-    dst[split:] += side
-    return src, dst, split
+
+def grid_args(side: int) -> tuple:
+    """The integers :func:`grid_link` takes after the link number."""
+    return np.int64(side), np.int64(side * (side - 1))
 
 
 def _grid_setup(side, size, weights, max_weight) -> tuple[int, int, int, str, int | None]:
@@ -93,7 +101,7 @@ def grid2d_edge_range(lo: int, hi: int, *, side: int | None = None, size: str = 
                       seed: int = 0, weights: str = "int", max_weight: int | None = None) -> Edges:
     """Edges ``lo .. hi - 1`` of :func:`grid2d` with the same parameters, as ``(src, dst, weight)``.
 
-    Endpoints by formula (:func:`_grid_links`), weights by
+    Endpoints by formula (:func:`grid_link`), weights by
     :func:`parmst.generators._positional.weights_at`: ``O(hi - lo)`` work.
 
     Examples
@@ -104,7 +112,7 @@ def grid2d_edge_range(lo: int, hi: int, *, side: int | None = None, size: str = 
     """
     side, _, m, kind, max_weight = _grid_setup(side, size, weights, max_weight)
     lo, hi = check_range(lo, hi, m)
-    src, dst, _ = _grid_links(np.arange(lo, hi, dtype=np.int64), side)
+    src, dst = pairs_at(grid_link, grid_args(side), lo, hi)
     return src, dst, weights_at(lo, hi, m, seed, kind, max_weight)
 
 
@@ -144,73 +152,108 @@ def grid2d(*, side: int | None = None, size: str = "small", seed: int = 0,
     return make_graph(src, dst, weight, n)
 
 
-def _removed_before(link: int, links: int, removed: int) -> int:
-    """Road links removed among grid links ``0 .. link - 1``: ``removed`` spread evenly."""
-    return link * removed // links if links else 0
+def road_blocks(links: int, removed: int) -> np.ndarray:
+    """First road edge id of every block of :data:`BLOCK` grid links, and ``m`` last (int64).
 
-
-def _kept_in_block(block: int, links: int, removed: int, seed: int) -> np.ndarray:
-    """The grid links a road keeps in one block of :data:`BLOCK` links, ascending.
-
-    The block drops exactly its share of the removed links (so ``m`` is exact
-    and a block's first road edge id is known without drawing), chosen
-    uniformly by the block's own generator.
+    The ``removed`` links are spread evenly: block ``b`` starting at link
+    ``s`` drops ``removed_before(s + count) - removed_before(s)`` of its
+    ``count`` links, ``removed_before(s) = s * removed // links`` (Python
+    integers: no overflow at any size), so every block's first id is known
+    without drawing.
     """
-    start = block * BLOCK
-    count = min(BLOCK, links - start)
-    drop = _removed_before(start + count, links, removed) - _removed_before(start, links, removed)
-    keep = np.ones(count, dtype=bool)
-    keep[block_rng(seed, STREAM_STRUCTURE, block).choice(count, drop, replace=False,
-                                                         shuffle=False)] = False
-    return start + np.flatnonzero(keep)
-
-
-def _kept_links(lo: int, hi: int, links: int, removed: int, seed: int) -> np.ndarray:
-    """Grid link numbers of road edges ``lo .. hi - 1``, from the blocks that hold them."""
-    def first_edge(block: int) -> int:
-        start = min(block * BLOCK, links)
-        return start - _removed_before(start, links, removed)
-
-    blocks = range(-(-links // BLOCK) + 1)
-    first = bisect.bisect_right(blocks, lo, key=first_edge) - 1
-    parts = [np.empty(0, dtype=np.int64)]
-    for block in range(first, bisect.bisect_left(blocks, hi, key=first_edge)):
-        kept = _kept_in_block(block, links, removed, seed)
-        offset = first_edge(block)
-        parts.append(kept[max(lo - offset, 0):max(hi - offset, 0)])
-    return np.concatenate(parts)
+    starts = [min(b * BLOCK, links) for b in range(-(-links // BLOCK) + 1)]
+    return np.array([s - (s * removed // links if links else 0) for s in starts], dtype=np.int64)
 
 
 @numba.njit(cache=True)
-def _jittered_lengths(src, dst, first, jitter, side, out):
-    """Length of each grid link once its ends move by their jitter (vertex ``v``'s at row ``v - first``)."""
-    for i in range(src.size):
-        s, d = src[i] - first, dst[i] - first
-        vertical = dst[i] - src[i] == side
-        dx = (0.0 if vertical else 1.0) + jitter[d, 0] - jitter[s, 0]
-        dy = (1.0 if vertical else 0.0) + jitter[d, 1] - jitter[s, 1]
-        out[i] = math.hypot(dx, dy)
-
-
-def _link_lengths(src: np.ndarray, dst: np.ndarray, split: int, side: int,
-                  seed: int) -> np.ndarray:
-    """Euclidean lengths of grid links between jittered vertices (horizontal ones ``[:split]``).
-
-    Vertex ``v``'s jitter is position ``v`` of a blockwise stream, drawn for
-    the run of vertex ids the links touch: one run per direction, one in all
-    where they overlap (as for the whole graph).
+def link_kept(j, links, key, block_first, next_first):
+    """Whether road keeps grid link ``j``: its block (of :data:`BLOCK` links, whose first
+    road ids are ``block_first`` and, for the next block, ``next_first``; see
+    :func:`road_blocks`) drops exactly its share, the links whose image under the block's
+    own seeded bijection (keyed by the block number) falls below the number dropped.
     """
-    overlap = 0 < split < len(src) and src[split] < dst[split - 1]
-    runs = [(0, len(src))] if overlap else [(0, split), (split, len(src))]
-    lengths = np.empty(len(src))
-    for a, b in runs:
-        if b == a:
-            continue
-        first, last = int(src[a:b].min()), int(dst[a:b].max()) + 1
-        jitter = draw_range(first, last, seed, STREAM_COORDINATES,
-                            lambda rng, k: rng.uniform(-_JITTER, _JITTER, (k, 2)))
-        _jittered_lengths(src[a:b], dst[a:b], first, jitter, side, lengths[a:b])
-    return lengths
+    block = j // BLOCK
+    start = block * BLOCK
+    count = min(np.int64(BLOCK), links - start)
+    drop = count - (next_first - block_first)
+    return permute_one(j - start, permutation_at(count, key, block)) >= drop
+
+
+@numba.njit(cache=True)
+def _kept_flags(start, links, key, first, flags):
+    for i in range(flags.size):
+        block = (start + i) // BLOCK
+        flags[i] = link_kept(start + i, links, key, first[block], first[block + 1])
+
+
+def road_link_window(lo: int, hi: int, first: np.ndarray) -> tuple[int, int, int]:
+    """The grid links whose blocks hold road edges ``lo .. hi - 1`` (``lo < hi``):
+    ``(first link, end link, first road id of that block)``."""
+    b0 = int(np.searchsorted(first, lo, side="right")) - 1
+    b1 = int(np.searchsorted(first, hi, side="left"))
+    return b0 * BLOCK, b1 * BLOCK, int(first[b0])
+
+
+def _kept_links(lo: int, hi: int, links: int, key: np.uint64, first: np.ndarray) -> np.ndarray:
+    """Grid link numbers of road edges ``lo .. hi - 1``, from the blocks that hold them."""
+    if hi <= lo:
+        return np.empty(0, dtype=np.int64)
+    start, end, offset = road_link_window(lo, hi, first)
+    end = min(end, links)
+    flags = np.empty(end - start, dtype=np.bool_)
+    _kept_flags(start, links, key, first, flags)
+    kept = start + np.flatnonzero(flags)
+    return kept[lo - offset:hi - offset]
+
+
+@numba.njit(cache=True)
+def _jitter(key, v, lane):
+    """Vertex ``v``'s displacement along one axis, in ``-0.25 .. 0.25`` grid steps (integer
+    units of 2**-20)."""
+    return np.int64(bounded(word(key, v, lane), 2 * _JITTER + 1)) - _JITTER
+
+
+@numba.njit(cache=True)
+def link_length(src, dst, side, key):
+    """Length of a grid link once its ends move by their jitter: exact integer squares,
+    one square root."""
+    vertical = dst - src == side
+    dx = (0 if vertical else _STEP) + _jitter(key, dst, 0) - _jitter(key, src, 0)
+    dy = (_STEP if vertical else 0) + _jitter(key, dst, 1) - _jitter(key, src, 1)
+    return math.sqrt(np.float64(dx * dx + dy * dy)) * _SCALE
+
+
+@numba.njit(cache=True)
+def road_weight(src, dst, side, key, rule, top):
+    """The length weight of a road link (:func:`parmst.generators._weights.length_weight`)."""
+    return length_weight(link_length(src, dst, side, key), _MAX_ROAD_LENGTH, rule, top)
+
+
+@numba.njit(cache=True)
+def _fill_road_weights(src, dst, side, key, rule, top, out):
+    for i in range(src.size):
+        out[i] = road_weight(src[i], dst[i], side, key, rule, top)
+
+
+@numba.njit(cache=True)
+def _links_ends_into(kept, side, horizontal, src, dst):
+    for i in range(kept.size):
+        src[i], dst[i] = grid_link(kept[i], side, horizontal)
+
+
+def _links_ends(kept: np.ndarray, side: np.int64,
+                horizontal: np.int64) -> tuple[np.ndarray, np.ndarray]:
+    """Endpoints of the grid links numbered ``kept``."""
+    src, dst = np.empty_like(kept), np.empty_like(kept)
+    _links_ends_into(kept, side, horizontal, src, dst)
+    return src, dst
+
+
+def road_structure(side: int, m: int, seed: int) -> tuple[int, np.uint64, np.ndarray]:
+    """``(links, key, first)``: the grid's link count, the drop rule's stream key and
+    :func:`road_blocks`."""
+    links = 2 * side * (side - 1)
+    return links, stream_key(seed, STREAM_STRUCTURE), road_blocks(links, links - m)
 
 
 def _road_setup(side, remove, size, weights, max_weight):
@@ -224,8 +267,8 @@ def road_edge_range(lo: int, hi: int, *, side: int | None = None, remove: float 
                     max_weight: int | None = None) -> Edges:
     """Edges ``lo .. hi - 1`` of :func:`road` with the same parameters, as ``(src, dst, weight)``.
 
-    Draws only the blocks of links that hold the range and the jitter of the
-    vertices those links touch: ``O(hi - lo + BLOCK)`` work.
+    Decides only the blocks of links that hold the range, and draws the
+    jitter of the vertices those links touch: ``O(hi - lo + BLOCK)`` work.
 
     Examples
     --------
@@ -236,12 +279,15 @@ def road_edge_range(lo: int, hi: int, *, side: int | None = None, remove: float 
     """
     side, _, m, kind, max_weight = _road_setup(side, remove, size, weights, max_weight)
     lo, hi = check_range(lo, hi, m)
-    links = 2 * side * (side - 1)
-    src, dst, split = _grid_links(_kept_links(lo, hi, links, links - m, seed), side)
+    links, key, first = road_structure(side, m, seed)
+    src, dst = _links_ends(_kept_links(lo, hi, links, key, first), *grid_args(side))
     if kind == "unique":
         return src, dst, weights_at(lo, hi, m, seed, kind, None)
-    lengths = _link_lengths(src, dst, split, side, seed)
-    return src, dst, length_weights(lengths, _MAX_ROAD_LENGTH, kind, max_weight)
+    rule, top = length_rule(kind, max_weight)
+    weight = np.empty(len(src), dtype=np.float64 if kind == "float" else int_dtype(top))
+    _fill_road_weights(src, dst, np.int64(side), stream_key(seed, STREAM_COORDINATES),
+                       rule, np.int64(top), weight)
+    return src, dst, weight
 
 
 def road(*, side: int | None = None, remove: float = 0.32, size: str = "small", seed: int = 0,
@@ -252,7 +298,7 @@ def road(*, side: int | None = None, remove: float = 0.32, size: str = "small", 
     average degree 2.1-2.8). Vertices of a ``side x side`` grid are moved by
     up to ``0.25`` along each axis; exactly ``round(remove * m_grid)`` links
     are dropped, spread evenly over blocks of 65,536 consecutive links and
-    chosen at random inside each, so the average degree is about
+    chosen at random inside each (by a seeded bijection of the block's links), so the average degree is about
     ``4 * (1 - remove)`` (2.7 by default) and small components split off, as
     in real road networks. ``"int"`` and ``"float"`` weights follow the
     Euclidean link lengths (see

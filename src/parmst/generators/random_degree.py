@@ -1,19 +1,19 @@
 """Random graphs of fixed out-degree (Fallin et al.'s r4-2e23.sym).
 
 Drawn edge ``k`` links vertex ``k // degree`` to a target drawn at position
-``k`` (blocks of :mod:`parmst.generators._positional`), so ranks can each draw a
+``k`` (a counter-based word, :mod:`parmst.generators._counter`), so ranks can each draw a
 share; repeated pairs are kept once (:mod:`parmst.generators._drawn`).
 """
 
 from __future__ import annotations
 
-from functools import partial
-
+import numba
 import numpy as np
 
+from parmst.generators._counter import bounded, stream_key, word
 from parmst.generators._drawn import Drawn, drawn_graph
 from parmst.generators._params import check_int, check_weights, fill_size
-from parmst.generators._positional import STREAM_ENDPOINTS, draw_range
+from parmst.generators._positional import STREAM_ENDPOINTS
 from parmst.graph import Graph
 
 RANDOM_DEGREE_SIZES = {
@@ -29,13 +29,14 @@ def random_degree_counts(n: int, degree: int) -> tuple[int, int]:
     return n, n * degree if n > 1 else 0
 
 
-def _random_degree_draw(lo: int, hi: int, *, n: int, degree: int,
-                        seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """The raw edges at positions ``lo .. hi - 1``: vertex ``k // degree`` to a random other."""
-    src = np.arange(lo, hi, dtype=np.int64) // degree
-    dst = draw_range(lo, hi, seed, STREAM_ENDPOINTS,
-                     lambda rng, k: rng.integers(0, max(n - 1, 1), size=k, dtype=np.int64))
-    dst += dst >= src  # targets skip the source: no self-loops
+@numba.njit(cache=True)
+def random_degree_pair(position, key, degree, n):
+    """The raw edge at ``position``: vertex ``position // degree`` to a uniformly random other
+    (a bounded draw among the ``n - 1`` others, skipping the source)."""
+    src = np.int64(position) // degree
+    dst = np.int64(bounded(word(key, position, 0), max(n - 1, 1)))
+    if dst >= src:
+        dst += 1
     return src, dst
 
 
@@ -48,9 +49,9 @@ def random_degree_drawn(*, n: int | None = None, degree: int = 4, size: str = "s
     degree = check_int("degree", degree)
     kind, max_weight = check_weights(weights, max_weight)
     seed = check_int("seed", seed)
-    return Drawn("random-degree", n, drawn,
-                 partial(_random_degree_draw, n=n, degree=degree, seed=seed),
-                 seed, kind, max_weight)
+    key = stream_key(seed, STREAM_ENDPOINTS)
+    return Drawn("random-degree", n, drawn, random_degree_pair,
+                 (key, np.int64(max(degree, 1)), np.int64(n)), seed, kind, max_weight)
 
 
 def random_degree(*, n: int | None = None, degree: int = 4, size: str = "small", seed: int = 0,

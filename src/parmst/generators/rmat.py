@@ -4,7 +4,7 @@ Each of the ``edge_factor * 2**scale`` drawn edges descends ``scale``
 levels of the adjacency matrix, picking a quadrant with probabilities
 ``a, b, c, d = 1 - a - b - c`` (Chakrabarti et al.; Graph500 uses
 ``0.57, 0.19, 0.19, 0.05``). The draws of an edge depend on its position
-alone (blocks of :mod:`parmst.generators._positional`), so ranks can each draw
+alone (counter-based words, :mod:`parmst.generators._counter`), so ranks can each draw
 a share. Vertex ids are then scrambled by a seeded bijection, as Graph500
 does, and self-loops and repeated pairs are removed, as Fallin et al. did
 to its inputs (Table 2), so ``m`` ends up below ``edge_factor * n`` and
@@ -14,15 +14,20 @@ many vertices stay isolated (rmat22.sym has 428,640 components); see
 
 from __future__ import annotations
 
-from functools import partial
-
 import numba
 import numpy as np
 
 from parmst.errors import GraphValueError
+from parmst.generators._counter import (
+    lane_word,
+    permutation,
+    permute_one,
+    position_state,
+    stream_key,
+)
 from parmst.generators._drawn import Drawn, drawn_graph
 from parmst.generators._params import check_fraction, check_int, check_weights, fill_size
-from parmst.generators._positional import STREAM_ENDPOINTS, draw_range, permute
+from parmst.generators._positional import STREAM_ENDPOINTS, STREAM_PERMUTE
 from parmst.graph import Graph
 
 RMAT_SIZES = {
@@ -49,40 +54,26 @@ def rmat_counts(scale: int, edge_factor: int) -> tuple[int, int]:
 
 
 @numba.njit(cache=True)
-def _descend(words, scale, a, ab, abc, rows, cols):
-    """Unscrambled endpoints of R-MAT edges, one row of ``words`` per edge.
+def rmat_pair(position, key, scale, a, ab, abc, p):
+    """The raw edge at ``position``: its descent, then both ends scrambled by ``p``.
 
     Chakrabarti et al.'s recursive step: level ``l`` takes a 32-bit draw,
-    the low or high half of ``words[i, l // 2]``, which picks quadrant
-    a = (0, 0), b = (0, 1), c = (1, 0) or d = (1, 1) by falling below ``a``,
-    ``a + b``, ``a + b + c`` or not (thresholds scaled to 2**32); the
-    quadrant adds that level's bit to the row and column.
+    the low or high half of the counter word at lane ``l // 2``, which picks
+    quadrant a = (0, 0), b = (0, 1), c = (1, 0) or d = (1, 1) by falling below
+    ``a``, ``a + b``, ``a + b + c`` or not (thresholds scaled to 2**32); the
+    quadrant adds that level's bit to the row and column. ``p`` is the
+    seeded bijection of the vertex ids (Graph500's scrambling).
     """
-    for i in range(words.shape[0]):
-        row, col = 0, 0
-        for level in range(scale):
-            draw = np.int64((words[i, level >> 1] >> np.uint64(32 * (level & 1)))
-                            & np.uint64(0xFFFFFFFF))
-            row |= np.int64(draw >= ab) << level
-            col |= np.int64(draw >= abc or a <= draw < ab) << level
-        rows[i] = row
-        cols[i] = col
-
-
-def _rmat_draw(lo: int, hi: int, *, scale: int, thresholds: tuple[int, int, int],
-               seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """The raw edges at positions ``lo .. hi - 1``: their level draws, descent and scramble.
-
-    An edge's draws are ``ceil(scale / 2)`` 64-bit words, two levels each:
-    half the calls of one 32-bit draw per level.
-    """
-    words = draw_range(lo, hi, seed, STREAM_ENDPOINTS,
-                       lambda rng, k: rng.integers(0, 2**64 - 1, size=(k, (scale + 1) // 2),
-                                                   dtype=np.uint64, endpoint=True))
-    rows = np.empty(len(words), dtype=np.int64)
-    cols = np.empty(len(words), dtype=np.int64)
-    _descend(words, scale, *thresholds, rows, cols)
-    return permute(rows, 2**scale, seed), permute(cols, 2**scale, seed)
+    row, col = np.int64(0), np.int64(0)
+    state = position_state(key, position)
+    w = np.uint64(0)
+    for level in range(scale):
+        if level & 1 == 0:
+            w = lane_word(key, state, level >> 1)
+        draw = np.int64((w >> np.uint64(32 * (level & 1))) & np.uint64(0xFFFFFFFF))
+        row |= np.int64(draw >= ab) << level
+        col |= np.int64(draw >= abc or (a <= draw < ab)) << level
+    return permute_one(row, p), permute_one(col, p)
 
 
 def rmat_drawn(*, scale: int | None = None, edge_factor: int = 16, a: float = 0.57,
@@ -98,8 +89,10 @@ def rmat_drawn(*, scale: int | None = None, edge_factor: int = 16, a: float = 0.
     kind, max_weight = check_weights(weights, max_weight)
     seed = check_int("seed", seed)
     thresholds = tuple(round(p * _UNIT) for p in (a, a + b, a + b + c))
-    return Drawn(family, n, raw, partial(_rmat_draw, scale=scale, thresholds=thresholds,
-                                         seed=seed), seed, kind, max_weight)
+    key = stream_key(seed, STREAM_ENDPOINTS)
+    args = (key, np.int64(scale), *(np.int64(t) for t in thresholds),
+            permutation(n, seed, STREAM_PERMUTE))
+    return Drawn(family, n, raw, rmat_pair, args, seed, kind, max_weight)
 
 
 def rmat(*, scale: int | None = None, edge_factor: int = 16, a: float = 0.57, b: float = 0.19,
@@ -113,7 +106,7 @@ def rmat(*, scale: int | None = None, edge_factor: int = 16, a: float = 0.57, b:
     Graph500 does. Fallin et al.'s rmat22.sym (65,660,814 directed, i.e.
     32,830,407 undirected edges on 2**22 vertices) and rmat16.sym (483,933
     undirected edges on 2**16) match ``edge_factor=8`` in these terms:
-    ``scale=16, edge_factor=8`` gives 477,772 edges here.
+    ``scale=16, edge_factor=8`` gives 477,707 edges here.
 
     Parameters
     ----------
@@ -154,7 +147,7 @@ def kronecker(*, scale: int | None = None, edge_factor: int = 48, size: str = "s
     The stand-in for Fallin et al.'s ``kron_g500-logn21`` (DIMACS 10th challenge:
     2**21 vertices, 91,040,932 undirected edges after clean-up, 553,159
     components). ``edge_factor=48``, the default here, reproduces that size
-    (``scale=21`` gives 90,572,179 edges); Graph500's benchmark itself uses 16.
+    (``scale=21`` gives about 90.6 million edges); Graph500's benchmark itself uses 16.
 
     Parameters
     ----------

@@ -13,13 +13,19 @@ import numba
 import numpy as np
 
 from parmst.errors import GraphValueError
+from parmst.generators._counter import (
+    bounded,
+    permutation,
+    permute_one,
+    stream_key,
+    word,
+)
 from parmst.generators._params import check_int, check_range, check_weights, fill_size
 from parmst.generators._positional import (
     STREAM_ENDPOINTS,
     STREAM_PERMUTE,
     STREAM_STRUCTURE,
-    draw_range,
-    permute,
+    pairs_at,
     weights_at,
 )
 from parmst.generators._sampling import (
@@ -69,64 +75,35 @@ def _sparse_setup(n, m, size, weights, max_weight) -> tuple[int, int, str, int |
 
 
 @numba.njit(cache=True)
-def _extra_edges_and_tree_ranks(image, draws, n, src, dst, ranks):
-    """Endpoints of the extra edges, and the vertex-order ranks of the tree edges' ends.
+def sparse_edge(e, n, key, structure, order):
+    """The endpoints of edge id ``e`` of ``seed000-sparse``, from the id alone.
 
-    Position ``j`` with ``image[j] < n - 1`` holds tree edge ``i = image[j] + 1``:
-    its child has rank ``i``, its parent rank ``floor(draws[j, 0] * i)``,
-    written to ``ranks[2 k]`` and ``ranks[2 k + 1]`` for the ``k``-th such
-    position. Any other position is an extra edge from ``floor(draws[j, 0] n)``
-    to a different vertex, ``floor(draws[j, 1] (n - 1))`` skipping it.
-    Returns the number of tree positions.
+    The seeded bijection ``structure`` of the ids spreads the ``n - 1`` tree
+    edges over random positions: id ``e`` with image ``t < n - 1`` is tree
+    edge ``i = t + 1``, which joins ``order(i)`` to ``order(j)`` with ``j`` a
+    bounded draw below ``i`` (lane 0 of position ``e``): a uniformly random
+    earlier vertex of the seeded vertex order ``order``. Vertex ``order(i)``
+    thus joins an earlier one for every ``i >= 1``: a random recursive tree,
+    connected. Every other id is an extra edge between two distinct uniformly
+    random vertices (lanes 0 and 1 of position ``e``).
     """
-    count = 0
-    for j in range(image.size):
-        if image[j] < n - 1:
-            i = image[j] + 1
-            ranks[2 * count] = i
-            ranks[2 * count + 1] = np.int64(draws[j, 0] * i)
-            count += 1
-        else:
-            u = np.int64(draws[j, 0] * n)
-            v = np.int64(draws[j, 1] * (n - 1))
-            src[j] = u
-            dst[j] = v + (v >= u)
-    return count
+    t = permute_one(e, structure)
+    w = word(key, e, 0)
+    if t < n - 1:
+        i = t + 1
+        return permute_one(i, order), permute_one(np.int64(bounded(w, i)), order)
+    u = np.int64(bounded(w, n))
+    v = np.int64(bounded(word(key, e, 1), n - 1))
+    if v >= u:
+        v += 1
+    return u, v
 
 
-@numba.njit(cache=True)
-def _place_tree_edges(image, n, ends, src, dst):
-    """The tree positions take their vertices: ``ends[2 k]`` (child), ``ends[2 k + 1]`` (parent)."""
-    count = 0
-    for j in range(image.size):
-        if image[j] < n - 1:
-            src[j] = ends[2 * count]
-            dst[j] = ends[2 * count + 1]
-            count += 1
-
-
-def _sparse_endpoints(lo: int, hi: int, n: int, m: int,
-                      seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Endpoints of edge ids ``lo .. hi - 1`` of ``seed000-sparse``, from their positions alone.
-
-    A seeded bijection of the ids (:func:`parmst.generators._positional.permute`)
-    spreads the ``n - 1`` tree edges over random positions: id ``e`` with
-    image ``t < n - 1`` is tree edge ``i = t + 1``, which joins ``order(i)``
-    to ``order(floor(r * i))``, a uniformly random earlier vertex of a seeded
-    vertex order (``order`` is another bijection; ``r`` in ``[0, 1)`` is drawn
-    at position ``e`` of a blockwise stream). Vertex ``order(i)`` thus joins
-    an earlier one for every ``i >= 1``: a random recursive tree, connected.
-    Every other id is an extra edge between two distinct uniformly random
-    vertices, drawn at its position too.
-    """
-    image = permute(np.arange(lo, hi), max(m, 1), seed, STREAM_STRUCTURE)
-    draws = draw_range(lo, hi, seed, STREAM_ENDPOINTS, lambda rng, k: rng.random((k, 2)))
-    src, dst = np.empty(hi - lo, dtype=np.int64), np.empty(hi - lo, dtype=np.int64)
-    ranks = np.empty(2 * min(hi - lo, max(n - 1, 0)), dtype=np.int64)
-    count = _extra_edges_and_tree_ranks(image, draws, n, src, dst, ranks)
-    _place_tree_edges(image, n, permute(ranks[:2 * count], max(n, 1), seed, STREAM_PERMUTE),
-                      src, dst)
-    return src, dst
+def sparse_args(n: int, m: int, seed: int) -> tuple:
+    """The integers :func:`sparse_edge` takes after the id."""
+    return (np.int64(n), stream_key(seed, STREAM_ENDPOINTS),
+            permutation(max(m, 1), seed, STREAM_STRUCTURE),
+            permutation(max(n, 1), seed, STREAM_PERMUTE))
 
 
 def seed000_sparse_edge_range(lo: int, hi: int, *, n: int | None = None, m: int | None = None,
@@ -134,7 +111,7 @@ def seed000_sparse_edge_range(lo: int, hi: int, *, n: int | None = None, m: int 
                               max_weight: int | None = None) -> Edges:
     """Edges ``lo .. hi - 1`` of :func:`seed000_sparse` with the same parameters.
 
-    Every value is a function of the edge id (see :func:`_sparse_endpoints`
+    Every value is a function of the edge id (see :func:`sparse_edge`
     and :func:`parmst.generators._positional.weights_at`): ``O(hi - lo)`` work.
 
     Returns
@@ -150,7 +127,8 @@ def seed000_sparse_edge_range(lo: int, hi: int, *, n: int | None = None, m: int 
     """
     n, m, kind, max_weight = _sparse_setup(n, m, size, weights, max_weight)
     lo, hi = check_range(lo, hi, m)
-    return (*_sparse_endpoints(lo, hi, n, m, seed), weights_at(lo, hi, m, seed, kind, max_weight))
+    return (*pairs_at(sparse_edge, sparse_args(n, m, seed), lo, hi),
+            weights_at(lo, hi, m, seed, kind, max_weight))
 
 
 def seed000_sparse(*, n: int | None = None, m: int | None = None, size: str = "small",
