@@ -128,3 +128,17 @@ def check_memory(num_vertices: int, inferred: bool, s: np.ndarray, d: np.ndarray
     problem = _memory.shortfall(len(s), "edges", 2 * idx.itemsize + w.dtype.itemsize)
     if problem is not None:
         raise GraphValueError(f"the graph's arrays {problem}")
+
+
+def part_index_dtype(num_vertices: int, largest_part: int) -> np.dtype:
+    """The vertex id dtype of a graph's parts: int32 while the vertices and each part's own
+    positions fit in 32 bits, whatever the whole graph's edge count (a part is solved as an
+    edge list, so no CSR view doubles its entries), else int64.
+
+    Examples
+    --------
+    >>> part_index_dtype(2**28, 2**30), part_index_dtype(2**31, 10)
+    (dtype('int32'), dtype('int64'))
+    """
+    fits = max(num_vertices, largest_part) <= np.iinfo(np.int32).max
+    return np.dtype(np.int32 if fits else np.int64)

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from parmst._edge_input import WEIGHT_DTYPES, index_dtype_for
+from parmst._edge_input import WEIGHT_DTYPES, index_dtype_for, part_index_dtype
 from parmst._graph_device import DeviceEdges, DevicePart
 from parmst._names import DEFAULT_COLUMNS
 from parmst.errors import GraphValueError
@@ -226,20 +226,6 @@ def from_device_parts(parts: Sequence[DevicePart]) -> SplitGraph:
     for k, part in enumerate(parts):
         _check_values(k, part)
     return SplitGraph(parts)
-
-
-def part_index_dtype(num_vertices: int, largest_part: int) -> np.dtype:
-    """The vertex id dtype of a graph's parts: int32 while the vertices and each part's own
-    positions fit in 32 bits, whatever the whole graph's edge count (a part is solved as an
-    edge list, so no CSR view doubles its entries), else int64.
-
-    Examples
-    --------
-    >>> part_index_dtype(2**28, 2**30), part_index_dtype(2**31, 10)
-    (dtype('int32'), dtype('int64'))
-    """
-    fits = max(num_vertices, largest_part) <= np.iinfo(np.int32).max
-    return np.dtype(np.int32 if fits else np.int64)
 
 
 def to_device_parts(graph: Graph, devices: Sequence[int]) -> list[DevicePart]:

@@ -98,16 +98,12 @@ SCALE_GRAPHS: dict[str, ScaleGraph] = {g.name: g for g in (
 
 
 def generate_parts(spec: str, devices: Sequence[int]) -> list:
-    """The graph of ``spec`` as :class:`~parmst._graph_device.DevicePart`\\ s, part ``k`` on GPU
-    ``devices[k]``: the one place the scale suites get their graphs from.
+    """The graph of ``spec`` as :class:`~parmst._graph_device.DevicePart`\\ s, part ``k`` made on
+    GPU ``devices[k]`` by :func:`parmst.generators.device.generate_parts` (no host copy): the
+    one place the scale suites get their graphs from."""
+    from parmst.generators.device import generate_parts as on_devices
 
-    Generated on the host here and copied out part by part
-    (:meth:`parmst.Graph.to_device_parts`); a generator on the devices,
-    which makes each part on its own GPU, replaces this body.
-    """
-    from parmst.generators import generate
-
-    return generate(spec).to_device_parts(devices)
+    return on_devices(spec, devices)
 
 
 def _visible_gpus() -> int | str:

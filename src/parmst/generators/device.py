@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from parmst import _memory, _optional
+from parmst._edge_input import part_index_dtype
 from parmst._graph_device import DeviceEdges, DevicePart
 from parmst.errors import GraphValueError
 from parmst.generators import FAMILIES, describe
@@ -218,15 +219,16 @@ def _drawn_keys(recipe: Drawn, klo: int, khi: int, device: int) -> Any:
     return arrays.compact(flags, keys)
 
 
-def _drawn_edges(recipe: Drawn, keys: Any, first: int, m: int, device: int) -> DeviceEdges:
-    """Phase 2: the edges of sorted distinct ``keys``, numbered from ``first`` of ``m``."""
+def _drawn_edges(recipe: Drawn, keys: Any, first: int, m: int, device: int,
+                 index: np.dtype) -> DeviceEdges:
+    """Phase 2: the edges of sorted distinct ``keys``, numbered from ``first`` of ``m``,
+    with vertex ids of dtype ``index``."""
     from numba import cuda
 
     from parmst.generators import _device_kernels as k
 
     count = keys.shape[0]
     _check_room(device, count * BYTES_PER_EDGE, f"{recipe.family} ({count:,} edges)")
-    index = index_dtype_for(recipe.num_vertices, m)
     src = cuda.device_array(count, dtype=index)
     dst = cuda.device_array(count, dtype=index)
     if count:
@@ -292,11 +294,11 @@ def _length_dtype(kind: str, top: int) -> np.dtype:
     return np.dtype(np.float64 if kind == "float" else int_dtype(top))
 
 
-def _id_range(spec: _Spec, lo: int, hi: int, device: int) -> DeviceEdges:
-    """Edges ``lo .. hi - 1`` of a family whose edge is a rule of its id."""
+def _id_range(spec: _Spec, lo: int, hi: int, device: int, index: np.dtype) -> DeviceEdges:
+    """Edges ``lo .. hi - 1`` of a family whose edge is a rule of its id, with vertex ids
+    of dtype ``index``."""
     p = spec.params
     _check_room(device, (hi - lo) * BYTES_PER_EDGE, f"{spec.family} ({hi - lo:,} edges)")
-    index = index_dtype_for(spec.n, spec.m)
     if spec.family == "road":
         return DeviceEdges(*_road(spec, lo, hi, index, device), kind="numba")
     if spec.family == "grid2d":
@@ -346,10 +348,12 @@ def generate(spec: str, device: int | str = 0) -> Graph:
     with _on(number):
         recipe = resolved.drawn()
         if recipe is None:
-            edges = _id_range(resolved, 0, resolved.m, number)
+            edges = _id_range(resolved, 0, resolved.m, number,
+                              index_dtype_for(resolved.n, resolved.m))
         else:
             keys = _drawn_keys(recipe, 0, resolved.n * resolved.n, number)
-            edges = _drawn_edges(recipe, keys, 0, keys.shape[0], number)
+            edges = _drawn_edges(recipe, keys, 0, keys.shape[0], number,
+                                 index_dtype_for(resolved.n, keys.shape[0]))
     return Graph._on_device(edges, resolved.n)
 
 
@@ -396,7 +400,9 @@ def generate_parts(spec: str, devices: Sequence[int | str]) -> list[DevicePart]:
     global id and ``m``); the key ranges are quantiles of a sample of the
     keys, so the parts hold about equal shares; the other families split the ids evenly
     (part ``k`` starts at ``m * k // parts``). One host thread per distinct
-    device; a device listed twice builds its parts one after the other.
+    device; a device listed twice builds its parts one after the other. Vertex ids are
+    int32 while the vertices and each part's edges fit in 32 bits
+    (:func:`parmst._edge_input.part_index_dtype`), whatever the whole graph's ``m``.
 
     Parameters
     ----------
@@ -429,8 +435,9 @@ def generate_parts(spec: str, devices: Sequence[int | str]) -> list[DevicePart]:
     recipe = resolved.drawn()
     if recipe is None:
         bounds = [resolved.m * k // parts for k in range(parts + 1)]
+        index = part_index_dtype(n, bounds[-1] - bounds[-2])
         edges = _by_device(numbers, lambda k: _id_range(resolved, bounds[k], bounds[k + 1],
-                                                        numbers[k]))
+                                                        numbers[k], index))
         return [DevicePart(numbers[k], edges[k], bounds[k], n, resolved.m) for k in range(parts)]
     key_bounds = _key_bounds(recipe, parts)
     keys = _by_device(numbers, lambda k: _drawn_keys(recipe, key_bounds[k], key_bounds[k + 1],
@@ -438,6 +445,7 @@ def generate_parts(spec: str, devices: Sequence[int | str]) -> list[DevicePart]:
     counts = [int(a.shape[0]) for a in keys]
     firsts = [sum(counts[:k]) for k in range(parts)]
     m = sum(counts)
+    index = part_index_dtype(n, max(counts))
     edges = _by_device(numbers, lambda k: _drawn_edges(recipe, keys[k], firsts[k], m,
-                                                       numbers[k]))
+                                                       numbers[k], index))
     return [DevicePart(numbers[k], edges[k], firsts[k], n, m) for k in range(parts)]
