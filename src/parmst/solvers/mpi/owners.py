@@ -25,17 +25,20 @@ keeps its edges as pairs of local ids (:mod:`parmst.solvers.mpi.local_ids`). One
    every component its root, and the jump that reaches the root brings the root's number
    too.
 3. **Relabel.** Each rank asks the owners for the new label of the other components its
-   edges touch (one request and reply), relabels its edges, drops those inside one
-   component, and, once parallel edges are likely, keeps only the lightest of them (by
-   the cycle property the others are in no minimum spanning forest).
+   edges touch (one request and reply per distinct component, the first round's
+   included), relabels its edges, drops those inside one component, and, once parallel
+   edges are likely, keeps only the lightest of them (by the cycle property the others
+   are in no minimum spanning forest). The edges are rewritten and compacted in place.
 
 When at most :data:`FINISH_EDGES` edges are left in all, they are gathered
 once on rank 0, which finishes with serial Kruskal. The forest edges chosen
 by owners and by rank 0 go back to their holders with one ``Alltoallv``, so
 every rank returns ids of edges it holds.
 
-Memory per rank: its edges, ``O(u)`` for its local components and ``O(k/p)``
-for the components it owns; rank 0 adds the last ``FINISH_EDGES`` edges.
+Memory per rank: its edges once (the arrays it is handed are numbered and
+compacted in place, never copied), ``O(u)`` for its local components and
+``O(k/p)`` for the components it owns; rank 0 adds the last ``FINISH_EDGES``
+edges.
 """
 
 from __future__ import annotations
