@@ -30,3 +30,13 @@ def test_local_ids_name_each_label_once_owned_ones_first(threads):
         seen = np.array([rank[int(label)] for label in comp[500:]])
         breaks = np.count_nonzero(np.diff(seen) < 0)
         assert breaks < 8 * threads
+
+
+def test_local_ids_in_place_write_over_the_labels():
+    rng = np.random.default_rng(4)
+    labels = rng.integers(0, 5_000, size=70_000)
+    expect, expect_comp = local_ids(labels, 1_000, 500)
+    group, comp = local_ids(labels, 1_000, 500, in_place=True)
+    assert group is labels
+    np.testing.assert_array_equal(group, expect)
+    np.testing.assert_array_equal(comp, expect_comp)

@@ -9,22 +9,46 @@ from parmst.solvers.mpi.owners import TWIN_DENSITY, _Edges
 
 
 def test_mpi_owner_edges_drop_loops_always_and_heavier_twins_once_dense():
-    # Twins 0 and 1 (ends 10 and 11), edge 2 from 10 to 20, and seven edges apart: 17 groups,
-    # too sparse for twins to be looked for.
-    far = np.arange(30, 44)
-    edges = _Edges(np.concatenate([[10, 11, 10], far[0::2]]),
-                   np.concatenate([[11, 10, 20], far[1::2]]),
-                   np.array([5, 3, 3] + [1] * 7, dtype=np.uint64), np.arange(10))
-    assert len(edges.comp) == 17 and 10 * TWIN_DENSITY <= 17 ** 2
+    # This rank owns 10, 11 and 12. Twins 0 and 1 (ends 10 and 11), edge 2 from 10 to 20,
+    # and seven edges from 12 to 30..36: numbered in place, 11 groups, nothing dropped yet.
+    cu = np.array([10, 11, 10] + [12] * 7)
+    cv = np.concatenate([[11, 10, 20], np.arange(30, 37)])
+    edges = _Edges(cu, cv, np.array([5, 3, 3] + [1] * 7, dtype=np.uint64), np.arange(10), 10, 3)
+    assert edges.lu is cu and edges.lv is cv  # the ids are written over the labels
+    assert edges.comp[:3].tolist() == [10, 11, 12]
+    assert sorted(edges.comp[3:].tolist()) == [20] + list(range(30, 37))
+    np.testing.assert_array_equal(edges.comp[edges.lu], [10, 11, 10] + [12] * 7)
     assert edges.size == 10
     # Three groups: 10, 11, and everything else; the seven become loops, the twins meet.
-    remap = np.full(17, 2, dtype=np.int64)
+    remap = np.full(11, 2, dtype=np.int64)
     remap[np.flatnonzero(edges.comp == 10)] = 0
     remap[np.flatnonzero(edges.comp == 11)] = 1
+    assert 3 * TWIN_DENSITY > 3 ** 2
     edges.contract(remap, 3)
     lu, lv, key, eid = edges.arrays()
     kept = sorted(zip(lu.tolist(), lv.tolist(), key.tolist(), eid.tolist()))
     assert kept == [(0, 1, 3, 1), (0, 2, 3, 2)]
+
+
+def test_mpi_owner_edges_relabel_in_place_keeps_order_across_blocks():
+    from parmst._blocks import num_blocks
+    from parmst.solvers.mpi.owners import _relabel_in_place
+
+    rng = np.random.default_rng(5)
+    m, groups = 100_000, 50
+    assert num_blocks(m) > 2
+    lu = rng.integers(0, 1000, size=m)
+    lv = rng.integers(0, 1000, size=m)
+    key = rng.integers(0, 9, size=m).astype(np.uint64)
+    eid = np.arange(m)
+    remap = rng.integers(0, groups, size=1000)
+    a, b = remap[lu], remap[lv]
+    keep = a != b
+    expect = (np.minimum(a, b)[keep], np.maximum(a, b)[keep], key[keep], eid[keep])
+    kept = _relabel_in_place(lu, lv, key, eid, remap)
+    assert kept == np.count_nonzero(keep)
+    for got, want in zip((lu, lv, key, eid), expect):
+        np.testing.assert_array_equal(got[:kept], want)
 
 
 @pytest.mark.parametrize("seed", range(6))

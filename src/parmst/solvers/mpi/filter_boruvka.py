@@ -98,8 +98,8 @@ def _owner_rounds(dg: DistributedGraph, c: Contracted, stats: Stats,
     """The owner rounds on the contracted graph: the forest ids they give this rank."""
     e, minima = c.edges, c.minima
     starts = dg.channel.range_starts(c.count)
-    return owner_rounds(dg.channel, e.cu, e.cv, e.keys, e.ids, starts, stats, c.key_bits,
-                        dg.num_edges, (minima.ids, minima.far, minima.holder))
+    return owner_rounds(dg.channel, e.cu, e.cv, e.keys, e.ids, starts, stats,
+                        (minima.ids, minima.far, minima.holder), c.key_bits, dg.num_edges)
 
 
 def _allreduce_rounds(dg: DistributedGraph, c: Contracted, stats: Stats,

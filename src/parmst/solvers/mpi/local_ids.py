@@ -61,9 +61,14 @@ def _part_slot(value, part_bits, bits):
 
 
 @numba.njit(parallel=True, cache=True)
-def _number_in_parts(values, first, count, part_bits):
+def _number_in_parts(values, first, count, part_bits, group):
     """Local ids of ``values`` (owned: ``value - first``; others: ``count`` on, part by
-    part, each part in the order first seen) and the outside labels in id order."""
+    part, each part in the order first seen) written to ``group``, and the outside labels
+    in id order.
+
+    ``group`` may be ``values`` itself: each value is read for the last time in the pass
+    that writes its id, and no other pass reads it afterwards.
+    """
     n = len(values)
     parts = 1 << part_bits
     blocks = num_blocks(n)
@@ -78,7 +83,6 @@ def _number_in_parts(values, first, count, part_bits):
     for p in range(parts):
         part_start[p + 1] = part_start[p] + offsets[blocks, p]
     members = np.empty(part_start[parts], dtype=np.int64)  # positions of outside labels
-    group = np.empty(n, dtype=np.int64)
     for blk in numba.prange(blocks):
         lo, hi = block_span(blk, n)
         fill = offsets[blk] + part_start[:parts]
@@ -117,15 +121,17 @@ def _number_in_parts(values, first, count, part_bits):
         for j in range(lo, hi):
             group[members[j]] += count + id_start[p]
         others[id_start[p]:id_start[p + 1]] = found[lo:lo + distinct[p]]
-    return group, others
+    return others
 
 
-def local_ids(labels: np.ndarray, first: int, count: int) -> tuple[np.ndarray, np.ndarray]:
+def local_ids(labels: np.ndarray, first: int, count: int, in_place: bool = False
+              ) -> tuple[np.ndarray, np.ndarray]:
     """Local id of each component label, and the label of each local id.
 
     The owned labels ``first..first+count-1`` are local ids ``0..count-1``;
     the others are numbered from ``count`` on, in parts of the rank's
-    threads (module docstring).
+    threads (module docstring). ``in_place`` writes the ids over ``labels``
+    (int64) and returns it: no second array of the labels' size.
 
     Examples
     --------
@@ -135,5 +141,6 @@ def local_ids(labels: np.ndarray, first: int, count: int) -> tuple[np.ndarray, n
     """
     threads = numba.get_num_threads()
     part_bits = 0 if threads == 1 else int(threads * PARTS_PER_THREAD - 1).bit_length()
-    group, others = _number_in_parts(labels, first, count, part_bits)
+    group = labels if in_place else np.empty(len(labels), dtype=np.int64)
+    others = _number_in_parts(labels, first, count, part_bits, group)
     return group, np.concatenate([np.arange(first, first + count, dtype=np.int64), others])

@@ -25,17 +25,20 @@ keeps its edges as pairs of local ids (:mod:`parmst.solvers.mpi.local_ids`). One
    every component its root, and the jump that reaches the root brings the root's number
    too.
 3. **Relabel.** Each rank asks the owners for the new label of the other components its
-   edges touch (one request and reply), relabels its edges, drops those inside one
-   component, and, once parallel edges are likely, keeps only the lightest of them (by
-   the cycle property the others are in no minimum spanning forest).
+   edges touch (one request and reply per distinct component, the first round's
+   included), relabels its edges, drops those inside one component, and, once parallel
+   edges are likely, keeps only the lightest of them (by the cycle property the others
+   are in no minimum spanning forest). The edges are rewritten and compacted in place.
 
 When at most :data:`FINISH_EDGES` edges are left in all, they are gathered
 once on rank 0, which finishes with serial Kruskal. The forest edges chosen
 by owners and by rank 0 go back to their holders with one ``Alltoallv``, so
 every rank returns ids of edges it holds.
 
-Memory per rank: its edges, ``O(u)`` for its local components and ``O(k/p)``
-for the components it owns; rank 0 adds the last ``FINISH_EDGES`` edges.
+Memory per rank: its edges once (the arrays it is handed are numbered and
+compacted in place, never copied), ``O(u)`` for its local components and
+``O(k/p)`` for the components it owns; rank 0 adds the last ``FINISH_EDGES``
+edges.
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from parmst._blocks import block_span, exclusive_sums, num_blocks
+from parmst._blocks import block_span, num_blocks
 from parmst._mpi.channel import group_order
 from parmst.graph import Graph, index_dtype_for
 from parmst.order import id_bits, precedes
@@ -70,92 +73,39 @@ NO_PACKED = np.uint64(1 << 63)  # above every packed key: they are kept below 63
 
 # ---------------------------------------------------------------------------- local kernels
 @numba.njit(parallel=True, cache=True)
-def _relabel_pairs(lu, lv, key, eid, remap):
-    """Relabel edge ends by ``remap`` (smaller end first) and drop self-loops: the kept
-    edges as four new arrays, in the same order (:mod:`parmst._blocks`)."""
+def _relabel_in_place(lu, lv, key, eid, remap):
+    """Relabel edge ends by ``remap`` (smaller end first) and drop self-loops, in place.
+
+    Each block of edges (:mod:`parmst._blocks`) compacts its kept edges to its
+    own start, then the blocks move down in order (a block's new place ends
+    before the next block's old one), so the kept edges keep their order and
+    no second set of edge arrays is allocated: a rank's peak memory is its
+    edges once, not twice. Returns how many edges are kept.
+    """
     n = len(lu)
     blocks = num_blocks(n)
-    counts = np.zeros((blocks, 1), dtype=np.int64)
+    kept = np.zeros(blocks, dtype=np.int64)
     for blk in numba.prange(blocks):
         lo, hi = block_span(blk, n)
-        kept = 0
-        for e in range(lo, hi):
-            kept += remap[lu[e]] != remap[lv[e]]
-        counts[blk, 0] = kept
-    starts = exclusive_sums(counts)
-    total = starts[blocks, 0]
-    out_u = np.empty(total, dtype=lu.dtype)
-    out_v = np.empty(total, dtype=lv.dtype)
-    out_key = np.empty(total, dtype=key.dtype)
-    out_id = np.empty(total, dtype=eid.dtype)
-    for blk in numba.prange(blocks):
-        lo, hi = block_span(blk, n)
-        j = starts[blk, 0]
+        j = lo
         for e in range(lo, hi):
             a, b = remap[lu[e]], remap[lv[e]]
             if a == b:
                 continue
             if a > b:
                 a, b = b, a
-            out_u[j], out_v[j], out_key[j], out_id[j] = a, b, key[e], eid[e]
+            lu[j], lv[j], key[j], eid[j] = a, b, key[e], eid[e]
             j += 1
-    return out_u, out_v, out_key, out_id
-
-
-@numba.njit(parallel=True, cache=True)
-def _relabel_labelled(cu, cv, key, eid, label, far_label, first):
-    """The first round's relabel on edges still between global labels: ``cu`` owned here
-    (``label[cu - first]``), ``cv`` owned here or the next of ``far_label`` (the labels
-    fetched for the edges whose ``cv`` is elsewhere, in edge order); loops dropped.
-
-    Returns the kept edges as four new arrays, in the same order: blocks count
-    their far ends and kept edges first (:mod:`parmst._blocks`).
-    """
-    n = len(cu)
-    owned = len(label)
-    blocks = num_blocks(n)
-    counts = np.zeros((blocks, 2), dtype=np.int64)
-    for blk in numba.prange(blocks):
-        lo, hi = block_span(blk, n)
-        f = 0
-        for e in range(lo, hi):
-            f += not first <= cv[e] < first + owned
-        counts[blk, 0] = f
-    fars = exclusive_sums(counts)
-    for blk in numba.prange(blocks):
-        lo, hi = block_span(blk, n)
-        f = fars[blk, 0]
-        kept = 0
-        for e in range(lo, hi):
-            a = label[cu[e] - first]
-            if first <= cv[e] < first + owned:
-                b = label[cv[e] - first]
-            else:
-                b = far_label[f]
-                f += 1
-            kept += a != b
-        counts[blk, 1] = kept
-    starts = exclusive_sums(counts)
-    total = starts[blocks, 1]
-    out_u = np.empty(total, dtype=cu.dtype)
-    out_v = np.empty(total, dtype=cv.dtype)
-    out_key = np.empty(total, dtype=key.dtype)
-    out_id = np.empty(total, dtype=eid.dtype)
-    for blk in numba.prange(blocks):
-        lo, hi = block_span(blk, n)
-        f = starts[blk, 0]
-        j = starts[blk, 1]
-        for e in range(lo, hi):
-            a = label[cu[e] - first]
-            if first <= cv[e] < first + owned:
-                b = label[cv[e] - first]
-            else:
-                b = far_label[f]
-                f += 1
-            if a != b:
-                out_u[j], out_v[j], out_key[j], out_id[j] = a, b, key[e], eid[e]
-                j += 1
-    return out_u, out_v, out_key, out_id
+        kept[blk] = j - lo
+    j = 0
+    for blk in range(blocks):
+        lo, _ = block_span(blk, n)
+        if j != lo:
+            for i in range(kept[blk]):
+                lu[j + i], lv[j + i], key[j + i], eid[j + i] = lu[lo + i], lv[lo + i], \
+                    key[lo + i], eid[lo + i]
+        j += kept[blk]
+    return j
 
 
 @numba.njit(cache=True)
@@ -283,17 +233,22 @@ def _keep_lightest(at, key, eid, far, sender, best_key, best_id, best_far, best_
 
 # ---------------------------------------------------------------------------- one rank's state
 class _Edges:
-    """This rank's edges as local-id pairs, and the global component of each local id."""
+    """This rank's edges as local-id pairs, and the global component of each local id.
+
+    ``cu`` must be components this rank owns (``first .. first + count - 1``).
+    The four arrays are taken over: the local ids are written over ``cu`` and
+    ``cv``, and every round compacts all four in place, so the rounds never
+    hold a second copy of the rank's edges.
+    """
 
     def __init__(self, cu: np.ndarray, cv: np.ndarray, key: np.ndarray, eid: np.ndarray,
-                 first: int = 0, count: int = 0):
-        group, self.comp = local_ids(np.concatenate([cu, cv]).astype(np.int64, copy=False),
-                                      first, count)
-        self.lu, self.lv = group[:len(cu)], group[len(cu):]
-        # The caller hands these over (no copy); each relabel writes the kept edges anew.
+                 first: int, count: int):
+        self.lu = np.subtract(cu, first, out=cu) if cu.dtype == np.int64 \
+            else (cu - first).astype(np.int64)
+        cv = cv if cv.dtype == np.int64 else cv.astype(np.int64)
+        self.lv, self.comp = local_ids(cv, first, count, in_place=True)
         self.key, self.eid = key, eid.astype(np.int64, copy=False)
         self.size = len(cu)
-        self.contract(np.arange(len(self.comp), dtype=np.int64), len(self.comp))
 
     def contract(self, remap: np.ndarray, groups: int) -> None:
         """Local ids become ``remap[local id]`` (``0..groups-1``); loops go, and heavier twins.
@@ -302,8 +257,7 @@ class _Edges:
         are enough edges per pair of groups for many to exist: the hash table
         that finds them cost more than it saved in early rounds.
         """
-        self.lu, self.lv, self.key, self.eid = _relabel_pairs(*self.arrays(), remap)
-        self.size = len(self.lu)
+        self.size = _relabel_in_place(*self.arrays(), remap)
         if self.size * TWIN_DENSITY > groups * groups:
             lu, lv, key, eid = self.arrays()
             self.size = _drop_heavier_twins(lu, lv, key, eid, groups)
@@ -485,52 +439,39 @@ def _finish(channel: Any, edges: _Edges, num_components: int) -> tuple[np.ndarra
 
 
 def owner_rounds(channel: Any, cu: np.ndarray, cv: np.ndarray, keys: np.ndarray,
-                 ids: np.ndarray, starts: np.ndarray, stats: Stats, key_bits: int = 64,
-                 num_edges: int = 1 << 63,
-                 first_minima: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-                 ) -> np.ndarray:
+                 ids: np.ndarray, starts: np.ndarray, stats: Stats,
+                 first_minima: tuple[np.ndarray, np.ndarray, np.ndarray], key_bits: int = 64,
+                 num_edges: int = 1 << 63) -> np.ndarray:
     """Forest edge ids among this rank's edges ``(cu, cv)`` between components.
 
     Component labels are owned in the contiguous ranges ``starts`` (``p + 1``
-    bounds); ``keys`` are order-preserving uint64 weight keys of ``key_bits``
-    bits and ``ids`` global edge ids below ``num_edges`` (all four are handed over:
-    the rounds reuse or drop them); every edge is given by exactly one rank, which is
-    then its holder. ``first_minima``, when
-    the caller already knows them, are the first round's step 1 for the
-    components this rank owns (lightest edge id, far component, holder rank):
-    that round sends no minima, and each ``cu`` must then be a component of
-    this rank. Returns the ids of the forest edges this rank holds.
+    bounds); each ``cu`` is a component this rank owns; ``keys`` are
+    order-preserving uint64 weight keys of ``key_bits`` bits and ``ids``
+    global edge ids below ``num_edges``. All four are handed over: the rounds
+    write local ids over ``cu`` and ``cv`` and compact all four in place.
+    Every edge is given by exactly one rank, which is then its holder.
+    ``first_minima`` are the first round's step 1 for the components this
+    rank owns (lightest edge id, far component, holder rank), known without a
+    message (a rank holds every edge at its components): that round sends no
+    minima. Returns the ids of the forest edges this rank holds.
     """
     shift = id_bits(num_edges)
     pack_shift = shift if key_bits + shift < 64 else 0
     chosen, holders = [], []
     rounds = 0
-    first = int(starts[channel.rank])
-    if first_minima is not None and channel.allreduce_int(len(cu), "sum") > FINISH_EDGES:
-        # Round one with its minima known: its edges keep their global labels, so they are
-        # numbered locally only once, after the round (the far ends' new labels are asked
-        # for edge by edge: on a sparse graph few far ends repeat).
-        stats.worklist_sizes.append(int(starts[-1]))
-        with stats.phase("hook"):
-            label, count, new_first = _hook_and_choose(channel, starts, first_minima, chosen,
-                                                       holders)
-        with stats.phase("relabel-fetch"):
-            elsewhere = (cv < first) | (cv >= first + len(label))
-            (far_label,) = channel.fetch(cv[elsewhere], None, first, [label], starts)
-            del elsewhere
-        with stats.phase("relabel"):
-            cu, cv, keys, ids = _relabel_labelled(cu, cv, keys, ids, label, far_label, first)
-            starts = channel.range_starts(count)
-        rounds += 1
     with stats.phase("local-ids"):
+        # The owned ends need no table; the far ends are numbered in place.
         edges = _Edges(cu, cv, keys, ids, int(starts[channel.rank]),
                        int(starts[channel.rank + 1] - starts[channel.rank]))
+    minima = first_minima
     while channel.allreduce_int(edges.size, "sum") > FINISH_EDGES:
         stats.worklist_sizes.append(int(starts[-1]))
-        with stats.phase("minima"):
-            minima = _minima(channel, edges, starts, pack_shift)
+        if minima is None:
+            with stats.phase("minima"):
+                minima = _minima(channel, edges, starts, pack_shift)
         with stats.phase("hook"):
             label, count, new_first = _hook_and_choose(channel, starts, minima, chosen, holders)
+        minima = None
         starts = _relabel(channel, edges, starts, label, count, new_first, stats)
         rounds += 1
     with stats.phase("finish"):
