@@ -64,7 +64,7 @@ def test_scale_suite_generates_every_family_at_a_billion_edges_and_more():
     edges = {name: describe(SCALE_GRAPHS[name].spec)["m"] for name in full.gpu_scale}
     assert min(edges.values()) >= 10**9 and edges["rmat-2e28"] == 2**32
     assert [SCALE_GRAPHS[name].spec.split(":")[0] for name in full.gpu_scale] == [
-        "rmat", "seed000-sparse", "random-degree", "road", "rmat"]
+        "rmat", "seed000-sparse", "random-degree", "road", "rmat", "rmat"]
     assert SCALE_GRAPHS["rmat-2e28"].min_gpus == 4
     assert SCALE_GRAPHS["rmat-2e6"].placement(1) == [0, 0, 0]
 

@@ -503,7 +503,7 @@ SUITES: dict[str, Suite] = {suite.name: suite for suite in (
           "R-MAT scale 28 that no single H100 holds, on four", (),
           solvers=_MULTIGPU_SOLVERS, peers=(), measure="compute", baseline="ecl/gpu",
           gpu_scale=("rmat-2e26", "uniform-1e9", "random-degree-2e26", "road-1e9",
-                     "rmat-2e28")),
+                     "rmat-2e28", "rmat-2e28-verify")),
     Suite("multigpu-scale-small", "the multigpu-scale path on two small graphs generated as "
           "parts of one GPU", (), solvers=_MULTIGPU_SOLVERS, peers=(), measure="compute",
           baseline="ecl/gpu", gpu_scale=("rmat-2e6", "road-small"), gpus=(1,)),

@@ -34,6 +34,7 @@ True
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -180,7 +181,7 @@ def _sorted(keys: Any, below: int, device: int) -> Any:
 
     if keys.shape[0] < 2:
         return keys
-    if not runtime.simulator_active() and _optional.installed("cupy"):
+    if not runtime.simulator_active() and importlib.util.find_spec("cupy") is not None:
         import cupy
 
         with cupy.cuda.Device(device):
