@@ -401,9 +401,9 @@ _EMST_GPU = (
     _points("cosmology-10M-3d", "cosmology-points:n=10000000,d=3"),
     _points("cosmology-1M-3d", "cosmology-points:n=1000000,d=3"),
 )
-_EMST_GPU_SMALL = (
-    _points("cosmology-2k-3d", "cosmology-points:n=2000,d=3"),
-    _points("uniform-1k-2d", "uniform-points:n=1000,d=2"),
+_EMST_GPU_SMALL = (  # within the CUDA simulator's 400 points
+    _points("cosmology-400-3d", "cosmology-points:n=400,d=3"),
+    _points("uniform-300-2d", "uniform-points:n=300,d=2"),
 )
 
 
