@@ -161,13 +161,14 @@ def _split_level(points, index, start, end, first, count):
         _select(points, index, start[v], end[v], middle, _widest(points, start[v], end[v]))
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, parallel=True)
 def _boxes(points, start, end, first_leaf):
-    """Tight bounding boxes: each leaf's from its points, each inner node's from its children."""
+    """Tight bounding boxes: each leaf's from its points (leaves in parallel), each inner
+    node's from its children."""
     num_nodes, d = len(start), points.shape[1]
     lo = np.empty((num_nodes, d))
     hi = np.empty((num_nodes, d))
-    for v in range(first_leaf, num_nodes):
+    for v in numba.prange(first_leaf, num_nodes):
         for k in range(d):
             lo[v, k] = hi[v, k] = points[start[v], k]
         for t in range(start[v] + 1, end[v]):
@@ -205,16 +206,16 @@ def build(x: np.ndarray, leaf_size: int) -> KDTree:
     return KDTree(points, index, start, end, lo, hi, first_leaf)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, parallel=True)
 def node_minima(values, start, end, first_leaf):
     """Each node's smallest value among its points (``values`` in tree order): the core
-    distance bound of a node for mutual reachability."""
+    distance bound of a node for mutual reachability. Leaves in parallel, then the inner
+    nodes from their children."""
     minima = np.empty(len(start))
-    for v in range(len(start) - 1, -1, -1):
-        if v >= first_leaf:
-            minima[v] = values[start[v]:end[v]].min()
-        else:
-            minima[v] = min(minima[2 * v + 1], minima[2 * v + 2])
+    for v in numba.prange(first_leaf, len(start)):
+        minima[v] = values[start[v]:end[v]].min()
+    for v in range(first_leaf - 1, -1, -1):
+        minima[v] = min(minima[2 * v + 1], minima[2 * v + 2])
     return minima
 
 
