@@ -183,15 +183,17 @@ def _lightest_answers(comp, order, answer, answer_bits):
         p = answer[q]
         if p != NO_POINT and comp[p] != comp[q]:
             _lower(bits, comp[q], answer_bits[q])
+    # Few points hold their component's smallest key: test that first, before the
+    # answer's component (a scattered read).
     for q in numba.prange(n):
         p = answer[q]
-        if p != NO_POINT and comp[p] != comp[q] and answer_bits[q] == bits[comp[q]]:
+        if answer_bits[q] == bits[comp[q]] and p != NO_POINT and comp[p] != comp[q]:
             ident = pair_id(order[q], order[p], n)
             if ident < atomic_load(best_id, comp[q]):
                 atomic_min(best_id, comp[q], ident)
     for q in numba.prange(n):
         p = answer[q]
-        if (p != NO_POINT and comp[p] != comp[q] and answer_bits[q] == bits[comp[q]]
+        if (answer_bits[q] == bits[comp[q]] and p != NO_POINT and comp[p] != comp[q]
                 and pair_id(order[q], order[p], n) == best_id[comp[q]]):
             best[comp[q]] = q  # one point per component: pair ids are distinct
     return best
