@@ -110,19 +110,19 @@ def list_answer(comp, order, near, near_key, core2, mutual, cursor, answer, answ
 
 
 @numba.njit(cache=True, parallel=True)
-def _component_bounds(comp, answer, answer_bits, lead_bits):
-    """Per component root, the bits of the smallest key among its points' answers still
-    pointing outside it and their list leads: an upper bound on its lightest outgoing pair
-    (inf where none). Points in parallel, each lowering its root's bound by an atomic
-    minimum (keys as bits: :data:`_INF_BITS`)."""
-    bits = np.full(len(comp), _INF_BITS)
+def _component_bounds(comp, answer, answer_bits, lead_bits, bits):
+    """Fill ``bits``: per component root, the bits of the smallest key among its points'
+    answers still pointing outside it and their list leads, an upper bound on its lightest
+    outgoing pair (inf where none). Points in parallel, each lowering its root's bound by
+    an atomic minimum (keys as bits: :data:`_INF_BITS`)."""
+    for q in numba.prange(len(comp)):
+        bits[q] = _INF_BITS
     for q in numba.prange(len(comp)):
         p = answer[q]
         key = lead_bits[q]
         if p != NO_POINT and comp[p] != comp[q]:
             key = min(key, answer_bits[q])
         _lower(bits, comp[q], key)
-    return bits
 
 
 @numba.njit(cache=True, parallel=True)
@@ -170,15 +170,16 @@ def _lower(bits, c, value):
 
 
 @numba.njit(cache=True, parallel=True)
-def _lightest_answers(comp, order, answer, answer_bits):
-    """Each component's lightest answer under ``(key, pair id)``: the point holding it, or
-    :data:`NO_POINT` (Fallin et al.'s two-pass minimum, as ``boruvka-bvh/gpu``: the key's
-    bits by atomic minimum, then the smallest pair id among the answers at that key; a
-    float64 key and a pair id do not pack into one word). Points in parallel."""
+def _lightest_answers(comp, order, answer, answer_bits, bits, best_id, best):
+    """Fill ``best``: each component's lightest answer under ``(key, pair id)``, the point
+    holding it, or :data:`NO_POINT` (Fallin et al.'s two-pass minimum, as
+    ``boruvka-bvh/gpu``: the key's bits by atomic minimum into ``bits``, then the smallest
+    pair id among the answers at that key into ``best_id``; a float64 key and a pair id do
+    not pack into one word). Points in parallel; the three arrays are the caller's
+    scratch, reset here in parallel (fresh ones each round would be serial page faults)."""
     n = len(comp)
-    bits = np.full(n, _INF_BITS)
-    best_id = np.full(n, _NO_PAIR)
-    best = np.full(n, NO_POINT)
+    for q in numba.prange(n):
+        bits[q], best_id[q], best[q] = _INF_BITS, _NO_PAIR, NO_POINT
     for q in numba.prange(n):
         p = answer[q]
         if p != NO_POINT and comp[p] != comp[q]:
@@ -196,7 +197,6 @@ def _lightest_answers(comp, order, answer, answer_bits):
         if (answer_bits[q] == bits[comp[q]] and p != NO_POINT and comp[p] != comp[q]
                 and pair_id(order[q], order[p], n) == best_id[comp[q]]):
             best[comp[q]] = q  # one point per component: pair ids are distinct
-    return best
 
 
 @numba.njit(cache=True)
@@ -274,6 +274,9 @@ def _rounds(tree, core2: np.ndarray, node_core: np.ndarray, near: np.ndarray,
     answer_key = np.zeros(n)
     cursor = np.zeros(n, dtype=np.int64)
     lead = np.empty(n)
+    bound_bits = np.empty(n, dtype=np.int64)  # scratch of the component minima
+    best_id = np.empty(n, dtype=np.int64)
+    best = np.empty(n, dtype=np.int64)
     first = np.empty(n - 1, dtype=np.int64)
     second = np.empty(n - 1, dtype=np.int64)
     keys = np.empty(n - 1)
@@ -284,16 +287,17 @@ def _rounds(tree, core2: np.ndarray, node_core: np.ndarray, near: np.ndarray,
             _list_answers(comp, tree.order, near, near_key, core2, mutual, cursor, answer,
                           answer_key, lead)
             node_components(comp, tree.start, tree.end, tree.first_leaf, node_comp)
-            bound = _component_bounds(comp, answer, answer_key.view(np.int64),
-                                      lead.view(np.int64)).view(np.float64)
+            _component_bounds(comp, answer, answer_key.view(np.int64), lead.view(np.int64),
+                              bound_bits)
         with stats.phase("queries"):
             searched = _answer_round(tree.points, tree.order, tree.start, tree.end, tree.lo,
                                      tree.hi, tree.first_leaf, comp, node_comp, core2, node_core,
-                                     bound, answer, answer_key)
+                                     bound_bits.view(np.float64), answer, answer_key)
         stats.worklist_sizes.append(int(searched))
         with stats.phase("hook"):
             before = count
-            best = _lightest_answers(comp, tree.order, answer, answer_key.view(np.int64))
+            _lightest_answers(comp, tree.order, answer, answer_key.view(np.int64), bound_bits,
+                              best_id, best)
             count = _hook(tree.order, answer, answer_key, best, parent, size, first, second,
                           keys, count)
             if count == before:  # every round joins components: anything else is a bug
