@@ -2,8 +2,12 @@
 
 import argparse
 import dataclasses
+import importlib.util
 import inspect
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 
@@ -93,9 +97,48 @@ def test_dense_prim_is_left_out_of_large_point_sets_unless_named(monkeypatch):
 
 
 def test_point_suites_name_point_families_and_their_parameters():
-    for name in ("emst", "emst-small", "emst-mreach", "emst-mreach-small"):
+    for name in ("emst", "emst-small", "emst-mreach", "emst-mreach-small", "emst-gpu",
+                 "emst-gpu-small", "emst-scaling", "emst-scaling-small"):
         for item in get_suite(name).graphs:
             family, params = parse_spec(item.spec)
             assert item.is_points and family in POINT_FAMILIES
             assert set(params) <= set(inspect.signature(POINT_FAMILIES[family][0]).parameters)
     assert is_point_source("p.npy") and is_point_source("P.CSV") and not is_point_source("g.gr")
+
+
+def test_point_suites_place_points_on_the_device_and_time_threads():
+    for name in ("emst-gpu", "emst-gpu-small"):
+        suite = get_suite(name)
+        assert suite.placements == ("host", "device") and "boruvka-bvh/gpu" in suite.solvers
+    assert get_suite("emst-gpu").graphs[0].spec.startswith("cosmology-points:n=37000000,d=3")
+    assert get_suite("emst-scaling").threads == (1, 2, 4, 8, 16)
+    assert get_suite("emst-scaling").graphs[0].spec.startswith("uniform-points:n=10000000,d=3")
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(importlib.util.find_spec("numba_cuda") is None,
+                    reason="numba-cuda is not installed (pip install 'parmst[gpu]')")
+def test_emst_gpu_small_suite_under_the_simulator(tmp_path):
+    """emst-gpu-small's settings on a tiny point set: the GPU solver from host and from
+    device points, the host solver skipped on the device (simulator)."""
+    script = ("import dataclasses, sys\n"
+              "from parmst.bench import suites\n"
+              "from parmst.bench.__main__ import main\n"
+              "s = suites.SUITES['emst-gpu-small']\n"
+              "suites.SUITES['emst-gpu-small'] = dataclasses.replace(s, graphs=(\n"
+              "    suites.BenchGraph('c', 'cosmology-points:n=80,d=3,seed=2'),))\n"
+              "sys.exit(main(sys.argv[1:]))\n")
+    done = subprocess.run(  # noqa: PLW1510 - the return code is asserted below
+        [sys.executable, "-c", script, "--suite", "emst-gpu-small", "--repeat", "1",
+         "--no-progress", "--no-plots", "--out", str(tmp_path)],
+        env={**os.environ, "NUMBA_ENABLE_CUDASIM": "1"}, capture_output=True, text=True,
+        timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    data = json.loads((tmp_path / "bench_emst-gpu-small.json").read_text())
+    assert [g["name"] for g in data["graphs"]] == ["c", "c@device"]
+    records = {(r["graph"], r["solver"]): r for r in data["records"]}
+    assert records["c", "boruvka-bvh/gpu"]["status"] == "ok"
+    assert records["c", "boruvka-kdtree/cpu"]["status"] == "ok"
+    on_device = records["c@device", "boruvka-bvh/gpu"]
+    assert on_device["status"] == "ok" and on_device["compute_time"] > 0
+    assert records["c@device", "boruvka-kdtree/cpu"]["status"] == "skipped"

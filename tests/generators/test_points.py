@@ -13,6 +13,7 @@ SPECS = {
     "manifold-points": "manifold-points:n=300,d=6,intrinsic=2",
     "lattice-points": "lattice-points:n=300,d=3",
     "duplicate-points": "duplicate-points:n=300,d=3,unique=17",
+    "cosmology-points": "cosmology-points:n=300,d=3",
 }
 
 
@@ -46,6 +47,9 @@ def test_each_family_has_its_shape():
     spread = np.linalg.svd(manifold - manifold.mean(axis=0), compute_uv=False)
     assert spread[2] < 0.1 * spread[0]
     assert generate_points("uniform-points:n=0,d=4").shape == (0, 4)
+    # Clustered: far fewer occupied cells of side 0.05 than uniform points fill (about 7300).
+    cosmology = generate_points("cosmology-points:n=20000,seed=4")
+    assert len(np.unique(np.floor(cosmology / 0.05), axis=0)) < 4000
 
 
 def test_public_entry():

@@ -10,7 +10,9 @@ from parmst.kernels.kdtree import (
     NO_POINT,
     STACK_SIZE,
     build,
+    leaf_component,
     nearest_k_all,
+    nearest_k_point,
     nearest_outside,
     node_components,
     node_minima,
@@ -47,6 +49,28 @@ def test_k_nearest_lists_follow_distance_then_index() -> None:
         others = np.array([p for p in np.lexsort((np.arange(len(x)), d2)) if p != q])[:6]
         assert tree.order[near[t]].tolist() == others.tolist()
         np.testing.assert_array_equal(near_key[t], d2[others])
+
+
+@pytest.mark.parametrize("leaf_size", [1, 4, 64])
+def test_the_per_point_search_lists_what_the_per_leaf_search_lists(leaf_size: int) -> None:
+    x = _points()
+    tree = build(x, leaf_size)
+    near, near_key = nearest_k_all(tree, 5)
+    row, row_key = np.empty_like(near), np.empty_like(near_key)
+    stack, stack_bound = np.empty(STACK_SIZE, dtype=np.int64), np.empty(STACK_SIZE)
+    for q in range(len(x)):
+        nearest_k_point(tree.points, tree.order, tree.start, tree.end, tree.lo, tree.hi,
+                        tree.first_leaf, q, row, row_key, stack, stack_bound)
+    np.testing.assert_array_equal(row, near)
+    np.testing.assert_array_equal(row_key, near_key)
+
+
+def test_a_leaf_has_a_component_only_when_its_points_share_one() -> None:
+    tree = build(np.arange(8.0).reshape(8, 1), 2)
+    comp = np.array([0, 0, 0, 5, 5, 5, 5, 5])
+    labels = [leaf_component(comp, tree.start, tree.end, v)
+              for v in range(tree.first_leaf, tree.num_nodes)]
+    assert labels == [0, -1, 5, 5]
 
 
 def test_nearest_outside_is_the_lightest_pair_to_another_component() -> None:

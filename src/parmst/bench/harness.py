@@ -40,7 +40,12 @@ from parmst.bench.peer_runner import PeerRunner
 from parmst.bench.peer_timing import time_peer, time_point_peer
 from parmst.bench.peers import PEERS, resolve_peers
 from parmst.bench.placement import place
-from parmst.bench.point_timing import point_info, point_reference, time_point_solvers
+from parmst.bench.point_timing import (
+    place_points,
+    point_info,
+    point_reference,
+    time_point_solvers,
+)
 from parmst.bench.progress import progress_bar
 from parmst.bench.real import RealGraphMissing
 from parmst.bench.result import REFERENCE, BenchResult, GraphInfo, Record
@@ -305,9 +310,19 @@ def _time_points(plan: _Plan, item: BenchGraph, points: np.ndarray, result: Benc
     tree = "points" if item.min_samples is None else "mutual-reachability"
     peers = [name for name in plan.peers if PEERS[name].inputs == tree]
     reference = point_reference(points, item.min_samples, info) if variants or peers else None
-    result.graphs.append(info)
-    result.records.extend(time_point_solvers(points, item.min_samples, info.name, variants,
-                                             reference, plan.scheme, plan.bar))
+    for placement in plan.placements:
+        named = info.name if placement == "host" else f"{info.name}@{placement}"
+        try:
+            placed = None if placement == "host" else place_points(points, placement)
+        except Exception as exc:  # noqa: BLE001 - no device here: the entry is skipped
+            result.config["skipped_graphs"][named] = (
+                f"input on the {placement}: {type(exc).__name__}: {exc}")
+            plan.bar.update(len(variants) * (plan.scheme.runs + 1))
+            continue
+        result.graphs.append(info if placement == "host" else dataclasses.replace(info, name=named))
+        result.records.extend(time_point_solvers(points, item.min_samples, named, variants,
+                                                 reference, plan.scheme, plan.bar, placed))
+        del placed
     for peer_name in peers:
         result.records.append(time_point_peer(points, item.min_samples, info, peer_name,
                                               reference, plan.runner, plan.scheme, plan.bar))

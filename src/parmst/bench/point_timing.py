@@ -2,11 +2,17 @@
 
 A point set's input is its ``(n, d)`` array (and HDBSCAN's ``min_samples``). The
 reference tree comes from ``prim-dense/points`` up to :data:`DENSE_POINTS_MAX` points,
-from ``boruvka-kdtree/serial`` above, checked by :func:`parmst.verify_points`. Each
+from ``boruvka-kdtree/serial`` above (``/cpu`` above :data:`SERIAL_REFERENCE_MAX`),
+checked by :func:`parmst.verify_points`. Each
 variant's run is the whole public call :func:`parmst.euclidean_mst` (validation, the
 solve, the Forest and its ids), interleaved with the other variants' runs as the graph
 solvers' are (:func:`parmst.bench.solver_timing.run_interleaved`), and its pair ids must
 equal the reference's exactly.
+
+With the ``"device"`` placement (:func:`place_points`) the points are first copied to the
+GPU, outside every timing, as a user holding a CuPy array has them: the GPU solver reads
+them in place (its record's time is then the whole call from device points, its compute
+time the tree build, neighbour lists and rounds), and a host solver is skipped.
 """
 
 from __future__ import annotations
@@ -22,11 +28,12 @@ from parmst.bench.solver_timing import _one_run, _Timing, loading_skip_reason, r
 from parmst.bench.specs import Variant
 from parmst.bench.timing import Scheme, clocked
 
-__all__ = ["DENSE_POINTS_MAX", "point_info", "point_reference", "time_point_solvers"]
+__all__ = ["DENSE_POINTS_MAX", "place_points", "point_info", "point_reference",
+           "time_point_solvers"]
 
 DENSE_POINTS_MAX = 20_000
 """Above this many points dense Prim (n^2 / 2 distances) is left out unless named, and the
-reference tree comes from the k-d tree's serial Borůvka instead."""
+reference tree comes from the k-d tree's Borůvka instead."""
 
 
 def point_info(name: str, source: str, points: np.ndarray, min_samples: int | None,
@@ -40,9 +47,17 @@ def point_info(name: str, source: str, points: np.ndarray, min_samples: int | No
                      f"{stands_for} ({what})" if stands_for else what)
 
 
+SERIAL_REFERENCE_MAX = 2_000_000
+"""Above this many points the reference tree comes from ``boruvka-kdtree/cpu`` on every
+core (the serial solver's rounds on more threads: the same pairs, a 37 M-point set in
+seconds rather than minutes)."""
+
+
 def reference_solver(n: int) -> str:
     """The solver of a point set's reference tree."""
-    return "prim-dense/points" if n <= DENSE_POINTS_MAX else "boruvka-kdtree/serial"
+    if n <= DENSE_POINTS_MAX:
+        return "prim-dense/points"
+    return "boruvka-kdtree/serial" if n <= SERIAL_REFERENCE_MAX else "boruvka-kdtree/cpu"
 
 
 def point_reference(points: np.ndarray, min_samples: int | None, info: GraphInfo) -> np.ndarray:
@@ -61,7 +76,37 @@ def point_reference(points: np.ndarray, min_samples: int | None, info: GraphInfo
     return tree.edge_ids
 
 
-def _skip_reason(variant: Variant, n: int) -> str | None:
+def place_points(points: np.ndarray, placement: str) -> Any:
+    """The points where the runs take them from: ``"host"`` (the array itself) or
+    ``"device"``, a CuPy copy on the current GPU (a numba-cuda device array where CuPy is
+    not installed: :func:`parmst.euclidean_mst` reads either in place). Raises where no
+    GPU (or numba-cuda's simulator) is at hand; the harness then skips the entry.
+
+    Examples
+    --------
+    >>> x = np.zeros((3, 2))
+    >>> place_points(x, "host") is x
+    True
+    """
+    if placement == "host":
+        return points
+    if placement != "device":
+        raise ValueError(f"placement must be host or device, got {placement!r}")
+    from numba import cuda
+
+    try:
+        import cupy
+    except ImportError:
+        placed = cuda.to_device(points)
+    else:
+        placed = cupy.asarray(points)
+    cuda.synchronize()
+    return placed
+
+
+def _skip_reason(variant: Variant, n: int, on_device: bool) -> str | None:
+    if on_device and variant.solver.backend != "gpu":
+        return "a host solver does not take device points"
     ok = variant.solver.can_run(None, variant.options)
     if ok is not True:
         return ok
@@ -89,16 +134,19 @@ def _timed_call(points: np.ndarray, solver: str, min_samples: int | None,
 
 def time_point_solvers(points: np.ndarray, min_samples: int | None, name: str,
                        variants: list[Variant], reference: np.ndarray, scheme: Scheme,
-                       bar) -> list[Record]:
-    """Time every point-solver variant on ``points``, their runs interleaved; each run's
-    pair ids must be ``reference``."""
+                       bar, placed: Any = None) -> list[Record]:
+    """Time every point-solver variant on ``points`` (read from ``placed``, a device copy
+    of them, where given), their runs interleaved; each run's pair ids must be
+    ``reference``."""
+    on_device = placed is not None
+    placed = points if placed is None else placed
     records, timings = [], []
     reference_name = reference_solver(len(points))
     for variant in variants:
         record = Record(graph=name, solver=variant.solver.name, threads=variant.threads,
                         options=variant.options, variant=variant.variant)
         records.append(record)
-        reason = _skip_reason(variant, len(points))
+        reason = _skip_reason(variant, len(points), on_device)
         if reason is not None:
             record.status, record.note = "skipped", reason
             bar.update(scheme.runs + 1)
@@ -108,5 +156,5 @@ def time_point_solvers(points: np.ndarray, min_samples: int | None, name: str,
         timings.append(_Timing(record, call, reference_name=reference_name))
     gc.collect()
     run_interleaved(timings, scheme, lambda timing, run: _one_run(
-        points, points, timing, reference, run, scheme.runs, bar))
+        points, placed, timing, reference, run, scheme.runs, bar))
     return records

@@ -54,6 +54,9 @@ suite              reproduces
                    mlpack's ``emst`` and the SciPy Delaunay route
 ``emst-mreach``    HDBSCAN's mutual-reachability tree (``min_samples`` 5 and 10) against
                    fast_hdbscan and scikit-learn's HDBSCAN
+``emst-gpu``       ``boruvka-bvh/gpu`` on clustered 3-D points up to Prokopenko et al.'s
+                   37 M, from host and from device (CuPy) arrays, beside ``/cpu``
+``emst-scaling``   ``boruvka-kdtree/cpu`` at 1..16 threads on 10 M uniform 3-D points
 =================  ==============================================================
 
 Besides its graphs, a suite may fix the experiment's other settings (which solvers and
@@ -398,6 +401,22 @@ _EMST_SMALL = (
 )
 
 
+# The GPU bar: Prokopenko, Sao and Lebrun-Grandié (ICPP 2022) build the tree of a 37 M-point
+# 3-D cosmology set in under 0.5 s on one A100 (ArborX); the device placement times the
+# whole call from a CuPy array against its compute.
+_EMST_GPU_SOLVERS = ("boruvka-bvh/gpu", "boruvka-kdtree/cpu")
+_EMST_GPU = (
+    _points("cosmology-37M-3d", "cosmology-points:n=37000000,d=3",
+            "the 37 M-point cosmology set of Prokopenko et al. (ArborX on an A100: < 0.5 s)"),
+    _points("cosmology-10M-3d", "cosmology-points:n=10000000,d=3"),
+    _points("cosmology-1M-3d", "cosmology-points:n=1000000,d=3"),
+)
+_EMST_GPU_SMALL = (  # within the CUDA simulator's 400 points
+    _points("cosmology-400-3d", "cosmology-points:n=400,d=3"),
+    _points("uniform-300-2d", "uniform-points:n=300,d=2"),
+)
+
+
 def _mutual_reachability(points: tuple[BenchGraph, ...]) -> tuple[BenchGraph, ...]:
     """Each point set with min_samples 5 and 10, named ``<name>-k5``, ``<name>-k10``."""
     return tuple(BenchGraph(f"{p.name}-k{k}", p.spec, p.stands_for, min_samples=k)
@@ -636,6 +655,22 @@ SUITES: dict[str, Suite] = {suite.name: suite for suite in (
           "and 100 k points against fast_hdbscan and scikit-learn",
           _mutual_reachability((_EMST_SMALL[1], _EMST_SMALL[2])), solvers=_POINT_SOLVERS,
           peers=_MREACH_PEERS, baseline="fast-hdbscan"),
+    Suite("emst-gpu", "issue 30's GPU bar: boruvka-bvh/gpu on 1 M to 37 M clustered 3-D "
+          "points from host and device arrays, beside boruvka-kdtree/cpu", _EMST_GPU,
+          solvers=_EMST_GPU_SOLVERS, peers=(), placements=("host", "device"),
+          baseline="boruvka-kdtree/cpu"),
+    Suite("emst-gpu-small", "boruvka-bvh/gpu on two small point sets, host and device "
+          "arrays (numba-cuda's simulator takes it)", _EMST_GPU_SMALL,
+          solvers=_EMST_GPU_SOLVERS, peers=(), placements=("host", "device"),
+          baseline="boruvka-kdtree/cpu"),
+    Suite("emst-scaling", "issue 30's 16-core bar: boruvka-kdtree/cpu at 1-16 threads on "
+          "10 M uniform 3-D points",
+          (_points("uniform-10M-3d", "uniform-points:n=10000000,d=3"),),
+          solvers=("boruvka-kdtree/cpu",), peers=(), threads=(1, 2, 4, 8, 16),
+          baseline="boruvka-kdtree/cpu"),
+    Suite("emst-scaling-small", "boruvka-kdtree/cpu at 1 and 2 threads on 1 M uniform 2-D "
+          "points", (_EMST[0],), solvers=("boruvka-kdtree/cpu",), peers=(), threads=(1, 2),
+          baseline="boruvka-kdtree/cpu"),
     Suite("io", "read and write speed of every format, 15 M edges", _IO, solvers=(),
           peers=(), formats=_IO_FORMATS),
     Suite("io-small", "read and write speed of every format, 1.5 M edges", _IO_SMALL,

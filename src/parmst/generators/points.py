@@ -21,6 +21,7 @@ family                    what
 ``manifold-points``       an ``intrinsic``-dimensional smooth surface in ``d`` dimensions
 ``lattice-points``        the first ``n`` points of the integer grid (many equal distances)
 ``duplicate-points``      ``unique`` uniform points, each repeated (zero distances)
+``cosmology-points``      power-law sized Gaussian clusters over a 10% uniform background
 ========================  ==========================================================
 
 Examples
@@ -151,12 +152,39 @@ def duplicate_points(*, n: int = 1000, d: int = 2, unique: int = 100, seed: int 
     return _finish(positions[rng.permutation(which)], dtype)
 
 
+def cosmology_points(*, n: int = 1000, d: int = 3, seed: int = 0,
+                     dtype: str = "float64") -> np.ndarray:
+    """``n`` points clustered like a cosmology snapshot: 90% in ``n // 2000`` Gaussian
+    clusters (at least one) whose sizes follow a power law (Pareto, shape 1.5) and whose
+    widths are uniform in ``[0.001, 0.02)``, 10% uniform in the unit cube, shuffled. The
+    37 M-point set of the GPU bar (Prokopenko, Sao and Lebrun-Grandié, ICPP 2022, measured
+    a cosmology set of that size).
+
+    Examples
+    --------
+    >>> cosmology_points(n=5000, seed=1).shape
+    (5000, 3)
+    """
+    n, d, rng = _start(n, d, seed, dtype)
+    background = n // 10
+    clusters = max(1, n // 2000)
+    sizes = rng.pareto(1.5, clusters) + 1.0
+    counts = np.floor(sizes / sizes.sum() * (n - background)).astype(np.int64)
+    counts[0] += n - background - counts.sum()
+    centres = rng.random((clusters, d))
+    widths = rng.uniform(0.001, 0.02, clusters)
+    member = np.repeat(np.arange(clusters), counts)
+    x = centres[member] + rng.standard_normal((len(member), d)) * widths[member, None]
+    return _finish(np.concatenate([x, rng.random((background, d))])[rng.permutation(n)], dtype)
+
+
 POINT_FAMILIES: dict[str, tuple[Callable[..., np.ndarray], str]] = {
     "uniform-points": (uniform_points, "uniform in the unit cube"),
     "gaussian-clusters": (gaussian_clusters, "Gaussian blobs around uniform centres"),
     "manifold-points": (manifold_points, "a smooth low-dimensional surface in d dimensions"),
     "lattice-points": (lattice_points, "integer grid points (many equal distances)"),
     "duplicate-points": (duplicate_points, "few distinct positions, each repeated"),
+    "cosmology-points": (cosmology_points, "power-law clusters over a uniform background"),
 }
 """``{family: (function, description)}`` of :func:`generate_points`."""
 

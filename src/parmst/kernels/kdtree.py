@@ -9,8 +9,9 @@ coordinate, by a selection (no sort). The points are copied in tree order (``ord
 the input index of tree position ``t``), so a leaf's points sit together in memory. Each
 node keeps the tight bounding box of its points.
 
-The ``k``-nearest query (:func:`nearest_k_leaf`, one search per leaf) gives each point its first candidates and its
-core distance. The nearest-other-component query is the per-point step of single-tree Borůvka
+The ``k``-nearest queries (:func:`nearest_k_leaf`, one search per leaf, on the CPU;
+:func:`nearest_k_point`, one per point, on the GPU) give each point its first candidates
+and its core distance. The nearest-other-component query is the per-point step of single-tree Borůvka
 (Prokopenko, Sao and Lebrun-Grandié, "A single-tree algorithm to compute the Euclidean
 minimum spanning tree on GPUs", ICPP 2022, Algorithm 2): a depth-first search, nearer child
 first, that skips a node whose points all lie in the querying point's component (its label
@@ -30,8 +31,9 @@ import numpy as np
 
 from parmst.kernels.distance import add_square, mutual_reachability, pair_id, squared_distance
 
-__all__ = ["NO_POINT", "STACK_SIZE", "KDTree", "build", "nearest_k_all", "nearest_k_leaf", "nearest_outside",
-           "node_components", "node_minima"]
+__all__ = ["NO_POINT", "STACK_SIZE", "KDTree", "build", "leaf_component", "nearest_k_all",
+           "nearest_k_leaf", "nearest_k_point", "nearest_outside", "node_components",
+           "node_minima"]
 
 NO_POINT = -1
 """Answer of a query that found no point under its bound."""
@@ -159,13 +161,14 @@ def _split_level(points, index, start, end, first, count):
         _select(points, index, start[v], end[v], middle, _widest(points, start[v], end[v]))
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, parallel=True)
 def _boxes(points, start, end, first_leaf):
-    """Tight bounding boxes: each leaf's from its points, each inner node's from its children."""
+    """Tight bounding boxes: each leaf's from its points (leaves in parallel), each inner
+    node's from its children."""
     num_nodes, d = len(start), points.shape[1]
     lo = np.empty((num_nodes, d))
     hi = np.empty((num_nodes, d))
-    for v in range(first_leaf, num_nodes):
+    for v in numba.prange(first_leaf, num_nodes):
         for k in range(d):
             lo[v, k] = hi[v, k] = points[start[v], k]
         for t in range(start[v] + 1, end[v]):
@@ -203,32 +206,37 @@ def build(x: np.ndarray, leaf_size: int) -> KDTree:
     return KDTree(points, index, start, end, lo, hi, first_leaf)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, parallel=True)
 def node_minima(values, start, end, first_leaf):
     """Each node's smallest value among its points (``values`` in tree order): the core
-    distance bound of a node for mutual reachability."""
+    distance bound of a node for mutual reachability. Leaves in parallel, then the inner
+    nodes from their children."""
     minima = np.empty(len(start))
-    for v in range(len(start) - 1, -1, -1):
-        if v >= first_leaf:
-            minima[v] = values[start[v]:end[v]].min()
-        else:
-            minima[v] = min(minima[2 * v + 1], minima[2 * v + 2])
+    for v in numba.prange(first_leaf, len(start)):
+        minima[v] = values[start[v]:end[v]].min()
+    for v in range(first_leaf - 1, -1, -1):
+        minima[v] = min(minima[2 * v + 1], minima[2 * v + 2])
     return minima
+
+
+@numba.njit(cache=True, inline="always")
+def leaf_component(comp, start, end, v):
+    """The component of leaf ``v``'s points if they share one, else -1 (Prokopenko et al.,
+    section 4.2); also a device function of ``boruvka-bvh/gpu``."""
+    label = comp[start[v]]
+    for t in range(start[v] + 1, end[v]):
+        if comp[t] != label:
+            return -1
+    return label
 
 
 @numba.njit(cache=True, parallel=True)
 def node_components(comp, start, end, first_leaf, node_comp):
     """Fill ``node_comp``: the component of a node's points if they share one, else -1
     (Prokopenko et al., section 4.2: refreshed after every Borůvka round). Leaves in
-    parallel, then the inner nodes from their children."""
+    parallel (:func:`leaf_component`), then the inner nodes from their children."""
     for c in numba.prange(len(start) - first_leaf):
-        v = first_leaf + c
-        label = comp[start[v]]
-        for t in range(start[v] + 1, end[v]):
-            if comp[t] != label:
-                label = -1
-                break
-        node_comp[v] = label
+        node_comp[first_leaf + c] = leaf_component(comp, start, end, first_leaf + c)
     for v in range(first_leaf - 1, -1, -1):
         left = node_comp[2 * v + 1]
         node_comp[v] = left if left == node_comp[2 * v + 2] else -1
@@ -313,6 +321,54 @@ def _add_nearer(tree_points, order, lo, hi, q, near, near_key):
         for s in range(k - 1, slot, -1):
             near[s], near_key[s] = near[s - 1], near_key[s - 1]
         near[slot], near_key[slot] = p, d2
+
+
+@numba.njit(cache=True, inline="always")
+def _leaf_of(start, end, first_leaf, q):
+    """The leaf holding tree position ``q``: down from the root by the children's ranges."""
+    v = 0
+    while v < first_leaf:
+        v = 2 * v + 1 if q < end[2 * v + 1] else 2 * v + 2
+    return v
+
+
+@numba.njit(cache=True)
+def nearest_k_point(tree_points, order, start, end, lo, hi, first_leaf, q, near, near_key,
+                    stack, stack_bound):
+    """Fill row ``q`` of ``near`` and ``near_key`` (``k`` columns) with the ``k`` points
+    nearest to tree position ``q`` and their squared distances, in ``(d2, input index)``
+    order, as :func:`nearest_k_leaf` does for a whole leaf, but for one point: the
+    query of one GPU thread (one thread per point, in tree order, keeps a warp's searches
+    alike; one thread per leaf would leave the GPU mostly idle).
+
+    The list is seeded from ``q``'s own leaf, then a depth-first search, nearer child
+    first (box distance), pruned by the list's last key, scans the other leaves.
+    """
+    k = near.shape[1]
+    near[q, :] = NO_POINT
+    near_key[q, :] = np.inf
+    home = _leaf_of(start, end, first_leaf, q)
+    _add_nearer(tree_points, order, start[home], end[home], q, near[q], near_key[q])
+    stack[0], stack_bound[0], top = 0, 0.0, 1
+    while top:
+        top -= 1
+        v = stack[top]
+        if stack_bound[top] > near_key[q, k - 1] or v == home:
+            continue
+        if v >= first_leaf:
+            _add_nearer(tree_points, order, start[v], end[v], q, near[q], near_key[q])
+            continue
+        near_child, far = 2 * v + 1, 2 * v + 2
+        near_bound = _box_distance(lo, hi, near_child, tree_points, q)
+        far_bound = _box_distance(lo, hi, far, tree_points, q)
+        if far_bound < near_bound:
+            near_child, far, near_bound, far_bound = far, near_child, far_bound, near_bound
+        if far_bound <= near_key[q, k - 1]:
+            stack[top], stack_bound[top] = far, far_bound
+            top += 1
+        if near_bound <= near_key[q, k - 1]:
+            stack[top], stack_bound[top] = near_child, near_bound
+            top += 1
 
 
 @numba.njit(cache=True, inline="always")

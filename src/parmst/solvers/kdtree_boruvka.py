@@ -35,6 +35,7 @@ from parmst.kernels.kdtree import (
     node_minima,
 )
 from parmst.kernels.unionfind import find, union_roots
+from parmst.solvers.cpu._atomics import atomic_load, atomic_min
 from parmst.stats import Stats
 
 __all__ = ["NEIGHBOURS", "list_answer", "solve"]
@@ -45,6 +46,10 @@ many beyond the core neighbours): a point's answer while one of them is outside 
 component, its lower bound after."""
 
 _NO_PAIR = np.int64(np.iinfo(np.int64).max)  # above every pair id
+_INF_BITS = np.array([np.inf]).view(np.int64)[0]
+"""The bits of inf. Keys are never negative (nor -0.0), so their float64 bits, read as
+int64 (``keys.view(np.int64)``), order as the keys do: an atomic integer minimum on them is
+a minimum of keys."""
 
 _BLOCK = 256
 """Query points per ``prange`` iteration: one scratch stack each, few enough for balance."""
@@ -104,18 +109,20 @@ def list_answer(comp, order, near, near_key, core2, mutual, cursor, answer, answ
         lead[q] = best_key
 
 
-@numba.njit(cache=True)
-def _component_bounds(comp, answer, answer_key, lead):
-    """Per component root, the smallest key among its points' answers still pointing
-    outside it and their list leads: an upper bound on its lightest outgoing pair (inf
-    where none)."""
-    bound = np.full(len(comp), np.inf)
-    for q in range(len(comp)):
+@numba.njit(cache=True, parallel=True)
+def _component_bounds(comp, answer, answer_bits, lead_bits, bits):
+    """Fill ``bits``: per component root, the bits of the smallest key among its points'
+    answers still pointing outside it and their list leads, an upper bound on its lightest
+    outgoing pair (inf where none). Points in parallel, each lowering its root's bound by
+    an atomic minimum (keys as bits: :data:`_INF_BITS`)."""
+    for q in numba.prange(len(comp)):
+        bits[q] = _INF_BITS
+    for q in numba.prange(len(comp)):
         p = answer[q]
+        key = lead_bits[q]
         if p != NO_POINT and comp[p] != comp[q]:
-            bound[comp[q]] = min(bound[comp[q]], answer_key[q])
-        bound[comp[q]] = min(bound[comp[q]], lead[q])
-    return bound
+            key = min(key, answer_bits[q])
+        _lower(bits, comp[q], key)
 
 
 @numba.njit(cache=True, parallel=True)
@@ -155,26 +162,49 @@ def _answer_round(points, order, start, end, lo, hi, first_leaf, comp, node_comp
     return searched.sum()
 
 
-@numba.njit(cache=True)
-def _hook(comp, order, answer, answer_key, parent, size, first, second, keys, count):
-    """Borůvka's hooking: each component's lightest answer under ``(key, pair id)`` joins
-    it to another; a pair two components both chose is taken once. Records the new pairs
-    (input indices, ``first < second``) from position ``count``; returns the new count."""
+@numba.njit(cache=True, inline="always")
+def _lower(bits, c, value):
+    """``bits[c] = min(bits[c], value)``, atomically (guarded: most calls change nothing)."""
+    if value < atomic_load(bits, c):
+        atomic_min(bits, c, value)
+
+
+@numba.njit(cache=True, parallel=True)
+def _lightest_answers(comp, order, answer, answer_bits, bits, best_id, best):
+    """Fill ``best``: each component's lightest answer under ``(key, pair id)``, the point
+    holding it, or :data:`NO_POINT` (Fallin et al.'s two-pass minimum, as
+    ``boruvka-bvh/gpu``: the key's bits by atomic minimum into ``bits``, then the smallest
+    pair id among the answers at that key into ``best_id``; a float64 key and a pair id do
+    not pack into one word). Points in parallel; the three arrays are the caller's
+    scratch, reset here in parallel (fresh ones each round would be serial page faults)."""
     n = len(comp)
-    best = np.full(n, NO_POINT)
-    best_key = np.full(n, np.inf)
-    best_id = np.full(n, np.iinfo(np.int64).max)
-    for q in range(n):
+    for q in numba.prange(n):
+        bits[q], best_id[q], best[q] = _INF_BITS, _NO_PAIR, NO_POINT
+    for q in numba.prange(n):
         p = answer[q]
-        if p == NO_POINT or comp[p] == comp[q]:
-            continue
-        c = comp[q]
-        if answer_key[q] > best_key[c]:
-            continue  # the pair id is needed only on a tie
-        ident = pair_id(order[q], order[p], n)
-        if precedes_pair(answer_key[q], ident, best_key[c], best_id[c]):
-            best[c], best_key[c], best_id[c] = q, answer_key[q], ident
-    for c in range(n):
+        if p != NO_POINT and comp[p] != comp[q]:
+            _lower(bits, comp[q], answer_bits[q])
+    # Few points hold their component's smallest key: test that first, before the
+    # answer's component (a scattered read).
+    for q in numba.prange(n):
+        p = answer[q]
+        if answer_bits[q] == bits[comp[q]] and p != NO_POINT and comp[p] != comp[q]:
+            ident = pair_id(order[q], order[p], n)
+            if ident < atomic_load(best_id, comp[q]):
+                atomic_min(best_id, comp[q], ident)
+    for q in numba.prange(n):
+        p = answer[q]
+        if (answer_bits[q] == bits[comp[q]] and p != NO_POINT and comp[p] != comp[q]
+                and pair_id(order[q], order[p], n) == best_id[comp[q]]):
+            best[comp[q]] = q  # one point per component: pair ids are distinct
+
+
+@numba.njit(cache=True)
+def _hook(order, answer, answer_key, best, parent, size, first, second, keys, count):
+    """Borůvka's hooking: each component's lightest answer (``best``) joins it to another;
+    a pair two components both chose is taken once. Records the new pairs (input indices,
+    ``first < second``) from position ``count``; returns the new count."""
+    for c in range(len(best)):
         q = best[c]
         if q == NO_POINT:
             continue
@@ -244,6 +274,9 @@ def _rounds(tree, core2: np.ndarray, node_core: np.ndarray, near: np.ndarray,
     answer_key = np.zeros(n)
     cursor = np.zeros(n, dtype=np.int64)
     lead = np.empty(n)
+    bound_bits = np.empty(n, dtype=np.int64)  # scratch of the component minima
+    best_id = np.empty(n, dtype=np.int64)
+    best = np.empty(n, dtype=np.int64)
     first = np.empty(n - 1, dtype=np.int64)
     second = np.empty(n - 1, dtype=np.int64)
     keys = np.empty(n - 1)
@@ -254,15 +287,18 @@ def _rounds(tree, core2: np.ndarray, node_core: np.ndarray, near: np.ndarray,
             _list_answers(comp, tree.order, near, near_key, core2, mutual, cursor, answer,
                           answer_key, lead)
             node_components(comp, tree.start, tree.end, tree.first_leaf, node_comp)
-            bound = _component_bounds(comp, answer, answer_key, lead)
+            _component_bounds(comp, answer, answer_key.view(np.int64), lead.view(np.int64),
+                              bound_bits)
         with stats.phase("queries"):
             searched = _answer_round(tree.points, tree.order, tree.start, tree.end, tree.lo,
                                      tree.hi, tree.first_leaf, comp, node_comp, core2, node_core,
-                                     bound, answer, answer_key)
+                                     bound_bits.view(np.float64), answer, answer_key)
         stats.worklist_sizes.append(int(searched))
         with stats.phase("hook"):
             before = count
-            count = _hook(comp, tree.order, answer, answer_key, parent, size, first, second,
+            _lightest_answers(comp, tree.order, answer, answer_key.view(np.int64), bound_bits,
+                              best_id, best)
+            count = _hook(tree.order, answer, answer_key, best, parent, size, first, second,
                           keys, count)
             if count == before:  # every round joins components: anything else is a bug
                 raise ParmstError(f"k-d tree Borůvka found no pair in round {rounds} with "

@@ -15,8 +15,8 @@ their components through ECL-MST's lock-free union-find
 
 As in :mod:`parmst.solvers.kdtree_boruvka` (whose per-point step,
 :func:`~parmst.solvers.kdtree_boruvka.list_answer`, runs here as a device function), every
-point first lists its nearest neighbours (:func:`~parmst.kernels.kdtree.nearest_k_leaf`,
-one search per leaf), which answer most queries of the first rounds without a search; a
+point first lists its nearest neighbours (:func:`~parmst.kernels.kdtree.nearest_k_point`,
+one search per point, where the CPU runs one per leaf), which answer most queries of the first rounds without a search; a
 point's answer stays its answer while its point is still outside the component (outside
 points only become fewer), so it is not asked again; an absorbed answer's key bounds the next one from below, and a point whose
 lower bound exceeds its component's bound does not search. Mutual reachability takes the
@@ -68,11 +68,13 @@ def _simulated(function):
 
 
 if runtime.simulator_active():
-    nearest_k_leaf = _simulated(kdtree.nearest_k_leaf)
+    leaf_component = _simulated(kdtree.leaf_component)
+    nearest_k_point = _simulated(kdtree.nearest_k_point)
     nearest_outside = _simulated(kdtree.nearest_outside)
     list_answer = _simulated(kdtree_boruvka.list_answer)
 else:
-    nearest_k_leaf = kdtree.nearest_k_leaf
+    leaf_component = kdtree.leaf_component
+    nearest_k_point = kdtree.nearest_k_point
     nearest_outside = kdtree.nearest_outside
     list_answer = kdtree_boruvka.list_answer
 
@@ -81,18 +83,17 @@ else:
 def _neighbours(points, order, start, end, lo, hi, first_leaf, near, near_key, core2,
                 core_column):
     """Each point's ``k`` nearest other points and their squared distances, one thread per
-    leaf (:func:`~parmst.kernels.kdtree.nearest_k_leaf`: one search serves the leaf's
-    points); with ``core_column >= 0``, each point's squared core distance too: the key in
-    that column, the point itself counted first."""
+    point (:func:`~parmst.kernels.kdtree.nearest_k_point`; consecutive threads take
+    consecutive points of the Morton order, so a warp's searches visit the same nodes);
+    with ``core_column >= 0``, each point's squared core distance too: the key in that
+    column, the point itself counted first."""
     stack = cuda.local.array(STACK, np.int64)
     stack_bound = cuda.local.array(STACK, np.float64)
-    for c in range(cuda.grid(1), start.shape[0] - first_leaf, cuda.gridsize(1)):
-        leaf = first_leaf + c
-        nearest_k_leaf(points, order, start, end, lo, hi, first_leaf, leaf, near, near_key,
-                       stack, stack_bound)
+    for q in range(cuda.grid(1), points.shape[0], cuda.gridsize(1)):
+        nearest_k_point(points, order, start, end, lo, hi, first_leaf, q, near, near_key,
+                        stack, stack_bound)
         if core_column >= 0:
-            for q in range(start[leaf], end[leaf]):
-                core2[q] = near_key[q, core_column]
+            core2[q] = near_key[q, core_column]
 
 
 @cuda.jit(cache=True)
@@ -107,14 +108,9 @@ def _list_answers(comp, order, near, near_key, core2, cursor, answer, answer_key
 
 @cuda.jit(cache=True)
 def _leaf_components(comp, start, end, first_leaf, node_comp):
-    """A leaf's component if its points share one, else -1 (Prokopenko et al. section 4.2)."""
+    """Every leaf's label (:func:`~parmst.kernels.kdtree.leaf_component`)."""
     for v in range(first_leaf + cuda.grid(1), start.shape[0], cuda.gridsize(1)):
-        label = comp[start[v]]
-        for t in range(start[v] + 1, end[v]):
-            if comp[t] != label:
-                label = -1
-                break
-        node_comp[v] = label
+        node_comp[v] = leaf_component(comp, start, end, v)
 
 
 @cuda.jit(cache=True)
@@ -289,10 +285,9 @@ def _solve(x: Any, stats: Stats, min_samples: int | None, leaf_size: int
             node_core = arrays.fill(tree.num_nodes, 0.0, np.float64)
             near = cuda.device_array((n, k), dtype=np.int64)
             near_key = cuda.device_array((n, k), dtype=np.float64)
-            leaves = tree.num_nodes - tree.first_leaf
-            _neighbours[_grid(leaves)](tree.points, tree.order, tree.start, tree.end, tree.lo,
-                                       tree.hi, np.int64(tree.first_leaf), near, near_key,
-                                       core2, np.int64(k - 1 if mutual else -1))
+            _neighbours[_grid(n)](tree.points, tree.order, tree.start, tree.end, tree.lo,
+                                  tree.hi, np.int64(tree.first_leaf), near, near_key, core2,
+                                  np.int64(k - 1 if mutual else -1))
             if mutual:
                 near = near_key = None
                 _point_tree.node_minima(tree, core2, node_core)
