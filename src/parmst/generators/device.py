@@ -186,6 +186,9 @@ def _sorted(keys: Any, below: int, device: int) -> Any:
 
         with cupy.cuda.Device(device):
             cupy.asarray(keys).sort()
+            # CuPy keeps the sort's scratch (about twice the keys) in its pool: give it back
+            # to the device now, or the graph's solve finds that memory taken.
+            cupy.get_default_memory_pool().free_all_blocks()
         return keys
     return arrays.gather(keys, arrays.radix_order(keys, max(below - 1, 1).bit_length()))
 
