@@ -86,10 +86,10 @@ SCALE_GRAPHS: dict[str, ScaleGraph] = {g.name: g for g in (
                "road-like jittered grid, 68 % of links kept (1.01e9 edges)"),
     ScaleGraph("rmat-2e28", "rmat:scale=28,edge_factor=16,seed=1",
                "R-MAT scale 28, 16 edges a vertex (4.3e9 drawn): no single H100 holds it",
-               min_gpus=4),
+               min_gpus=4, parts_per_gpu=2),
     ScaleGraph("rmat-2e28-verify", "rmat:scale=28,edge_factor=16,seed=1",
                "the same, checked by parmst.verify where ecl/cpu does not fit the call",
-               min_gpus=4, check="verify"),
+               min_gpus=4, parts_per_gpu=2, check="verify"),
     # Small stand-ins of the same path: CI (the simulator's one device holds every part).
     ScaleGraph("rmat-2e6", "rmat:scale=6,seed=1", "R-MAT scale 6", parts_per_gpu=3),
     ScaleGraph("road-small", "road:side=12,seed=1", "road-like grid of 12 x 12",
