@@ -125,10 +125,11 @@ def fold_partials(partials: Any) -> tuple[int, int, int]:
 
 
 @cuda.jit(cache=True)
-def _edge_checks(src, dst, weight, partials):
-    """:meth:`parmst.Graph.from_edges`'s checks in one pass: per block, the smallest and
-    largest vertex id of both arrays and how many weights are NaN (an empty ``weight``
-    skips that search)."""
+def _edge_checks(src, dst, weight, search_nan, src_out, dst_out, weight_out, partials):
+    """:meth:`parmst.Graph.from_edges`'s checks and copies in one pass: per block, the smallest
+    and largest vertex id of both arrays and (``search_nan``) how many weights are NaN; each
+    non-empty ``*_out`` gets its array's values in its own dtype (the device-to-device copy,
+    widening or narrowing the ids where the graph's dtype asks for it)."""
     shared = cuda.shared.array(3, np.int64)
     block_partials(shared, _I64_MAX, _I64_MIN)
     low = _I64_MAX
@@ -138,8 +139,15 @@ def _edge_checks(src, dst, weight, partials):
         if e < src.shape[0]:
             low = min(low, np.int64(src[e]), np.int64(dst[e]))
             high = max(high, np.int64(src[e]), np.int64(dst[e]))
-        if e < weight.shape[0] and weight[e] != weight[e]:
-            nans += 1
+        if e < src_out.shape[0]:
+            src_out[e] = src[e]
+        if e < dst_out.shape[0]:
+            dst_out[e] = dst[e]
+        if e < weight.shape[0]:
+            if search_nan and weight[e] != weight[e]:
+                nans += 1
+            if e < weight_out.shape[0]:
+                weight_out[e] = weight[e]
     store_partials(shared, partials, low, high, nans)
 
 
@@ -194,16 +202,22 @@ def shift(values: Any, amount: int) -> Any:
     return out
 
 
-def edge_checks(src: Any, dst: Any, weight: Any | None) -> tuple[int, int, int]:
+def edge_checks(src: Any, dst: Any, weight: Any | None, *, search_nan: bool = True,
+                copies: tuple[Any, Any, Any] | None = None) -> tuple[int, int, int]:
     """Smallest and largest vertex id of two equal-length device arrays and the NaN count of
-    ``weight`` (``None``: not searched), in one launch and one small copy back."""
-    count = max(src.shape[0], 0 if weight is None else weight.shape[0])
+    ``weight`` (``None`` or ``search_nan=False``: not searched), in one launch and one small
+    copy back; ``copies``: device arrays that get ``src``, ``dst`` and ``weight`` in the same
+    pass, each in its own dtype (an empty one is left out)."""
     if weight is None:
-        weight = src[:0]
+        weight, search_nan = src[:0], False
+    count = max(src.shape[0], weight.shape[0])
+    empty = src[:0]
+    src_out, dst_out, weight_out = copies if copies is not None else (empty, empty, empty)
     grid = reduction_grid(count)
     with pool.lease() as lease:
         partials = lease.take((grid[0], 3), np.int64)
-        runtime.launch(_edge_checks, grid, src, dst, weight, partials)
+        runtime.launch(_edge_checks, grid, src, dst, weight, bool(search_nan), src_out,
+                       dst_out, weight_out, partials)
         return fold_partials(partials)
 
 

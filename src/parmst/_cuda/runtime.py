@@ -138,9 +138,27 @@ def elapsed(start: Any, end: Any) -> float:
 
 
 def launch(kernel: Any, grid: tuple[int, int], *args: Any) -> None:
-    """``kernel[grid](*args)``, counted by :func:`tally`."""
+    """``kernel[grid](*args)``, counted by :func:`tally`, through a pre-packed parameter block
+    on a GPU (:mod:`parmst._cuda.packed`: no per-call argument preparation) and through the
+    dispatcher under the simulator."""
     _count("launches")
+    if _packed_launches():
+        from parmst._cuda import packed
+
+        if packed.launch(kernel, grid, args):
+            return
     kernel[grid](*args)
+
+
+_PACKED: list[bool] = []
+
+
+def _packed_launches() -> bool:
+    """Whether launches go straight to the driver: on a GPU, not under the simulator (decided
+    once: the simulator is chosen before ``numba.cuda`` is first imported)."""
+    if not _PACKED:
+        _PACKED.append(not simulator_active())
+    return _PACKED[0]
 
 
 def read(array: Any) -> np.ndarray:
