@@ -82,8 +82,12 @@ class _Block:
     def __init__(self, kernel: Any, args: tuple, context: int) -> None:
         from numba.cuda.cudadrv.devicearray import DeviceNDArrayBase
 
+        if kernel.extensions:  # they may rewrite arguments at every call
+            raise UnsupportedArgument("a kernel with argument extensions")
         types = tuple(kernel.typeof_pyval(a) for a in args)
         compiled = kernel.compile(types)
+        if compiled.debug:  # the dispatcher reads the kernel's error code after each launch
+            raise UnsupportedArgument("a kernel compiled with debug=True")
         items: list[Any] = []
         spans = []
         for ty, value in zip(types, args):
@@ -103,8 +107,9 @@ class _Block:
         for ty, value, (start, end) in zip(types, args, spans):
             if isinstance(value, DeviceNDArrayBase) and value.ndim:
                 if list(self.slots[start:end]) != array_words(value):
-                    raise RuntimeError(f"packed launch of {kernel.__name__}: numba-cuda lays "
-                                       f"out {ty} differently than expected")
+                    # Not the layout array_words writes: this numba-cuda flattens arrays
+                    # differently, so its dispatcher launches them.
+                    raise UnsupportedArgument(f"numba-cuda's layout of {ty}")
                 self.kinds.append(("array", ty, start, end, weakref.ref(value)))
             elif isinstance(value, _SCALARS):
                 dtype = np.dtype(type(value)) if isinstance(value, np.generic) else None

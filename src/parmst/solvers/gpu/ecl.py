@@ -67,10 +67,12 @@ from parmst.solvers.gpu._kernels import (
     FULL_MASK,
     NO_EDGE,
     WARP_INTRINSICS,
+    block_round,
     find,
     join,
     pack_pair,
     reserve,
+    reserve_in_block,
     reset_items,
     settle_ties_items,
     warp_round,
@@ -118,7 +120,8 @@ def _write_record(wl, pos, p, q, key, edge):
 
 @cuda.jit(cache=True)
 def _populate_edges(src, dst, keys, log, heavy, both_directions, parent, wl, counts):
-    """Fallin et al. Alg. 2 lines 1-11, edge-centric: one thread per edge of the edge list.
+    """Fallin et al. Alg. 2 lines 1-11, edge-centric: one thread per edge of the edge list,
+    worklist slots reserved per block (:func:`~parmst.solvers.gpu._kernels.reserve_in_block`).
 
     Each undirected edge appears once, so one direction comes for free. In
     the heavy phase the endpoints are replaced by their sets and edges inside
@@ -127,7 +130,7 @@ def _populate_edges(src, dst, keys, log, heavy, both_directions, parent, wl, cou
     """
     m = src.shape[0]
     threshold = log[0]
-    for e in range(cuda.grid(1), warp_round(m), cuda.gridsize(1)):
+    for e in range(cuda.grid(1), block_round(m), cuda.gridsize(1)):
         keep = False
         p = np.int64(0)
         q = np.int64(0)
@@ -143,11 +146,11 @@ def _populate_edges(src, dst, keys, log, heavy, both_directions, parent, wl, cou
                     p = find(parent, p)
                     q = find(parent, q)
                 keep = p != q
-        pos = reserve(counts, 0, keep)
+        pos = reserve_in_block(counts, 0, keep)
         if keep:
             _write_record(wl, pos, p, q, key, e)
         if both_directions:
-            pos = reserve(counts, 0, keep)
+            pos = reserve_in_block(counts, 0, keep)
             if keep:
                 _write_record(wl, pos, q, p, key, e)
 
