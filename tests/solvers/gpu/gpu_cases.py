@@ -188,6 +188,34 @@ def test_ecl_batched_launch_reads_the_size_once_per_batch_of_rounds():
         big + 1 + -(-small // ecl.ROUNDS_PER_CHECK)
 
 
+def grid_graph(side: int, seed: int) -> parmst.Graph:
+    """A ``side`` x ``side`` grid with random float32 weights: rounds shrink slowly."""
+    ids = np.arange(side * side).reshape(side, side)
+    src = np.concatenate([ids[:, :-1].ravel(), ids[:-1, :].ravel()])
+    dst = np.concatenate([ids[:, 1:].ravel(), ids[1:, :].ravel()])
+    weight = np.random.default_rng(seed).random(len(src)).astype(np.float32)
+    return parmst.Graph.from_edges(src, dst, weight)
+
+
+def test_ecl_auto_launch_runs_medium_rounds_batched_and_small_ones_persistent():
+    """launch="auto" below ``persistent_below``: rounds from ``batched_min`` records up as
+    separate launches, ROUNDS_PER_CHECK per read, the rest in the persistent kernel, in one
+    phase; the rounds and their sizes are those of per-round launches."""
+    from parmst.solvers.gpu import ecl
+
+    graph = grid_graph(16, 4)
+    m = graph.num_edges
+    per_round = assert_exact(graph, "ecl/gpu", launch="per-round", filter=False, **BLOCK).stats
+    assert per_round.rounds > ecl.ROUNDS_PER_CHECK
+    auto = assert_exact(graph, "ecl/gpu", launch="auto", persistent_below=2 * m,
+                        batched_min=m, filter=False, **BLOCK).stats
+    assert auto.worklist_sizes == per_round.worklist_sizes
+    assert auto.extra["persistent_rounds"] == per_round.rounds - ecl.ROUNDS_PER_CHECK
+    persistent = assert_exact(graph, "ecl/gpu", launch="auto", persistent_below=2 * m,
+                              batched_min=m + 1, filter=False, **BLOCK).stats
+    assert persistent.extra["persistent_rounds"] == per_round.rounds
+
+
 def test_ecl_per_round_launch_never_uses_persistent_kernel():
     forest = assert_exact(random_graph(6, *SIZES[-1], "int64"), "ecl/gpu", launch="per-round",
                           **BLOCK)
