@@ -34,13 +34,16 @@ Select (ours): while a round's worklist has at least one record per
 coalesced sweep over the vertices that also clears the minima, instead of
 ECL-MST's select and reset over every record (``select="auto"``).
 
-Launches (ours): numba-cuda spends 35-42 µs of host time per launch on an H100 and
-every copy back leaves the device idle while the host queues the next kernels, so
+Launches (ours): every launch goes from a pre-packed parameter block straight to the
+driver (:mod:`parmst._cuda.packed`; numba-cuda's dispatcher spends 69-81 µs of host time
+per launch on the H100 host), and every copy back leaves the device idle while the host
+queues the next kernels, so
 the host loop waits as little as the dependencies allow (docs/gpu.md): one launch
 resets the work and picks the filter threshold on the device (:func:`_reset_work`);
 each phase has its own worklist sizes, zeroed there, so nothing is copied before a
 populate; small rounds run inside one persistent cooperative kernel with grid-wide
-barriers (``launch="auto"``, the default; see ``benchmarks/results/gpu_notes.md``),
+barriers (``launch="auto"``, the default, below :data:`BATCHED_MIN` records; from there
+to ``persistent_below`` as ecl/opencl's batched loop; docs/gpu.md),
 which reads the sizes where they are; only rounds of at least ``persistent_below``
 records read their size back to size their launches, and there the select picks
 vertices or records on the device; the selects count their links (each one a
