@@ -69,10 +69,20 @@ def array_words(array: Any) -> list[int]:
             *(s & _MASK64 for s in array.strides)]
 
 
-def _current_context() -> int:
-    from cuda.bindings import driver
+_DRIVER: list[Any] = []  # cuda.bindings.driver and the default stream, imported once
 
-    err, context = driver.cuCtxGetCurrent()
+
+def _driver() -> Any:
+    if not _DRIVER:
+        from cuda.bindings import driver
+
+        # numba-cuda's default stream: handle 0, the legacy default stream.
+        _DRIVER[:] = [driver, driver.CUstream(0)]
+    return _DRIVER[0]
+
+
+def _current_context() -> int:
+    err, context = _driver().cuCtxGetCurrent()
     return int(context) if int(err) == 0 else 0
 
 
@@ -143,23 +153,19 @@ class _Block:
                 self.kinds[i] = ("array", ty, start, end, weakref.ref(value))
 
     def launch(self, grid: tuple[int, int]) -> None:
-        from cuda.bindings import driver
-
+        driver, stream = _DRIVER
         blocks, threads = int(grid[0]), int(grid[1])
         if self.cooperative:
             result = driver.cuLaunchCooperativeKernel(self.function, blocks, 1, 1, threads, 1,
-                                                      1, 0, _STREAM[0], self.params)
+                                                      1, 0, stream, self.params)
         else:
             result = driver.cuLaunchKernel(self.function, blocks, 1, 1, threads, 1, 1, 0,
-                                           _STREAM[0], self.params, 0)
+                                           stream, self.params, 0)
         if int(result[0]) != 0:
             from numba.cuda.cudadrv.driver import driver as numba_driver
 
             name = ("cuLaunchCooperativeKernel" if self.cooperative else "cuLaunchKernel")
             numba_driver._check_cuda_python_error(name, result)
-
-
-_STREAM: list[Any] = []
 
 
 def _scalar_dtype(ty: Any, given: np.dtype | None) -> np.dtype:
@@ -175,10 +181,7 @@ def _scalar_dtype(ty: Any, given: np.dtype | None) -> np.dtype:
 def _function(compiled: Any) -> tuple[Any, bool]:
     """The driver function of a compiled kernel in the current context, and whether it needs a
     cooperative launch (grid barriers)."""
-    from cuda.bindings import driver
-
-    if not _STREAM:
-        _STREAM.append(driver.CUstream(0))  # numba-cuda's default: the legacy default stream
+    driver = _driver()
     handle = compiled._codelibrary.get_cufunc().handle
     if isinstance(handle, driver.CUkernel):
         err, handle = driver.cuKernelGetFunction(handle)

@@ -533,8 +533,20 @@ def test_device_inputs_take_the_host_dtypes_and_copy_unless_told():
     unit = parmst.Graph.from_edges(src, cuda.to_device(np.array([1, 2, 0])))
     np.testing.assert_array_equal(unit.weight, [1, 1, 1])
     same = cuda.to_device(np.array([0, 1], dtype=np.int32))
-    view = parmst.Graph.from_edges(same, same, cuda.to_device(np.array([1.0, 2.0])), copy=False)
-    assert view.to_device().src is same
+    weights = cuda.to_device(np.array([1.0, 2.0]))
+    view = parmst.Graph.from_edges(same, same, weights, copy=False)
+    assert view.to_device().src is same and view.to_device().weight is weights
+    # copy=False still narrows 64-bit ids (one launch: checks and the copy); copy=True copies
+    # every array, in the graph's dtypes.
+    wide_ids = cuda.to_device(np.array([1, 0], dtype=np.int64))
+    narrowed = parmst.Graph.from_edges(wide_ids, same, weights, copy=False).to_device()
+    assert narrowed.src.dtype == np.int32 and narrowed.dst is same and narrowed.weight is weights
+    np.testing.assert_array_equal(narrowed.src.copy_to_host(), [1, 0])
+    copied = parmst.Graph.from_edges(wide_ids, same, weights).to_device()
+    assert all(a is not b for a, b in zip((copied.src, copied.dst, copied.weight),
+                                          (wide_ids, same, weights)))
+    np.testing.assert_array_equal(copied.weight.copy_to_host(), [1.0, 2.0])
+    np.testing.assert_array_equal(copied.dst.copy_to_host(), [0, 1])
     nan = parmst.Graph.from_edges(same, same, cuda.to_device(np.array([np.nan, 2.0])),
                                   allow_nan=True)
     assert nan.has_nan
