@@ -23,6 +23,7 @@ under the simulator, so a solver has one launch path.
 from __future__ import annotations
 
 import ctypes
+import logging
 import threading
 import weakref
 from typing import Any
@@ -37,11 +38,18 @@ MAX_BLOCKS_PER_KERNEL = 16
 _SCALARS = (bool, int, float, np.bool_, np.integer, np.floating)
 _MASK64 = (1 << 64) - 1
 _BLOCKS: dict[Any, list[_Block]] = {}
+#: Why packed launches are off in this process (empty: on).
+_OFF: list[str] = []
+logger = logging.getLogger(__name__)
 
 
 class UnsupportedArgument(TypeError):
     """An argument this module does not pack (host arrays, records, tuples): the launch goes
     through the dispatcher instead."""
+
+
+class _Incompatible(RuntimeError):
+    """This numba-cuda lays arguments out otherwise than :func:`array_words` writes them."""
 
 
 def slot_word(item: Any) -> int:
@@ -117,9 +125,7 @@ class _Block:
         for ty, value, (start, end) in zip(types, args, spans):
             if isinstance(value, DeviceNDArrayBase) and value.ndim:
                 if list(self.slots[start:end]) != array_words(value):
-                    # Not the layout array_words writes: this numba-cuda flattens arrays
-                    # differently, so its dispatcher launches them.
-                    raise UnsupportedArgument(f"numba-cuda's layout of {ty}")
+                    raise _Incompatible(f"numba-cuda lays out {ty} otherwise")
                 self.kinds.append(("array", ty, start, end, weakref.ref(value)))
             elif isinstance(value, _SCALARS):
                 dtype = np.dtype(type(value)) if isinstance(value, np.generic) else None
@@ -196,6 +202,8 @@ def launch(kernel: Any, grid: tuple[int, int], args: tuple) -> bool:
     """Launch ``kernel`` over ``grid`` with ``args`` from its kept parameter block (built now
     if none matches); ``False`` where an argument cannot be packed (the caller then launches
     through the dispatcher)."""
+    if _OFF:
+        return False
     context = _current_context()
     blocks = _BLOCKS.setdefault(kernel, [])
     for block in blocks:
@@ -205,6 +213,13 @@ def launch(kernel: Any, grid: tuple[int, int], args: tuple) -> bool:
         try:
             block = _Block(kernel, args, context)
         except UnsupportedArgument:
+            return False
+        except (AttributeError, ImportError, TypeError, _Incompatible) as exc:
+            # The numba-cuda internals read here are not what this module expects: every
+            # launch goes through the dispatcher from now on, said once.
+            _OFF.append(f"{type(exc).__name__}: {exc}")
+            logger.warning("pre-packed CUDA launches are off (%s); launching through "
+                           "numba-cuda's dispatcher", _OFF[0])
             return False
         if len(blocks) >= MAX_BLOCKS_PER_KERNEL:
             blocks.pop(0)
