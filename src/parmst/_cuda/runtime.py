@@ -143,22 +143,22 @@ def launch(kernel: Any, grid: tuple[int, int], *args: Any) -> None:
     on a GPU (:mod:`parmst._cuda.packed`: no per-call argument preparation) and through the
     dispatcher under the simulator."""
     _count("launches")
-    if _packed_launches():
-        from parmst._cuda import packed
-
-        if packed.launch(kernel, grid, args):
-            return
+    packed = _PACKED[0] if _PACKED else _packed_launches()
+    if packed is not None and packed.launch(kernel, grid, args):
+        return
     kernel[grid](*args)
 
 
-_PACKED: list[bool] = []
+_PACKED: list[Any] = []
 
 
-def _packed_launches() -> bool:
-    """Whether launches go straight to the driver: on a GPU, not under the simulator (decided
-    once: the simulator is chosen before ``numba.cuda`` is first imported)."""
+def _packed_launches() -> Any:
+    """:mod:`parmst._cuda.packed` on a GPU, ``None`` under the simulator (decided once: the
+    simulator is chosen before ``numba.cuda`` is first imported)."""
     if not _PACKED:
-        _PACKED.append(not simulator_active())
+        from parmst._cuda import packed
+
+        _PACKED[:] = [None if simulator_active() else packed]
     return _PACKED[0]
 
 
