@@ -137,11 +137,10 @@ def validated(src: Any, dst: Any, weight: Any, num_vertices: Any, *, allow_nan: 
     host arrays. Dtype and length errors raise here. Only a few numbers come
     back to the host (lengths, smallest and largest id, a NaN count). The checks and the
     copies (``copy=True``, or ids and narrow weights whose dtype the graph changes) are one
-    launch; arrays already in the graph's dtypes are used as they are with ``copy=False``.
+    launch, into one allocation; arrays already in the graph's dtypes are used as they are
+    with ``copy=False``.
     """
     _optional.require("numba_cuda", "a Graph from GPU arrays")
-    from numba import cuda
-
     from parmst._cuda import arrays, foreign
 
     kind = next(foreign.array_kind(a) for a in (src, dst, weight) if is_device_array(a))
@@ -168,8 +167,8 @@ def validated(src: Any, dst: Any, weight: Any, num_vertices: Any, *, allow_nan: 
     idx = index_dtype_for(0 if given is None else given, m)
     copy_ids = [copy or a.dtype != idx for a in (s, d)]
     copy_weight = wide is not None or (copy and weight is not None)
-    copies = [cuda.device_array(m if wanted else 0, dtype)
-              for wanted, dtype in zip((*copy_ids, copy_weight), (idx, idx, wide or w.dtype))]
+    copies = arrays.carve([(m if wanted else 0, dtype) for wanted, dtype
+                           in zip((*copy_ids, copy_weight), (idx, idx, wide or w.dtype))])
     # One launch checks the ids and the weights and makes the copies; one small copy back.
     lo, hi, nans = (arrays.edge_checks(s, d, w, search_nan=search_nan, copies=tuple(copies))
                     if m else (0, -1, 0))

@@ -26,7 +26,7 @@ from numba import cuda
 
 from parmst._cuda import pool, runtime
 
-__all__ = ["block_partials", "cast", "compact", "edge_checks", "exclusive_scan", "fill",
+__all__ = ["block_partials", "carve", "cast", "compact", "edge_checks", "exclusive_scan", "fill",
            "fold_partials", "gather", "iota", "launch_grid", "nan_count", "radix_order",
            "reduction_grid", "refill", "reiota", "shift", "store_partials"]
 
@@ -154,6 +154,24 @@ def _edge_checks(src, dst, weight, search_nan, src_out, dst_out, weight_out, par
 def fill(shape: int | tuple[int, ...], value: Any, dtype: Any) -> Any:
     """A new device array filled with ``value`` on the device (no host buffer, no transfer)."""
     return refill(cuda.device_array(shape, dtype=dtype), value)
+
+
+#: Where :func:`carve` starts each array in its allocation (cuMemAlloc's own alignment).
+CARVE_ALIGN = 256
+
+
+def carve(specs: list[tuple[int, Any]]) -> list[Any]:
+    """New one-dimensional device arrays of the given ``(count, dtype)``, all carved from one
+    allocation (each starting on a :data:`CARVE_ALIGN`-byte boundary), so that several
+    arrays made together cost one allocation's host time (44 µs each on the H100 host).
+    They hold the allocation together: it is freed when the last of them is."""
+    offsets, total = [], 0
+    for count, dtype in specs:
+        offsets.append(total)
+        total += -(-int(count) * np.dtype(dtype).itemsize // CARVE_ALIGN) * CARVE_ALIGN
+    whole = cuda.device_array(total, np.uint8)
+    return [whole[at:at + count * np.dtype(dtype).itemsize].view(dtype) if count
+            else cuda.device_array(0, dtype) for at, (count, dtype) in zip(offsets, specs)]
 
 
 def refill(out: Any, value: Any) -> Any:

@@ -567,6 +567,19 @@ def poison_idle_buffers(value: int = 1) -> int:
     return len(idle)
 
 
+
+def test_carved_arrays_share_one_allocation_without_overlapping():
+    from parmst._cuda import arrays as cuda_arrays
+
+    specs = [(5, np.int32), (0, np.float64), (3, np.float64), (7, np.uint8), (2, np.int64)]
+    carved = cuda_arrays.carve(specs)
+    assert [(len(a), a.dtype) for a in carved] == [(c, np.dtype(t)) for c, t in specs]
+    for k, a in enumerate(carved):
+        cuda_arrays.refill(a, k + 1)
+    for k, a in enumerate(carved):
+        assert (a.copy_to_host() == k + 1).all()
+
+
 @pytest.mark.parametrize("keys", ["auto", "two-pass"])
 def test_ecl_pooled_buffers_never_leak_a_previous_solve(keys):
     """Solves of different graphs and sizes, interleaved, each after every idle buffer was
