@@ -567,7 +567,6 @@ def poison_idle_buffers(value: int = 1) -> int:
     return len(idle)
 
 
-
 def test_carved_arrays_share_one_allocation_without_overlapping():
     from parmst._cuda import arrays as cuda_arrays
 
