@@ -158,9 +158,8 @@ class _Block:
                 self.slots[start:end] = array_words(value)
                 self.kinds[i] = ("array", ty, start, end, weakref.ref(value))
 
-    def launch(self, grid: tuple[int, int]) -> None:
+    def launch(self, blocks: int, threads: int) -> None:
         driver, stream = _DRIVER
-        blocks, threads = int(grid[0]), int(grid[1])
         if self.cooperative:
             result = driver.cuLaunchCooperativeKernel(self.function, blocks, 1, 1, threads, 1,
                                                       1, 0, stream, self.params)
@@ -202,8 +201,8 @@ def launch(kernel: Any, grid: tuple[int, int], args: tuple) -> bool:
     """Launch ``kernel`` over ``grid`` with ``args`` from its kept parameter block (built now
     if none matches); ``False`` where an argument cannot be packed (the caller then launches
     through the dispatcher)."""
-    if _OFF:
-        return False
+    if _OFF or len(grid) != 2 or not all(isinstance(g, (int, np.integer)) for g in grid):
+        return False  # 2-D and 3-D grids go through the dispatcher
     context = _current_context()
     blocks = _BLOCKS.setdefault(kernel, [])
     for block in blocks:
@@ -229,5 +228,5 @@ def launch(kernel: Any, grid: tuple[int, int], args: tuple) -> bool:
             block.write(args)
         except OverflowError:  # a Python int beyond the slot's type: let numba type it
             return False
-        block.launch(grid)
+        block.launch(int(grid[0]), int(grid[1]))
     return True
