@@ -91,9 +91,10 @@ def test_ecl_hybrid_warp_initialization_on_a_hub(init, keys):
 @pytest.mark.parametrize("keys", ["auto", "exact"])
 @pytest.mark.parametrize("solver", ["ecl/gpu", "boruvka-edge/gpu", "genboruvka/gpu"])
 def test_warp_aggregated_reservations_on_a_large_multigraph(solver, keys):
-    """Every worklist/entry kernel reserves slots per warp (ballot + one atomicAdd, or one
-    atomicAdd per run of equal targets) on 400,000 edges: full and partial warps, many
-    rounds, parallel edges, self-loops and ties."""
+    """Every worklist/entry kernel reserves slots per block (warp ballots summed in shared
+    memory, one atomicAdd), per warp (ballot + one atomicAdd) or per run of equal targets on
+    400,000 edges: full and partial blocks and warps, many rounds, parallel edges, self-loops
+    and ties."""
     graph = _random_graph(3, 50_000, 400_000, "int64")
     keys = _exact_route(solver) if keys == "exact" else keys
     forest = _assert_exact(graph, solver, keys=keys)
