@@ -7,11 +7,13 @@ host and from device arrays beside the computation). This script profiles one
 whole call from device arrays (``Graph.from_edges`` on the arrays, the solve,
 the ids on the device) per weight kind (int32, and float64 in [0, 1) whose keys
 take the two-pass route) on a random multigraph of 2^k edges over 2^(k-2)
-vertices, after a warm-up, and counts its calls into numba-cuda (kernel
-launches, device allocations, copies, driver calls). ``--overheads`` adds
-numba-cuda's fixed costs on this machine (a launch through the dispatcher and
-of the compiled kernel, an allocation, a one-value copy back, wrapping a CuPy
-array): what a device end-to-end call cannot go below. Writes
+vertices, after a warm-up, and counts its kernel launches (and how many of them
+went through numba-cuda's dispatcher rather than a pre-packed parameter block)
+and its calls into numba-cuda (device allocations, copies, driver calls; the
+pre-packed launches call the driver directly). ``--overheads`` adds numba-cuda's
+fixed costs on this machine (a launch through the dispatcher, of the compiled
+kernel and from parmst's pre-packed parameter block, an allocation, a one-value
+copy back, wrapping a CuPy array): what a device end-to-end call cannot go below. Writes
 ``gpu_call_profile.txt`` under ``--out``. A device script, not a test.
 """
 
@@ -30,22 +32,24 @@ from numba import cuda
 from numba.cuda.cudadrv import driver
 
 import parmst
+from parmst._cuda import runtime
 
-#: Profiled functions counted per call: (label, file suffix, function name).
-_COUNTED = (("kernel launches", "dispatcher.py", "launch"),
-            ("device allocations", "driver.py", "memalloc"),
-            ("device-to-host copies", "driver.py", "device_to_host"),
-            ("host-to-device copies", "driver.py", "host_to_device"),
-            ("driver calls", "driver.py", "safe_cuda_api_call"))
+#: Profiled functions counted per call: (label, file suffix, function name, whose file).
+_COUNTED = (("kernel launches", "runtime.py", "launch", "parmst"),
+            ("of them through numba-cuda's dispatcher", "dispatcher.py", "launch", "numba"),
+            ("device allocations", "driver.py", "memalloc", "numba"),
+            ("device-to-host copies", "driver.py", "device_to_host", "numba"),
+            ("host-to-device copies", "driver.py", "host_to_device", "numba"),
+            ("driver calls through numba-cuda", "driver.py", "safe_cuda_api_call", "numba"))
 
 
 def _call_counts(profiler: cProfile.Profile) -> dict:
     """How often the call reached each of :data:`_COUNTED` (primitive calls, so a function
     reached twice through wrappers counts once per call)."""
-    counts = dict.fromkeys((label for label, _, _ in _COUNTED), 0)
+    counts = dict.fromkeys((label for label, *_ in _COUNTED), 0)
     for (path, _, function), (calls, *_) in pstats.Stats(profiler).stats.items():
-        for label, suffix, name in _COUNTED:
-            if function == name and path.endswith(suffix) and "numba" in path:
+        for label, suffix, name, owner in _COUNTED:
+            if function == name and path.endswith(suffix) and owner in path:
                 counts[label] = max(counts[label], calls)
     return counts
 
@@ -79,9 +83,12 @@ def overheads(repeat: int = 200) -> dict:
         return statistics.median(times) * 1e6
 
     one = arrays[0][:1]
+    runtime.launch(_noop, (1, 32), *args)  # builds the parameter block
     row = {"launch through the dispatcher": per_call(lambda: _noop[1, 32](*args)),
            "launch of the compiled kernel": per_call(
                lambda: kernel.launch(args, (1, 1, 1), (32, 1, 1), stream, 0)),
+           "pre-packed launch (parmst's runtime.launch)": per_call(
+               lambda: runtime.launch(_noop, (1, 32), *args)),
            "one-value copy back (idle device)": per_call(one.copy_to_host),
            "16-byte copy to the device": per_call(lambda: cuda.to_device(np.zeros(2))),
            "synchronize (idle device)": per_call(cuda.synchronize),

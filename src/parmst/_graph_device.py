@@ -135,7 +135,10 @@ def validated(src: Any, dst: Any, weight: Any, num_vertices: Any, *, allow_nan: 
     an id or weight check fails: the caller then checks :func:`host_copies`
     on the host, which words the error for the first bad edge exactly as for
     host arrays. Dtype and length errors raise here. Only a few numbers come
-    back to the host (lengths, smallest and largest id, a NaN count).
+    back to the host (lengths, smallest and largest id, a NaN count). The checks and the
+    copies (``copy=True``, or ids and narrow weights whose dtype the graph changes) are one
+    launch, into one allocation; arrays already in the graph's dtypes are used as they are
+    with ``copy=False``.
     """
     _optional.require("numba_cuda", "a Graph from GPU arrays")
     from parmst._cuda import arrays, foreign
@@ -158,17 +161,26 @@ def validated(src: Any, dst: Any, weight: Any, num_vertices: Any, *, allow_nan: 
             f"GPU weights of dtype {w.dtype} are not converted on the device: pass int32, "
             "int64, float32 or float64")
     search_nan = np.dtype(w.dtype).kind == "f" and not allow_nan
-    # One launch for the id bounds and the NaN search, one small copy back.
-    lo, hi, nans = arrays.edge_checks(s, d, w if search_nan else None) if m else (0, -1, 0)
-    n = hi + 1 if num_vertices is None else vertex_count(num_vertices)
+    given = None if num_vertices is None else vertex_count(num_vertices)
+    # The ids' dtype before the checks: from the given count, else as if the ids fit 32 bits
+    # (a largest id at 2**31 or beyond is cast again below).
+    idx = index_dtype_for(0 if given is None else given, m)
+    copy_ids = [copy or a.dtype != idx for a in (s, d)]
+    copy_weight = wide is not None or (copy and weight is not None)
+    copies = arrays.carve([(m if wanted else 0, dtype) for wanted, dtype
+                           in zip((*copy_ids, copy_weight), (idx, idx, wide or w.dtype))])
+    # One launch checks the ids and the weights and makes the copies; one small copy back.
+    lo, hi, nans = (arrays.edge_checks(s, d, w, search_nan=search_nan, copies=tuple(copies))
+                    if m else (0, -1, 0))
+    n = hi + 1 if given is None else given
     if lo < 0 or hi >= n or nans > 0 or _memory.shortfall(n) is not None:
         return None
-    idx = index_dtype_for(n, m)
-    ids = [a if a.dtype == idx and not copy else arrays.cast(a, idx) for a in (s, d)]
-    if wide is not None:
-        w = arrays.cast(w, wide)
-    elif copy and weight is not None:
-        w = arrays.cast(w, w.dtype)
+    if index_dtype_for(n, m) != idx:  # ids past 2**31 - 1: the 32-bit copies are too narrow
+        idx = index_dtype_for(n, m)
+        copy_ids = [True, True]
+        copies[:2] = [arrays.cast(a, idx) for a in (s, d)]
+    ids = [out if wanted else a for a, out, wanted in zip((s, d), copies, copy_ids)]
+    w = copies[2] if copy_weight else w
     return DeviceEdges(*ids, w, kind=kind), n
 
 

@@ -98,9 +98,10 @@ def tally() -> Iterator[dict[str, int]]:
     Every launch through :func:`launch` and every wait through :func:`read` or
     :func:`synchronize` adds one; a tally nested in another adds to it when it
     ends. A solve keeps its counts in ``stats.extra`` (``launches``,
-    ``host_syncs``), so that a test can bound them: on the H100 each launch
-    costs 35-42 µs of host time in numba-cuda and each synchronization leaves
-    the device idle while the host queues the next kernels. Thread-local, since
+    ``host_syncs``), so that a test can bound them: each launch costs host time
+    (69-81 µs through numba-cuda's dispatcher on the H100 host, far less pre-packed)
+    and each synchronization leaves the device idle while the host queues the next
+    kernels. Thread-local, since
     ``ecl/multigpu`` solves its parts on several threads at once.
     """
     counts = {"launches": 0, "host_syncs": 0}
@@ -138,9 +139,27 @@ def elapsed(start: Any, end: Any) -> float:
 
 
 def launch(kernel: Any, grid: tuple[int, int], *args: Any) -> None:
-    """``kernel[grid](*args)``, counted by :func:`tally`."""
+    """``kernel[grid](*args)``, counted by :func:`tally`, through a pre-packed parameter block
+    on a GPU (:mod:`parmst._cuda.packed`: no per-call argument preparation) and through the
+    dispatcher under the simulator."""
     _count("launches")
+    packed = _PACKED[0] if _PACKED else _packed_launches()
+    if packed is not None and packed.launch(kernel, grid, args):
+        return
     kernel[grid](*args)
+
+
+_PACKED: list[Any] = []
+
+
+def _packed_launches() -> Any:
+    """:mod:`parmst._cuda.packed` on a GPU, ``None`` under the simulator (decided once: the
+    simulator is chosen before ``numba.cuda`` is first imported)."""
+    if not _PACKED:
+        from parmst._cuda import packed
+
+        _PACKED[:] = [None if simulator_active() else packed]
+    return _PACKED[0]
 
 
 def read(array: Any) -> np.ndarray:

@@ -188,6 +188,34 @@ def test_ecl_batched_launch_reads_the_size_once_per_batch_of_rounds():
         big + 1 + -(-small // ecl.ROUNDS_PER_CHECK)
 
 
+def grid_graph(side: int, seed: int) -> parmst.Graph:
+    """A ``side`` x ``side`` grid with random float32 weights: rounds shrink slowly."""
+    ids = np.arange(side * side).reshape(side, side)
+    src = np.concatenate([ids[:, :-1].ravel(), ids[:-1, :].ravel()])
+    dst = np.concatenate([ids[:, 1:].ravel(), ids[1:, :].ravel()])
+    weight = np.random.default_rng(seed).random(len(src)).astype(np.float32)
+    return parmst.Graph.from_edges(src, dst, weight)
+
+
+def test_ecl_auto_launch_runs_medium_rounds_batched_and_small_ones_persistent():
+    """launch="auto" below ``persistent_below``: rounds from ``batched_min`` records up as
+    separate launches, ROUNDS_PER_CHECK per read, the rest in the persistent kernel, in one
+    phase; the rounds and their sizes are those of per-round launches."""
+    from parmst.solvers.gpu import ecl
+
+    graph = grid_graph(16, 4)
+    m = graph.num_edges
+    per_round = assert_exact(graph, "ecl/gpu", launch="per-round", filter=False, **BLOCK).stats
+    assert per_round.rounds > ecl.ROUNDS_PER_CHECK
+    auto = assert_exact(graph, "ecl/gpu", launch="auto", persistent_below=2 * m,
+                        batched_min=m, filter=False, **BLOCK).stats
+    assert auto.worklist_sizes == per_round.worklist_sizes
+    assert auto.extra["persistent_rounds"] == per_round.rounds - ecl.ROUNDS_PER_CHECK
+    persistent = assert_exact(graph, "ecl/gpu", launch="auto", persistent_below=2 * m,
+                              batched_min=m + 1, filter=False, **BLOCK).stats
+    assert persistent.extra["persistent_rounds"] == per_round.rounds
+
+
 def test_ecl_per_round_launch_never_uses_persistent_kernel():
     forest = assert_exact(random_graph(6, *SIZES[-1], "int64"), "ecl/gpu", launch="per-round",
                           **BLOCK)
@@ -505,8 +533,20 @@ def test_device_inputs_take_the_host_dtypes_and_copy_unless_told():
     unit = parmst.Graph.from_edges(src, cuda.to_device(np.array([1, 2, 0])))
     np.testing.assert_array_equal(unit.weight, [1, 1, 1])
     same = cuda.to_device(np.array([0, 1], dtype=np.int32))
-    view = parmst.Graph.from_edges(same, same, cuda.to_device(np.array([1.0, 2.0])), copy=False)
-    assert view.to_device().src is same
+    weights = cuda.to_device(np.array([1.0, 2.0]))
+    view = parmst.Graph.from_edges(same, same, weights, copy=False)
+    assert view.to_device().src is same and view.to_device().weight is weights
+    # copy=False still narrows 64-bit ids (one launch: checks and the copy); copy=True copies
+    # every array, in the graph's dtypes.
+    wide_ids = cuda.to_device(np.array([1, 0], dtype=np.int64))
+    narrowed = parmst.Graph.from_edges(wide_ids, same, weights, copy=False).to_device()
+    assert narrowed.src.dtype == np.int32 and narrowed.dst is same and narrowed.weight is weights
+    np.testing.assert_array_equal(narrowed.src.copy_to_host(), [1, 0])
+    copied = parmst.Graph.from_edges(wide_ids, same, weights).to_device()
+    assert all(a is not b for a, b in zip((copied.src, copied.dst, copied.weight),
+                                          (wide_ids, same, weights)))
+    np.testing.assert_array_equal(copied.weight.copy_to_host(), [1.0, 2.0])
+    np.testing.assert_array_equal(copied.dst.copy_to_host(), [0, 1])
     nan = parmst.Graph.from_edges(same, same, cuda.to_device(np.array([np.nan, 2.0])),
                                   allow_nan=True)
     assert nan.has_nan
@@ -525,6 +565,18 @@ def poison_idle_buffers(value: int = 1) -> int:
     for array in idle:
         cuda_arrays.refill(array, value)
     return len(idle)
+
+
+def test_carved_arrays_share_one_allocation_without_overlapping():
+    from parmst._cuda import arrays as cuda_arrays
+
+    specs = [(5, np.int32), (0, np.float64), (3, np.float64), (7, np.uint8), (2, np.int64)]
+    carved = cuda_arrays.carve(specs)
+    assert [(len(a), a.dtype) for a in carved] == [(c, np.dtype(t)) for c, t in specs]
+    for k, a in enumerate(carved):
+        cuda_arrays.refill(a, k + 1)
+    for k, a in enumerate(carved):
+        assert (a.copy_to_host() == k + 1).all()
 
 
 @pytest.mark.parametrize("keys", ["auto", "two-pass"])

@@ -23,6 +23,11 @@ import pytest
 import parmst
 from parmst._cuda import runtime
 
+try:  # the kernel source of the packed-launch test reads ``cuda`` as a global
+    from numba import cuda
+except ImportError:  # no numba-cuda: every test here skips
+    cuda = None
+
 REQUIRED = os.environ.get("PARMST_REQUIRE_GPU") == "1"
 _PROBE = runtime.probe()
 ON_DEVICE = _PROBE is True and not runtime.simulator_active()
@@ -86,9 +91,10 @@ def test_ecl_hybrid_warp_initialization_on_a_hub(init, keys):
 @pytest.mark.parametrize("keys", ["auto", "exact"])
 @pytest.mark.parametrize("solver", ["ecl/gpu", "boruvka-edge/gpu", "genboruvka/gpu"])
 def test_warp_aggregated_reservations_on_a_large_multigraph(solver, keys):
-    """Every worklist/entry kernel reserves slots per warp (ballot + one atomicAdd, or one
-    atomicAdd per run of equal targets) on 400,000 edges: full and partial warps, many
-    rounds, parallel edges, self-loops and ties."""
+    """Every worklist/entry kernel reserves slots per block (warp ballots summed in shared
+    memory, one atomicAdd), per warp (ballot + one atomicAdd) or per run of equal targets on
+    400,000 edges: full and partial blocks and warps, many rounds, parallel edges, self-loops
+    and ties."""
     graph = _random_graph(3, 50_000, 400_000, "int64")
     keys = _exact_route(solver) if keys == "exact" else keys
     forest = _assert_exact(graph, solver, keys=keys)
@@ -169,3 +175,73 @@ def test_graph_from_cupy_or_torch_stays_on_the_device(library):
     host_ids = ids.get() if library == "cupy" else ids.cpu().numpy()
     np.testing.assert_array_equal(host_ids, expected.edge_ids)
     assert forest.total_weight == expected.total_weight
+
+
+def _shifted_copy(out, values, grid2d, flag, offset, scale, wide, empty):
+    """Every kind of argument a packed launch writes: 1-D and 2-D arrays of several dtypes,
+    an empty array, a bool, Python and NumPy integers and floats."""
+    for i in range(cuda.grid(1), out.shape[0], cuda.gridsize(1)):
+        v = values[i] * scale + offset + grid2d[i % grid2d.shape[0], i % grid2d.shape[1]]
+        if flag:
+            v += wide
+        out[i] = v + empty.shape[0]
+
+
+def test_packed_launches_match_the_dispatcher_and_skip_it(monkeypatch):
+    """A launch through :func:`runtime.launch` (its parameter block packed once, scalars and
+    changed arrays rewritten in place) gives what the dispatcher's launch gives, for every
+    kind of argument, and never calls the dispatcher once the block is built."""
+    from numba.cuda import dispatcher
+
+    from parmst._cuda import packed
+
+    kernel = cuda.jit(_shifted_copy)
+    rng = np.random.default_rng(7)
+    values = [cuda.to_device(rng.random(1000)) for _ in range(2)]
+    grid2d = cuda.to_device(rng.integers(0, 9, (7, 5)).astype(np.int32))
+    empty = cuda.device_array(0, np.int64)
+    calls = [(values[0], True, 3, 2.5, np.uint64(2**40)), (values[1], False, -4, 0.5,
+                                                              np.uint64(1)),
+             (values[0], True, np.int64(9), 1.25, np.uint64(2**63 + 5))]
+    expected = []
+    for v, flag, offset, scale, wide in calls:
+        out = cuda.device_array(1000, np.float64)
+        kernel[(4, 64)](out, v, grid2d, flag, offset, scale, wide, empty)
+        expected.append(out.copy_to_host())
+    runtime.launch(kernel, (4, 64), cuda.device_array(1000, np.float64), values[0], grid2d,
+                   True, 1, 1.0, np.uint64(0), empty)  # builds the blocks
+    monkeypatch.setattr(dispatcher.CUDADispatcher, "call",
+                        lambda *a, **k: pytest.fail("a launch went through the dispatcher"))
+    out = cuda.device_array(1000, np.float64)
+    for (v, flag, offset, scale, wide), want in zip(calls, expected):
+        runtime.launch(kernel, (3, 96), out, v, grid2d, flag, offset, scale, wide, empty)
+        np.testing.assert_array_equal(out.copy_to_host(), want)
+    assert len(packed._BLOCKS[kernel]) == 2  # Python and NumPy integer offsets: two signatures
+
+
+def test_a_repeated_device_call_copies_nothing_in_and_packs_every_launch(monkeypatch):
+    """A graph built again from the same device arrays and solved: no host-to-device copy
+    (values the kernels need are arguments or computed there) and no launch through numba's
+    dispatcher, and the forest exact."""
+    from numba.cuda import dispatcher
+    from numba.cuda.cudadrv import driver
+
+    host = _random_graph(13, 50_000, 400_000, "int32")
+    arrays = [cuda.to_device(a) for a in (host.src, host.dst, host.weight)]
+
+    def call():
+        graph = parmst.Graph.from_edges(*arrays, num_vertices=host.num_vertices)
+        return parmst.minimum_spanning_forest(graph, "ecl/gpu")
+
+    call()
+    copies_in = []
+    real_copy = driver.host_to_device
+    monkeypatch.setattr(driver, "host_to_device",
+                        lambda *a, **k: (copies_in.append(a[2]), real_copy(*a, **k))[1])
+    monkeypatch.setattr(dispatcher.CUDADispatcher, "call",
+                        lambda *a, **k: pytest.fail("a launch went through the dispatcher"))
+    forest = call()
+    monkeypatch.undo()
+    assert copies_in == []
+    expected = parmst.minimum_spanning_forest(host, "kruskal/serial").edge_ids
+    np.testing.assert_array_equal(forest.edge_ids_device.copy_to_host(), expected)

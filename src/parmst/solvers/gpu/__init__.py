@@ -20,7 +20,7 @@ register(Solver(
     requires=_REQUIRES,
     options={"init": "edge", "filter": True, "atomic_guards": True, "both_directions": False,
              "block_size": DEFAULT_BLOCK_SIZE, "launch": "auto", "persistent_below": 1 << 22,
-             "seed": 0, "keys": "auto", "select": "auto", "filter_target": DEVICE_FILTER_TARGET},
+             "batched_min": 1 << 19, "seed": 0, "keys": "auto", "select": "auto", "filter_target": DEVICE_FILTER_TARGET},
     probe=probe,
     limit=graph_limit,
 ))

@@ -89,6 +89,52 @@ def reserve(counts, slot, keep):
     return np.int64(0)
 
 
+#: Reservation units of a block (warps on a GPU, threads under the simulator, whose blocks
+#: are one warp): 1,024 threads make 32 warps.
+BLOCK_UNITS = 32
+
+
+@cuda.jit(device=True)
+def reserve_in_block(counts, slot, keep):
+    """Index for this thread's record in worklist ``slot``, one atomicAdd per block: the
+    per-work-group reservation of ecl/opencl (``ecl.cl``) for ECL-MST's worklist pushes
+    (Fallin et al. Alg. 2 lines 9 and 20).
+
+    Each warp counts its records with a ballot and leaves the count in shared memory; after
+    a barrier, every warp sums the counts of the warps before it, thread 0 sums them all and
+    makes the block's one global atomicAdd, and after a second barrier every thread reads the
+    block's base. A 512-thread block so makes one atomic on the counter where
+    :func:`reserve` makes 16, which matters when a round's million records all push to one
+    address. Every thread of the block must call it together: loops run to
+    :func:`block_round`. Returns garbage where ``keep`` is false.
+    """
+    shared = cuda.shared.array(BLOCK_UNITS + 1, np.int64)  # the units' counts, then the base
+    tid = cuda.threadIdx.x
+    if WARP_INTRINSICS:
+        ballot = cuda.ballot_sync(FULL_MASK, keep)
+        unit = tid // 32
+        units = (cuda.blockDim.x + 31) // 32
+        rank = cuda.popc(np.int64(ballot) & ((np.int64(1) << cuda.laneid) - 1))
+        if cuda.laneid == 0:
+            shared[unit] = cuda.popc(ballot)
+    else:
+        unit = tid
+        units = cuda.blockDim.x
+        rank = 0
+        shared[unit] = 1 if keep else 0
+    cuda.syncthreads()
+    before = np.int64(0)
+    for u in range(unit):
+        before += shared[u]
+    if tid == 0:
+        total = np.int64(0)
+        for u in range(units):
+            total += shared[u]
+        shared[BLOCK_UNITS] = cuda.atomic.add(counts, slot, total) if total else 0
+    cuda.syncthreads()
+    return shared[BLOCK_UNITS] + before + rank
+
+
 @cuda.jit(device=True, inline=True)
 def lower_min(min_edge, v, key, guard):
     """atomicMin of ``key`` into ``min_edge[v]``; with ``guard``, only if it could lower it.
@@ -136,6 +182,15 @@ def warp_round(count):
     return (count + 31) // 32 * 32
 
 
+@cuda.jit(device=True, inline=True)
+def block_round(count):
+    """``count`` rounded up to whole blocks: a grid-stride loop to it runs the same trips in
+    every thread of a block, as :func:`reserve_in_block`'s barriers need (grids are whole
+    blocks, so a block's threads pass the bound together)."""
+    size = cuda.blockDim.x
+    return (count + size - 1) // size * size
+
+
 def worklist_round(find_set, join_sets):
     """The relax and select steps of one Borůvka round over an edge worklist, for one union-find.
 
@@ -152,11 +207,12 @@ def worklist_round(find_set, join_sets):
 
         Records of ``wl[cur]`` that still join two sets go to ``wl[1 - cur]``
         with the sets in place of the endpoints (implicit path compression), and
-        with their edge id where records carry one (two-pass mode).
+        with their edge id where records carry one (two-pass mode), their slots
+        reserved per block (:func:`reserve_in_block`): every thread of a block calls it.
         """
         size = counts[cur]
         out = 1 - cur
-        for i in range(cuda.grid(1), warp_round(size), cuda.gridsize(1)):
+        for i in range(cuda.grid(1), block_round(size), cuda.gridsize(1)):
             keep = False
             p = np.int64(0)
             q = np.int64(0)
@@ -167,7 +223,7 @@ def worklist_round(find_set, join_sets):
                 p = find_set(sets, v)
                 q = find_set(sets, n)
                 keep = p != q
-            pos = reserve(counts, out, keep)
+            pos = reserve_in_block(counts, out, keep)
             if keep:
                 wl[out, pos, 0] = pack_pair(p, q)
                 wl[out, pos, 1] = key

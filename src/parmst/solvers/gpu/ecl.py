@@ -34,13 +34,16 @@ Select (ours): while a round's worklist has at least one record per
 coalesced sweep over the vertices that also clears the minima, instead of
 ECL-MST's select and reset over every record (``select="auto"``).
 
-Launches (ours): numba-cuda spends 35-42 µs of host time per launch on an H100 and
-every copy back leaves the device idle while the host queues the next kernels, so
+Launches (ours): every launch goes from a pre-packed parameter block straight to the
+driver (:mod:`parmst._cuda.packed`; numba-cuda's dispatcher spends 69-81 µs of host time
+per launch on the H100 host), and every copy back leaves the device idle while the host
+queues the next kernels, so
 the host loop waits as little as the dependencies allow (docs/gpu.md): one launch
 resets the work and picks the filter threshold on the device (:func:`_reset_work`);
 each phase has its own worklist sizes, zeroed there, so nothing is copied before a
 populate; small rounds run inside one persistent cooperative kernel with grid-wide
-barriers (``launch="auto"``, the default; see ``benchmarks/results/gpu_notes.md``),
+barriers (``launch="auto"``, the default, below :data:`BATCHED_MIN` records; from there
+to ``persistent_below`` as ecl/opencl's batched loop; docs/gpu.md),
 which reads the sizes where they are; only rounds of at least ``persistent_below``
 records read their size back to size their launches, and there the select picks
 vertices or records on the device; the selects count their links (each one a
@@ -67,10 +70,12 @@ from parmst.solvers.gpu._kernels import (
     FULL_MASK,
     NO_EDGE,
     WARP_INTRINSICS,
+    block_round,
     find,
     join,
     pack_pair,
     reserve,
+    reserve_in_block,
     reset_items,
     settle_ties_items,
     warp_round,
@@ -97,6 +102,14 @@ SELECTS = ("auto", "records")
 # grid hides memory latency better than the resident cooperative grid; measured on an H100,
 # benchmarks/results/gpu_bench.md), then the persistent kernel for the many small rounds.
 PERSISTENT_BELOW = 1 << 22
+# launch="auto": rounds below PERSISTENT_BELOW but with at least this many records run as
+# ecl/opencl runs them (full grids of separate launches, ROUNDS_PER_CHECK between reads), the
+# smaller ones in the persistent kernel. With pre-packed launches a round's three launches
+# cost the host tens of microseconds, less than the device spends on a round of half a
+# million records, where the full grid's occupancy (the small kernels' 28 registers against
+# the persistent kernel's 58, i.e. 100 % against 50 %) pays; below, the persistent kernel's
+# barriers are cheaper than launches (docs/gpu.md).
+BATCHED_MIN = 1 << 19
 
 
 @cuda.jit(device=True, inline=True)
@@ -118,7 +131,8 @@ def _write_record(wl, pos, p, q, key, edge):
 
 @cuda.jit(cache=True)
 def _populate_edges(src, dst, keys, log, heavy, both_directions, parent, wl, counts):
-    """Fallin et al. Alg. 2 lines 1-11, edge-centric: one thread per edge of the edge list.
+    """Fallin et al. Alg. 2 lines 1-11, edge-centric: one thread per edge of the edge list,
+    worklist slots reserved per block (:func:`~parmst.solvers.gpu._kernels.reserve_in_block`).
 
     Each undirected edge appears once, so one direction comes for free. In
     the heavy phase the endpoints are replaced by their sets and edges inside
@@ -127,7 +141,7 @@ def _populate_edges(src, dst, keys, log, heavy, both_directions, parent, wl, cou
     """
     m = src.shape[0]
     threshold = log[0]
-    for e in range(cuda.grid(1), warp_round(m), cuda.gridsize(1)):
+    for e in range(cuda.grid(1), block_round(m), cuda.gridsize(1)):
         keep = False
         p = np.int64(0)
         q = np.int64(0)
@@ -143,11 +157,11 @@ def _populate_edges(src, dst, keys, log, heavy, both_directions, parent, wl, cou
                     p = find(parent, p)
                     q = find(parent, q)
                 keep = p != q
-        pos = reserve(counts, 0, keep)
+        pos = reserve_in_block(counts, 0, keep)
         if keep:
             _write_record(wl, pos, p, q, key, e)
         if both_directions:
-            pos = reserve(counts, 0, keep)
+            pos = reserve_in_block(counts, 0, keep)
             if keep:
                 _write_record(wl, pos, q, p, key, e)
 
@@ -470,12 +484,14 @@ class _Run:
     """
 
     def __init__(self, graph, edges, keys, init, both_directions, block_size, launch,
-                 persistent_below, select, plan, stats, lease):
+                 persistent_below, select, plan, stats, lease, batched_min=BATCHED_MIN):
         n, m = graph.num_vertices, graph.num_edges
         # Rounds with at least this many records run per-round launches.
         self.persistent_below = {"auto": int(persistent_below), "persistent": math.inf,
                                  "per-round": 1, "batched": int(persistent_below)}[launch]
-        self.batched = launch == "batched"
+        # Rounds of at least this many records (below persistent_below) run batched.
+        self.batched_min = {"auto": int(batched_min), "persistent": math.inf,
+                            "per-round": math.inf, "batched": 0}[launch]
         # Selecting by vertices needs each slot's endpoints: the edge list.
         by_vertices = select == "auto" and init == "edge"
         self.vertex_ratio = VERTEX_SELECT_RATIO if by_vertices else 0
@@ -557,9 +573,8 @@ class _Run:
             self._round(phase, cur, size, guard, -1)
             cur = 1 - cur
             bound = size
-        if self.batched:
-            self._rounds_batched(phase, cur, bound, guard)
-        else:
+        cur, bound = self._rounds_batched(phase, cur, bound, guard)
+        if bound:
             self._rounds_persistent(phase, cur, guard)
 
     def _round(self, phase: int, cur: int, bound: int, guard: bool, round_: int) -> None:
@@ -580,23 +595,27 @@ class _Run:
         runtime.launch(_reset, self._grid(bound), self.wl, counts, cur, self.min_edge,
                        self.min_id, self.vertex_ratio)
 
-    def _rounds_batched(self, phase: int, cur: int, bound: int, guard: bool) -> None:
-        """ecl/opencl's loop for the remaining rounds: :data:`ROUNDS_PER_CHECK` rounds queued
-        over the last size read (a bound: worklists only shrink; rounds after the last are
-        empty launches), then one read, until a list is empty. Each round is a full grid of
-        separate launches where the persistent kernel runs on the resident grid."""
-        while bound:
+    def _rounds_batched(self, phase: int, cur: int, bound: int, guard: bool) -> tuple[int, int]:
+        """ecl/opencl's loop while the last size read is at least ``batched_min``:
+        :data:`ROUNDS_PER_CHECK` rounds queued over that size (a bound: worklists only
+        shrink; rounds after the last are empty launches), then one read. Each round is a
+        full grid of separate launches where the persistent kernel runs on the resident
+        grid. Returns the list that holds the remaining records and a bound on their count
+        (0: none left)."""
+        while bound and bound >= self.batched_min:
             for _ in range(ROUNDS_PER_CHECK):
                 self._round(phase, cur, bound, guard, self.batched_rounds[phase])
                 self.batched_rounds[phase] += 1
                 cur = 1 - cur
             bound = int(runtime.read(self.phase_counts[phase])[cur])
+        return cur, bound
 
     def _rounds_persistent(self, phase: int, cur: int, guard: bool) -> None:
         """The remaining rounds in one cooperative launch sized to the resident blocks."""
         # Without vertex selection (ratio 0) the first two graph arrays only fill the slots.
         args = (self.wl, self.phase_counts[phase], cur, self.parent, self.min_edge,
-                self.min_id, self.in_forest, self.slot_mask, guard, self.phase_logs[phase],
+                self.min_id, self.in_forest, self.slot_mask, guard,
+                self.phase_logs[phase][self._persistent_log(phase):],
                 *self.graph_arrays[:2], self.vertex_ratio, self.forest)
         if self.cooperative_blocks is None:  # the same argument types in both phases
             self.cooperative_blocks = _cooperative_blocks(args, self.block_size)
@@ -606,6 +625,12 @@ class _Run:
     def finish(self) -> np.ndarray:
         """The solve's log, copied back once the kernels are done (the solve's one wait)."""
         return runtime.read(self.log)
+
+    def _persistent_log(self, phase: int) -> int:
+        """Where the persistent kernel's part of a phase's log starts: after the sizes of the
+        phase's batched rounds (``launch="auto"`` runs both kinds in one phase)."""
+        batched = self.batched_rounds[phase]
+        return min(batched + 1, _PHASE_LOG - 2) if batched else 0
 
     def record(self, log: np.ndarray, stats: Stats) -> None:
         """Rounds and worklist sizes of both phases, from the host's reads and the log."""
@@ -618,6 +643,7 @@ class _Run:
                 logged = log[start + 1:start + 1 + min(self.batched_rounds[phase], _MAX_ROUNDS)]
                 sizes += [int(x) for x in logged if x]
             if self.persistent[phase]:
+                start += self._persistent_log(phase)
                 rounds = int(log[start])
                 persistent_rounds += rounds
                 sizes += [int(x) for x in log[start + 1:start + 1 + rounds]]
@@ -630,7 +656,8 @@ class _Run:
 def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
           atomic_guards: bool = True, both_directions: bool = False,
           block_size: int = runtime.DEFAULT_BLOCK_SIZE, launch: str = "auto",
-          persistent_below: int = PERSISTENT_BELOW, seed: int = 0,
+          persistent_below: int = PERSISTENT_BELOW, batched_min: int = BATCHED_MIN,
+          seed: int = 0,
           keys: str = "auto", select: str = "auto",
           filter_target: float = FILTER_TARGET) -> np.ndarray:
     """Edge ids of the minimum spanning forest by ECL-MST on the GPU.
@@ -665,13 +692,19 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
         round; ``"persistent"``: all rounds in one cooperative kernel with
         grid-wide barriers; ``"auto"``: per-round while a round has at least
         ``persistent_below`` records, persistent after; ``"batched"``: as
-        ``"auto"``, but the smaller rounds as ecl/opencl runs them, a full grid
+        ``"auto"``, but every smaller round as ecl/opencl runs them, a full grid
         of launches per round, :data:`ROUNDS_PER_CHECK` rounds between reads of
-        the worklist size (docs/gpu.md).
+        the worklist size (docs/gpu.md); ``"auto"`` runs its rounds of at
+        least ``batched_min`` records (below ``persistent_below``) so, the rest
+        in the persistent kernel.
     persistent_below : int
         ``launch="auto"``'s hand-over size (default :data:`PERSISTENT_BELOW`,
         measured on an H100); tests lower it to run both launch modes in one
         solve on a small graph.
+    batched_min : int
+        ``launch="auto"``'s smallest round run as separate launches rather than
+        in the persistent kernel (default :data:`BATCHED_MIN`; at least
+        ``persistent_below`` keeps every smaller round persistent).
     seed : int
         Seed of the threshold sample.
     keys : {"auto", "packed", "two-pass"}
@@ -698,6 +731,9 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
     [1, 2, 3]
     """
     _check_options(init, block_size, launch, persistent_below, select, filter_target)
+    if int(batched_min) != batched_min or batched_min < 1:
+        raise ValueError(f"ecl/gpu: batched_min must be an integer of at least 1, "
+                         f"got {batched_min!r}")
     with runtime.tally() as tally, pool.lease() as lease:
         with stats.init():
             edges = _device.device_graph(graph, stats)
@@ -705,7 +741,7 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
             plan = threshold_plan(graph.num_edges, graph.num_vertices, seed,
                                   filter_target) if filter else None
             run = _Run(graph, edges, keys, init, both_directions, block_size, launch,
-                       persistent_below, select, plan, stats, lease)
+                       persistent_below, select, plan, stats, lease, batched_min)
         heavy_phases = (True,) if plan is None else (False, True)
         with stats.compute():
             marks = [runtime.mark()]
