@@ -92,6 +92,9 @@ def reserve(counts, slot, keep):
 #: Reservation units of a block (warps on a GPU, threads under the simulator, whose blocks
 #: are one warp): 1,024 threads make 32 warps.
 BLOCK_UNITS = 32
+# Shared slots of reserve_in_block: the units' counts, then the base. A module constant, as
+# numba-cuda needs a shared array's shape to be a compile-time constant, not an expression.
+_BLOCK_SLOTS = BLOCK_UNITS + 1
 
 
 @cuda.jit(device=True)
@@ -108,7 +111,7 @@ def reserve_in_block(counts, slot, keep):
     address. Every thread of the block must call it together: loops run to
     :func:`block_round`. Returns garbage where ``keep`` is false.
     """
-    shared = cuda.shared.array(BLOCK_UNITS + 1, np.int64)  # the units' counts, then the base
+    shared = cuda.shared.array(_BLOCK_SLOTS, np.int64)
     tid = cuda.threadIdx.x
     if WARP_INTRINSICS:
         ballot = cuda.ballot_sync(FULL_MASK, keep)
