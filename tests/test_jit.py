@@ -94,9 +94,9 @@ def test_cli_solve_reports_the_compilation_of_the_whole_command(capsys, monkeypa
     capsys.readouterr()
     read = solve_command.load_graph
 
-    def read_while_compiling(args):
+    def read_while_compiling(args, device=None):
         _compile_span(0.2)
-        return read(args)
+        return read(args, device)
 
     monkeypatch.setattr(solve_command, "load_graph", read_while_compiling)
     assert cli.main(command) == 0

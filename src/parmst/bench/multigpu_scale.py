@@ -19,8 +19,8 @@ Examples
 --------
 >>> SCALE_GRAPHS["rmat-2e26"].spec
 'rmat:scale=26,edge_factor=16,seed=1'
->>> SCALE_GRAPHS["rmat-2e28"].placement(4)
-[0, 1, 2, 3]
+>>> SCALE_GRAPHS["rmat-2e28"].placement(4)  # two parts a GPU
+[0, 1, 2, 3, 0, 1, 2, 3]
 """
 
 from __future__ import annotations
