@@ -12,8 +12,10 @@ import sys
 import pytest
 
 from parmst.bench import cli, suites
+from parmst.bench.inputs import is_point_source
 from parmst.bench.peers import PEERS
-from parmst.bench.suites import BenchGraph, get_suite, is_point_source
+from parmst.bench.suite_types import BenchGraph
+from parmst.bench.suites import get_suite
 from parmst.generators import parse_spec
 from parmst.generators.points import POINT_FAMILIES
 
@@ -122,11 +124,11 @@ def test_emst_gpu_small_suite_under_the_simulator(tmp_path):
     """emst-gpu-small's settings on a tiny point set: the GPU solver from host and from
     device points, the host solver skipped on the device (simulator)."""
     script = ("import dataclasses, sys\n"
-              "from parmst.bench import suites\n"
+              "from parmst.bench import suite_types, suites\n"
               "from parmst.bench.__main__ import main\n"
               "s = suites.SUITES['emst-gpu-small']\n"
               "suites.SUITES['emst-gpu-small'] = dataclasses.replace(s, graphs=(\n"
-              "    suites.BenchGraph('c', 'cosmology-points:n=80,d=3,seed=2'),))\n"
+              "    suite_types.BenchGraph('c', 'cosmology-points:n=80,d=3,seed=2'),))\n"
               "sys.exit(main(sys.argv[1:]))\n")
     done = subprocess.run(  # noqa: PLW1510 - the return code is asserted below
         [sys.executable, "-c", script, "--suite", "emst-gpu-small", "--repeat", "1",

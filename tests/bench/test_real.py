@@ -14,10 +14,11 @@ from parmst.bench import real
 from parmst.bench.__main__ import main as bench_main
 from parmst.bench.config import RunConfig
 from parmst.bench.harness import run
+from parmst.bench.inputs import load_graph
 from parmst.bench.peers import PEERS
 from parmst.bench.real.__main__ import main as real_main
 from parmst.bench.real.convert import CONVERTERS, convert
-from parmst.bench.suites import get_suite, load_graph
+from parmst.bench.suites import get_suite
 
 # One tiny file per format, as the published files have them: a SNAP list with a
 # reciprocal pair, a self-loop and sparse ids; TNTP links listed both ways with

@@ -8,8 +8,9 @@ import pytest
 
 import parmst
 from parmst.bench import real
+from parmst.bench.inputs import _cache_path, default_cache_dir, load_graph
 from parmst.bench.multigpu_scale import SCALE_GRAPHS
-from parmst.bench.suites import SUITES, _cache_path, default_cache_dir, get_suite, load_graph
+from parmst.bench.suites import SUITES, get_suite
 from parmst.bench.weak import EDGES_PER_RANK, WEAK_GRAPHS
 from parmst.generators import FAMILIES, describe, parse_spec
 from parmst.generators.points import POINT_FAMILIES

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from parmst.bench.config import RunConfig
     from parmst.bench.result import BenchResult
-    from parmst.bench.suites import BenchGraph
+    from parmst.bench.suite_types import BenchGraph
     from parmst.graph import Graph
 
 # Loaded on first use, not with the package: ``parmst`` builds its command line with

@@ -172,7 +172,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _size(spec: str) -> str:
     from parmst.bench import real
-    from parmst.bench.suites import is_point_source
+    from parmst.bench.inputs import is_point_source
     from parmst.generators import describe
 
     if is_point_source(spec):

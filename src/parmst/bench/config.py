@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from parmst.bench.placement import PLACEMENTS
 from parmst.bench.result import MEASURES
-from parmst.bench.suites import BenchGraph, Suite, get_suite
+from parmst.bench.suite_types import BenchGraph, Suite
+from parmst.bench.suites import get_suite
 from parmst.bench.timing import KBEST, MEDIAN, Scheme
 from parmst.bench.transforms import WEIGHTS
 

@@ -34,6 +34,7 @@ from parmst.api import minimum_spanning_forest
 from parmst.bench import solver_timing
 from parmst.bench.config import RunConfig
 from parmst.bench.format_timing import time_format
+from parmst.bench.inputs import default_cache_dir, load_graph, load_points
 from parmst.bench.machine import load_average, machine_info
 from parmst.bench.multigpu_scale import SCALE_GRAPHS, ScaleGraph, scale_records
 from parmst.bench.peer_runner import PeerRunner
@@ -50,7 +51,7 @@ from parmst.bench.progress import progress_bar
 from parmst.bench.real import RealGraphMissing
 from parmst.bench.result import REFERENCE, BenchResult, GraphInfo, Record
 from parmst.bench.specs import Variant, variants
-from parmst.bench.suites import BenchGraph, Suite, default_cache_dir, load_graph, load_points
+from parmst.bench.suite_types import BenchGraph, Suite
 from parmst.bench.timing import Scheme, finish
 from parmst.bench.transforms import transform
 from parmst.bench.weak import (

@@ -1,4 +1,4 @@
-"""Named benchmark suites that reproduce the papers' experiments, and graph loading.
+"""Named benchmark suites that reproduce the papers' experiments.
 
 Each suite lists generator specs (see :mod:`parmst.generators`) with the name
 the paper gave the input it stands in for. Every suite has a full variant,
@@ -73,148 +73,17 @@ repeats are removed) and 8.4 M vertices (r4-2e23), 32 GiB or more; ``road`` up t
 vertices and 33 M edges (road-USA), 16 GiB; ``prim-dense`` up to the complete graph on
 4,096 vertices (8.4 M edges). ``parmst bench --list`` prints every graph's size.
 
-Generated graphs are cached as ``.npz`` files in a directory of the user's choice
-(``$PARMST_CACHE`` or ``~/.cache/parmst/graphs`` by default), so that repeated runs load
-them instead of generating them again.
+Where the inputs come from (generated and cached, files, real graphs, point sets) is
+:mod:`parmst.bench.inputs`; what a suite is made of, :mod:`parmst.bench.suite_types`.
 """
 
 from __future__ import annotations
 
-import hashlib
-import logging
-import os
-import re
-from dataclasses import dataclass, field
-from pathlib import Path
-
 from parmst.bench import real
+from parmst.bench.suite_types import BenchGraph, Reference, Suite
 from parmst.bench.weak import WEAK_GRAPHS
-from parmst.graph import Graph
 
-__all__ = ["ECL_MST_H100", "SUITES", "BenchGraph", "Reference", "Suite", "default_cache_dir",
-           "get_suite", "is_point_source", "load_graph", "load_points"]
-
-log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class BenchGraph:
-    """One input of a suite: a display name, a generator spec and the paper's input.
-
-    A spec of a point family (:mod:`parmst.generators.points`) or a point file
-    (``.npy``, ``.csv``) makes it a point set, whose tree the point solvers build:
-    the Euclidean one, or with ``min_samples`` HDBSCAN's mutual-reachability tree.
-    """
-
-    name: str
-    spec: str
-    stands_for: str = ""
-    min_samples: int | None = None
-
-    @property
-    def is_points(self) -> bool:
-        """Whether the input is a point set rather than a graph."""
-        return is_point_source(self.spec)
-
-
-@dataclass(frozen=True)
-class Reference:
-    """Published throughputs (M edges/s) to print beside ours, per graph name.
-
-    ``measure`` says which of our times they compare with: ``"compute"``
-    (computation only, as ECL-MST's own timer) or ``"time"`` (the whole solve).
-    """
-
-    name: str
-    source: str
-    values: dict[str, float]
-    measure: str = "compute"
-
-
-@dataclass(frozen=True)
-class Suite:
-    """A named list of inputs reproducing one paper's experiment, and its settings.
-
-    Attributes
-    ----------
-    name : str
-    paper : str
-        The seed paper and the table or figure it reproduces.
-    graphs : tuple of BenchGraph
-    size_series : bool
-        The inputs form a size series (plotted as time against size).
-    solvers, peers : tuple of str, optional
-        Solver specs (``"ecl/gpu[launch=persistent]"``) and peers to run
-        when the command names none (every suite of :data:`SUITES` names both);
-        ``None``: the harness's defaults, every solver that can run here and
-        every installed peer.
-    threads : tuple of int, optional
-        A thread-count sweep for solvers that take ``threads``.
-    ranks : tuple of int, optional
-        An MPI rank-count sweep for the mpi solvers (one mpiexec launch each).
-    weak : tuple of str
-        Weak-scaling series run at each rank count (:mod:`parmst.bench.weak`).
-    edges_per_rank : int, optional
-        Their edges per rank (default :data:`parmst.bench.weak.EDGES_PER_RANK`).
-    measure : str
-        ``"time"`` (whole solve) or ``"compute"`` (computation only) for
-        throughput and speedups.
-    baseline : str, optional
-        Solver that speedups are taken against (default ``kruskal/serial``).
-    reference : Reference, optional
-        Published figures printed as a column beside ours.
-    formats : tuple of str
-        File formats whose write and read speed is timed on every graph.
-    scans : tuple of int
-        Sizes (MiB of uint32) of the OpenCL prefix-scan experiment
-        (:mod:`parmst.bench.scan`), run besides any graphs.
-    warmup : str
-        ``"graph"``: each solver's warm-up solves the graph itself;
-        ``"prefix"``: its first :data:`parmst.bench.solver_timing.WARMUP_PREFIX_EDGES`
-        edges (same vertex count and dtypes, so the same kernels compile), for
-        graphs where a second full solve of a slow baseline would cost minutes.
-    weights : tuple of str
-        Weight transforms (:mod:`parmst.bench.transforms`): each graph runs
-        once per transform, ``"ranked"`` as ``<name>~ranked``.
-    placements : tuple of str
-        Where the solvers take each graph from (:mod:`parmst.bench.placement`):
-        ``"host"`` arrays and/or ``"device"`` arrays, the latter as ``<name>@device``.
-    end_to_end : bool
-        Time the whole public call (graph from the arrays, the forest, its ids)
-        instead of the solve function (:mod:`parmst.bench.solver_calls`).
-    gpu_scale : tuple of str
-        Graphs generated on the GPUs and solved at each of ``gpus`` GPU counts
-        (:data:`parmst.bench.multigpu_scale.SCALE_GRAPHS`).
-    gpus : tuple of int
-        The GPU counts of ``gpu_scale``.
-    """
-
-    name: str
-    paper: str
-    graphs: tuple[BenchGraph, ...]
-    size_series: bool = False
-    notes: str = ""
-    solvers: tuple[str, ...] | None = None
-    peers: tuple[str, ...] | None = None
-    threads: tuple[int, ...] | None = None
-    ranks: tuple[int, ...] | None = None
-    weak: tuple[str, ...] = ()
-    edges_per_rank: int | None = None
-    measure: str = "time"
-    baseline: str | None = None
-    reference: Reference | None = None
-    formats: tuple[str, ...] = ()
-    scans: tuple[int, ...] = ()
-    warmup: str = "graph"
-    weights: tuple[str, ...] = ("given",)
-    placements: tuple[str, ...] = ("host",)
-    end_to_end: bool = False
-    gpu_scale: tuple[str, ...] = ()
-    gpus: tuple[int, ...] = (1, 2, 4)
-    specs: tuple[str, ...] = field(init=False, repr=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "specs", tuple(g.spec for g in self.graphs))
+__all__ = ["ECL_MST_H100", "SUITES", "get_suite"]
 
 
 def _seed000(files: tuple[str, ...]) -> tuple[BenchGraph, ...]:
@@ -690,92 +559,3 @@ def get_suite(name: str) -> Suite:
         return SUITES[name]
     except KeyError:
         raise ValueError(f"unknown suite {name!r}; suites: {', '.join(SUITES)}") from None
-
-
-def default_cache_dir() -> Path:
-    """``$PARMST_CACHE`` if set, else ``~/.cache/parmst/graphs``."""
-    env = os.environ.get("PARMST_CACHE")
-    return Path(env) if env else Path.home() / ".cache" / "parmst" / "graphs"
-
-
-def _cache_path(cache_dir: Path, spec: str) -> Path:
-    from parmst import __version__
-
-    # The version is part of the key: a generator may change between releases.
-    digest = hashlib.sha1(f"{__version__}|{spec}".encode()).hexdigest()[:12]
-    stem = re.sub(r"[^A-Za-z0-9_.=-]+", "_", spec)[:80]
-    return cache_dir / f"{stem}-{digest}.npz"
-
-
-_POINT_FILES = (".npy", ".csv", ".csv.gz")
-
-
-def is_point_source(source: str) -> bool:
-    """Whether ``source`` names a point set: a point family's spec or a ``.npy`` / ``.csv``
-    file (Parquet files are read as graphs here).
-
-    Examples
-    --------
-    >>> is_point_source("uniform-points:n=10"), is_point_source("grid2d:side=4")
-    (True, False)
-    """
-    from parmst.generators.points import POINT_FAMILIES
-
-    return (source.lower().endswith(_POINT_FILES)
-            or source.partition(":")[0].strip() in POINT_FAMILIES)
-
-
-def load_points(source: str):
-    """Read a point file, or generate points from a spec (fast enough not to be cached).
-
-    Examples
-    --------
-    >>> load_points("lattice-points:n=6,d=3").shape
-    (6, 3)
-    """
-    if os.path.exists(source):
-        from parmst.io.points import read_points
-
-        return read_points(source)
-    from parmst.generators.points import generate_points
-
-    return generate_points(source)
-
-
-def load_graph(source: str, cache_dir: str | os.PathLike | None = None) -> Graph:
-    """Read a graph file, or generate a graph from a spec (cached in ``cache_dir``).
-
-    Parameters
-    ----------
-    source : str
-        A path to an existing graph file (any format :mod:`parmst.io`
-        reads), a generator spec such as ``"rmat:scale=14,seed=1"``, or
-        ``"real:<name>"``, a real graph fetched by :mod:`parmst.bench.real`
-        (:class:`~parmst.bench.real.RealGraphMissing` if it is not in the cache).
-    cache_dir : path, optional
-        Where generated graphs are kept as ``.npz``; ``None`` disables caching.
-
-    Examples
-    --------
-    >>> load_graph("grid2d:side=4,seed=1").num_vertices
-    16
-    """
-    if os.path.exists(source):
-        return Graph.read(source)
-    if source.startswith(real.PREFIX):  # a real graph: fetched into the cache, never generated
-        return real.load(source[len(real.PREFIX):],
-                         cache_dir if cache_dir is not None else default_cache_dir())
-    from parmst.generators import generate
-
-    if cache_dir is None:
-        return generate(source)
-    path = _cache_path(Path(cache_dir), source)
-    if path.exists():
-        log.info("loading %s from cache %s", source, path)
-        return Graph.read(path)
-    graph = generate(source)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.stem + f".{os.getpid()}.tmp.npz")
-    graph.write(partial)
-    os.replace(partial, path)  # atomic, so a concurrent run never reads half a file
-    return graph

@@ -12,7 +12,7 @@ grid), a licence note and its format, whose converter
 ``raw.githubusercontent.com`` (or reads it from ``--source DIR``, a folder
 laid out as ``DIR/<owner>/<repository>/<path>``), checks its SHA-256,
 converts it and writes ``real/<name>-<sha256[:12]>.npz`` into the benchmark's
-graph cache (``--cache-dir``, default :func:`parmst.bench.suites.default_cache_dir`).
+graph cache (``--cache-dir``, default :func:`parmst.bench.inputs.default_cache_dir`).
 Suites name these graphs ``real:<name>``; one missing from the cache is
 skipped with one line that names the fetch command (:class:`RealGraphMissing`).
 
@@ -143,7 +143,7 @@ def load(name: str, cache_dir: str | os.PathLike) -> Graph:
 
 
 def _default_cache() -> Path:
-    from parmst.bench.suites import default_cache_dir
+    from parmst.bench.inputs import default_cache_dir
 
     return default_cache_dir()
 
