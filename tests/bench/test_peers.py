@@ -8,7 +8,8 @@ import pytest
 import parmst
 import parmst.bench
 from parmst.bench.peer_runner import PeerRunner
-from parmst.bench.peers import ECL_MST_PROGRAM, PBBS_PROGRAM, PEERS, available_peers, resolve_peers
+from parmst.bench.peers import PEERS, available_peers, resolve_peers
+from parmst.bench.program_peers import ECL_MST_PROGRAM, PBBS_PROGRAM
 
 
 @pytest.fixture(scope="module")
@@ -267,7 +268,7 @@ np.stack([i[tree], j[tree]], axis=1).astype(np.int64).tofile(out)
 
 @pytest.mark.parametrize("wrong", [False, True])
 def test_pargeo_peer_reads_its_timer_and_pairs(tmp_path, monkeypatch, wrong):
-    from parmst.bench.peers import PARGEO_EMST_PROGRAM
+    from parmst.bench.program_peers import PARGEO_EMST_PROGRAM
 
     program = tmp_path / "emst_driver"
     program.write_text(f"#!{sys.executable}\n{_FAKE_PARGEO}")
@@ -287,7 +288,7 @@ def test_pargeo_peer_reads_its_timer_and_pairs(tmp_path, monkeypatch, wrong):
 
 
 def test_pargeo_peer_without_its_program_says_how_to_get_it(monkeypatch):
-    from parmst.bench.peers import PARGEO_EMST_PROGRAM
+    from parmst.bench.program_peers import PARGEO_EMST_PROGRAM
 
     monkeypatch.delenv(PARGEO_EMST_PROGRAM, raising=False)
     assert not PEERS["pargeo-emst"].installed()
