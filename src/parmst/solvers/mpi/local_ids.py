@@ -61,14 +61,10 @@ def _part_slot(value, part_bits, bits):
 
 
 @numba.njit(parallel=True, cache=True)
-def _number_in_parts(values, first, count, part_bits, group):
-    """Local ids of ``values`` (owned: ``value - first``; others: ``count`` on, part by
-    part, each part in the order first seen) written to ``group``, and the outside labels
-    in id order.
-
-    ``group`` may be ``values`` itself: each value is read for the last time in the pass
-    that writes its id, and no other pass reads it afterwards.
-    """
+def _group_by_part(values, first, count, part_bits, group):
+    """Owned values' local ids (``value - first``) written to ``group``; the positions of the
+    outside labels grouped by hash part (``members``, part ``p`` at
+    ``part_start[p] .. part_start[p + 1] - 1``, each part in position order)."""
     n = len(values)
     parts = 1 << part_bits
     blocks = num_blocks(n)
@@ -82,7 +78,7 @@ def _number_in_parts(values, first, count, part_bits, group):
     part_start = np.zeros(parts + 1, dtype=np.int64)
     for p in range(parts):
         part_start[p + 1] = part_start[p] + offsets[blocks, p]
-    members = np.empty(part_start[parts], dtype=np.int64)  # positions of outside labels
+    members = np.empty(part_start[parts], dtype=np.int64)
     for blk in numba.prange(blocks):
         lo, hi = block_span(blk, n)
         fill = offsets[blk] + part_start[:parts]
@@ -93,7 +89,16 @@ def _number_in_parts(values, first, count, part_bits, group):
                 p = _part(values[i], part_bits)
                 members[fill[p]] = i
                 fill[p] += 1
-    found = np.empty(part_start[parts], dtype=np.int64)  # each part's distinct labels
+    return members, part_start
+
+
+@numba.njit(parallel=True, cache=True)
+def _number_each_part(values, members, part_start, part_bits, group):
+    """Each part's distinct outside labels numbered in the order first seen, one thread a
+    part with its own hash table: the number written to ``group``, the labels to ``found``
+    (part ``p``'s at ``part_start[p]`` on), and how many each part has."""
+    parts = len(part_start) - 1
+    found = np.empty(part_start[parts], dtype=np.int64)
     distinct = np.zeros(parts, dtype=np.int64)
     for p in numba.prange(parts):
         lo, hi = part_start[p], part_start[p + 1]
@@ -112,6 +117,14 @@ def _number_in_parts(values, first, count, part_bits, group):
                 k += 1
             group[i] = table[h]
         distinct[p] = k
+    return found, distinct
+
+
+@numba.njit(parallel=True, cache=True)
+def _offset_parts(members, part_start, found, distinct, count, group):
+    """The parts' numbers shifted to local ids (``count`` on, part after part); returns the
+    outside labels in local-id order."""
+    parts = len(distinct)
     id_start = np.zeros(parts + 1, dtype=np.int64)
     for p in range(parts):
         id_start[p + 1] = id_start[p] + distinct[p]
@@ -122,6 +135,20 @@ def _number_in_parts(values, first, count, part_bits, group):
             group[members[j]] += count + id_start[p]
         others[id_start[p]:id_start[p + 1]] = found[lo:lo + distinct[p]]
     return others
+
+
+def _number_in_parts(values, first, count, part_bits, group):
+    """Local ids of ``values`` (owned: ``value - first``; others: ``count`` on, part by
+    part, each part in the order first seen) written to ``group``, and the outside labels
+    in id order.
+
+    ``group`` may be ``values`` itself: each value is read for the last time in the pass
+    that writes its id (the owned ones while grouping, the others while numbering), and no
+    other pass reads it afterwards.
+    """
+    members, part_start = _group_by_part(values, first, count, part_bits, group)
+    found, distinct = _number_each_part(values, members, part_start, part_bits, group)
+    return _offset_parts(members, part_start, found, distinct, count, group)
 
 
 def local_ids(labels: np.ndarray, first: int, count: int, in_place: bool = False
