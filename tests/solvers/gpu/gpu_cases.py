@@ -167,7 +167,7 @@ def test_ecl_auto_launch_hands_over_to_persistent_kernel(dtype):
 def test_ecl_batched_launch_reads_the_size_once_per_batch_of_rounds():
     """launch="batched": big rounds read their size, the rest run ROUNDS_PER_CHECK rounds per
     read (the empty rounds after the last are not counted)."""
-    from parmst.solvers.gpu import ecl
+    from parmst.solvers.gpu._ecl_rounds import ROUNDS_PER_CHECK
 
     n, m = SIZES[-1]
     graph = random_graph(5, n, m, "float64")
@@ -185,7 +185,7 @@ def test_ecl_batched_launch_reads_the_size_once_per_batch_of_rounds():
     # round and one that finds the first small size, then one per batch of small rounds.
     assert per_round.extra["host_syncs"] - warm.extra["host_syncs"] == per_round.rounds + 1
     assert batched.extra["host_syncs"] - warm.extra["host_syncs"] == \
-        big + 1 + -(-small // ecl.ROUNDS_PER_CHECK)
+        big + 1 + -(-small // ROUNDS_PER_CHECK)
 
 
 def grid_graph(side: int, seed: int) -> parmst.Graph:
@@ -201,16 +201,16 @@ def test_ecl_auto_launch_runs_medium_rounds_batched_and_small_ones_persistent():
     """launch="auto" below ``persistent_below``: rounds from ``batched_min`` records up as
     separate launches, ROUNDS_PER_CHECK per read, the rest in the persistent kernel, in one
     phase; the rounds and their sizes are those of per-round launches."""
-    from parmst.solvers.gpu import ecl
+    from parmst.solvers.gpu._ecl_rounds import ROUNDS_PER_CHECK
 
     graph = grid_graph(16, 4)
     m = graph.num_edges
     per_round = assert_exact(graph, "ecl/gpu", launch="per-round", filter=False, **BLOCK).stats
-    assert per_round.rounds > ecl.ROUNDS_PER_CHECK
+    assert per_round.rounds > ROUNDS_PER_CHECK
     auto = assert_exact(graph, "ecl/gpu", launch="auto", persistent_below=2 * m,
                         batched_min=m, filter=False, **BLOCK).stats
     assert auto.worklist_sizes == per_round.worklist_sizes
-    assert auto.extra["persistent_rounds"] == per_round.rounds - ecl.ROUNDS_PER_CHECK
+    assert auto.extra["persistent_rounds"] == per_round.rounds - ROUNDS_PER_CHECK
     persistent = assert_exact(graph, "ecl/gpu", launch="auto", persistent_below=2 * m,
                               batched_min=m + 1, filter=False, **BLOCK).stats
     assert persistent.extra["persistent_rounds"] == per_round.rounds
