@@ -5,7 +5,8 @@ generators loop over (:mod:`parmst.generators._counter` and each family's
 per-position rule), so a GPU computes the host's values bit for bit. Kernels
 loop grid-stride, so they also run on numba-cuda's simulator. A kernel that
 takes a family's rule is built once per rule (:func:`functools.cache`): a
-rule is a compile-time constant of its kernel. This module imports
+rule is a compile-time constant of its kernel, as is the kept-keys kernel's
+choice of counting or writing, so both launches draw by one loop. This module imports
 ``numba.cuda``; only :mod:`parmst.generators.device` imports it, when a GPU
 generation runs.
 """
@@ -24,44 +25,36 @@ from parmst.generators.lattice import grid_link, link_kept, road_weight
 
 
 @cache
-def count_keys_kernel(pair: Any) -> Any:
-    """``count[0] +=`` the raw edges whose pair key lies in ``klo .. khi - 1`` (loops never do)."""
-    @cuda.jit
-    def count_keys(lo, count_raw, n, args, klo, khi, count):
+def kept_keys_kernel(pair: Any, write: bool) -> Any:
+    """The raw edges whose pair key lies in ``klo .. khi - 1`` (loops never do): each thread
+    counts its positions' keys and reserves that many slots of ``slots[0]`` with one atomic,
+    so a launch leaves the kept total there. With ``write`` (a compile-time constant of the
+    kernel) each thread then draws its positions again and writes their keys into ``keys``
+    from its first slot, in any order (they are sorted next); without it ``keys`` is not
+    touched (an empty array will do): the counting launch that sizes ``keys``."""
+    @cuda.jit(device=True)
+    def thread_keys(lo, count_raw, n, args, klo, khi, keys, at):
+        """The keys in range among this thread's positions: how many, and (where ``at >= 0``)
+        the keys themselves into ``keys[at:]``. The one rule both launches draw by."""
         mine = np.int64(0)
         for i in range(cuda.grid(1), count_raw, cuda.gridsize(1)):
             u, v = pair(lo + i, *args)
             key = pair_key(u, v, n)
             if klo <= key < khi:
+                if at >= 0:
+                    keys[at + mine] = key
                 mine += 1
-        if mine:
-            cuda.atomic.add(count, 0, mine)
-    return count_keys
+        return mine
 
-
-@cache
-def write_keys_kernel(pair: Any) -> Any:
-    """The pair keys in ``klo .. khi - 1`` into ``keys``, in any order (they are sorted next):
-    each thread counts its positions' keys, reserves that many slots with one atomic, then
-    draws its positions again and writes them."""
     @cuda.jit
-    def write_keys(lo, count_raw, n, args, klo, khi, slots, keys):
-        mine = np.int64(0)
-        for i in range(cuda.grid(1), count_raw, cuda.gridsize(1)):
-            u, v = pair(lo + i, *args)
-            key = pair_key(u, v, n)
-            if klo <= key < khi:
-                mine += 1
+    def kept_keys(lo, count_raw, n, args, klo, khi, slots, keys):
+        mine = thread_keys(lo, count_raw, n, args, klo, khi, keys, np.int64(-1))
         if mine == 0:
             return
         at = cuda.atomic.add(slots, 0, mine)
-        for i in range(cuda.grid(1), count_raw, cuda.gridsize(1)):
-            u, v = pair(lo + i, *args)
-            key = pair_key(u, v, n)
-            if klo <= key < khi:
-                keys[at] = key
-                at += 1
-    return write_keys
+        if write:
+            thread_keys(lo, count_raw, n, args, klo, khi, keys, at)
+    return kept_keys
 
 
 @cuda.jit

@@ -194,6 +194,23 @@ def _sorted(keys: Any, below: int, device: int) -> Any:
 
 
 # ---------------------------------------------------------------- drawn pairs
+def _kept_keys(recipe: Drawn, klo: int, khi: int, write: bool, keys: Any) -> Any:
+    """One launch of :func:`parmst.generators._device_kernels.kept_keys_kernel` over every
+    position of ``recipe``'s graph: the keys in ``klo .. khi - 1`` written into ``keys``, or
+    only counted; returns the one-element device array that holds their count."""
+    from numba import cuda
+
+    from parmst.generators import _device_kernels as k
+
+    raw = recipe.raw_count
+    slots = cuda.to_device(np.zeros(1, dtype=np.int64))
+    if raw:
+        k.kept_keys_kernel(recipe.pair, write)[_grid(raw)](
+            np.int64(0), np.int64(raw), np.int64(recipe.num_vertices), recipe.args,
+            np.int64(klo), np.int64(khi), slots, keys)
+    return slots
+
+
 def _drawn_keys(recipe: Drawn, klo: int, khi: int, device: int) -> Any:
     """The distinct pair keys in ``klo .. khi - 1`` of ``recipe``'s graph, sorted, on the device
     (phase 1 of a part: every position drawn, only the range kept)."""
@@ -202,20 +219,13 @@ def _drawn_keys(recipe: Drawn, klo: int, khi: int, device: int) -> Any:
     from parmst._cuda import arrays
     from parmst.generators import _device_kernels as k
 
-    n, raw = np.int64(recipe.num_vertices), recipe.raw_count
-    grid = _grid(raw)
-    count = cuda.to_device(np.zeros(1, dtype=np.int64))
-    if raw:
-        k.count_keys_kernel(recipe.pair)[grid](np.int64(0), np.int64(raw), n, recipe.args,
-                                               np.int64(klo), np.int64(khi), count)
-    kept = int(count.copy_to_host()[0])
+    counted = _kept_keys(recipe, klo, khi, False, cuda.device_array(0, dtype=np.int64))
+    kept = int(counted.copy_to_host()[0])
     _check_room(device, kept * BYTES_PER_KEPT_KEY,
                 f"{recipe.family} ({kept:,} drawn pair keys in this part)")
     keys = cuda.device_array(kept, dtype=np.int64)
     if kept:
-        slots = cuda.to_device(np.zeros(1, dtype=np.int64))
-        k.write_keys_kernel(recipe.pair)[grid](np.int64(0), np.int64(raw), n, recipe.args,
-                                               np.int64(klo), np.int64(khi), slots, keys)
+        _kept_keys(recipe, klo, khi, True, keys)
         keys = _sorted(keys, khi, device)
     flags = cuda.device_array(kept, dtype=np.int8)
     if kept:
