@@ -78,6 +78,9 @@ def _cooperative_blocks(args: tuple, block_size: int) -> int:
 
 
 def _device_bytes(graph, init: str, capacity: int, record_words: int) -> int:
+    """Device bytes of one solve, checked before anything is allocated: the graph as the
+    populate reads it (edge list and keys, or CSR with keys and ids), both worklists, the sets
+    and their minima (and tie-breaking ids), the forest's flags and the counters."""
     n, m = graph.num_vertices, graph.num_edges
     index = graph.index_dtype.itemsize
     graph_bytes = (2 * index + 8) * m if init == "edge" else (n + 1 + 2 * m) * index + 16 * m
