@@ -50,13 +50,10 @@ def brute_core(x, k, points):
 
 
 @numba.njit(cache=True)
-def cycle_violations(x, core2, first, second, keys, sources, found, limit):
-    """The cycle property at every pair with an end in ``sources``: walk the tree from each
-    source keeping the heaviest ``(key, id)`` on the path, then compare each pair.
-
-    Writes up to ``limit`` violating pairs ``(source, v)`` into ``found``; returns how many.
-    """
-    n = len(x)
+def _breadth_first(n, first, second, keys):
+    """The spanning tree of the pairs rooted at point 0, its points in breadth-first order:
+    ``order`` (the point at each position), ``up`` (the position of each position's parent;
+    -1 at the root) and the ``(key, pair id)`` of the pair to the parent."""
     degree = np.zeros(n + 1, dtype=np.int64)
     for e in range(len(first)):
         degree[first[e] + 1] += 1
@@ -69,38 +66,72 @@ def cycle_violations(x, core2, first, second, keys, sources, found, limit):
         for a, b in ((first[e], second[e]), (second[e], first[e])):
             other[fill[a]], edge[fill[a]] = b, e
             fill[a] += 1
+    order = np.empty(n, dtype=np.int64)
+    position = np.full(n, -1, dtype=np.int64)
+    up = np.full(n, -1, dtype=np.int64)
+    up_key = np.full(n, -np.inf)
+    up_id = np.full(n, -1, dtype=np.int64)
+    order[0], position[0], size = 0, 0, 1
+    for head in range(n):
+        u = order[head]
+        for t in range(start[u], start[u + 1]):
+            v = other[t]
+            if position[v] >= 0:
+                continue
+            e = edge[t]
+            position[v], order[size], up[size] = size, v, head
+            up_key[size], up_id[size] = keys[e], pair_id(first[e], second[e], n)
+            size += 1
+    return order, position, up, up_key, up_id
+
+
+@numba.njit(cache=True)
+def cycle_violations(x, core2, first, second, keys, sources, found, limit):
+    """The cycle property at every pair with an end in ``sources``, for a spanning tree:
+    the heaviest ``(key, id)`` on the tree path from each source to every point, then each
+    pair compared with it.
+
+    The tree is rooted and its points taken in breadth-first order, so the path from a
+    source to a point that is not its ancestor ends with the pair to that point's parent,
+    whose path is already known: one sequential sweep per source (the source's ancestors
+    first, walking up), with the points copied into that order so the distances are read
+    in sequence too. Writes up to ``limit`` violating pairs ``(source, v)`` into ``found``;
+    returns how many.
+    """
+    n = len(x)
+    order, position, up, up_key, up_id = _breadth_first(n, first, second, keys)
+    xo = x[order]
+    core2o = core2[order]
     path_key = np.empty(n)
     path_id = np.empty(n, dtype=np.int64)
-    seen = np.empty(n, dtype=np.int64)
-    stack = np.empty(n, dtype=np.int64)
+    on_chain = np.full(n, -1, dtype=np.int64)
     count = 0
     for s_index in range(len(sources)):
         s = sources[s_index]
-        seen[:] = -1
-        seen[s], path_key[s], path_id[s] = s, -np.inf, -1
-        stack[0], top = s, 1
-        while top:
-            top -= 1
-            u = stack[top]
-            for t in range(start[u], start[u + 1]):
-                v = other[t]
-                if seen[v] == s:
-                    continue
-                seen[v] = s
-                e = edge[t]
-                ident = pair_id(first[e], second[e], n)
-                if precedes_pair(path_key[u], path_id[u], keys[e], ident):
-                    path_key[v], path_id[v] = keys[e], ident
+        at = position[s]
+        path_key[at], path_id[at], on_chain[at] = -np.inf, -1, s_index
+        while up[at] >= 0:  # the source's ancestors: the path climbs through each one
+            parent = up[at]
+            if precedes_pair(path_key[at], path_id[at], up_key[at], up_id[at]):
+                path_key[parent], path_id[parent] = up_key[at], up_id[at]
+            else:
+                path_key[parent], path_id[parent] = path_key[at], path_id[at]
+            on_chain[parent] = s_index
+            at = parent
+        here = position[s]
+        for i in range(n):
+            if on_chain[i] != s_index:
+                parent = up[i]
+                if precedes_pair(path_key[parent], path_id[parent], up_key[i], up_id[i]):
+                    path_key[i], path_id[i] = up_key[i], up_id[i]
                 else:
-                    path_key[v], path_id[v] = path_key[u], path_id[u]
-                stack[top] = v
-                top += 1
-        for v in range(n):
-            if v == s:
+                    path_key[i], path_id[i] = path_key[parent], path_id[parent]
+            if i == here:
                 continue
-            key = mutual_reachability(core2, s, v, squared_distance(x, s, x, v))
+            v = order[i]
+            key = mutual_reachability(core2o, here, i, squared_distance(xo, here, xo, i))
             ident = pair_id(s, v, n)
-            if ident != path_id[v] and not precedes_pair(path_key[v], path_id[v], key, ident):
+            if ident != path_id[i] and not precedes_pair(path_key[i], path_id[i], key, ident):
                 if count < limit:
                     found[count, 0], found[count, 1] = s, v
                 count += 1
