@@ -38,11 +38,13 @@ def _tuples(snap: NxSnapshot, halves: np.ndarray, keys: bool, data: bool) -> lis
     Built while the cyclic collector is paused: made lazily in the caller's
     loop instead, the surviving tuples would set off collections (full ones
     among them, which walk every dict of the caller's graph) that one
-    paused burst avoids.
+    paused burst avoids. Keys and dicts come straight from an iterator into
+    the tuples: a list of them first would touch every dict, scattered in the
+    caller's memory, twice more (a reference taken, then dropped).
     """
     parts = [snap.labels_at(snap.row[halves]), snap.labels_at(snap.nbr[halves])]
     if snap.multigraph and keys:
-        parts.append(_pick(snap.keys, halves))
+        parts.append(_picking(snap.keys, halves))
     if data:
         parts.append(_dicts_of(snap, halves))
     with gc_paused():
@@ -53,12 +55,12 @@ def _tuples(snap: NxSnapshot, halves: np.ndarray, keys: bool, data: bool) -> lis
     return edges
 
 
-def _dicts_of(snap: NxSnapshot, halves: np.ndarray) -> list:
+def _dicts_of(snap: NxSnapshot, halves: np.ndarray) -> Iterator:
     """Attribute dicts of ``halves``, taken from the edges' dicts when all are edges (Kruskal)."""
     where = snap.edge_of_half[halves]
     if len(halves) and where.min() < 0:
-        return _pick(snap.dicts, halves)
-    return _pick(snap.edge_dicts, where)
+        return _picking(snap.dicts, halves)
+    return _picking(snap.edge_dicts, where)
 
 
 def _then_raise(edges: list[tuple], error: str | None) -> Iterator:
@@ -113,9 +115,9 @@ def spanning_tree(G: Any, algorithm: str, minimum: bool, weight: Any,
     return T
 
 
-def _pick(items: list, at: np.ndarray) -> list:
-    """``[items[i] for i in at]``, the loop in C."""
-    return list(map(items.__getitem__, at.tolist()))
+def _picking(items: list, at: np.ndarray) -> Iterator:
+    """``items[i] for i in at``, the loop in C."""
+    return map(items.__getitem__, at.tolist())
 
 
 def _fill_graph(T: nx.Graph, snap: NxSnapshot, halves: np.ndarray) -> None:
@@ -151,7 +153,7 @@ def _fill_rows(rows: np.ndarray, snap: NxSnapshot, halves: np.ndarray) -> None:
     copies = map(dict.copy if snap.plain_dicts else dict,
                  _dicts_in_memory_order(snap, picked, len(in_memory_order)))
     if snap.multigraph:  # a multigraph's row maps each neighbour to {key: data}
-        copies = [{k: d} for k, d in zip(_pick(snap.keys, in_memory_order), copies)]
+        copies = [{k: d} for k, d in zip(_picking(snap.keys, in_memory_order), copies)]
     copies = np.fromiter(copies, dtype=object, count=len(in_memory_order))
     copy_of = np.empty(len(snap.nbr), dtype=np.int64)
     copy_of[in_memory_order] = np.arange(len(in_memory_order))
