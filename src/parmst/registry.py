@@ -442,18 +442,10 @@ def prepare(solver: str, graph: Graph | None, options: dict[str, Any]
     [0, 1]
     """
     chosen = resolve(solver, graph, options)
-    if options:
-        return chosen, functools.partial(chosen.load(), **{**chosen.options, **options})
-    held = _BOUND.get(chosen.name)
-    if held is None or held[0] is not chosen:
-        held = _BOUND[chosen.name] = (chosen, functools.partial(chosen.load(), **chosen.options))
-    return held
-
-
-_BOUND: dict[str, tuple[Solver, Callable[[Graph, Stats], Any]]] = {}
-"""Each solver run without options, with its solve function and its default options bound:
-the common call binds nothing anew (a solve function does not change under a running
-process; the solver is compared by identity, so a registry changed by a test rebinds)."""
+    solve = chosen.load()
+    if not options and not chosen.options:  # the common call: nothing to bind
+        return chosen, solve
+    return chosen, functools.partial(solve, **{**chosen.options, **options})
 
 
 def run(solver: str, graph: Graph, /, **options: Any) -> tuple[Solver, Any, Stats]:
