@@ -21,7 +21,7 @@ from parmst.stats import Stats
 if TYPE_CHECKING:
     from parmst.graph import Graph
 
-__all__ = ["Forest", "ascending_ids", "exact_sum"]
+__all__ = ["Forest", "exact_sum"]
 
 def exact_sum(weights: np.ndarray) -> int | float:
     """Sum weights exactly: Python integers for int weights, correctly rounded for floats.
@@ -64,16 +64,9 @@ def exact_sum(weights: np.ndarray) -> int | float:
         return math.inf if exact > 0 else -math.inf
 
 
-def ascending_ids(ids: np.ndarray, num_edges: int) -> np.ndarray:
-    """``np.sort(ids)`` for distinct edge ids of a graph of ``num_edges`` edges, through a
-    byte or a bit per edge where that is faster (:func:`parmst._forest_kernels.ids_in_order`).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> ascending_ids(np.array([4, 0, 2]), 5).tolist()
-    [0, 2, 4]
-    """
+def _ascending(ids: np.ndarray, num_edges: int) -> np.ndarray:
+    """``np.sort(ids)``, through a bit per edge where that is faster
+    (:func:`parmst._forest_kernels.ids_in_order`)."""
     if not compiled_pays(len(ids)):
         return np.sort(ids)
     ascending, complete = _kernels().ids_in_order(ids, num_edges)
@@ -219,7 +212,7 @@ class Forest:
             self._set(total_weight=exact_sum(graph.weight[unsorted]))
             return
         if unsorted is not None:
-            self._set(edge_ids=ascending_ids(unsorted, graph.num_edges), _unsorted=None)
+            self._set(edge_ids=_ascending(unsorted, graph.num_edges), _unsorted=None)
             if name == "edge_ids":
                 return
         elif object.__getattribute__(self, "edge_ids") is _LAZY:
