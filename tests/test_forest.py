@@ -161,3 +161,12 @@ def test_ids_are_sorted_only_when_read_and_the_total_needs_no_sort(route):
     assert object.__getattribute__(f, "_unsorted") is None
     unread = parmst.Forest.from_edge_ids(g, np.array([3, 0, 2, 1]))
     assert repr(unread) == repr(f)  # every field reads as it would have been filled eagerly
+
+
+def test_ids_known_to_ascend_are_kept_as_they_come():
+    g = parmst.Graph.from_edges([0, 1, 2, 3, 0], [1, 2, 3, 4, 4], [1, 2, 3, 4, 9])
+    ids = np.array([0, 1, 2, 3])
+    f = parmst.Forest.from_edge_ids(g, ids, ascending=True)
+    assert f.edge_ids is ids and object.__getattribute__(f, "_unsorted") is None
+    assert len(f) == 4 and f.total_weight == 10 and f.src.tolist() == [0, 1, 2, 3]
+    assert repr(f) == repr(parmst.Forest.from_edge_ids(g, ids[::-1].copy()))

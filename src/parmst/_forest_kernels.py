@@ -10,7 +10,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["DIGIT_BITS", "fixed_point_digits", "ids_in_order"]
+__all__ = ["DIGIT_BITS", "fixed_point_digits", "ids_in_order", "marked_ascending"]
 
 # The exact sum of doubles as a fixed-point integer in units of 2**-1074 (the smallest
 # subnormal), held in 32-bit digits: every finite double is a 53-bit integer times
@@ -140,12 +140,24 @@ def _collect_bytes(ids, num_edges):
         if i >= limit:
             return ids, False
         marks[i] = 1
-    ascending = np.empty(len(ids) + 1, dtype=np.int64)  # one spare slot for the last write
-    count = 0  # fewer than len(ids) at the end where repeats collapsed into one mark
-    for i in range(num_edges):
-        ascending[count] = i
-        count += marks[i]
-    return ascending[:count], count == len(ids)
+    ascending = marked_ascending(marks, len(ids))  # fewer where repeats collapsed into one mark
+    return ascending, len(ascending) == len(ids)
+
+
+@numba.njit(cache=True)
+def marked_ascending(marks, count):
+    """The positions of the nonzero bytes of ``marks`` (at most ``count`` of them), ascending.
+
+    Every position is written and the count advances by its mark, so the pass
+    never branches: on a forest of a third of the edges or more, cheaper than a
+    sort of the ids.
+    """
+    ascending = np.empty(count + 1, dtype=np.int64)  # one spare slot for the last write
+    taken = 0
+    for i in range(len(marks)):
+        ascending[taken] = i
+        taken += marks[i]
+    return ascending[:taken]
 
 
 @numba.njit(cache=True)

@@ -39,7 +39,8 @@ def as_graph(data: Any) -> Graph:
 
 def _run(graph: Graph, solver: str, options: dict[str, Any]) -> Forest:
     chosen, edge_ids, stats = registry.run(solver, graph, **options)
-    return Forest.from_edge_ids(graph, edge_ids, solver=chosen.name, stats=stats)
+    return Forest.from_edge_ids(graph, edge_ids, solver=chosen.name, stats=stats,
+                                ascending=chosen.ascending)
 
 
 def _run_distributed(dg: Any, solver: str, ignore_nan: bool, verify: bool,
@@ -137,7 +138,7 @@ def minimum_spanning_forest(graph: Any, solver: str = "auto", *, ignore_nan: boo
         sub, ids = g.subgraph_edges(~np.isnan(g.weight))
         inner = _run(sub, solver, options)
         forest = Forest.from_edge_ids(g, ids[inner.edge_ids], solver=inner.solver,
-                                      stats=inner.stats)
+                                      stats=inner.stats, ascending=True)  # both ascend
     else:
         forest = _run(g, solver, options)
     if verify:
@@ -172,7 +173,8 @@ def maximum_spanning_forest(graph: Any, solver: str = "auto", *, ignore_nan: boo
         raise GraphValueError(f"edge {first} has weight -2**63, which cannot be negated in int64")
     negated = Graph(g.src, g.dst, -w, g.num_vertices)
     inner = minimum_spanning_forest(negated, solver, ignore_nan=ignore_nan, **options)
-    forest = Forest.from_edge_ids(g, inner.edge_ids, solver=inner.solver, stats=inner.stats)
+    forest = Forest.from_edge_ids(g, inner.edge_ids, solver=inner.solver, stats=inner.stats,
+                                  ascending=True)
     if verify:
         from parmst.verify import verify as check
 

@@ -123,6 +123,10 @@ class Solver:
     runs_on : str
         The backend, where the name's suffix says something else (``prim-dense/points``
         runs on ``serial``).
+    ascending : bool
+        Its host edge ids come back strictly ascending, the order a
+        :class:`~parmst.Forest` reports them in, so the forest keeps them as they
+        are instead of ordering them again.
     """
 
     name: str
@@ -138,6 +142,7 @@ class Solver:
     distributed_entry: str | None = None
     kind: str = "graph"
     runs_on: str = ""
+    ascending: bool = False
 
     @property
     def algorithm(self) -> str:
@@ -401,6 +406,10 @@ def resolve(solver: str, graph: Any = None, options: dict[str, Any] | None = Non
         An option the solver does not take.
     """
     options = options or {}
+    if solver == "auto" and not options and not is_distributed(graph):
+        chosen = select(graph)
+        if chosen.kind == "graph":
+            return chosen  # the rule picks only solvers that can run on this graph here
     chosen = select(graph, options) if solver == "auto" else get(solver)
     if chosen.kind != "graph":
         raise SolverUnavailable(f"solver {chosen.name!r} solves point sets "
@@ -433,7 +442,10 @@ def prepare(solver: str, graph: Graph | None, options: dict[str, Any]
     [0, 1]
     """
     chosen = resolve(solver, graph, options)
-    return chosen, functools.partial(chosen.load(), **{**chosen.options, **options})
+    solve = chosen.load()
+    if not options and not chosen.options:  # the common call: nothing to bind
+        return chosen, solve
+    return chosen, functools.partial(solve, **{**chosen.options, **options})
 
 
 def run(solver: str, graph: Graph, /, **options: Any) -> tuple[Solver, Any, Stats]:

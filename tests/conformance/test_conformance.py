@@ -109,6 +109,19 @@ def examples(solver: str) -> int:
     return max(1, drawn // 3) if simulated else drawn
 
 
+@pytest.mark.parametrize("solver", [name for name in SOLVERS if registry.get(name).ascending])
+def test_solver_registered_ascending_returns_ascending_ids(solver):
+    """A forest keeps such a solver's ids as they come: they must be strictly ascending
+    (and so distinct), else its ``edge_ids`` would be out of order."""
+    for case in CASE_NAMES:
+        graph = case_graph(case)
+        if registry.get(solver).can_run(graph) is not True or graph.has_nan:
+            continue
+        ids = registry.run(solver, graph)[1]
+        assert (np.diff(ids) > 0).all(), f"{solver} on {case}: ids not ascending"
+        assert ids.tolist() == oracle_forest(case).edge_ids.tolist()
+
+
 @pytest.mark.parametrize("solver", SOLVERS)
 def test_tie_heavy_random_graph_matches_oracle(solver):
     skip_unless_runs(solver)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from parmst.kernels.unionfind import label_kept_roots, scan_in_order
+from parmst.kernels.unionfind import label_kept_roots, scan_in_order, scan_in_order_ascending
 
 
 def test_scan_continues_from_count_and_stops_when_spanning():
@@ -28,6 +28,20 @@ def test_scan_ignores_self_loops_and_parallel_duplicates():
     chosen = np.empty(2, dtype=np.int64)
     assert scan_in_order(np.arange(4), src, dst, parent, size, chosen, 0) == 2
     assert chosen.tolist() == [1, 3]
+
+
+def test_scan_hands_back_the_kept_ids_ascending():
+    """Taken in key order (4, 0, 3; 2 and 1 close cycles), handed back in id order; the scan
+    stops at the capacity (edge 5 is never looked at)."""
+    src = np.array([0, 1, 1, 2, 2, 0], dtype=np.int32)
+    dst = np.array([1, 2, 0, 3, 0, 3], dtype=np.int32)
+    order = np.array([4, 0, 2, 1, 3, 5])
+    parent = np.arange(4, dtype=np.int32)
+    size = np.ones(4, dtype=np.int32)
+    kept = scan_in_order_ascending(order, src, dst, parent, size, 3)
+    assert kept.tolist() == [0, 3, 4] and kept.dtype == np.int64
+    empty = scan_in_order_ascending(np.arange(0), src[:0], dst[:0], np.arange(1), np.ones(1), 0)
+    assert empty.tolist() == []
 
 
 def test_kept_roots_are_numbered_in_root_order_from_the_offset():

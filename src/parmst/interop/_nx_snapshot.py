@@ -109,15 +109,6 @@ class NxSnapshot:
         return self._derived["dicts"]
 
     @property
-    def edge_of_half(self) -> np.ndarray:
-        """Edge index of every half-edge that ``G.edges`` yields, -1 for the others (cached)."""
-        if "edge_of_half" not in self._derived:
-            where = np.full(len(self.nbr), -1, dtype=np.int64)
-            where[self.edge_half] = np.arange(len(self.edge_half))
-            self._derived["edge_of_half"] = where
-        return self._derived["edge_of_half"]
-
-    @property
     def keys(self) -> list | None:
         """Multigraph key of every half-edge (``None`` for a simple graph)."""
         if not self.multigraph:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from parmst._forest_kernels import marked_ascending
+
 
 @numba.njit(cache=True, inline="always")
 def find(parent, v):
@@ -66,6 +68,24 @@ def scan_in_order(order, src, dst, parent, size, chosen, count):
     for i in range(start, count):
         chosen[i] = order[chosen[i]]
     return count
+
+
+@numba.njit(cache=True)
+def scan_in_order_ascending(order, src, dst, parent, size, capacity):
+    """:func:`scan_in_order` from an empty forest of at most ``capacity`` edges, the kept
+    edge ids returned ascending (the order a forest reports them in).
+
+    Each kept position marks its edge id in a byte per edge, collected in one
+    branch-free pass (:func:`parmst._forest_kernels.marked_ascending`) while
+    the scan's arrays are still in cache: the positions are mapped to ids by
+    the marking itself, so ordering costs one pass over the edges' bytes.
+    """
+    kept = np.empty(capacity, dtype=np.int64)
+    count = scan_sorted(src[order], dst[order], parent, size, kept, 0)
+    marks = np.zeros(len(order), dtype=np.uint8)
+    for i in range(count):
+        marks[order[kept[i]]] = 1
+    return marked_ascending(marks, count)
 
 
 @numba.njit(cache=True)

@@ -10,6 +10,7 @@ register(Solver(
     entry="parmst.solvers.serial.kruskal:solve",
     paper=CITATIONS["shou-he"] + ", section 2.8 (Listing 2); Sousa, Algorithm 2",
     summary="sort by (weight, id), scan with union-find; the reference",
+    ascending=True,
 ))
 register(Solver(
     name="filter-kruskal/serial",
