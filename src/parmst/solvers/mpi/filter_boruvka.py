@@ -31,6 +31,7 @@ from parmst.solvers.mpi import genboruvka
 from parmst.solvers.mpi.allreduce import allreduce_rounds
 from parmst.solvers.mpi.contract import filter_contract, solve_locally
 from parmst.solvers.mpi.contracted import Contracted
+from parmst.solvers.mpi.forest_merge import merge_fits, merge_held
 from parmst.solvers.mpi.held import GIVEN, LOCAL, LOOP, Labels, edge_kind, held_share, vertex_labels
 from parmst.solvers.mpi.owners import owner_rounds
 from parmst.solvers.mpi.rank_threads import rank_threads
@@ -41,7 +42,7 @@ from parmst.stats import Stats
 # owner rounds (O(m/p + k/p) work and words per rank and round) instead of all-reduce rounds
 # (O(k) replicated per rank, with O(k) words reduced each round).
 ALLREDUCE_MAX_COMPONENTS = 1 << 16
-ROUNDS = ("auto", "allreduce", "owners", "genboruvka")
+ROUNDS = ("auto", "merge", "allreduce", "owners", "genboruvka")
 
 # filter-boruvka contracts each rank's local forest first only when the local edges could
 # contract at least this fraction of the vertices (sum over ranks of min(local edges, owned
@@ -162,8 +163,13 @@ def _one_rank(dg: DistributedGraph, stats: Stats, local_solver: str, threads: in
 
 def _on_ranks(dg: DistributedGraph, stats: Stats, local_solver: str, threads: int,
               rounds: str, local_filter: str) -> np.ndarray:
-    """:func:`filter_boruvka_held` on two ranks or more: the filter (or the vertex graph),
-    then the rounds."""
+    """:func:`filter_boruvka_held` on two ranks or more: the ranks' forests merged up a tree
+    where the forest is small against the edges (:func:`merge_fits`), else the filter (or
+    the vertex graph), then the rounds."""
+    if rounds == "merge" or (rounds == "auto" and merge_fits(dg.num_vertices, dg.num_edges,
+                                                             dg.size)):
+        stats.extra["rounds_by"] = "merge"
+        return merge_held(dg, stats, local_solver, threads)
     labels = vertex_labels(dg)
     local, loops, held = held_counts(labels, dg.edge_ids)
     use_filter = local_filter == "on" or (local_filter == "auto" and filter_pays(dg, local))

@@ -1,0 +1,152 @@
+"""filter-boruvka's forest merge: local forests joined up a binary tree of ranks.
+
+The cycle property holds in any subset of the edges: an edge outside the
+minimum spanning forest of a subset that contains it is in no minimum
+spanning forest of the whole graph. So
+
+1. every rank computes the minimum spanning forest of its primary edges
+   (those whose ``src`` it owns: they partition the edges) with the best
+   one-process solver on its threads (``merge-local``);
+2. at step ``k`` (``ceil(log2 p)`` steps), each rank ``r`` still holding a
+   forest with bit ``k`` set sends it, as global ends, weight and edge id, to
+   rank ``r - 2**k``, which solves the forest of the union of the two
+   (``merge-step-k``); a forest has at most ``n - 1`` edges, so a merge never
+   reads more than ``2 (n - 1)``;
+3. rank 0 then holds the whole forest and sends every rank the ids of its
+   primary edges in it: the share :func:`~parmst.solvers.mpi.held.held_share`
+   would give.
+
+It pays where the forest is small against the edges (R-MAT, dense graphs):
+the owner rounds then touch every edge several times in rounds of
+exchanges, where one process's solve of a rank's share is a few passes.
+:func:`merge_fits` is the rule ``rounds="auto"`` uses.
+
+Ties: every forest is kept in increasing global id, and the merged edges are
+put in that order before they are solved, so a solver's position
+tie-break is the global ``(weight, edge_id)`` order.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from parmst._mpi.channel import group_order
+from parmst.distributed import DistributedGraph
+from parmst.graph import Graph
+from parmst.solvers.mpi.contract import solve_locally
+from parmst.stats import Stats
+
+# rounds="auto" merges forests when 2 (n - 1), the most edges a merge reads, is at most this
+# many times m / p, a rank's share of the edges (see merge_fits and docs/mpi.md).
+MERGE_SHARE_FACTOR = 1.0
+
+
+def merge_fits(num_vertices: int, num_edges: int, ranks: int,
+               factor: float = MERGE_SHARE_FACTOR) -> bool:
+    """Whether ``rounds="auto"`` merges forests: ``2 (n - 1) <= factor * m / p``.
+
+    A merge's input is two forests, at most ``2 (n - 1)`` edges, so with the
+    rule no rank holds more for it than ``factor`` times its share of the
+    edges.
+
+    Examples
+    --------
+    >>> merge_fits(5_000, 11_000_000, 16), merge_fits(4_000_000, 16_000_000, 4)
+    (True, False)
+    """
+    return 2 * (num_vertices - 1) <= factor * num_edges / ranks
+
+
+@numba.njit(cache=True)
+def _merged_order(a, b):
+    """Positions into ``concatenate((a, b))`` that put two increasing id arrays in one
+    increasing order (one pass; the two never share an id: primaries partition the edges)."""
+    order = np.empty(len(a) + len(b), dtype=np.int64)
+    i = j = 0
+    for k in range(len(order)):
+        if j == len(b) or (i < len(a) and a[i] < b[j]):
+            order[k] = i
+            i += 1
+        else:
+            order[k] = len(a) + j
+            j += 1
+    return order
+
+
+def _forest_of(edges: tuple[np.ndarray, ...], num_vertices: int, local_solver: str,
+               threads: int) -> tuple[np.ndarray, ...]:
+    """The minimum spanning forest of ``edges`` (src, dst, weight, id; ids increasing), as
+    the same four arrays, ids increasing.
+
+    Positions follow the ids, so the solver's position tie-break is the id's.
+    """
+    src, dst, weight, ids = edges
+    kept = np.sort(solve_locally(Graph(src, dst, weight, num_vertices), local_solver, threads))
+    return src[kept], dst[kept], weight[kept], ids[kept]
+
+
+def _step(dg: DistributedGraph, k: int, forest: tuple[np.ndarray, ...], local_solver: str,
+          threads: int) -> tuple[np.ndarray, ...] | None:
+    """Step ``k`` of the tree: send ``forest`` to ``rank - 2**k`` (returns None), or receive
+    from ``rank + 2**k`` and return the forest of both, or keep ``forest`` as it is."""
+    channel, rank, bit = dg.channel, dg.rank, 1 << k
+    if rank & bit:
+        channel.send_arrays(forest, rank - bit)
+        return None
+    if rank + bit >= channel.size:
+        return forest
+    other = channel.recv_arrays(rank + bit, [a.dtype for a in forest])
+    order = _merged_order(forest[3], other[3])
+    merged = tuple(np.concatenate((mine, theirs))[order] for mine, theirs in zip(forest, other))
+    del other
+    return _forest_of(merged, dg.num_vertices, local_solver, threads)
+
+
+def _shares(dg: DistributedGraph, forest: tuple[np.ndarray, ...] | None) -> np.ndarray:
+    """Rank 0's whole ``forest`` handed out: each rank gets the ids of its primary edges in
+    it (the owner of their ``src``), in increasing order."""
+    channel = dg.channel
+    if channel.rank == 0:
+        src, ids = forest[0], forest[3]
+        owner = dg.ownership.owner(src)
+        ids = ids[group_order(owner, channel.size)]
+        counts = np.bincount(owner, minlength=channel.size)
+    else:
+        ids = np.zeros(0, dtype=np.int64)
+        counts = np.zeros(channel.size, dtype=np.int64)
+    (mine,), _ = channel.alltoallv([ids], counts)
+    return mine
+
+
+def merge_held(dg: DistributedGraph, stats: Stats, local_solver: str, threads: int
+               ) -> np.ndarray:
+    """This rank's share of the forest by merging the ranks' local forests (module doc).
+
+    Parameters
+    ----------
+    dg : DistributedGraph
+    stats : Stats
+        Gets the phases ``merge-local`` and ``merge-step-k`` (one per tree step).
+    local_solver : str
+        The one-process solver of every forest (see
+        :func:`~parmst.solvers.mpi.contract.solve_locally`).
+    threads : int
+        Numba threads of this rank.
+
+    Returns
+    -------
+    ndarray
+        The forest's ids among this rank's primary edges, increasing.
+    """
+    with stats.phase("merge-local"):
+        primary = np.flatnonzero(dg.primary)  # increasing, so the ids stay increasing
+        forest = _forest_of((dg.src[primary], dg.dst[primary], dg.weight[primary],
+                             dg.edge_ids[primary]), dg.num_vertices, local_solver, threads)
+        del primary
+    for k in range(max(0, (dg.size - 1).bit_length())):
+        with stats.phase(f"merge-step-{k}"):
+            if forest is not None:
+                forest = _step(dg, k, forest, local_solver, threads)
+    with stats.phase("merge-shares"):
+        return _shares(dg, forest)
