@@ -4,9 +4,12 @@ The cycle property holds in any subset of the edges: an edge outside the
 minimum spanning forest of a subset that contains it is in no minimum
 spanning forest of the whole graph. So
 
-1. every rank computes the minimum spanning forest of its primary edges
-   (those whose ``src`` it owns: they partition the edges) with the best
-   one-process solver on its threads (``merge-local``);
+1. every rank computes the minimum spanning forest of the edges it holds for
+   the rounds (:func:`~parmst.solvers.mpi.held.holder`: the owner of
+   ``src`` for even ids, of ``dst`` for odd ones; they partition the edges,
+   and unlike the owners of ``src`` alone they do not pile the edges of
+   generators that write the smaller end first on the lowest ranks) with the
+   best one-process solver on its threads (``merge-local``);
 2. at step ``k`` (``ceil(log2 p)`` steps), each rank ``r`` still holding a
    forest with bit ``k`` set sends it, as global ends, weight and edge id, to
    rank ``r - 2**k``, which solves the forest of the union of the two
@@ -61,7 +64,7 @@ def merge_fits(num_vertices: int, num_edges: int, ranks: int,
 @numba.njit(cache=True)
 def _merged_order(a, b):
     """Positions into ``concatenate((a, b))`` that put two increasing id arrays in one
-    increasing order (one pass; the two never share an id: primaries partition the edges)."""
+    increasing order (one pass; the two never share an id: the ranks' edges partition them)."""
     order = np.empty(len(a) + len(b), dtype=np.int64)
     i = j = 0
     for k in range(len(order)):
@@ -72,6 +75,13 @@ def _merged_order(a, b):
             order[k] = len(a) + j
             j += 1
     return order
+
+
+def _holds(dg: DistributedGraph) -> np.ndarray:
+    """Mask of the held edges this rank merges: those whose holder end
+    (:func:`~parmst.solvers.mpi.held.holder`) it owns."""
+    end = np.where(dg.edge_ids % 2 == 0, dg.src, dg.dst)
+    return dg.ownership.owner(end) == dg.rank
 
 
 def _forest_of(edges: tuple[np.ndarray, ...], num_vertices: int, local_solver: str,
@@ -140,10 +150,10 @@ def merge_held(dg: DistributedGraph, stats: Stats, local_solver: str, threads: i
         The forest's ids among this rank's primary edges, increasing.
     """
     with stats.phase("merge-local"):
-        primary = np.flatnonzero(dg.primary)  # increasing, so the ids stay increasing
-        forest = _forest_of((dg.src[primary], dg.dst[primary], dg.weight[primary],
-                             dg.edge_ids[primary]), dg.num_vertices, local_solver, threads)
-        del primary
+        mine = np.flatnonzero(_holds(dg))  # increasing, so the ids stay increasing
+        forest = _forest_of((dg.src[mine], dg.dst[mine], dg.weight[mine], dg.edge_ids[mine]),
+                            dg.num_vertices, local_solver, threads)
+        del mine
     for k in range(max(0, (dg.size - 1).bit_length())):
         with stats.phase(f"merge-step-{k}"):
             if forest is not None:
