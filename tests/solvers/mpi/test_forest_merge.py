@@ -17,9 +17,9 @@ HERE = Path(__file__).resolve().parent
 
 def test_merge_rule_bounds_a_merge_by_a_share_of_the_edges():
     assert merge_fits(5_000, 11_245_624, 16)  # seed000-dense large
-    assert merge_fits(1 << 22, 1 << 26, 4) and not merge_fits(1 << 22, 1 << 26, 16)  # RMAT 22
-    assert merge_fits(11, 40, 2) and not merge_fits(11, 39, 2)  # 2 (n - 1) = 20 against m / p
-    assert merge_fits(1 << 22, 1 << 26, 16, factor=2.0)
+    assert merge_fits(1 << 22, 1 << 26, 16) and not merge_fits(1 << 22, 1 << 26, 32)  # RMAT 22
+    assert merge_fits(11, 20, 2) and not merge_fits(11, 19, 2)  # 2 (n - 1) = 20 against 2 m / p
+    assert merge_fits(11, 40, 2, factor=1.0) and not merge_fits(11, 39, 2, factor=1.0)
 
 
 @pytest.mark.parametrize("seed", range(3))
