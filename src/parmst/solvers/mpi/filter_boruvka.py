@@ -164,11 +164,13 @@ def _one_rank(dg: DistributedGraph, stats: Stats, local_solver: str, threads: in
 def _on_ranks(dg: DistributedGraph, stats: Stats, local_solver: str, threads: int,
               rounds: str, local_filter: str) -> np.ndarray:
     """:func:`filter_boruvka_held` on two ranks or more: the ranks' forests merged up a tree
-    where the forest is small against the edges (:func:`merge_fits`), else the filter (or
-    the vertex graph), then the rounds."""
-    if rounds == "merge" or (rounds == "auto" and merge_fits(dg.num_vertices, dg.num_edges,
-                                                             dg.size)):
+    where the forest is small against the edges (:func:`merge_fits`; a forced
+    ``local_filter`` asks for the filter's path), else the filter (or the vertex graph),
+    then the rounds."""
+    if rounds == "merge" or (rounds == "auto" and local_filter == "auto" and merge_fits(
+            dg.num_vertices, dg.num_edges, dg.size)):
         stats.extra["rounds_by"] = "merge"
+        stats.extra["local_filter"] = "off"  # the merge replaces the filter and the rounds
         return merge_held(dg, stats, local_solver, threads)
     labels = vertex_labels(dg)
     local, loops, held = held_counts(labels, dg.edge_ids)

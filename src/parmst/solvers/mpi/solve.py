@@ -47,7 +47,8 @@ def filter_boruvka_distributed(dg, local_solver: str = "auto", threads: int | No
     rounds (minima sent to each component's owner; edges stay where they
     are) or ``"genboruvka"`` rounds (contracted rows redistributed each round).
     ``"auto"`` merges where ``2 (n - 1) <= 2 m / p`` (a merge then reads no
-    more than twice a rank's share of the edges), else all-reduce rounds up to
+    more than twice a rank's share of the edges) unless ``local_filter`` is
+    forced, else all-reduce rounds up to
     65,536 components left after the filter, owner rounds beyond.
     ``local_filter`` runs the filter (``"on"``), skips
     it so the rounds start from the vertices (``"off"``), or (``"auto"``)
