@@ -34,10 +34,12 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from parmst._blocks import block_span, exclusive_sums, num_blocks
 from parmst._mpi.channel import group_order
 from parmst.distributed import DistributedGraph
 from parmst.graph import Graph
 from parmst.solvers.mpi.contract import solve_locally
+from parmst.solvers.mpi.held import GIVEN, LOCAL, edge_kind, vertex_labels
 from parmst.stats import Stats
 
 # rounds="auto" merges forests when 2 (n - 1), the most edges a merge reads, is at most this
@@ -81,11 +83,52 @@ def _merged_order(a, b):
     return order
 
 
-def _holds(dg: DistributedGraph) -> np.ndarray:
-    """Mask of the held edges this rank merges: those whose holder end
-    (:func:`~parmst.solvers.mpi.held.holder`) it owns."""
-    end = np.where(dg.edge_ids % 2 == 0, dg.src, dg.dst)
-    return dg.ownership.owner(end) == dg.rank
+@numba.njit(cache=True, inline="always")
+def _is_mine(s, d, edge_id, first, stop):
+    """Whether this rank (labels ``first .. stop - 1``) merges a held edge with range labels
+    ``s``, ``d``: a non-loop edge whose holder end it owns (``LOCAL`` or ``GIVEN``)."""
+    kind = edge_kind(np.int64(s), np.int64(d), edge_id, first, stop)
+    return kind == LOCAL or kind == GIVEN
+
+
+@numba.njit(parallel=True, cache=True)
+def _count_mine(ls, ld, ids, first, stop):
+    """Per block of held edges, how many this rank merges (:func:`_is_mine`)."""
+    blocks = num_blocks(len(ls))
+    counts = np.zeros((blocks, 1), dtype=np.int64)
+    for b in numba.prange(blocks):
+        lo, hi = block_span(b, len(ls))
+        for e in range(lo, hi):
+            counts[b, 0] += _is_mine(ls[e], ld[e], ids[e], first, stop)
+    return counts
+
+
+@numba.njit(parallel=True, cache=True)
+def _take_mine(ls, ld, ids, first, stop, starts, src, dst, weight, out_src, out_dst,
+               out_weight, out_ids):
+    """The held edges this rank merges, in held (so id) order: each block writes its edges'
+    ``src``, ``dst``, ``weight`` and id from its offset ``starts[b, 0]``."""
+    for b in numba.prange(num_blocks(len(ls))):
+        lo, hi = block_span(b, len(ls))
+        j = starts[b, 0]
+        for e in range(lo, hi):
+            if _is_mine(ls[e], ld[e], ids[e], first, stop):
+                out_src[j], out_dst[j], out_weight[j], out_ids[j] = src[e], dst[e], weight[e], ids[e]
+                j += 1
+
+
+def _mine(dg: DistributedGraph) -> tuple[np.ndarray, ...]:
+    """The held edges this rank merges (src, dst, weight, id; ids increasing): those whose
+    holder end (:func:`~parmst.solvers.mpi.held.holder`) it owns, self-loops left out.
+    Two passes on the rank's threads: count per block, then write from each block's
+    offset."""
+    labels = vertex_labels(dg)
+    args = (labels.src, labels.dst, dg.edge_ids, labels.first, labels.stop)
+    starts = exclusive_sums(_count_mine(*args))
+    fields = (dg.src, dg.dst, dg.weight)
+    out = tuple(np.empty(int(starts[-1, 0]), dtype=a.dtype) for a in (*fields, dg.edge_ids))
+    _take_mine(*args, starts, *fields, *out)
+    return out
 
 
 def _forest_of(edges: tuple[np.ndarray, ...], num_vertices: int, local_solver: str,
@@ -154,10 +197,7 @@ def merge_held(dg: DistributedGraph, stats: Stats, local_solver: str, threads: i
         The forest's ids among this rank's primary edges, increasing.
     """
     with stats.phase("merge-local"):
-        mine = np.flatnonzero(_holds(dg))  # increasing, so the ids stay increasing
-        forest = _forest_of((dg.src[mine], dg.dst[mine], dg.weight[mine], dg.edge_ids[mine]),
-                            dg.num_vertices, local_solver, threads)
-        del mine
+        forest = _forest_of(_mine(dg), dg.num_vertices, local_solver, threads)
     for k in range(max(0, (dg.size - 1).bit_length())):
         with stats.phase(f"merge-step-{k}"):
             if forest is not None:
