@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from mpi_launch import run_ranks
-from parmst.solvers.mpi.forest_merge import _merged_order, merge_fits
+from parmst.solvers.mpi.forest_merge import _merged, _merged_order, merge_fits
 
 HERE = Path(__file__).resolve().parent
 
@@ -30,6 +30,8 @@ def test_merged_order_puts_two_increasing_id_lists_in_one(seed):
     b = np.sort(ids[len(a):])
     order = _merged_order(a, b)
     assert np.concatenate((a, b))[order].tolist() == np.sort(ids).tolist()
+    assert _merged(a, b, order).tolist() == np.sort(ids).tolist()
+    assert _merged(a * 0.5, b * 0.5, order).tolist() == (np.sort(ids) * 0.5).tolist()
 
 
 @pytest.mark.mpi

@@ -43,11 +43,11 @@ from parmst.solvers.mpi.held import GIVEN, LOCAL, edge_kind, vertex_labels
 from parmst.stats import Stats
 
 # rounds="auto" merges forests when 2 (n - 1), the most edges a merge reads, is at most this
-# many times m / p, a rank's share of the edges. Measured at 4 ranks on 2 cores (docs/mpi.md):
-# the merge beat the owner rounds 3x where 2 (n - 1) = 2 m / p (R-MAT, 4 edges per vertex)
-# and broke even at 4 m / p (R-MAT, 2 per vertex), where it lost to the filter on a road
-# graph. Twice the share is also about what a rank holds already where most edges cross
-# ranks (each cut edge is held twice), so a merge adds no more than the held edges.
+# many times m / p, a rank's share of the edges. Measured on 2 cores (docs/mpi.md): at 2 ranks
+# the merge was about twice as fast as either kind of rounds on R-MAT graphs up to
+# 2 (n - 1) = 2 m / p, even or noisy at 4 m / p, and slower than the filter on a road graph
+# (2.9 m / p). Twice the share is also about what a rank holds already where most edges
+# cross ranks (each cut edge is held twice), so a merge adds no more than the held edges.
 MERGE_SHARE_FACTOR = 2.0
 
 
@@ -81,6 +81,15 @@ def _merged_order(a, b):
             order[k] = len(a) + j
             j += 1
     return order
+
+
+@numba.njit(cache=True)
+def _merged(a, b, order):
+    """``concatenate((a, b))[order]`` without the concatenation."""
+    out = np.empty(len(order), dtype=a.dtype)
+    for k in range(len(order)):
+        out[k] = a[order[k]] if order[k] < len(a) else b[order[k] - len(a)]
+    return out
 
 
 @numba.njit(cache=True, inline="always")
@@ -155,8 +164,8 @@ def _step(dg: DistributedGraph, k: int, forest: tuple[np.ndarray, ...], local_so
         return forest
     other = channel.recv_arrays(rank + bit, [a.dtype for a in forest])
     order = _merged_order(forest[3], other[3])
-    merged = tuple(np.concatenate((mine, theirs))[order] for mine, theirs in zip(forest, other))
-    del other
+    merged = tuple(_merged(mine, theirs, order) for mine, theirs in zip(forest, other))
+    del forest, other
     return _forest_of(merged, dg.num_vertices, local_solver, threads)
 
 
@@ -184,7 +193,8 @@ def merge_held(dg: DistributedGraph, stats: Stats, local_solver: str, threads: i
     ----------
     dg : DistributedGraph
     stats : Stats
-        Gets the phases ``merge-local`` and ``merge-step-k`` (one per tree step).
+        Gets the phases ``merge-local``, ``merge-step-k`` (one per tree step) and
+        ``merge-shares``.
     local_solver : str
         The one-process solver of every forest (see
         :func:`~parmst.solvers.mpi.contract.solve_locally`).
