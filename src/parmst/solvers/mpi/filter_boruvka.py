@@ -14,6 +14,10 @@ communities) most vertices are contracted before any communication; on
 random graphs with many cut edges the filter contracts little, and
 ``local_filter="auto"`` skips it: the rounds then start from the vertices
 (:mod:`parmst.solvers.mpi.vertex_graph`).
+
+Where the forest is small against the edges (``2 (n - 1) <= 2 m / p``: R-MAT,
+dense graphs), neither runs: the ranks' own forests are merged up a binary
+tree of ranks instead (:mod:`parmst.solvers.mpi.forest_merge`).
 """
 
 from __future__ import annotations
