@@ -43,8 +43,8 @@ for solver in kruskal/serial ecl/cpu; do
 g = parmst.generate(sys.argv[2])
 parmst.verify(g, parmst.minimum_spanning_forest(g, sys.argv[1]))" "$solver" "${WARM_SPEC:-rmat:scale=14,seed=1}" &
 done
-# The distributed reader and every filter-boruvka round kind, on 2 ranks, with the owner
-# rounds run to the end (no finish on rank 0) so that all their kernels compile.
+# The distributed reader, every filter-boruvka round kind and the forest merge, on 2 ranks,
+# with the owner rounds run to the end (no finish on rank 0) so that all their kernels compile.
 warm=$OUT/warm.npz
 $PY -c "import sys, parmst; parmst.generate(sys.argv[1]).write(sys.argv[2])" \
     "${WARM_SPEC:-rmat:scale=14,seed=1}" "$warm"
@@ -53,7 +53,7 @@ import sys, parmst
 from parmst.distributed import DistributedGraph
 from parmst.solvers.mpi import owners
 owners.FINISH_EDGES = 0
-for rounds in ('owners', 'auto'):
+for rounds in ('owners', 'allreduce', 'merge'):
     parmst.minimum_spanning_forest(DistributedGraph.read(sys.argv[1]), 'filter-boruvka/mpi',
                                    rounds=rounds, threads=1)
 " "$warm" > "$OUT/warm.log" 2>&1 &

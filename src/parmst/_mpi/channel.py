@@ -32,6 +32,7 @@ from parmst._optional import require
 from parmst.errors import ParmstError
 
 _SIGN64 = np.uint64(1 << 63)
+_ARRAYS_TAG = 7  # the tag of send_arrays / recv_arrays (MPI keeps their order per pair)
 
 __all__ = ["Channel", "DistributedError", "abort", "group_order", "owner_of", "peak_memory_bytes",
            "world"]
@@ -406,6 +407,39 @@ class Channel:
         rows = np.empty((len(grouped), 2), dtype=np.int64)
         rows[:, 0], rows[:, 1] = grouped, np.asarray(values, dtype=np.int64)[came_from]
         (received,), _ = self.alltoallv([rows], counts)
+        return received
+
+    # ------------------------------------------------------------ point to point
+    def send_arrays(self, arrays: Sequence[np.ndarray], dest: int) -> None:
+        """Send 1-D ``arrays`` of one length to rank ``dest`` (which calls :meth:`recv_arrays`).
+
+        The length goes first in a small message, so the receiver allocates
+        exactly what comes; then one message per array.
+        """
+        start = time.perf_counter()
+        count = len(arrays[0]) if arrays else 0
+        self.comm.Send(np.array([count], dtype=np.int64), dest=dest, tag=_ARRAYS_TAG)
+        nbytes = 8
+        for array in arrays:
+            array = np.ascontiguousarray(array)
+            self.comm.Send([array, self.MPI._typedict[array.dtype.char]], dest=dest,
+                           tag=_ARRAYS_TAG)
+            nbytes += array.nbytes
+        self._count(start, 1 + len(arrays), nbytes)
+
+    def recv_arrays(self, source: int, dtypes: Sequence[Any]) -> list[np.ndarray]:
+        """The arrays rank ``source`` sent with :meth:`send_arrays`, one per dtype in
+        ``dtypes`` (the sender's dtypes, in its order)."""
+        start = time.perf_counter()
+        count = np.empty(1, dtype=np.int64)
+        self.comm.Recv(count, source=source, tag=_ARRAYS_TAG)
+        received = []
+        for dtype in dtypes:
+            out = np.empty(int(count[0]), dtype=dtype)
+            self.comm.Recv([out, self.MPI._typedict[out.dtype.char]], source=source,
+                           tag=_ARRAYS_TAG)
+            received.append(out)
+        self._count(start, 0, 0)
         return received
 
     def allgatherv(self, array: np.ndarray) -> np.ndarray:

@@ -30,13 +30,15 @@ from parmst.solvers.mpi import owners
 FINISH_EDGES = owners.FINISH_EDGES
 
 MPI_SOLVERS = [name for name, s in registry.solvers().items() if s.backend == "mpi"]
-# Every solver with its defaults, and filter-boruvka's distributed rounds, which "auto"
+# Every solver with its defaults, the ranks' forests merged up a tree of ranks (which "auto"
+# takes where 2 (n - 1) <= m / p), and filter-boruvka's distributed rounds, which "auto"
 # takes only past 65,536 components (never on these small cases). The owner rounds run
 # twice: as shipped (these cases are under owners.FINISH_EDGES, so rank 0 finishes them
 # at once) and with every round distributed (FINISH_EDGES = 0, set by the variant).
 # local_filter "auto" decides per graph; "on" and "off" force the filter and the rounds
 # from the vertices on every case, with each kind of rounds.
 VARIANTS = [(name, {}) for name in MPI_SOLVERS] + [
+    ("filter-boruvka/mpi", {"rounds": "merge"}),
     ("filter-boruvka/mpi", {"rounds": "genboruvka"}),
     ("filter-boruvka/mpi", {"rounds": "owners"}),
     ("filter-boruvka/mpi", {"rounds": "owners", "finish_edges": 0}),

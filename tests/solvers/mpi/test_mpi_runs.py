@@ -59,7 +59,7 @@ def test_whole_catalogue_on_ranks(ranks):
     result = json.loads(lines[0])
     assert result["ranks"] == ranks
     assert result["solvers"] == MPI_SOLVERS and len(MPI_SOLVERS) >= 2
-    assert result["variants"] == len(MPI_SOLVERS) + 7  # filter-boruvka's other rounds, filters
+    assert result["variants"] == len(MPI_SOLVERS) + 8  # filter-boruvka's other rounds, filters
     assert result["checks"] == result["cases"] * result["variants"] * 2
     assert result["cases"] >= 30
     assert result["failures"] == []

@@ -59,8 +59,9 @@ register(Solver(
     entry="parmst.solvers.mpi.solve:filter_boruvka",
     distributed_entry="parmst.solvers.mpi.solve:filter_boruvka_distributed",
     paper=CITATIONS["sanders-schimek"] + "; rounds of Shou and He's Listing 8",
-    summary="local forest of each rank's own edges, safe local contraction, then "
-            "distributed Borůvka on the contracted cut graph (minima sent to component "
+    summary="local forest of each rank's own edges, merged up a binary tree of ranks "
+            "where the forest is small against the edges; else safe local contraction, "
+            "then distributed Borůvka on the contracted cut graph (minima sent to component "
             "owners; all-reduce rounds up to 65,536 components)",
     requires=("mpi4py",),
     options={"local_solver": "auto", "threads": None, "rounds": "auto", "local_filter": "auto"},

@@ -14,6 +14,10 @@ communities) most vertices are contracted before any communication; on
 random graphs with many cut edges the filter contracts little, and
 ``local_filter="auto"`` skips it: the rounds then start from the vertices
 (:mod:`parmst.solvers.mpi.vertex_graph`).
+
+Where the forest is small against the edges (``2 (n - 1) <= 2 m / p``: R-MAT,
+dense graphs), neither runs: the ranks' own forests are merged up a binary
+tree of ranks instead (:mod:`parmst.solvers.mpi.forest_merge`).
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from parmst.solvers.mpi import genboruvka
 from parmst.solvers.mpi.allreduce import allreduce_rounds
 from parmst.solvers.mpi.contract import filter_contract, solve_locally
 from parmst.solvers.mpi.contracted import Contracted
+from parmst.solvers.mpi.forest_merge import merge_fits, merge_held
 from parmst.solvers.mpi.held import GIVEN, LOCAL, LOOP, Labels, edge_kind, held_share, vertex_labels
 from parmst.solvers.mpi.owners import owner_rounds
 from parmst.solvers.mpi.rank_threads import rank_threads
@@ -41,7 +46,7 @@ from parmst.stats import Stats
 # owner rounds (O(m/p + k/p) work and words per rank and round) instead of all-reduce rounds
 # (O(k) replicated per rank, with O(k) words reduced each round).
 ALLREDUCE_MAX_COMPONENTS = 1 << 16
-ROUNDS = ("auto", "allreduce", "owners", "genboruvka")
+ROUNDS = ("auto", "merge", "allreduce", "owners", "genboruvka")
 
 # filter-boruvka contracts each rank's local forest first only when the local edges could
 # contract at least this fraction of the vertices (sum over ranks of min(local edges, owned
@@ -162,8 +167,15 @@ def _one_rank(dg: DistributedGraph, stats: Stats, local_solver: str, threads: in
 
 def _on_ranks(dg: DistributedGraph, stats: Stats, local_solver: str, threads: int,
               rounds: str, local_filter: str) -> np.ndarray:
-    """:func:`filter_boruvka_held` on two ranks or more: the filter (or the vertex graph),
+    """:func:`filter_boruvka_held` on two ranks or more: the ranks' forests merged up a tree
+    where the forest is small against the edges (:func:`merge_fits`; a forced
+    ``local_filter`` asks for the filter's path), else the filter (or the vertex graph),
     then the rounds."""
+    if rounds == "merge" or (rounds == "auto" and local_filter == "auto" and merge_fits(
+            dg.num_vertices, dg.num_edges, dg.size)):
+        stats.extra["rounds_by"] = "merge"
+        stats.extra["local_filter"] = "off"  # the merge replaces the filter and the rounds
+        return merge_held(dg, stats, local_solver, threads)
     labels = vertex_labels(dg)
     local, loops, held = held_counts(labels, dg.edge_ids)
     use_filter = local_filter == "on" or (local_filter == "auto" and filter_pays(dg, local))

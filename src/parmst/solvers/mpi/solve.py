@@ -39,12 +39,18 @@ def filter_boruvka_distributed(dg, local_solver: str = "auto", threads: int | No
     ``local_solver`` solves each rank's own edges (any registered one-process
     solver). ``threads``: Numba threads per rank for every step (the local
     solver gets them when it takes threads); None gives each rank its part
-    of the cores it may run on (:mod:`parmst.solvers.mpi.rank_threads`). ``rounds`` contracts what crosses ranks by
+    of the cores it may run on (:mod:`parmst.solvers.mpi.rank_threads`). ``rounds="merge"``
+    merges the ranks' local forests up a binary tree of ranks instead
+    (:mod:`parmst.solvers.mpi.forest_merge`: no filter, no rounds); otherwise
+    what crosses ranks after the filter is contracted by
     ``"allreduce"`` rounds (replicated per-component arrays), ``"owners"``
     rounds (minima sent to each component's owner; edges stay where they
-    are), ``"genboruvka"`` rounds (contracted rows redistributed each round),
-    or ``"auto"``: all-reduce up to 65,536 components left after the filter,
-    owner rounds beyond. ``local_filter`` runs the filter (``"on"``), skips
+    are) or ``"genboruvka"`` rounds (contracted rows redistributed each round).
+    ``"auto"`` merges where ``2 (n - 1) <= 2 m / p`` (a merge then reads no
+    more than twice a rank's share of the edges) unless ``local_filter`` is
+    forced, else all-reduce rounds up to
+    65,536 components left after the filter, owner rounds beyond.
+    ``local_filter`` runs the filter (``"on"``), skips
     it so the rounds start from the vertices (``"off"``), or (``"auto"``)
     runs it only where the ranks' local edges could contract at least 90 %
     of the vertices (graphs with locality; not uniform random graphs at two

@@ -1,0 +1,216 @@
+"""filter-boruvka's forest merge: local forests joined up a binary tree of ranks.
+
+The cycle property holds in any subset of the edges: an edge outside the
+minimum spanning forest of a subset that contains it is in no minimum
+spanning forest of the whole graph. So
+
+1. every rank computes the minimum spanning forest of the edges it holds for
+   the rounds (:func:`~parmst.solvers.mpi.held.holder`: the owner of
+   ``src`` for even ids, of ``dst`` for odd ones; they partition the edges,
+   and unlike the owners of ``src`` alone they do not pile the edges of
+   generators that write the smaller end first on the lowest ranks) with the
+   best one-process solver on its threads (``merge-local``);
+2. at step ``k`` (``ceil(log2 p)`` steps), each rank ``r`` still holding a
+   forest with bit ``k`` set sends it, as global ends, weight and edge id, to
+   rank ``r - 2**k``, which solves the forest of the union of the two
+   (``merge-step-k``); a forest has at most ``n - 1`` edges, so a merge never
+   reads more than ``2 (n - 1)``;
+3. rank 0 then holds the whole forest and sends every rank the ids of its
+   primary edges in it: the share :func:`~parmst.solvers.mpi.held.held_share`
+   would give.
+
+It pays where the forest is small against the edges (R-MAT, dense graphs):
+the owner rounds then touch every edge several times in rounds of
+exchanges, where one process's solve of a rank's share is a few passes.
+:func:`merge_fits` is the rule ``rounds="auto"`` uses.
+
+Ties: every forest is kept in increasing global id, and the merged edges are
+put in that order before they are solved, so a solver's position
+tie-break is the global ``(weight, edge_id)`` order.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from parmst._blocks import block_span, exclusive_sums, num_blocks
+from parmst._mpi.channel import group_order
+from parmst.distributed import DistributedGraph
+from parmst.graph import Graph
+from parmst.solvers.mpi.contract import solve_locally
+from parmst.solvers.mpi.held import GIVEN, LOCAL, edge_kind, vertex_labels
+from parmst.stats import Stats
+
+# rounds="auto" merges forests when 2 (n - 1), the most edges a merge reads, is at most this
+# many times m / p, a rank's share of the edges. Measured on 2 cores (docs/mpi.md): at 2 ranks
+# the merge was about twice as fast as either kind of rounds on R-MAT graphs up to
+# 2 (n - 1) = 2 m / p, even or noisy at 4 m / p, and slower than the filter on a road graph
+# (2.9 m / p). Twice the share is also about what a rank holds already where most edges
+# cross ranks (each cut edge is held twice), so a merge adds no more than the held edges.
+MERGE_SHARE_FACTOR = 2.0
+
+
+def merge_fits(num_vertices: int, num_edges: int, ranks: int,
+               factor: float = MERGE_SHARE_FACTOR) -> bool:
+    """Whether ``rounds="auto"`` merges forests: ``2 (n - 1) <= factor * m / p``.
+
+    A merge's input is two forests, at most ``2 (n - 1)`` edges, so with the
+    rule no rank holds more for it than ``factor`` times its share of the
+    edges (:data:`MERGE_SHARE_FACTOR` by default).
+
+    Examples
+    --------
+    >>> merge_fits(5_000, 11_000_000, 16), merge_fits(4_000_000, 8_000_000, 4)
+    (True, False)
+    """
+    return 2 * (num_vertices - 1) <= factor * num_edges / ranks
+
+
+@numba.njit(cache=True)
+def _merged_order(a, b):
+    """Positions into ``concatenate((a, b))`` that put two increasing id arrays in one
+    increasing order (one pass; the two never share an id: the ranks' edges partition them)."""
+    order = np.empty(len(a) + len(b), dtype=np.int64)
+    i = j = 0
+    for k in range(len(order)):
+        if j == len(b) or (i < len(a) and a[i] < b[j]):
+            order[k] = i
+            i += 1
+        else:
+            order[k] = len(a) + j
+            j += 1
+    return order
+
+
+@numba.njit(cache=True)
+def _merged(a, b, order):
+    """``concatenate((a, b))[order]`` without the concatenation."""
+    out = np.empty(len(order), dtype=a.dtype)
+    for k in range(len(order)):
+        out[k] = a[order[k]] if order[k] < len(a) else b[order[k] - len(a)]
+    return out
+
+
+@numba.njit(cache=True, inline="always")
+def _is_mine(s, d, edge_id, first, stop):
+    """Whether this rank (labels ``first .. stop - 1``) merges a held edge with range labels
+    ``s``, ``d``: a non-loop edge whose holder end it owns (``LOCAL`` or ``GIVEN``)."""
+    kind = edge_kind(np.int64(s), np.int64(d), edge_id, first, stop)
+    return kind == LOCAL or kind == GIVEN
+
+
+@numba.njit(parallel=True, cache=True)
+def _count_mine(ls, ld, ids, first, stop):
+    """Per block of held edges, how many this rank merges (:func:`_is_mine`)."""
+    blocks = num_blocks(len(ls))
+    counts = np.zeros((blocks, 1), dtype=np.int64)
+    for b in numba.prange(blocks):
+        lo, hi = block_span(b, len(ls))
+        for e in range(lo, hi):
+            counts[b, 0] += _is_mine(ls[e], ld[e], ids[e], first, stop)
+    return counts
+
+
+@numba.njit(parallel=True, cache=True)
+def _take_mine(ls, ld, ids, first, stop, starts, src, dst, weight, out_src, out_dst,
+               out_weight, out_ids):
+    """The held edges this rank merges, in held (so id) order: each block writes its edges'
+    ``src``, ``dst``, ``weight`` and id from its offset ``starts[b, 0]``."""
+    for b in numba.prange(num_blocks(len(ls))):
+        lo, hi = block_span(b, len(ls))
+        j = starts[b, 0]
+        for e in range(lo, hi):
+            if _is_mine(ls[e], ld[e], ids[e], first, stop):
+                out_src[j], out_dst[j], out_weight[j], out_ids[j] = src[e], dst[e], weight[e], ids[e]
+                j += 1
+
+
+def _mine(dg: DistributedGraph) -> tuple[np.ndarray, ...]:
+    """The held edges this rank merges (src, dst, weight, id; ids increasing): those whose
+    holder end (:func:`~parmst.solvers.mpi.held.holder`) it owns, self-loops left out.
+    Two passes on the rank's threads: count per block, then write from each block's
+    offset."""
+    labels = vertex_labels(dg)
+    args = (labels.src, labels.dst, dg.edge_ids, labels.first, labels.stop)
+    starts = exclusive_sums(_count_mine(*args))
+    fields = (dg.src, dg.dst, dg.weight)
+    out = tuple(np.empty(int(starts[-1, 0]), dtype=a.dtype) for a in (*fields, dg.edge_ids))
+    _take_mine(*args, starts, *fields, *out)
+    return out
+
+
+def _forest_of(edges: tuple[np.ndarray, ...], num_vertices: int, local_solver: str,
+               threads: int) -> tuple[np.ndarray, ...]:
+    """The minimum spanning forest of ``edges`` (src, dst, weight, id; ids increasing), as
+    the same four arrays, ids increasing.
+
+    Positions follow the ids, so the solver's position tie-break is the id's.
+    """
+    src, dst, weight, ids = edges
+    kept = np.sort(solve_locally(Graph(src, dst, weight, num_vertices), local_solver, threads))
+    return src[kept], dst[kept], weight[kept], ids[kept]
+
+
+def _step(dg: DistributedGraph, k: int, forest: tuple[np.ndarray, ...], local_solver: str,
+          threads: int) -> tuple[np.ndarray, ...] | None:
+    """Step ``k`` of the tree: send ``forest`` to ``rank - 2**k`` (returns None), or receive
+    from ``rank + 2**k`` and return the forest of both, or keep ``forest`` as it is."""
+    channel, rank, bit = dg.channel, dg.rank, 1 << k
+    if rank & bit:
+        channel.send_arrays(forest, rank - bit)
+        return None
+    if rank + bit >= channel.size:
+        return forest
+    other = channel.recv_arrays(rank + bit, [a.dtype for a in forest])
+    order = _merged_order(forest[3], other[3])
+    merged = tuple(_merged(mine, theirs, order) for mine, theirs in zip(forest, other))
+    del forest, other
+    return _forest_of(merged, dg.num_vertices, local_solver, threads)
+
+
+def _shares(dg: DistributedGraph, forest: tuple[np.ndarray, ...] | None) -> np.ndarray:
+    """Rank 0's whole ``forest`` handed out: each rank gets the ids of its primary edges in
+    it (the owner of their ``src``), in increasing order."""
+    channel = dg.channel
+    if channel.rank == 0:
+        src, ids = forest[0], forest[3]
+        owner = dg.ownership.owner(src)
+        ids = ids[group_order(owner, channel.size)]
+        counts = np.bincount(owner, minlength=channel.size)
+    else:
+        ids = np.zeros(0, dtype=np.int64)
+        counts = np.zeros(channel.size, dtype=np.int64)
+    (mine,), _ = channel.alltoallv([ids], counts)
+    return mine
+
+
+def merge_held(dg: DistributedGraph, stats: Stats, local_solver: str, threads: int
+               ) -> np.ndarray:
+    """This rank's share of the forest by merging the ranks' local forests (module doc).
+
+    Parameters
+    ----------
+    dg : DistributedGraph
+    stats : Stats
+        Gets the phases ``merge-local``, ``merge-step-k`` (one per tree step) and
+        ``merge-shares``.
+    local_solver : str
+        The one-process solver of every forest (see
+        :func:`~parmst.solvers.mpi.contract.solve_locally`).
+    threads : int
+        Numba threads of this rank.
+
+    Returns
+    -------
+    ndarray
+        The forest's ids among this rank's primary edges, increasing.
+    """
+    with stats.phase("merge-local"):
+        forest = _forest_of(_mine(dg), dg.num_vertices, local_solver, threads)
+    for k in range(max(0, (dg.size - 1).bit_length())):
+        with stats.phase(f"merge-step-{k}"):
+            if forest is not None:
+                forest = _step(dg, k, forest, local_solver, threads)
+    with stats.phase("merge-shares"):
+        return _shares(dg, forest)
