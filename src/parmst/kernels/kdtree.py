@@ -306,21 +306,27 @@ def nearest_outside(tree_points, order, start, end, lo, hi, first_leaf, comp, no
 @numba.njit(cache=True, inline="always")
 def _add_nearer(tree_points, order, lo, hi, q, near, near_key):
     """Insert the points ``lo .. hi - 1`` (not ``q``) nearer to ``q`` than the last of the
-    sorted list ``near`` into it, in ``(d2, input index)`` order."""
+    sorted list ``near`` into it, in ``(d2, input index)`` order.
+
+    The list's last key is held in a local while it does not change: most points do not
+    enter, and they then cost one distance and one comparison. An entering point shifts
+    the larger entries up by one as it moves down (one loop: compare, then move).
+    """
     k = len(near)
+    last = near_key[k - 1]
     for p in range(lo, hi):
         d2 = squared_distance(tree_points, q, tree_points, p)
-        if p == q or d2 > near_key[k - 1]:
+        if d2 > last or p == q:
             continue
-        slot = k
+        if d2 == last and order[near[k - 1]] < order[p]:
+            continue  # a tie with the last entry that loses to it
+        slot = k - 1
         while slot > 0 and (near_key[slot - 1] > d2 or (
                 near_key[slot - 1] == d2 and order[near[slot - 1]] > order[p])):
+            near[slot], near_key[slot] = near[slot - 1], near_key[slot - 1]
             slot -= 1
-        if slot == k:
-            continue
-        for s in range(k - 1, slot, -1):
-            near[s], near_key[s] = near[s - 1], near_key[s - 1]
         near[slot], near_key[slot] = p, d2
+        last = near_key[k - 1]
 
 
 @numba.njit(cache=True, inline="always")
