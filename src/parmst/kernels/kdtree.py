@@ -330,6 +330,31 @@ def _add_nearer(tree_points, order, lo, hi, q, near, near_key):
 
 
 @numba.njit(cache=True, inline="always")
+def _seed_list(tree_points, order, lo, hi, q, near, near_key):
+    """Start the sorted list ``near`` of point ``q`` from the points ``lo .. hi - 1``
+    (``q``'s own leaf): the first ``k`` of them (not ``q``) enter by insertion into the
+    filled part only, the rest through :func:`_add_nearer`; entries left over hold
+    :data:`NO_POINT` at distance inf. Same list as inserting all of them into an empty
+    one, without moving the empty entries at every insertion."""
+    k = len(near)
+    filled, p = 0, lo
+    while p < hi and filled < k:
+        if p != q:
+            d2 = squared_distance(tree_points, q, tree_points, p)
+            slot = filled
+            while slot > 0 and (near_key[slot - 1] > d2 or (
+                    near_key[slot - 1] == d2 and order[near[slot - 1]] > order[p])):
+                near[slot], near_key[slot] = near[slot - 1], near_key[slot - 1]
+                slot -= 1
+            near[slot], near_key[slot] = p, d2
+            filled += 1
+        p += 1
+    for s in range(filled, k):
+        near[s], near_key[s] = NO_POINT, np.inf
+    _add_nearer(tree_points, order, p, hi, q, near, near_key)
+
+
+@numba.njit(cache=True, inline="always")
 def _leaf_of(start, end, first_leaf, q):
     """The leaf holding tree position ``q``: down from the root by the children's ranges."""
     v = 0
@@ -351,10 +376,8 @@ def nearest_k_point(tree_points, order, start, end, lo, hi, first_leaf, q, near,
     first (box distance), pruned by the list's last key, scans the other leaves.
     """
     k = near.shape[1]
-    near[q, :] = NO_POINT
-    near_key[q, :] = np.inf
     home = _leaf_of(start, end, first_leaf, q)
-    _add_nearer(tree_points, order, start[home], end[home], q, near[q], near_key[q])
+    _seed_list(tree_points, order, start[home], end[home], q, near[q], near_key[q])
     stack[0], stack_bound[0], top = 0, 0.0, 1
     while top:
         top -= 1
@@ -413,9 +436,7 @@ def nearest_k_leaf(tree_points, order, start, end, lo, hi, first_leaf, leaf, nea
     """
     k = near.shape[1]
     for q in range(start[leaf], end[leaf]):
-        near[q, :] = NO_POINT
-        near_key[q, :] = np.inf
-        _add_nearer(tree_points, order, start[leaf], end[leaf], q, near[q], near_key[q])
+        _seed_list(tree_points, order, start[leaf], end[leaf], q, near[q], near_key[q])
     bound = _largest_last(near_key, start[leaf], end[leaf])
     stack[0], stack_bound[0], top = 0, 0.0, 1
     while top:
