@@ -42,7 +42,8 @@ def euclidean_mst(points: Any, *, solver: str = "auto", min_samples: int | None 
         ``min_samples=1`` gives the Euclidean tree), as scikit-learn's
         ``HDBSCAN(min_samples=...)`` and ``hdbscan``'s ``min_samples`` count.
     leaf_size : int, optional
-        Points per k-d tree leaf (k-d tree solvers; their default 32).
+        Points per k-d tree leaf (k-d tree solvers; by default 16 up to three
+        dimensions and 32 above on the host, 32 on the GPU).
     threads : int, optional
         Numba threads of a multi-core solver (all cores when not given).
     device : int, optional

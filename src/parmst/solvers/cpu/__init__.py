@@ -121,6 +121,6 @@ register(Solver(
     paper=CITATIONS["prokopenko"] + ", Algorithm 2 (single-tree Borůvka) on a k-d tree, "
           "parallel over query points",
     summary="point sets: k-d tree Borůvka, tree build and per-point queries on Numba threads",
-    options={"min_samples": None, "leaf_size": 32, "threads": None},
+    options={"min_samples": None, "leaf_size": None, "threads": None},
     kind="points",
 ))

@@ -11,10 +11,11 @@ from parmst.stats import Stats
 __all__ = ["solve"]
 
 
-def solve(x: np.ndarray, stats: Stats, *, min_samples: int | None, leaf_size: int,
+def solve(x: np.ndarray, stats: Stats, *, min_samples: int | None, leaf_size: int | None,
           threads: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The minimum spanning tree of the float64 points ``x`` on ``threads`` threads (None:
-    all).
+    all; ``leaf_size`` None: by dimension,
+    :func:`parmst.solvers.kdtree_boruvka.default_leaf_size`).
 
     Examples
     --------

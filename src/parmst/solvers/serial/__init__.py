@@ -52,7 +52,7 @@ register(Solver(
     entry="parmst.solvers.serial.boruvka_kdtree:solve",
     paper=CITATIONS["prokopenko"] + ", Algorithm 2 (single-tree Borůvka) on a k-d tree",
     summary="point sets: Borůvka rounds, nearest other-component point per point by a k-d tree",
-    options={"min_samples": None, "leaf_size": 32},
+    options={"min_samples": None, "leaf_size": None},
     kind="points",
 ))
 register(Solver(
