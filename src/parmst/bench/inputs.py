@@ -15,17 +15,12 @@ import re
 from pathlib import Path
 
 from parmst.bench import real
+from parmst.bench.cache_dir import default_cache_dir
 from parmst.graph import Graph
 
 __all__ = ["default_cache_dir", "is_point_source", "load_graph", "load_points"]
 
 log = logging.getLogger(__name__)
-
-
-def default_cache_dir() -> Path:
-    """``$PARMST_CACHE`` if set, else ``~/.cache/parmst/graphs``."""
-    env = os.environ.get("PARMST_CACHE")
-    return Path(env) if env else Path.home() / ".cache" / "parmst" / "graphs"
 
 
 def _cache_path(cache_dir: Path, spec: str) -> Path:

@@ -12,7 +12,7 @@ grid), a licence note and its format, whose converter
 ``raw.githubusercontent.com`` (or reads it from ``--source DIR``, a folder
 laid out as ``DIR/<owner>/<repository>/<path>``), checks its SHA-256,
 converts it and writes ``real/<name>-<sha256[:12]>.npz`` into the benchmark's
-graph cache (``--cache-dir``, default :func:`parmst.bench.inputs.default_cache_dir`).
+graph cache (``--cache-dir``, default :func:`parmst.bench.cache_dir.default_cache_dir`).
 Suites name these graphs ``real:<name>``; one missing from the cache is
 skipped with one line that names the fetch command (:class:`RealGraphMissing`).
 
@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from parmst.bench.cache_dir import default_cache_dir
 from parmst.bench.real.convert import CONVERTERS, convert
 from parmst.graph import Graph
 
@@ -135,17 +136,11 @@ def load(name: str, cache_dir: str | os.PathLike) -> Graph:
     path = cache_path(name, cache_dir)
     if not path.exists():
         command = f"{FETCH_COMMAND} {name}"
-        if Path(cache_dir) != _default_cache():
+        if Path(cache_dir) != default_cache_dir():
             command += f" --cache-dir {cache_dir}"
         raise RealGraphMissing(f"real graph {name} is not in the cache {path.parent}: "
                                f"run '{command}'")
     return Graph.read(path)
-
-
-def _default_cache() -> Path:
-    from parmst.bench.inputs import default_cache_dir
-
-    return default_cache_dir()
 
 
 def _read_source(graph: RealGraph, source: str | os.PathLike | None) -> bytes:

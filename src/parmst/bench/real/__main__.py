@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from parmst.bench import real
-from parmst.bench.inputs import default_cache_dir
+from parmst.bench.cache_dir import default_cache_dir
 
 
 def _listing(cache_dir: Path) -> str:
