@@ -4,7 +4,9 @@ Shared by the serial solvers (Kruskal, Filter-Kruskal, Borůvka), the
 partitioned and multi-instance Prims, the SciPy and NetworkX front doors and
 the MPI contractions (:func:`label_kept_roots`). Union by size keeps trees shallow; finds
 halve paths as they go. :func:`scan_in_order` is Kruskal's scan: take edges
-in the ``(weight, edge_id)`` order unless they close a cycle.
+in the ``(weight, edge_id)`` order unless they close a cycle;
+:func:`scan_two_ordered` is the same scan over two lists already in that order
+(the MPI forest merge's step).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import numba
 import numpy as np
 
 from parmst._forest_kernels import marked_ascending
+from parmst.order.scalar import precedes
 
 
 @numba.njit(cache=True, inline="always")
@@ -86,6 +89,43 @@ def scan_in_order_ascending(order, src, dst, parent, size, capacity):
     for i in range(count):
         marks[order[kept[i]]] = 1
     return marked_ascending(marks, count)
+
+
+@numba.njit(cache=True)
+def scan_two_ordered(a_src, a_dst, a_key, a_id, b_src, b_dst, b_key, b_id, parent, size):
+    """Kruskal's scan (Shou and He Listing 2 lines 11-16) over two edge lists each already
+    in ``(key, edge_id)`` order, merged on the fly in one linear pass: no sort.
+
+    Edge ``i`` of list ``a`` joins ``a_src[i]`` and ``a_dst[i]`` and has key
+    ``a_key[i]`` and id ``a_id[i]`` (likewise ``b``; the two share no id).
+    ``parent`` and ``size`` span all vertices and may hold anything: only the
+    lists' endpoints are reset, so one pair of arrays serves every call at the
+    cost of the touched vertices alone. Returns the kept edges as positions
+    into ``concatenate((a, b))``, in ``(key, edge_id)`` order.
+    """
+    na, nb = len(a_src), len(b_src)
+    for i in range(na):
+        parent[a_src[i]], parent[a_dst[i]] = a_src[i], a_dst[i]
+        size[a_src[i]] = size[a_dst[i]] = 1
+    for j in range(nb):
+        parent[b_src[j]], parent[b_dst[j]] = b_src[j], b_dst[j]
+        size[b_src[j]] = size[b_dst[j]] = 1
+    kept = np.empty(na + nb, dtype=np.int64)
+    count = i = j = 0
+    while i < na or j < nb:
+        if j == nb or (i < na and precedes(a_key[i], a_id[i], b_key[j], b_id[j])):
+            s, d, at = a_src[i], a_dst[i], i
+            i += 1
+        else:
+            s, d, at = b_src[j], b_dst[j], na + j
+            j += 1
+        ru = find(parent, s)
+        rv = find(parent, d)
+        if ru != rv:
+            union_roots(parent, size, ru, rv)
+            kept[count] = at
+            count += 1
+    return kept[:count]
 
 
 @numba.njit(cache=True)

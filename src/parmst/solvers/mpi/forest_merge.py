@@ -11,10 +11,11 @@ spanning forest of the whole graph. So
    generators that write the smaller end first on the lowest ranks) with the
    best one-process solver on its threads (``merge-local``);
 2. at step ``k`` (``ceil(log2 p)`` steps), each rank ``r`` still holding a
-   forest with bit ``k`` set sends it, as global ends, weight and edge id, to
-   rank ``r - 2**k``, which solves the forest of the union of the two
-   (``merge-step-k``); a forest has at most ``n - 1`` edges, so a merge never
-   reads more than ``2 (n - 1)``;
+   forest with bit ``k`` set sends it, as global ends, weight key and edge id
+   in ``(key, id)`` order, to rank ``r - 2**k``, which keeps the forest of
+   the union of the two: one union-find scan over the linear merge of the
+   two ordered lists (``merge-step-k``); a forest has at most ``n - 1``
+   edges, so a merge never reads more than ``2 (n - 1)``;
 3. rank 0 then holds the whole forest and sends every rank the ids of its
    primary edges in it: the share :func:`~parmst.solvers.mpi.held.held_share`
    would give.
@@ -24,9 +25,10 @@ the owner rounds then touch every edge several times in rounds of
 exchanges, where one process's solve of a rank's share is a few passes.
 :func:`merge_fits` is the rule ``rounds="auto"`` uses.
 
-Ties: every forest is kept in increasing global id, and the merged edges are
-put in that order before they are solved, so a solver's position
-tie-break is the global ``(weight, edge_id)`` order.
+Ties: a rank's edges are in increasing global id, so its solver's position
+tie-break is the id's, and every forest is then kept in ``(key, edge_id)``
+order with the global id: the merges compare both, so equal weights order
+exactly as everywhere.
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ from parmst._blocks import block_span, exclusive_sums, num_blocks
 from parmst._mpi.channel import group_order
 from parmst.distributed import DistributedGraph
 from parmst.graph import Graph
+from parmst.kernels.unionfind import scan_two_ordered
+from parmst.order import weight_keys
 from parmst.solvers.mpi.contract import solve_locally
 from parmst.solvers.mpi.held import GIVEN, LOCAL, edge_kind, vertex_labels
 from parmst.stats import Stats
@@ -68,24 +72,9 @@ def merge_fits(num_vertices: int, num_edges: int, ranks: int,
 
 
 @numba.njit(cache=True)
-def _merged_order(a, b):
-    """Positions into ``concatenate((a, b))`` that put two increasing id arrays in one
-    increasing order (one pass; the two never share an id: the ranks' edges partition them)."""
-    order = np.empty(len(a) + len(b), dtype=np.int64)
-    i = j = 0
-    for k in range(len(order)):
-        if j == len(b) or (i < len(a) and a[i] < b[j]):
-            order[k] = i
-            i += 1
-        else:
-            order[k] = len(a) + j
-            j += 1
-    return order
-
-
-@numba.njit(cache=True)
 def _merged(a, b, order):
-    """``concatenate((a, b))[order]`` without the concatenation."""
+    """``concatenate((a, b))[order]`` without the concatenation (a merge step's kept edges
+    from the two forests)."""
     out = np.empty(len(order), dtype=a.dtype)
     for k in range(len(order)):
         out[k] = a[order[k]] if order[k] < len(a) else b[order[k] - len(a)]
@@ -140,22 +129,35 @@ def _mine(dg: DistributedGraph) -> tuple[np.ndarray, ...]:
     return out
 
 
-def _forest_of(edges: tuple[np.ndarray, ...], num_vertices: int, local_solver: str,
-               threads: int) -> tuple[np.ndarray, ...]:
-    """The minimum spanning forest of ``edges`` (src, dst, weight, id; ids increasing), as
-    the same four arrays, ids increasing.
+def _local_forest(edges: tuple[np.ndarray, ...], num_vertices: int, local_solver: str,
+                  threads: int) -> tuple[np.ndarray, ...]:
+    """The minimum spanning forest of ``edges`` (src, dst, weight, id; ids increasing) as
+    src, dst, weight key (:func:`~parmst.order.weight_keys`) and id, in ``(key, id)`` order.
 
-    Positions follow the ids, so the solver's position tie-break is the id's.
+    Positions follow the ids, so the solver's position tie-break is the id's;
+    the kept positions come back increasing, so a stable sort of their keys
+    (one sort of at most ``n - 1`` edges) puts them in ``(key, id)`` order.
     """
     src, dst, weight, ids = edges
-    kept = np.sort(solve_locally(Graph(src, dst, weight, num_vertices), local_solver, threads))
-    return src[kept], dst[kept], weight[kept], ids[kept]
+    kept = solve_locally(Graph(src, dst, weight, num_vertices), local_solver, threads)
+    keys = weight_keys(weight[kept])
+    order = np.argsort(keys, kind="stable")
+    kept = kept[order]
+    return src[kept], dst[kept], keys[order], ids[kept]
 
 
-def _step(dg: DistributedGraph, k: int, forest: tuple[np.ndarray, ...], local_solver: str,
-          threads: int) -> tuple[np.ndarray, ...] | None:
+def _step(dg: DistributedGraph, k: int, forest: tuple[np.ndarray, ...],
+          union_find: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, ...] | None:
     """Step ``k`` of the tree: send ``forest`` to ``rank - 2**k`` (returns None), or receive
-    from ``rank + 2**k`` and return the forest of both, or keep ``forest`` as it is."""
+    from ``rank + 2**k`` and return the forest of both, or keep ``forest`` as it is.
+
+    Both forests come in ``(key, id)`` order, so the forest of their union is
+    one union-find scan over their linear merge
+    (:func:`~parmst.kernels.unionfind.scan_two_ordered`), and it comes out in
+    that order too: no graph, no key preparation, no sort. ``union_find`` is
+    the solve's pair of vertex arrays, reset by the scan at the touched
+    vertices only.
+    """
     channel, rank, bit = dg.channel, dg.rank, 1 << k
     if rank & bit:
         channel.send_arrays(forest, rank - bit)
@@ -163,15 +165,13 @@ def _step(dg: DistributedGraph, k: int, forest: tuple[np.ndarray, ...], local_so
     if rank + bit >= channel.size:
         return forest
     other = channel.recv_arrays(rank + bit, [a.dtype for a in forest])
-    order = _merged_order(forest[3], other[3])
-    merged = tuple(_merged(mine, theirs, order) for mine, theirs in zip(forest, other))
-    del forest, other
-    return _forest_of(merged, dg.num_vertices, local_solver, threads)
+    kept = scan_two_ordered(*forest, *other, *union_find)
+    return tuple(_merged(mine, theirs, kept) for mine, theirs in zip(forest, other))
 
 
 def _shares(dg: DistributedGraph, forest: tuple[np.ndarray, ...] | None) -> np.ndarray:
     """Rank 0's whole ``forest`` handed out: each rank gets the ids of its primary edges in
-    it (the owner of their ``src``), in increasing order."""
+    it (the owner of their ``src``), sorted to increasing order."""
     channel = dg.channel
     if channel.rank == 0:
         src, ids = forest[0], forest[3]
@@ -182,7 +182,7 @@ def _shares(dg: DistributedGraph, forest: tuple[np.ndarray, ...] | None) -> np.n
         ids = np.zeros(0, dtype=np.int64)
         counts = np.zeros(channel.size, dtype=np.int64)
     (mine,), _ = channel.alltoallv([ids], counts)
-    return mine
+    return np.sort(mine)  # the forest came in key order
 
 
 def merge_held(dg: DistributedGraph, stats: Stats, local_solver: str, threads: int
@@ -207,10 +207,12 @@ def merge_held(dg: DistributedGraph, stats: Stats, local_solver: str, threads: i
         The forest's ids among this rank's primary edges, increasing.
     """
     with stats.phase("merge-local"):
-        forest = _forest_of(_mine(dg), dg.num_vertices, local_solver, threads)
+        forest = _local_forest(_mine(dg), dg.num_vertices, local_solver, threads)
+    # Allocated once, never initialised: each step resets the vertices it touches.
+    union_find = tuple(np.empty(dg.num_vertices, dtype=forest[0].dtype) for _ in range(2))
     for k in range(max(0, (dg.size - 1).bit_length())):
         with stats.phase(f"merge-step-{k}"):
             if forest is not None:
-                forest = _step(dg, k, forest, local_solver, threads)
+                forest = _step(dg, k, forest, union_find)
     with stats.phase("merge-shares"):
         return _shares(dg, forest)
