@@ -92,40 +92,47 @@ def scan_in_order_ascending(order, src, dst, parent, size, capacity):
 
 
 @numba.njit(cache=True)
+def reset_at(src, dst, parent, size):
+    """Make every endpoint of the edges ``src``, ``dst`` a singleton again (its own parent,
+    size 1), leaving the other vertices as they are: a reused union-find costs the
+    touched vertices alone."""
+    for i in range(len(src)):
+        parent[src[i]], parent[dst[i]] = src[i], dst[i]
+        size[src[i]] = size[dst[i]] = 1
+
+
+@numba.njit(cache=True)
 def scan_two_ordered(a_src, a_dst, a_key, a_id, b_src, b_dst, b_key, b_id, parent, size):
     """Kruskal's scan (Shou and He Listing 2 lines 11-16) over two edge lists each already
     in ``(key, edge_id)`` order, merged on the fly in one linear pass: no sort.
 
     Edge ``i`` of list ``a`` joins ``a_src[i]`` and ``a_dst[i]`` and has key
     ``a_key[i]`` and id ``a_id[i]`` (likewise ``b``; the two share no id).
-    ``parent`` and ``size`` span all vertices and may hold anything: only the
-    lists' endpoints are reset, so one pair of arrays serves every call at the
-    cost of the touched vertices alone. Returns the kept edges as positions
-    into ``concatenate((a, b))``, in ``(key, edge_id)`` order.
+    ``parent`` and ``size`` must be singletons at every endpoint of both
+    lists (:func:`reset_at`, or a whole reset). Returns the kept edges' src,
+    dst, key and id, in ``(key, edge_id)`` order, written as the scan keeps
+    them (no gather pass after it).
     """
     na, nb = len(a_src), len(b_src)
-    for i in range(na):
-        parent[a_src[i]], parent[a_dst[i]] = a_src[i], a_dst[i]
-        size[a_src[i]] = size[a_dst[i]] = 1
-    for j in range(nb):
-        parent[b_src[j]], parent[b_dst[j]] = b_src[j], b_dst[j]
-        size[b_src[j]] = size[b_dst[j]] = 1
-    kept = np.empty(na + nb, dtype=np.int64)
+    out_src = np.empty(na + nb, dtype=a_src.dtype)
+    out_dst = np.empty(na + nb, dtype=a_dst.dtype)
+    out_key = np.empty(na + nb, dtype=a_key.dtype)
+    out_id = np.empty(na + nb, dtype=a_id.dtype)
     count = i = j = 0
     while i < na or j < nb:
         if j == nb or (i < na and precedes(a_key[i], a_id[i], b_key[j], b_id[j])):
-            s, d, at = a_src[i], a_dst[i], i
+            s, d, key, eid = a_src[i], a_dst[i], a_key[i], a_id[i]
             i += 1
         else:
-            s, d, at = b_src[j], b_dst[j], na + j
+            s, d, key, eid = b_src[j], b_dst[j], b_key[j], b_id[j]
             j += 1
         ru = find(parent, s)
         rv = find(parent, d)
         if ru != rv:
             union_roots(parent, size, ru, rv)
-            kept[count] = at
+            out_src[count], out_dst[count], out_key[count], out_id[count] = s, d, key, eid
             count += 1
-    return kept[:count]
+    return out_src[:count], out_dst[:count], out_key[:count], out_id[:count]
 
 
 @numba.njit(cache=True)

@@ -40,9 +40,9 @@ from parmst._blocks import block_span, exclusive_sums, num_blocks
 from parmst._mpi.channel import group_order
 from parmst.distributed import DistributedGraph
 from parmst.graph import Graph
-from parmst.kernels.unionfind import scan_two_ordered
-from parmst.order import weight_keys
-from parmst.solvers.mpi.contract import solve_locally
+from parmst.kernels.unionfind import reset_at, scan_in_order, scan_sorted, scan_two_ordered
+from parmst.order import canonical_order_or_none, weight_keys
+from parmst.solvers.mpi.contract import local_solver_name, solve_locally
 from parmst.solvers.mpi.held import GIVEN, LOCAL, edge_kind, vertex_labels
 from parmst.stats import Stats
 
@@ -69,16 +69,6 @@ def merge_fits(num_vertices: int, num_edges: int, ranks: int,
     (True, False)
     """
     return 2 * (num_vertices - 1) <= factor * num_edges / ranks
-
-
-@numba.njit(cache=True)
-def _merged(a, b, order):
-    """``concatenate((a, b))[order]`` without the concatenation (a merge step's kept edges
-    from the two forests)."""
-    out = np.empty(len(order), dtype=a.dtype)
-    for k in range(len(order)):
-        out[k] = a[order[k]] if order[k] < len(a) else b[order[k] - len(a)]
-    return out
 
 
 @numba.njit(cache=True, inline="always")
@@ -129,21 +119,43 @@ def _mine(dg: DistributedGraph) -> tuple[np.ndarray, ...]:
     return out
 
 
+def _kruskal_in_key_order(src: np.ndarray, dst: np.ndarray, weight: np.ndarray,
+                          union_find: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """Positions of Kruskal's forest of the edges, in the order its scan keeps them: the
+    ``(weight, position)`` order, so no ordering pass follows (kruskal/serial hands its
+    forest back in position order, which would cost a sort here)."""
+    parent, size = union_find
+    parent[:] = np.arange(len(parent))
+    size[:] = 1
+    chosen = np.empty(max(len(parent) - 1, 0), dtype=np.int64)
+    order = canonical_order_or_none(weight)
+    if order is None:  # the weights never decrease along the positions
+        return chosen[:scan_sorted(src, dst, parent, size, chosen, 0)]
+    return chosen[:scan_in_order(order, src, dst, parent, size, chosen, 0)]
+
+
 def _local_forest(edges: tuple[np.ndarray, ...], num_vertices: int, local_solver: str,
-                  threads: int) -> tuple[np.ndarray, ...]:
+                  threads: int, union_find: tuple[np.ndarray, np.ndarray]
+                  ) -> tuple[np.ndarray, ...]:
     """The minimum spanning forest of ``edges`` (src, dst, weight, id; ids increasing) as
     src, dst, weight key (:func:`~parmst.order.weight_keys`) and id, in ``(key, id)`` order.
 
-    Positions follow the ids, so the solver's position tie-break is the id's;
-    the kept positions come back increasing, so a stable sort of their keys
-    (one sort of at most ``n - 1`` edges) puts them in ``(key, id)`` order.
+    Positions follow the ids, so a solver's position tie-break is the id's.
+    Kruskal's scan keeps the forest in that order already; another solver's
+    forest (positions increasing) is put in it by a stable sort of its keys,
+    one sort of at most ``n - 1`` edges.
     """
     src, dst, weight, ids = edges
-    kept = solve_locally(Graph(src, dst, weight, num_vertices), local_solver, threads)
-    keys = weight_keys(weight[kept])
-    order = np.argsort(keys, kind="stable")
-    kept = kept[order]
-    return src[kept], dst[kept], keys[order], ids[kept]
+    graph = Graph(src, dst, weight, num_vertices)
+    if local_solver_name(graph, local_solver, threads) == "kruskal/serial":
+        kept = _kruskal_in_key_order(src, dst, weight, union_find)
+        keys = weight_keys(weight[kept])
+    else:
+        kept = solve_locally(graph, local_solver, threads)
+        keys = weight_keys(weight[kept])
+        order = np.argsort(keys, kind="stable")
+        kept, keys = kept[order], keys[order]
+    return src[kept], dst[kept], keys, ids[kept]
 
 
 def _step(dg: DistributedGraph, k: int, forest: tuple[np.ndarray, ...],
@@ -155,8 +167,7 @@ def _step(dg: DistributedGraph, k: int, forest: tuple[np.ndarray, ...],
     one union-find scan over their linear merge
     (:func:`~parmst.kernels.unionfind.scan_two_ordered`), and it comes out in
     that order too: no graph, no key preparation, no sort. ``union_find`` is
-    the solve's pair of vertex arrays, reset by the scan at the touched
-    vertices only.
+    the solve's pair of vertex arrays, reset for the step (:func:`_reset`).
     """
     channel, rank, bit = dg.channel, dg.rank, 1 << k
     if rank & bit:
@@ -165,8 +176,27 @@ def _step(dg: DistributedGraph, k: int, forest: tuple[np.ndarray, ...],
     if rank + bit >= channel.size:
         return forest
     other = channel.recv_arrays(rank + bit, [a.dtype for a in forest])
-    kept = scan_two_ordered(*forest, *other, *union_find)
-    return tuple(_merged(mine, theirs, kept) for mine, theirs in zip(forest, other))
+    _reset(union_find, (forest, other))
+    return scan_two_ordered(*forest, *other, *union_find)
+
+
+# A merge step resets its union-find at the two forests' endpoints one by one, or all of
+# it in one sequential fill where they touch at least 1 / RESET_ALL_SHARE of the vertices:
+# on R-MAT scale 20 (two forests of 360 k edges over 1 M vertices) the endpoint resets took
+# 11 ms and the fill 1.9 ms: an edge (two endpoints) costs about eight vertices of the fill.
+RESET_ALL_SHARE = 8
+
+
+def _reset(union_find: tuple[np.ndarray, np.ndarray], forests: tuple[tuple, ...]) -> None:
+    """Make ``union_find`` singletons at the ``forests``' endpoints (see
+    :data:`RESET_ALL_SHARE`)."""
+    parent, size = union_find
+    if RESET_ALL_SHARE * sum(len(f[0]) for f in forests) >= len(parent):
+        parent[:] = np.arange(len(parent))
+        size[:] = 1
+        return
+    for forest in forests:
+        reset_at(forest[0], forest[1], parent, size)
 
 
 def _shares(dg: DistributedGraph, forest: tuple[np.ndarray, ...] | None) -> np.ndarray:
@@ -206,10 +236,11 @@ def merge_held(dg: DistributedGraph, stats: Stats, local_solver: str, threads: i
     ndarray
         The forest's ids among this rank's primary edges, increasing.
     """
+    # The union-find arrays, allocated once: the local Kruskal fills them, each merge step
+    # resets them (:func:`_reset`).
+    union_find = tuple(np.empty(dg.num_vertices, dtype=dg.src.dtype) for _ in range(2))
     with stats.phase("merge-local"):
-        forest = _local_forest(_mine(dg), dg.num_vertices, local_solver, threads)
-    # Allocated once, never initialised: each step resets the vertices it touches.
-    union_find = tuple(np.empty(dg.num_vertices, dtype=forest[0].dtype) for _ in range(2))
+        forest = _local_forest(_mine(dg), dg.num_vertices, local_solver, threads, union_find)
     for k in range(max(0, (dg.size - 1).bit_length())):
         with stats.phase(f"merge-step-{k}"):
             if forest is not None:
