@@ -12,7 +12,8 @@ import pytest
 from mpi_launch import run_ranks
 from parmst import Graph, minimum_spanning_forest
 from parmst.kernels.unionfind import reset_at, scan_two_ordered
-from parmst.solvers.mpi.forest_merge import merge_fits
+from parmst.order import weight_keys
+from parmst.solvers.mpi.forest_merge import _local_forest, merge_fits
 
 HERE = Path(__file__).resolve().parent
 
@@ -57,7 +58,22 @@ def test_scan_of_two_ordered_forests_is_the_forest_of_their_union(seed):
         assert [g.tolist() for g in got] == [w.tolist() for w in want]
 
 
-@pytest.mark.mpi
+@pytest.mark.parametrize("solver", ["auto", "ecl/cpu"])
+def test_local_forest_comes_in_key_and_id_order(solver):
+    """A rank's local forest, by Kruskal's scan ("auto" on one thread) or by another solver
+    then ordered, is Kruskal's forest in (weight, id) order; the weights have many ties."""
+    rng = np.random.default_rng(7)
+    n, m = 80, 600
+    src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+    weight = rng.integers(0, 5, m).astype(np.float64)
+    ids = np.sort(rng.permutation(3 * m)[:m])
+    union_find = (np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64))
+    got = _local_forest((src, dst, weight, ids), n, solver, 1, union_find)
+    want = _ordered_forest(src, dst, weight, ids, n)
+    assert [g.tolist() for g in got[:2] + got[3:]] == [w.tolist() for w in want[:2] + want[3:]]
+    assert (got[2] == weight_keys(want[2])).all() and len(got[2]) > 40
+
+
 @pytest.mark.parametrize("ranks", [3, 4])
 def test_forest_merge_on_ranks_is_exact(ranks):
     """One launch per rank count runs every check (see the worker)."""

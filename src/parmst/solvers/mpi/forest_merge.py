@@ -41,7 +41,7 @@ from parmst._mpi.channel import group_order
 from parmst.distributed import DistributedGraph
 from parmst.graph import Graph
 from parmst.kernels.unionfind import reset_at, scan_in_order, scan_sorted, scan_two_ordered
-from parmst.order import canonical_order_or_none, weight_keys
+from parmst.order import canonical_order, canonical_order_or_none, weight_keys
 from parmst.solvers.mpi.contract import local_solver_name, solve_locally
 from parmst.solvers.mpi.held import GIVEN, LOCAL, edge_kind, vertex_labels
 from parmst.stats import Stats
@@ -142,20 +142,17 @@ def _local_forest(edges: tuple[np.ndarray, ...], num_vertices: int, local_solver
 
     Positions follow the ids, so a solver's position tie-break is the id's.
     Kruskal's scan keeps the forest in that order already; another solver's
-    forest (positions increasing) is put in it by a stable sort of its keys,
-    one sort of at most ``n - 1`` edges.
+    forest is put in it by :func:`~parmst.order.canonical_order` of its
+    weights in position order (sorts of at most ``n - 1`` edges).
     """
     src, dst, weight, ids = edges
     graph = Graph(src, dst, weight, num_vertices)
     if local_solver_name(graph, local_solver, threads) == "kruskal/serial":
         kept = _kruskal_in_key_order(src, dst, weight, union_find)
-        keys = weight_keys(weight[kept])
     else:
-        kept = solve_locally(graph, local_solver, threads)
-        keys = weight_keys(weight[kept])
-        order = np.argsort(keys, kind="stable")
-        kept, keys = kept[order], keys[order]
-    return src[kept], dst[kept], keys, ids[kept]
+        kept = np.sort(solve_locally(graph, local_solver, threads))
+        kept = kept[canonical_order(weight[kept])]
+    return src[kept], dst[kept], weight_keys(weight[kept]), ids[kept]
 
 
 def _step(dg: DistributedGraph, k: int, forest: tuple[np.ndarray, ...],
