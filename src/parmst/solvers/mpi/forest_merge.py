@@ -223,8 +223,9 @@ def merge_held(dg: DistributedGraph, stats: Stats, local_solver: str, threads: i
         Gets the phases ``merge-local``, ``merge-step-k`` (one per tree step) and
         ``merge-shares``.
     local_solver : str
-        The one-process solver of every forest (see
-        :func:`~parmst.solvers.mpi.contract.solve_locally`).
+        The one-process solver of the rank's local forest (see
+        :func:`~parmst.solvers.mpi.contract.solve_locally`); the merge steps need
+        none.
     threads : int
         Numba threads of this rank.
 
