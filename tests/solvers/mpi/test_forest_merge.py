@@ -10,7 +10,10 @@ import numpy as np
 import pytest
 
 from mpi_launch import run_ranks
-from parmst.solvers.mpi.forest_merge import _merged, _merged_order, merge_fits
+from parmst import Graph, minimum_spanning_forest
+from parmst.kernels.unionfind import reset_at, scan_two_ordered
+from parmst.order import weight_keys
+from parmst.solvers.mpi.forest_merge import _local_forest, merge_fits
 
 HERE = Path(__file__).resolve().parent
 
@@ -22,19 +25,55 @@ def test_merge_rule_bounds_a_merge_by_a_share_of_the_edges():
     assert merge_fits(11, 40, 2, factor=1.0) and not merge_fits(11, 39, 2, factor=1.0)
 
 
-@pytest.mark.parametrize("seed", range(3))
-def test_merged_order_puts_two_increasing_id_lists_in_one(seed):
+def _ordered_forest(src, dst, weight, ids, n):
+    """Kruskal's forest of the edges (ties by id), as the four arrays in (weight, id) order."""
+    by_id = np.argsort(ids)
+    src, dst, weight, ids = src[by_id], dst[by_id], weight[by_id], ids[by_id]
+    graph = Graph.from_edges(src, dst, weight, n)
+    kept = np.asarray(minimum_spanning_forest(graph, solver="kruskal/serial").edge_ids)
+    order = np.lexsort((ids[kept], weight[kept]))
+    return tuple(a[kept[order]] for a in (src, dst, weight, ids))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_scan_of_two_ordered_forests_is_the_forest_of_their_union(seed):
+    """Two forests of disjoint edge sets (few distinct weights: many ties, decided by the
+    global id) merged by the step's scan are Kruskal's forest of all their edges, in
+    (weight, id) order; the union-find arrays start as garbage, are reset at the endpoints
+    only and reused."""
     rng = np.random.default_rng(seed)
-    ids = rng.permutation(500)[:int(rng.integers(0, 300))]
-    a = np.sort(ids[:int(rng.integers(0, len(ids) + 1))])
-    b = np.sort(ids[len(a):])
-    order = _merged_order(a, b)
-    assert np.concatenate((a, b))[order].tolist() == np.sort(ids).tolist()
-    assert _merged(a, b, order).tolist() == np.sort(ids).tolist()
-    assert _merged(a * 0.5, b * 0.5, order).tolist() == (np.sort(ids) * 0.5).tolist()
+    n, m = 60, int(rng.integers(0, 400))
+    src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+    weight = rng.integers(0, 4, m).astype(np.int64)
+    ids = rng.permutation(5 * m)[:m]
+    part = rng.integers(0, 2, m).astype(bool)
+    a = _ordered_forest(src[part], dst[part], weight[part], ids[part], n)
+    b = _ordered_forest(src[~part], dst[~part], weight[~part], ids[~part], n)
+    parent, size = rng.integers(-9, 9, n), rng.integers(-9, 9, n)
+    for _ in range(2):
+        for forest in (a, b):
+            reset_at(forest[0], forest[1], parent, size)
+        got = scan_two_ordered(*a, *b, parent, size)
+        want = _ordered_forest(src, dst, weight, ids, n)
+        assert [g.tolist() for g in got] == [w.tolist() for w in want]
 
 
-@pytest.mark.mpi
+@pytest.mark.parametrize("solver", ["auto", "ecl/cpu"])
+def test_local_forest_comes_in_key_and_id_order(solver):
+    """A rank's local forest, by Kruskal's scan ("auto" on one thread) or by another solver
+    then ordered, is Kruskal's forest in (weight, id) order; the weights have many ties."""
+    rng = np.random.default_rng(7)
+    n, m = 80, 600
+    src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+    weight = rng.integers(0, 5, m).astype(np.float64)
+    ids = np.sort(rng.permutation(3 * m)[:m])
+    union_find = (np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64))
+    got = _local_forest((src, dst, weight, ids), n, solver, 1, union_find)
+    want = _ordered_forest(src, dst, weight, ids, n)
+    assert [g.tolist() for g in got[:2] + got[3:]] == [w.tolist() for w in want[:2] + want[3:]]
+    assert (got[2] == weight_keys(want[2])).all() and len(got[2]) > 40
+
+
 @pytest.mark.parametrize("ranks", [3, 4])
 def test_forest_merge_on_ranks_is_exact(ranks):
     """One launch per rank count runs every check (see the worker)."""

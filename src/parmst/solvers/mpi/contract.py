@@ -186,6 +186,16 @@ def _split(dg: DistributedGraph, labels: Labels, n_local: int) -> tuple[np.ndarr
     return arrays
 
 
+def local_solver_name(graph: Graph, local_solver: str, threads: int) -> str:
+    """The registered solver :func:`solve_locally` runs for ``local_solver`` on ``graph``:
+    ``"auto"`` is kruskal/serial on one thread, else :func:`parmst.registry.select`'s pick."""
+    if local_solver == "auto" and threads == 1:
+        return "kruskal/serial"  # on one thread it beats ecl/cpu about 2x (docs/mpi.md)
+    if local_solver == "auto":
+        return registry.select(graph).name
+    return local_solver
+
+
 def solve_locally(graph: Graph, local_solver: str, threads: int) -> np.ndarray:
     """Positions in ``graph`` of its minimum spanning forest, by the one-process solver
     ``local_solver`` on ``threads`` threads.
@@ -195,10 +205,7 @@ def solve_locally(graph: Graph, local_solver: str, threads: int) -> np.ndarray:
     picks for ``graph``. Its solve function (:func:`parmst.registry.prepare`)
     is called directly: the graph holds no NaN and needs no Forest.
     """
-    if local_solver == "auto" and threads == 1:
-        local_solver = "kruskal/serial"  # on one thread it beats ecl/cpu about 2x (docs/mpi.md)
-    if local_solver == "auto":
-        local_solver = registry.select(graph).name
+    local_solver = local_solver_name(graph, local_solver, threads)
     options = {"threads": threads} if "threads" in registry.get(local_solver).options else {}
     _, solve = registry.prepare(local_solver, graph, options)
     return solve(graph, Stats())

@@ -11,10 +11,11 @@ spanning forest of the whole graph. So
    generators that write the smaller end first on the lowest ranks) with the
    best one-process solver on its threads (``merge-local``);
 2. at step ``k`` (``ceil(log2 p)`` steps), each rank ``r`` still holding a
-   forest with bit ``k`` set sends it, as global ends, weight and edge id, to
-   rank ``r - 2**k``, which solves the forest of the union of the two
-   (``merge-step-k``); a forest has at most ``n - 1`` edges, so a merge never
-   reads more than ``2 (n - 1)``;
+   forest with bit ``k`` set sends it, as global ends, weight key and edge id
+   in ``(key, id)`` order, to rank ``r - 2**k``, which keeps the forest of
+   the union of the two: one union-find scan over the linear merge of the
+   two ordered lists (``merge-step-k``); a forest has at most ``n - 1``
+   edges, so a merge never reads more than ``2 (n - 1)``;
 3. rank 0 then holds the whole forest and sends every rank the ids of its
    primary edges in it: the share :func:`~parmst.solvers.mpi.held.held_share`
    would give.
@@ -24,9 +25,10 @@ the owner rounds then touch every edge several times in rounds of
 exchanges, where one process's solve of a rank's share is a few passes.
 :func:`merge_fits` is the rule ``rounds="auto"`` uses.
 
-Ties: every forest is kept in increasing global id, and the merged edges are
-put in that order before they are solved, so a solver's position
-tie-break is the global ``(weight, edge_id)`` order.
+Ties: a rank's edges are in increasing global id, so its solver's position
+tie-break is the id's, and every forest is then kept in ``(key, edge_id)``
+order with the global id: the merges compare both, so equal weights order
+exactly as everywhere.
 """
 
 from __future__ import annotations
@@ -38,7 +40,9 @@ from parmst._blocks import block_span, exclusive_sums, num_blocks
 from parmst._mpi.channel import group_order
 from parmst.distributed import DistributedGraph
 from parmst.graph import Graph
-from parmst.solvers.mpi.contract import solve_locally
+from parmst.kernels.unionfind import reset_at, scan_in_order, scan_sorted, scan_two_ordered
+from parmst.order import canonical_order, canonical_order_or_none, weight_keys
+from parmst.solvers.mpi.contract import local_solver_name, solve_locally
 from parmst.solvers.mpi.held import GIVEN, LOCAL, edge_kind, vertex_labels
 from parmst.stats import Stats
 
@@ -65,31 +69,6 @@ def merge_fits(num_vertices: int, num_edges: int, ranks: int,
     (True, False)
     """
     return 2 * (num_vertices - 1) <= factor * num_edges / ranks
-
-
-@numba.njit(cache=True)
-def _merged_order(a, b):
-    """Positions into ``concatenate((a, b))`` that put two increasing id arrays in one
-    increasing order (one pass; the two never share an id: the ranks' edges partition them)."""
-    order = np.empty(len(a) + len(b), dtype=np.int64)
-    i = j = 0
-    for k in range(len(order)):
-        if j == len(b) or (i < len(a) and a[i] < b[j]):
-            order[k] = i
-            i += 1
-        else:
-            order[k] = len(a) + j
-            j += 1
-    return order
-
-
-@numba.njit(cache=True)
-def _merged(a, b, order):
-    """``concatenate((a, b))[order]`` without the concatenation."""
-    out = np.empty(len(order), dtype=a.dtype)
-    for k in range(len(order)):
-        out[k] = a[order[k]] if order[k] < len(a) else b[order[k] - len(a)]
-    return out
 
 
 @numba.njit(cache=True, inline="always")
@@ -140,22 +119,53 @@ def _mine(dg: DistributedGraph) -> tuple[np.ndarray, ...]:
     return out
 
 
-def _forest_of(edges: tuple[np.ndarray, ...], num_vertices: int, local_solver: str,
-               threads: int) -> tuple[np.ndarray, ...]:
-    """The minimum spanning forest of ``edges`` (src, dst, weight, id; ids increasing), as
-    the same four arrays, ids increasing.
+def _kruskal_in_key_order(src: np.ndarray, dst: np.ndarray, weight: np.ndarray,
+                          union_find: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """Positions of Kruskal's forest of the edges, in the order its scan keeps them: the
+    ``(weight, position)`` order, so no ordering pass follows (kruskal/serial hands its
+    forest back in position order, which would cost a sort here)."""
+    parent, size = union_find
+    parent[:] = np.arange(len(parent))
+    size[:] = 1
+    chosen = np.empty(max(len(parent) - 1, 0), dtype=np.int64)
+    order = canonical_order_or_none(weight)
+    if order is None:  # the weights never decrease along the positions
+        return chosen[:scan_sorted(src, dst, parent, size, chosen, 0)]
+    return chosen[:scan_in_order(order, src, dst, parent, size, chosen, 0)]
 
-    Positions follow the ids, so the solver's position tie-break is the id's.
+
+def _local_forest(edges: tuple[np.ndarray, ...], num_vertices: int, local_solver: str,
+                  threads: int, union_find: tuple[np.ndarray, np.ndarray]
+                  ) -> tuple[np.ndarray, ...]:
+    """The minimum spanning forest of ``edges`` (src, dst, weight, id; ids increasing) as
+    src, dst, weight key (:func:`~parmst.order.weight_keys`) and id, in ``(key, id)`` order.
+
+    Positions follow the ids, so a solver's position tie-break is the id's.
+    Kruskal's scan keeps the forest in that order already; another solver's
+    forest is put in it by :func:`~parmst.order.canonical_order` of its
+    weights in position order (sorts of at most ``n - 1`` edges).
     """
     src, dst, weight, ids = edges
-    kept = np.sort(solve_locally(Graph(src, dst, weight, num_vertices), local_solver, threads))
-    return src[kept], dst[kept], weight[kept], ids[kept]
+    graph = Graph(src, dst, weight, num_vertices)
+    if local_solver_name(graph, local_solver, threads) == "kruskal/serial":
+        kept = _kruskal_in_key_order(src, dst, weight, union_find)
+    else:
+        kept = np.sort(solve_locally(graph, local_solver, threads))
+        kept = kept[canonical_order(weight[kept])]
+    return src[kept], dst[kept], weight_keys(weight[kept]), ids[kept]
 
 
-def _step(dg: DistributedGraph, k: int, forest: tuple[np.ndarray, ...], local_solver: str,
-          threads: int) -> tuple[np.ndarray, ...] | None:
+def _step(dg: DistributedGraph, k: int, forest: tuple[np.ndarray, ...],
+          union_find: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, ...] | None:
     """Step ``k`` of the tree: send ``forest`` to ``rank - 2**k`` (returns None), or receive
-    from ``rank + 2**k`` and return the forest of both, or keep ``forest`` as it is."""
+    from ``rank + 2**k`` and return the forest of both, or keep ``forest`` as it is.
+
+    Both forests come in ``(key, id)`` order, so the forest of their union is
+    one union-find scan over their linear merge
+    (:func:`~parmst.kernels.unionfind.scan_two_ordered`), and it comes out in
+    that order too: no graph, no key preparation, no sort. ``union_find`` is
+    the solve's pair of vertex arrays, reset for the step (:func:`_reset`).
+    """
     channel, rank, bit = dg.channel, dg.rank, 1 << k
     if rank & bit:
         channel.send_arrays(forest, rank - bit)
@@ -163,15 +173,32 @@ def _step(dg: DistributedGraph, k: int, forest: tuple[np.ndarray, ...], local_so
     if rank + bit >= channel.size:
         return forest
     other = channel.recv_arrays(rank + bit, [a.dtype for a in forest])
-    order = _merged_order(forest[3], other[3])
-    merged = tuple(_merged(mine, theirs, order) for mine, theirs in zip(forest, other))
-    del forest, other
-    return _forest_of(merged, dg.num_vertices, local_solver, threads)
+    _reset(union_find, (forest, other))
+    return scan_two_ordered(*forest, *other, *union_find)
+
+
+# A merge step resets its union-find at the two forests' endpoints one by one, or all of
+# it in one sequential fill where they touch at least 1 / RESET_ALL_SHARE of the vertices:
+# on R-MAT scale 20 (two forests of 360 k edges over 1 M vertices) the endpoint resets took
+# 11 ms and the fill 1.9 ms: an edge (two endpoints) costs about eight vertices of the fill.
+RESET_ALL_SHARE = 8
+
+
+def _reset(union_find: tuple[np.ndarray, np.ndarray], forests: tuple[tuple, ...]) -> None:
+    """Make ``union_find`` singletons at the ``forests``' endpoints (see
+    :data:`RESET_ALL_SHARE`)."""
+    parent, size = union_find
+    if RESET_ALL_SHARE * sum(len(f[0]) for f in forests) >= len(parent):
+        parent[:] = np.arange(len(parent))
+        size[:] = 1
+        return
+    for forest in forests:
+        reset_at(forest[0], forest[1], parent, size)
 
 
 def _shares(dg: DistributedGraph, forest: tuple[np.ndarray, ...] | None) -> np.ndarray:
     """Rank 0's whole ``forest`` handed out: each rank gets the ids of its primary edges in
-    it (the owner of their ``src``), in increasing order."""
+    it (the owner of their ``src``), sorted to increasing order."""
     channel = dg.channel
     if channel.rank == 0:
         src, ids = forest[0], forest[3]
@@ -182,7 +209,7 @@ def _shares(dg: DistributedGraph, forest: tuple[np.ndarray, ...] | None) -> np.n
         ids = np.zeros(0, dtype=np.int64)
         counts = np.zeros(channel.size, dtype=np.int64)
     (mine,), _ = channel.alltoallv([ids], counts)
-    return mine
+    return np.sort(mine)  # the forest came in key order
 
 
 def merge_held(dg: DistributedGraph, stats: Stats, local_solver: str, threads: int
@@ -196,8 +223,9 @@ def merge_held(dg: DistributedGraph, stats: Stats, local_solver: str, threads: i
         Gets the phases ``merge-local``, ``merge-step-k`` (one per tree step) and
         ``merge-shares``.
     local_solver : str
-        The one-process solver of every forest (see
-        :func:`~parmst.solvers.mpi.contract.solve_locally`).
+        The one-process solver of the rank's local forest (see
+        :func:`~parmst.solvers.mpi.contract.solve_locally`); the merge steps need
+        none.
     threads : int
         Numba threads of this rank.
 
@@ -206,11 +234,14 @@ def merge_held(dg: DistributedGraph, stats: Stats, local_solver: str, threads: i
     ndarray
         The forest's ids among this rank's primary edges, increasing.
     """
+    # The union-find arrays, allocated once: the local Kruskal fills them, each merge step
+    # resets them (:func:`_reset`).
+    union_find = tuple(np.empty(dg.num_vertices, dtype=dg.src.dtype) for _ in range(2))
     with stats.phase("merge-local"):
-        forest = _forest_of(_mine(dg), dg.num_vertices, local_solver, threads)
+        forest = _local_forest(_mine(dg), dg.num_vertices, local_solver, threads, union_find)
     for k in range(max(0, (dg.size - 1).bit_length())):
         with stats.phase(f"merge-step-{k}"):
             if forest is not None:
-                forest = _step(dg, k, forest, local_solver, threads)
+                forest = _step(dg, k, forest, union_find)
     with stats.phase("merge-shares"):
         return _shares(dg, forest)
