@@ -192,15 +192,17 @@ def _lower(bits, c, value):
 
 
 @numba.njit(cache=True, parallel=True)
-def _lightest_answers(comp, order, answer, answer_bits, bits, best_id):
+def _lightest_answers(comp, order, answer, answer_bits, bits, best_id, best):
     """Fill ``best_id``: each component's lightest answer under ``(key, pair id)``, by its
-    pair id (Fallin et al.'s two-pass minimum, as ``boruvka-bvh/gpu``: the key's bits by
-    atomic minimum, here already in ``bits`` from :func:`_list_answers` and
-    :func:`_answer_round`, then the smallest pair id among the answers at that key; a
-    float64 key and a pair id do not pack into one word). Points in parallel;
-    ``best_id`` comes reset (:func:`_next_round`). The pair id names the pair, so no
-    second pass looks for the point holding it (:func:`_hook` reads it back). Every
-    answer is outside its point's component here, so none is read twice."""
+    pair id, and ``best``: the point holding it (Fallin et al.'s two-pass minimum, as
+    ``boruvka-bvh/gpu``: the key's bits by atomic minimum, here already in ``bits`` from
+    :func:`_list_answers` and :func:`_answer_round`, then the smallest pair id among the
+    answers at that key; a float64 key and a pair id do not pack into one word). Points
+    in parallel; ``best_id`` comes reset (:func:`_next_round`). The point is stored after
+    each lowering of the id, with no second pass over the points: where two threads
+    lower one component's id at once (answers of equal keys) the last store may name
+    the larger id, which :func:`_hook` detects. Every answer is outside its point's
+    component here, so none is read twice."""
     n = len(comp)
     # Few points hold their component's smallest key: test that first.
     for q in numba.prange(n):
@@ -208,20 +210,30 @@ def _lightest_answers(comp, order, answer, answer_bits, bits, best_id):
             ident = pair_id(order[q], order[answer[q]], n)
             if ident < atomic_load(best_id, comp[q]):
                 atomic_min(best_id, comp[q], ident)
+                best[comp[q]] = q
 
 
 @numba.njit(cache=True)
-def _hook(position, bound, best_id, parent, size, first, second, keys, count):
-    """Borůvka's hooking: each component's lightest pair (``best_id``, its key in
-    ``bound``) joins it to another; a pair two components both chose is taken once.
-    Records the new pairs (input indices, ``first < second``) from position ``count``;
-    returns the new count (``position``: each input index's tree position)."""
-    n = len(best_id)
+def _hook(order, position, answer, bound, best_id, best, parent, size, first, second, keys,
+          count):
+    """Borůvka's hooking: each component's lightest pair (``best_id``, held by point
+    ``best``, its key in ``bound``) joins it to another; a pair two components both chose
+    is taken once. Records the new pairs (input indices, ``first < second``) from
+    position ``count``; returns the new count. Where ``best`` holds another pair than
+    ``best_id`` (a race of :func:`_lightest_answers`), the pair is read back from its id
+    (``position``: each input index's tree position)."""
+    n = len(order)
     for c in range(n):
-        if best_id[c] == _NO_PAIR:
+        ident = best_id[c]
+        if ident == _NO_PAIR:
             continue
-        i, j = pair_of_id(best_id[c], n)
-        ru, rv = find(parent, position[i]), find(parent, position[j])
+        q = best[c]
+        p = answer[q]
+        i, j = min(order[q], order[p]), max(order[q], order[p])
+        if pair_id(i, j, n) != ident:
+            i, j = pair_of_id(ident, n)
+            q, p = position[i], position[j]
+        ru, rv = find(parent, q), find(parent, p)
         if ru != rv:
             union_roots(parent, size, ru, rv)
             first[count], second[count], keys[count] = i, j, bound[c]
@@ -295,6 +307,7 @@ def _rounds(tree, core2: np.ndarray, node_core: np.ndarray, near: np.ndarray,
     lead = np.empty(n)
     bound_bits = np.full(n, _INF_BITS, dtype=np.int64)  # scratch of the component minima
     best_id = np.full(n, _NO_PAIR, dtype=np.int64)
+    best = np.empty(n, dtype=index)  # read only where best_id was set in the same round
     position = np.empty(n, dtype=index)  # the tree position of each input index
     position[tree.order] = np.arange(n, dtype=index)
     first = np.empty(n - 1, dtype=np.int64)
@@ -317,9 +330,9 @@ def _rounds(tree, core2: np.ndarray, node_core: np.ndarray, near: np.ndarray,
         with stats.phase("hook"):
             before = count
             _lightest_answers(comp, tree.order, answer, answer_key.view(np.int64), bound_bits,
-                              best_id)
-            count = _hook(position, bound_bits.view(np.float64), best_id, parent, size, first,
-                          second, keys, count)
+                              best_id, best)
+            count = _hook(tree.order, position, answer, bound_bits.view(np.float64), best_id,
+                          best, parent, size, first, second, keys, count)
             if count == before:  # every round joins components: anything else is a bug
                 raise ParmstError(f"k-d tree Borůvka found no pair in round {rounds} with "
                                   f"{n - count} components left; please report this input")
