@@ -30,7 +30,8 @@ import numba
 import numpy as np
 from numba.extending import overload
 
-__all__ = ["add_square", "mutual_reachability", "pair_id", "precedes_pair", "squared_distance"]
+__all__ = ["add_square", "mutual_reachability", "pair_id", "pair_of_id", "precedes_pair",
+           "squared_distance"]
 
 
 def add_square(total, diff):
@@ -83,6 +84,29 @@ def pair_id(i, j, n):
     a = np.int64(min(i, j))
     b = np.int64(max(i, j))
     return a * np.int64(n) - (a * (a + 1)) // 2 + (b - a - 1)
+
+
+@numba.njit(cache=True)
+def pair_of_id(ident, n):
+    """The pair ``(i, j)``, ``i < j``, whose :func:`pair_id` among ``n`` points is
+    ``ident``: ``i`` is the largest row whose first id is at most ``ident`` (a root of
+    the quadratic, corrected in integers), then ``j`` follows.
+
+    Examples
+    --------
+    >>> [tuple(int(v) for v in pair_of_id(pair_id(i, j, 5), 5)) for i, j in [(0, 1), (2, 4)]]
+    [(0, 1), (2, 4)]
+    """
+    ident = np.int64(ident)
+    n = np.int64(n)
+    width = 2.0 * n - 1.0
+    i = np.int64((width - np.sqrt(max(width * width - 8.0 * ident, 0.0))) / 2.0)
+    i = min(max(i, np.int64(0)), n - 2)
+    while i > 0 and i * n - (i * (i + 1)) // 2 > ident:
+        i -= 1
+    while i < n - 2 and (i + 1) * n - ((i + 1) * (i + 2)) // 2 <= ident:
+        i += 1
+    return i, ident - (i * n - (i * (i + 1)) // 2) + i + 1
 
 
 @numba.njit(cache=True, inline="always")

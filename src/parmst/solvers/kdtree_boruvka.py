@@ -24,11 +24,12 @@ import numpy as np
 
 from parmst._threads import using_threads
 from parmst.errors import ParmstError
-from parmst.kernels.distance import mutual_reachability, pair_id, precedes_pair
+from parmst.kernels.distance import mutual_reachability, pair_id, pair_of_id, precedes_pair
 from parmst.kernels.kdtree import (
     NO_POINT,
     STACK_SIZE,
     build,
+    index_dtype,
     nearest_k_all,
     nearest_outside,
     node_components,
@@ -102,7 +103,8 @@ def list_answer(comp, order, near, near_key, core2, mutual, cursor, answer, answ
     entry)``, which every pair off the list reaches; else it is a real pair that bounds
     the component from above (``lead``). A point left without an answer gets the lower
     bound the list proves. The cursor skips the entries already inside the component:
-    components only grow.
+    components only grow. A list spent in an earlier round is not read again (its
+    bound is in ``answer_key`` already).
     """
     n, k = near.shape
     p = answer[q]
@@ -110,6 +112,11 @@ def list_answer(comp, order, near, near_key, core2, mutual, cursor, answer, answ
     if p != NO_POINT and comp[p] != comp[q]:
         return
     c = cursor[q]
+    if c == k:
+        # Spent in an earlier round, which raised the lower bound to what the list
+        # proves; a later answer or bound is at least that, so nothing here changes.
+        answer[q] = NO_POINT
+        return
     while c < k and comp[near[q, c]] == comp[q]:
         c += 1
     cursor[q] = c
@@ -186,13 +193,16 @@ def _lower(bits, c, value):
 
 @numba.njit(cache=True, parallel=True)
 def _lightest_answers(comp, order, answer, answer_bits, bits, best_id, best):
-    """Fill ``best``: each component's lightest answer under ``(key, pair id)``, the point
-    holding it (Fallin et al.'s two-pass minimum, as ``boruvka-bvh/gpu``: the key's bits
-    by atomic minimum, here already in ``bits`` from :func:`_list_answers` and
-    :func:`_answer_round`, then the smallest pair id among the answers at that key into
-    ``best_id``; a float64 key and a pair id do not pack into one word). Points in
-    parallel; ``best_id`` and ``best`` come reset (:func:`_next_round`). Every answer is
-    outside its point's component here, so none is read twice."""
+    """Fill ``best_id``: each component's lightest answer under ``(key, pair id)``, by its
+    pair id, and ``best``: the point holding it (Fallin et al.'s two-pass minimum, as
+    ``boruvka-bvh/gpu``: the key's bits by atomic minimum, here already in ``bits`` from
+    :func:`_list_answers` and :func:`_answer_round`, then the smallest pair id among the
+    answers at that key; a float64 key and a pair id do not pack into one word). Points
+    in parallel; ``best_id`` comes reset (:func:`_next_round`). The point is stored after
+    each lowering of the id, with no second pass over the points: where two threads
+    lower one component's id at once (answers of equal keys) the last store may name
+    the larger id, which :func:`_hook` detects. Every answer is outside its point's
+    component here, so none is read twice."""
     n = len(comp)
     # Few points hold their component's smallest key: test that first.
     for q in numba.prange(n):
@@ -200,28 +210,33 @@ def _lightest_answers(comp, order, answer, answer_bits, bits, best_id, best):
             ident = pair_id(order[q], order[answer[q]], n)
             if ident < atomic_load(best_id, comp[q]):
                 atomic_min(best_id, comp[q], ident)
-    for q in numba.prange(n):
-        if (answer_bits[q] == bits[comp[q]] and answer[q] != NO_POINT
-                and pair_id(order[q], order[answer[q]], n) == best_id[comp[q]]):
-            best[comp[q]] = q  # one point per component: pair ids are distinct
+                best[comp[q]] = q
 
 
 @numba.njit(cache=True)
-def _hook(order, answer, answer_key, best, parent, size, first, second, keys, count):
-    """Borůvka's hooking: each component's lightest answer (``best``) joins it to another;
-    a pair two components both chose is taken once. Records the new pairs (input indices,
-    ``first < second``) from position ``count``; returns the new count."""
-    for c in range(len(best)):
-        q = best[c]
-        if q == NO_POINT:
+def _hook(order, position, answer, bound, best_id, best, parent, size, first, second, keys,
+          count):
+    """Borůvka's hooking: each component's lightest pair (``best_id``, held by point
+    ``best``, its key in ``bound``) joins it to another; a pair two components both chose
+    is taken once. Records the new pairs (input indices, ``first < second``) from
+    position ``count``; returns the new count. Where ``best`` holds another pair than
+    ``best_id`` (a race of :func:`_lightest_answers`), the pair is read back from its id
+    (``position``: each input index's tree position)."""
+    n = len(order)
+    for c in range(n):
+        ident = best_id[c]
+        if ident == _NO_PAIR:
             continue
+        q = best[c]
         p = answer[q]
+        i, j = min(order[q], order[p]), max(order[q], order[p])
+        if pair_id(i, j, n) != ident:
+            i, j = pair_of_id(ident, n)
+            q, p = position[i], position[j]
         ru, rv = find(parent, q), find(parent, p)
         if ru != rv:
             union_roots(parent, size, ru, rv)
-            first[count] = min(order[q], order[p])
-            second[count] = max(order[q], order[p])
-            keys[count] = answer_key[q]
+            first[count], second[count], keys[count] = i, j, bound[c]
             count += 1
     return count
 
@@ -235,16 +250,16 @@ def _root(parent, v):
 
 
 @numba.njit(cache=True, parallel=True)
-def _next_round(parent, comp, bits, best_id, best):
+def _next_round(parent, comp, bits, best_id):
     """Each point's component after the hooking: its union-find root, into ``comp`` and
     ``parent`` (every point then straight under its root); and the component scratch of
-    the next round reset (``bits`` to :data:`_INF_BITS`, ``best_id`` and ``best`` to
-    none). Points in parallel: a point's parent only moves to its root, so a walk that
-    reads it meanwhile still ends there."""
+    the next round reset (``bits`` to :data:`_INF_BITS`, ``best_id`` to none). Points in
+    parallel: a point's parent only moves to its root, so a walk that reads it meanwhile
+    still ends there."""
     for q in numba.prange(len(comp)):
         root = _root(parent, np.int64(q))
         comp[q], parent[q] = root, root
-        bits[q], best_id[q], best[q] = _INF_BITS, _NO_PAIR, NO_POINT
+        bits[q], best_id[q] = _INF_BITS, _NO_PAIR
 
 
 def solve(x: np.ndarray, stats: Stats, *, min_samples: int | None, leaf_size: int | None,
@@ -281,17 +296,20 @@ def _rounds(tree, core2: np.ndarray, node_core: np.ndarray, near: np.ndarray,
             near_key: np.ndarray, mutual: bool, stats: Stats):
     """Borůvka rounds until one tree spans the points."""
     n = len(tree.order)
-    parent = np.arange(n, dtype=np.int64)
-    size = np.ones(n, dtype=np.int64)
-    comp = np.arange(n, dtype=np.int64)
-    node_comp = np.empty(tree.num_nodes, dtype=np.int64)
-    answer = np.full(n, NO_POINT, dtype=np.int64)
+    index = index_dtype(n)  # positions and labels: int32 below 2^31 points
+    parent = np.arange(n, dtype=index)
+    size = np.ones(n, dtype=index)
+    comp = np.arange(n, dtype=index)
+    node_comp = np.empty(tree.num_nodes, dtype=index)
+    answer = np.full(n, NO_POINT, dtype=index)
     answer_key = np.zeros(n)
-    cursor = np.zeros(n, dtype=np.int64)
+    cursor = np.zeros(n, dtype=index)
     lead = np.empty(n)
     bound_bits = np.full(n, _INF_BITS, dtype=np.int64)  # scratch of the component minima
     best_id = np.full(n, _NO_PAIR, dtype=np.int64)
-    best = np.full(n, NO_POINT, dtype=np.int64)
+    best = np.empty(n, dtype=index)  # read only where best_id was set in the same round
+    position = np.empty(n, dtype=index)  # the tree position of each input index
+    position[tree.order] = np.arange(n, dtype=index)
     first = np.empty(n - 1, dtype=np.int64)
     second = np.empty(n - 1, dtype=np.int64)
     keys = np.empty(n - 1)
@@ -313,11 +331,11 @@ def _rounds(tree, core2: np.ndarray, node_core: np.ndarray, near: np.ndarray,
             before = count
             _lightest_answers(comp, tree.order, answer, answer_key.view(np.int64), bound_bits,
                               best_id, best)
-            count = _hook(tree.order, answer, answer_key, best, parent, size, first, second,
-                          keys, count)
+            count = _hook(tree.order, position, answer, bound_bits.view(np.float64), best_id,
+                          best, parent, size, first, second, keys, count)
             if count == before:  # every round joins components: anything else is a bug
                 raise ParmstError(f"k-d tree Borůvka found no pair in round {rounds} with "
                                   f"{n - count} components left; please report this input")
-            _next_round(parent, comp, bound_bits, best_id, best)
+            _next_round(parent, comp, bound_bits, best_id)
     stats.rounds = rounds
     return first, second, keys
