@@ -53,6 +53,16 @@ def test_reference_timing_without_a_tree_reports_times_and_no_weight(runner):
     assert out.error is None and len(out.times) == 2 and out.total_weight is None
 
 
+def test_the_whole_call_comes_with_its_bare_solve_timed_beside_each_run(runner):
+    g = parmst.generate("grid2d:side=5,seed=1")
+    out = runner.run("parmst-auto", *_arrays(g), runs=3)
+    assert out.error is None and len(out.times) == 3
+    assert len(out.wrapped_times) == 3 and all(t > 0 for t in out.wrapped_times)
+    assert out.wrapped_solver == parmst.registry.select(g).name
+    floor = runner.run("networkx-edges-floor", *_arrays(g), runs=1)
+    assert floor.wrapped_times == [] and floor.wrapped_solver is None  # wraps nothing
+
+
 def test_a_prefix_names_every_peer_it_starts():
     names, _ = resolve_peers(["parmst"])
     assert names == [p for p in PEERS if p.startswith("parmst-")]

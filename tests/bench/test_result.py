@@ -188,17 +188,21 @@ def test_floor_table_divides_the_backend_call_by_its_floor():
     assert "## Floor" not in to_markdown(_result())  # no floor timed, no table
 
 
-def test_overhead_table_divides_the_whole_call_by_the_solve_it_wraps():
-    result = _result()  # kruskal/serial: 0.02 s on g1, 0.1 s on g2
+def test_overhead_table_divides_the_whole_call_by_the_solve_timed_beside_it():
+    result = _result()
     result.records += [
         Record("g1", "parmst-auto", kind="peer", times=[0.025], time=0.025,
-               total_weight=30.0, weight_ok=True),
+               total_weight=30.0, weight_ok=True,
+               extra={"wrapped_solver": "kruskal/serial", "wrapped_time": 0.02}),
         Record("g2", "parmst-auto", kind="peer", times=[0.11], time=0.11,
-               total_weight=1.5, weight_ok=True),
+               total_weight=1.5, weight_ok=True,
+               extra={"wrapped_solver": "ecl/cpu", "wrapped_time": 0.1}),
     ]
     text = to_markdown(result)
     assert "## Call overhead" in text
-    assert "| graph | edges | parmst-auto / kruskal/serial |" in text
-    assert "| g1 | 24 | 1.25x |" in text and "| g2 | 100 | 1.10x |" in text
-    assert "| highest |  | 1.25x |" in text
+    assert ("| graph | edges | call | solver picked | whole call (s) | solve (s) | call / solve |"
+            in text)
+    assert "| g1 | 24 | parmst-auto | kruskal/serial |" in text and "| 1.25x |" in text
+    assert "| g2 | 100 | parmst-auto | ecl/cpu |" in text and "| 1.10x |" in text
+    assert "| highest |  |  |  |  |  | 1.25x |" in text
     assert "## Call overhead" not in to_markdown(_result())  # no whole call timed, no table

@@ -106,9 +106,10 @@ def to_markdown(result: BenchResult) -> str:
                  "fast as that)."), floor_table(result)),
                 ("Call overhead", ("`parmst.minimum_spanning_forest(graph)`'s whole time (the "
                  "`parmst-auto` call: selection, checks, the solve, the Forest, reading its "
-                 "ids) over the time of the solver it picks here, that solver's own "
-                 "initialization and computation, timed in the same run (1.00x: nothing "
-                 "but the solve)."), overhead_table(result)),
+                 "ids) over the bare solve of the solver it picks, timed right after each "
+                 "run of the call in the same process from the same state (cached views "
+                 "dropped), both selected alike from their runs (1.00x: nothing but the "
+                 "solve)."), overhead_table(result)),
                 ("Thread scaling", ("Milliseconds (speedup over the fewest threads), "
                  "whole solve; last column: computation only."), scaling_table(result)),
                 ("MPI ranks", ("One mpiexec launch per solver and rank count; each run "

@@ -30,12 +30,15 @@ __all__ = ["PeerOutcome", "PeerRunner", "worker_main"]
 
 @dataclass
 class PeerOutcome:
-    """What a peer did on one graph: its times and weight, or why it did not run."""
+    """What a peer did on one graph: its times and weight (and, for a call that wraps a
+    solve, the times of that bare solve paired with its runs), or why it did not run."""
 
     times: list[float] = field(default_factory=list)
     prepare_time: float | None = None
     total_weight: int | float | None = None
     pair_ids: np.ndarray | None = None
+    wrapped_solver: str | None = None
+    wrapped_times: list[float] = field(default_factory=list)
     skipped: str | None = None
     error: str | None = None
 
@@ -75,6 +78,8 @@ def _serve(jobs: BinaryIO, replies: BinaryIO) -> None:
                     if run == runs and peer.pair_ids_of is not None:
                         reply("pairs", peer.pair_ids_of(result, *inputs))
                     del result
+                    if peer.wraps is not None:  # the bare solve, paired with this run
+                        reply("wrapped", *peer.wraps(prepared))
             del prepared  # a program's input file goes now, not at the next job
         except Exception as exc:  # noqa: BLE001 - reported to the parent, which decides
             reply("error", f"{type(exc).__name__}: {exc}")
@@ -204,6 +209,9 @@ class PeerRunner:
                 outcome.prepare_time = message[1]
             elif message[0] == "pairs":
                 outcome.pair_ids = message[1]
+            elif message[0] == "wrapped":
+                outcome.wrapped_solver = message[1]
+                outcome.wrapped_times.append(message[2])
             else:
                 outcome.times.append(message[1])
                 outcome.total_weight = message[2]
@@ -212,12 +220,13 @@ class PeerRunner:
         if message is None:
             self._stop()
             outcome.skipped = f"exceeded the {self.budget:g} s budget ({step})"
-            outcome.times = []
+            outcome.times, outcome.wrapped_times = [], []
         elif message[0] == "error":
             if self._process.poll() is not None:
                 self._stop()
             outcome.error = message[1]
         outcome.times = outcome.times[1:]  # drop the warm-up run
+        outcome.wrapped_times = outcome.wrapped_times[1:]  # and the solve paired with it
         return outcome
 
 

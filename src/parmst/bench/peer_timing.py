@@ -17,7 +17,7 @@ import numpy as np
 from parmst.bench.peer_runner import PeerRunner
 from parmst.bench.peers import PEERS
 from parmst.bench.result import GraphInfo, Record
-from parmst.bench.timing import Scheme, finish
+from parmst.bench.timing import Scheme, finish, select
 from parmst.graph import Graph
 
 __all__ = ["time_peer", "time_point_peer"]
@@ -139,4 +139,7 @@ def _checked(record: Record, peer, outcome, info: GraphInfo, integer: bool, sche
             return record
     finish(record, scheme, [])
     record.init_time = outcome.prepare_time  # building its graph object, not in `time`
+    if outcome.wrapped_times:  # the bare solve, timed beside each run in the same process
+        record.extra["wrapped_solver"] = outcome.wrapped_solver
+        record.extra["wrapped_time"] = select(outcome.wrapped_times, scheme).value
     return record

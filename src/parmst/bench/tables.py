@@ -79,11 +79,25 @@ def floor_table(result: BenchResult) -> list[str]:
 
 
 def overhead_table(result: BenchResult) -> list[str]:
-    """Per graph: parmst's whole call's time over the time of the solve it wraps (the
-    solver's own initialization and computation, timed in the same run); geometric mean
-    and highest last."""
-    return _paired_table(result, "wraps", "/", lambda mine, solve: mine / solve,
-                         "highest", max)
+    """Per graph and whole call that wraps a solve: the solver it picked, both times and the
+    call's over the solve's (the bare solve timed beside each run of the call, in the same
+    process, from the same state); geometric mean and highest last."""
+    rows, ratios = [], []
+    edges = {g.name: g.num_edges for g in result.graphs}
+    for r in result.records:
+        solve = r.extra.get("wrapped_time") if r.ok else None
+        if not solve or not r.time:
+            continue
+        ratios.append(r.time / solve)
+        rows.append([r.graph, f"{edges.get(r.graph, 0):,}", r.solver,
+                     r.extra.get("wrapped_solver", ""), fmt_time(r.time), fmt_time(solve),
+                     fmt_ratio(ratios[-1])])
+    if not rows:
+        return []
+    rows.append(["geometric mean", "", "", "", "", "", fmt_ratio(geomean(ratios))])
+    rows.append(["highest", "", "", "", "", "", fmt_ratio(max(ratios))])
+    return table(["graph", "edges", "call", "solver picked", "whole call (s)", "solve (s)",
+                  "call / solve"], rows)
 
 
 def _paired_table(result: BenchResult, partner: str, sign: str,
