@@ -29,3 +29,33 @@ def lexicographic(first, second, n):
                 b -= 1
             order[b] = e
     return order
+
+
+@numba.njit(cache=True)
+def in_lexicographic_order(first, second):
+    """Whether the pairs already come sorted by ``(first, second)`` (``boruvka-bvh/gpu``
+    sorts them on the device): then no order needs computing."""
+    for e in range(1, len(first)):
+        if first[e] < first[e - 1] or (first[e] == first[e - 1] and second[e] < second[e - 1]):
+            return False
+    return True
+
+
+@numba.njit(cache=True, parallel=True)
+def ordered_fields(first, second, key, order, n):
+    """The Forest's fields of the pairs (``first < second``) taken in ``order``, in one
+    parallel pass: both ends, the pair ids (:func:`parmst.pointset.pair_ids`' rank
+    ``i*n - i*(i+1)/2 + (j-i-1)``) and the weights ``sqrt(key)`` (correctly rounded, as
+    NumPy's)."""
+    m = len(order)
+    src = np.empty(m, dtype=np.int64)
+    dst = np.empty(m, dtype=np.int64)
+    ids = np.empty(m, dtype=np.int64)
+    weight = np.empty(m)
+    for e in numba.prange(m):
+        o = order[e]
+        i, j = first[o], second[o]
+        src[e], dst[e] = i, j
+        ids[e] = i * n - i * (i + 1) // 2 + (j - i - 1)
+        weight[e] = np.sqrt(key[o])
+    return src, dst, ids, weight

@@ -126,13 +126,15 @@ def forest_of_pairs(first: np.ndarray, second: np.ndarray, key: np.ndarray, n: i
     >>> f.edge_ids.tolist(), f.weight.tolist(), f.total_weight
     ([0, 2], [1.0, 2.0], 3.0)
     """
-    from parmst._pair_order import lexicographic  # compiled: loads with the first tree
+    # Compiled: loads with the first tree.
+    from parmst._pair_order import in_lexicographic_order, lexicographic, ordered_fields
 
     first = first.astype(np.int64, copy=False)
     second = second.astype(np.int64, copy=False)
-    order = lexicographic(first, second, n)
-    first, second = first[order], second[order]
-    weight = np.sqrt(key[order])
-    return Forest(edge_ids=pair_ids(first, second, n), src=first, dst=second, weight=weight,
+    order = (np.arange(len(first)) if in_lexicographic_order(first, second)
+             else lexicographic(first, second, n))
+    first, second, ids, weight = ordered_fields(first, second,
+                                                np.asarray(key, dtype=np.float64), order, n)
+    return Forest(edge_ids=ids, src=first, dst=second, weight=weight,
                   num_vertices=n, num_components=n - len(first), total_weight=exact_sum(weight),
                   solver=solver, stats=stats if stats is not None else Stats())
