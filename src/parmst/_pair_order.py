@@ -6,6 +6,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from parmst.order.scalar import pair_id
+
 
 @numba.njit(cache=True)
 def lexicographic(first, second, n):
@@ -44,9 +46,8 @@ def in_lexicographic_order(first, second):
 @numba.njit(cache=True, parallel=True)
 def ordered_fields(first, second, key, order, n):
     """The Forest's fields of the pairs (``first < second``) taken in ``order``, in one
-    parallel pass: both ends, the pair ids (:func:`parmst.pointset.pair_ids`' rank
-    ``i*n - i*(i+1)/2 + (j-i-1)``) and the weights ``sqrt(key)`` (correctly rounded, as
-    NumPy's)."""
+    parallel pass: both ends, the pair ids (:func:`parmst.order.scalar.pair_id`) and the
+    weights ``sqrt(key)`` (correctly rounded, as NumPy's)."""
     m = len(order)
     src = np.empty(m, dtype=np.int64)
     dst = np.empty(m, dtype=np.int64)
@@ -56,6 +57,6 @@ def ordered_fields(first, second, key, order, n):
         o = order[e]
         i, j = first[o], second[o]
         src[e], dst[e] = i, j
-        ids[e] = i * n - i * (i + 1) // 2 + (j - i - 1)
+        ids[e] = pair_id(i, j, n)
         weight[e] = np.sqrt(key[o])
     return src, dst, ids, weight

@@ -2,7 +2,7 @@
 
 A point set of ``n`` points stands for the complete graph on them (docs/points.md): the
 edge of the pair ``(i, j)``, ``i < j``, has the id
-:func:`~parmst.kernels.distance.pair_id` (its rank in the lexicographic order of pairs) and
+:func:`~parmst.order.scalar.pair_id` (its rank in the lexicographic order of pairs) and
 its distance as weight, so the project's ``(weight, edge_id)`` order is ``(distance, i, j)``.
 """
 
@@ -17,7 +17,7 @@ from parmst.errors import PointsValueError
 from parmst.forest import Forest, exact_sum
 from parmst.stats import Stats
 
-__all__ = ["as_points", "check_layout", "check_min_samples", "forest_of_pairs", "pair_ids"]
+__all__ = ["as_points", "check_layout", "check_min_samples", "forest_of_pairs"]
 
 
 def as_points(points: Any) -> np.ndarray:
@@ -99,19 +99,6 @@ def check_min_samples(min_samples: Any, n: int) -> int | None:
         raise PointsValueError(f"min_samples must be between 1 and the number of points "
                                f"({n}), got {min_samples}")
     return int(min_samples)
-
-
-def pair_ids(first: np.ndarray, second: np.ndarray, n: int) -> np.ndarray:
-    """Edge ids of pairs ``first < second`` of ``n`` points: ``i*n - i*(i+1)/2 + (j-i-1)``,
-    the vectorised :func:`parmst.kernels.distance.pair_id`.
-
-    Examples
-    --------
-    >>> pair_ids(np.array([0, 0, 1]), np.array([1, 2, 2]), 3).tolist()
-    [0, 1, 2]
-    """
-    i = first.astype(np.int64)
-    return i * n - i * (i + 1) // 2 + (second.astype(np.int64) - i - 1)
 
 
 def forest_of_pairs(first: np.ndarray, second: np.ndarray, key: np.ndarray, n: int,

@@ -367,7 +367,7 @@ def _points(points: np.ndarray, min_samples: int | None) -> tuple[np.ndarray, in
 
 def _pair_ids(first: np.ndarray, second: np.ndarray, points: np.ndarray) -> np.ndarray:
     """Sorted pair ids of a tree given as index pairs in either order."""
-    from parmst.pointset import pair_ids
+    from parmst.order.pairs import pair_ids
 
     first, second = np.asarray(first, dtype=np.int64), np.asarray(second, dtype=np.int64)
     return np.sort(pair_ids(np.minimum(first, second), np.maximum(first, second), len(points)))

@@ -27,8 +27,10 @@ Examples
 from __future__ import annotations
 
 import numba
-import numpy as np
 from numba.extending import overload
+
+# The pair ids belong to the order (layer 1); the kernels take them here with the distance.
+from parmst.order.scalar import pair_id, pair_of_id
 
 __all__ = ["add_square", "mutual_reachability", "pair_id", "pair_of_id", "precedes_pair",
            "squared_distance"]
@@ -75,38 +77,6 @@ def mutual_reachability(core2, p, q, d2):
     squares equals the square of the max.
     """
     return max(core2[p], core2[q], d2)
-
-
-@numba.njit(cache=True, inline="always")
-def pair_id(i, j, n):
-    """Position of the pair ``(min(i, j), max(i, j))`` in the lexicographic order of all
-    pairs of ``n`` points: ``i*n - i*(i+1)/2 + (j - i - 1)``, in int64."""
-    a = np.int64(min(i, j))
-    b = np.int64(max(i, j))
-    return a * np.int64(n) - (a * (a + 1)) // 2 + (b - a - 1)
-
-
-@numba.njit(cache=True)
-def pair_of_id(ident, n):
-    """The pair ``(i, j)``, ``i < j``, whose :func:`pair_id` among ``n`` points is
-    ``ident``: ``i`` is the largest row whose first id is at most ``ident`` (a root of
-    the quadratic, corrected in integers), then ``j`` follows.
-
-    Examples
-    --------
-    >>> [tuple(int(v) for v in pair_of_id(pair_id(i, j, 5), 5)) for i, j in [(0, 1), (2, 4)]]
-    [(0, 1), (2, 4)]
-    """
-    ident = np.int64(ident)
-    n = np.int64(n)
-    width = 2.0 * n - 1.0
-    i = np.int64((width - np.sqrt(max(width * width - 8.0 * ident, 0.0))) / 2.0)
-    i = min(max(i, np.int64(0)), n - 2)
-    while i > 0 and i * n - (i * (i + 1)) // 2 > ident:
-        i -= 1
-    while i < n - 2 and (i + 1) * n - ((i + 1) * (i + 2)) // 2 <= ident:
-        i += 1
-    return i, ident - (i * n - (i * (i + 1)) // 2) + i + 1
 
 
 @numba.njit(cache=True, inline="always")

@@ -17,7 +17,10 @@ turns the rule into integers, for every backend:
 * :mod:`~parmst.order.keys`: the per-edge key record of the kernels
   (:class:`EdgeKeys`), its three modes (packed ``(weight, edge_id)`` words
   for one atomic minimum, Fallin et al. section 3.2; two-pass weight keys;
-  ranks) and the rule that chooses one (:func:`choose_mode`).
+  ranks) and the rule that chooses one (:func:`choose_mode`);
+* :mod:`~parmst.order.pairs`: the edge ids of point pairs ``(i, j)`` (their ranks in the
+  lexicographic order of pairs) and back, by NumPy; :mod:`~parmst.order.scalar` has the
+  same for one pair inside a kernel.
 """
 
 import importlib

@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from parmst.forest import Forest
+from parmst.order.pairs import pairs_of_ids
 from parmst.pointset import as_points, check_min_samples
 from parmst.verify.given import check_listed, compare_fields
 from parmst.verify.result import Recorder, VerifyResult
@@ -44,21 +45,6 @@ ALL_PAIRS = 4096
 
 SAMPLE = 64
 """Points whose pairs are checked above :data:`ALL_PAIRS`."""
-
-
-def _pairs_of_ids(ids: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """The pairs ``(i, j)``, ``i < j``, of valid pair ids of ``n`` points."""
-    b = 2.0 * n - 1.0
-    i = np.floor((b - np.sqrt(np.maximum(b * b - 8.0 * ids, 0.0))) / 2.0).astype(np.int64)
-    i = np.clip(i, 0, max(n - 2, 0))
-
-    def row_start(r: np.ndarray) -> np.ndarray:
-        return r * n - r * (r + 1) // 2
-
-    for _ in range(3):  # the float estimate is off by at most one row
-        i = np.where(row_start(i) > ids, i - 1, i)
-        i = np.where((i < n - 2) & (row_start(i + 1) <= ids), i + 1, i)
-    return i, ids - row_start(i) + i + 1
 
 
 def verify_points(points: Any, forest: Forest, *, min_samples: int | None = None,
@@ -109,10 +95,10 @@ def verify_points(points: Any, forest: Forest, *, min_samples: int | None = None
         for check in ("fields", "acyclic", "spanning", "minimal"):
             rec.skip(check, "the edge ids are unusable")
         return result
-    first, second = _pairs_of_ids(ids, n)
+    first, second = pairs_of_ids(ids, n)
     keys = keys_of(x, core2, first, second)
     compare_fields(forest, n, num_pairs, lambda given: (
-        *_pairs_of_ids(given, n), np.sqrt(keys_of(x, core2, *_pairs_of_ids(given, n)))),
+        *pairs_of_ids(given, n), np.sqrt(keys_of(x, core2, *pairs_of_ids(given, n)))),
         None, rec)
     result.num_forest_edges = len(ids)
     joins, trees = count_joins(n, first, second)
