@@ -6,31 +6,95 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from parmst._blocks import block_span, exclusive_sums, num_blocks
 from parmst.order.scalar import pair_id
+
+BUCKET_BITS = 10
+"""The pairs are first split by the high bits of ``first`` into at most ``2**BUCKET_BITS``
+buckets of consecutive ``first`` values, each then sorted on its own."""
+
+
+SMALL_GROUP = 16
+"""Pairs of one ``first`` that an insertion sort orders by ``second``; larger groups (a star:
+many equal points join the lowest index) are sorted by NumPy's sort, so no shape of tree
+costs quadratic time."""
+
+
+@numba.njit(cache=True, parallel=True)
+def lexicographic_fields(first, second, key, n):
+    """The Forest's fields of the pairs (``first < second``, any order) sorted by
+    ``(first, second)``, in parallel: both ends, the pair ids and the weights ``sqrt(key)``.
+
+    A most-significant-digit radix step: fixed blocks of pairs count, then write, their
+    pairs into buckets by the high bits of ``first`` (stable, :mod:`parmst._blocks`);
+    then every bucket, on its own thread, places its pairs by ``first`` with a counting
+    sort and orders each ``first``'s group by ``second``."""
+    m = len(first)
+    shift = 0
+    while (n - 1) >> shift >= (1 << BUCKET_BITS):
+        shift += 1
+    buckets = ((n - 1) >> shift) + 1
+    blocks = num_blocks(m)
+    counts = np.zeros((blocks, buckets), dtype=np.int64)
+    for b in numba.prange(blocks):
+        lo, hi = block_span(b, m)
+        for e in range(lo, hi):
+            counts[b, first[e] >> shift] += 1
+    offsets = exclusive_sums(counts)
+    start = np.zeros(buckets + 1, dtype=np.int64)
+    for k in range(buckets):
+        start[k + 1] = start[k] + offsets[blocks, k]
+    src = np.empty(m, dtype=np.int64)
+    dst = np.empty(m, dtype=np.int64)
+    weight = np.empty(m)
+    for b in numba.prange(blocks):
+        lo, hi = block_span(b, m)
+        cursor = offsets[b] + start[:buckets]
+        for e in range(lo, hi):
+            k = first[e] >> shift
+            src[cursor[k]], dst[cursor[k]], weight[cursor[k]] = first[e], second[e], key[e]
+            cursor[k] += 1
+    ids = np.empty(m, dtype=np.int64)
+    for k in numba.prange(buckets):
+        _sort_bucket(src, dst, weight, ids, start[k], start[k + 1], k << shift,
+                     min(1 << shift, n - (k << shift)), n)
+    return src, dst, ids, weight
 
 
 @numba.njit(cache=True)
-def lexicographic(first, second, n):
-    """Positions of the pairs sorted by ``(first, second)``: a counting sort by ``first``,
-    then an insertion sort of each group by ``second`` (a tree's groups are small)."""
-    count = np.zeros(n + 1, dtype=np.int64)
-    for e in range(len(first)):
-        count[first[e] + 1] += 1
-    start = np.cumsum(count)
-    fill = start[:-1].copy()
-    order = np.empty(len(first), dtype=np.int64)
-    for e in range(len(first)):
-        order[fill[first[e]]] = e
-        fill[first[e]] += 1
-    for i in range(n):
-        for a in range(start[i] + 1, start[i + 1]):
-            e = order[a]
-            b = a
-            while b > start[i] and second[order[b - 1]] > second[e]:
-                order[b] = order[b - 1]
-                b -= 1
-            order[b] = e
-    return order
+def _sort_bucket(src, dst, key, ids, lo, hi, base, width, n):
+    """Sort the pairs ``lo .. hi - 1`` (``first`` in ``base .. base + width - 1``) by
+    ``(first, second)`` in place, then write their ids and turn their keys into weights."""
+    group = np.zeros(width + 1, dtype=np.int64)
+    for p in range(lo, hi):
+        group[src[p] - base + 1] += 1
+    for i in range(width):
+        group[i + 1] += group[i]
+    fill = group[:width].copy()
+    second = np.empty(hi - lo, dtype=np.int64)
+    keys = np.empty(hi - lo)
+    for p in range(lo, hi):
+        q = fill[src[p] - base]
+        second[q], keys[q] = dst[p], key[p]
+        fill[src[p] - base] += 1
+    for i in range(width):
+        g0, g1 = group[i], group[i + 1]
+        if g1 - g0 > SMALL_GROUP:
+            order = np.argsort(second[g0:g1])
+            second[g0:g1], keys[g0:g1] = second[g0:g1][order], keys[g0:g1][order]
+        else:
+            for a in range(g0 + 1, g1):
+                j, w = second[a], keys[a]
+                c = a
+                while c > g0 and second[c - 1] > j:
+                    second[c], keys[c] = second[c - 1], keys[c - 1]
+                    c -= 1
+                second[c], keys[c] = j, w
+        for a in range(g0, g1):
+            p = lo + a
+            src[p], dst[p] = base + i, second[a]
+            ids[p] = pair_id(base + i, second[a], n)
+            key[p] = np.sqrt(keys[a])
 
 
 @numba.njit(cache=True)
@@ -44,19 +108,14 @@ def in_lexicographic_order(first, second):
 
 
 @numba.njit(cache=True, parallel=True)
-def ordered_fields(first, second, key, order, n):
-    """The Forest's fields of the pairs (``first < second``) taken in ``order``, in one
-    parallel pass: both ends, the pair ids (:func:`parmst.order.scalar.pair_id`) and the
-    weights ``sqrt(key)`` (correctly rounded, as NumPy's)."""
-    m = len(order)
-    src = np.empty(m, dtype=np.int64)
-    dst = np.empty(m, dtype=np.int64)
+def sorted_fields(first, second, key, n):
+    """The Forest's fields of pairs that already come sorted by ``(first, second)``
+    (``boruvka-bvh/gpu`` sorts them on the device), in one parallel pass: both ends, the
+    pair ids and the weights ``sqrt(key)`` (correctly rounded, as NumPy's)."""
+    m = len(first)
     ids = np.empty(m, dtype=np.int64)
     weight = np.empty(m)
     for e in numba.prange(m):
-        o = order[e]
-        i, j = first[o], second[o]
-        src[e], dst[e] = i, j
-        ids[e] = pair_id(i, j, n)
-        weight[e] = np.sqrt(key[o])
-    return src, dst, ids, weight
+        ids[e] = pair_id(first[e], second[e], n)
+        weight[e] = np.sqrt(key[e])
+    return first, second, ids, weight

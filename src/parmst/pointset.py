@@ -114,14 +114,15 @@ def forest_of_pairs(first: np.ndarray, second: np.ndarray, key: np.ndarray, n: i
     ([0, 2], [1.0, 2.0], 3.0)
     """
     # Compiled: loads with the first tree.
-    from parmst._pair_order import in_lexicographic_order, lexicographic, ordered_fields
+    from parmst._pair_order import in_lexicographic_order, lexicographic_fields, sorted_fields
 
     first = first.astype(np.int64, copy=False)
     second = second.astype(np.int64, copy=False)
-    order = (np.arange(len(first)) if in_lexicographic_order(first, second)
-             else lexicographic(first, second, n))
-    first, second, ids, weight = ordered_fields(first, second,
-                                                np.asarray(key, dtype=np.float64), order, n)
+    key = np.asarray(key, dtype=np.float64)
+    if in_lexicographic_order(first, second):
+        first, second, ids, weight = sorted_fields(first, second, key, n)
+    else:
+        first, second, ids, weight = lexicographic_fields(first, second, key, n)
     return Forest(edge_ids=ids, src=first, dst=second, weight=weight,
                   num_vertices=n, num_components=n - len(first), total_weight=exact_sum(weight),
                   solver=solver, stats=stats if stats is not None else Stats())

@@ -1,0 +1,48 @@
+"""A point set's tree pairs put in the ``(i, j)`` order by the Forest's parallel sort."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from parmst.pointset import forest_of_pairs
+
+
+def _random_tree(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    second = np.arange(1, n)
+    first = (rng.random(n - 1) * second).astype(np.int64)
+    order = rng.permutation(n - 1)
+    return first[order], second[order]
+
+
+@pytest.mark.parametrize("n", [2, 3, 1000, 5000, (1 << 16) + 3])
+def test_pairs_in_any_order_come_out_sorted_with_their_keys(n: int) -> None:
+    # Sizes around the bucket split (n - 1 below and above 2**10 buckets of first).
+    first, second = _random_tree(n, n)
+    key = np.random.default_rng(1).random(n - 1)
+    forest = forest_of_pairs(first, second, key, n)
+    order = np.lexsort((second, first))
+    assert forest.src.tolist() == first[order].tolist()
+    assert forest.dst.tolist() == second[order].tolist()
+    assert forest.weight.tolist() == np.sqrt(key[order]).tolist()
+    i = first[order]
+    assert forest.edge_ids.tolist() == (i * n - i * (i + 1) // 2 + second[order] - i - 1).tolist()
+
+
+def test_a_star_in_random_order_is_sorted_without_quadratic_time() -> None:
+    # Many equal points join the lowest index: one group of 200,000 pairs, which an
+    # insertion sort would take minutes to order.
+    m = 200_000
+    second = np.random.default_rng(2).permutation(np.arange(1, m + 1))
+    forest = forest_of_pairs(np.zeros(m, dtype=np.int64), second, np.zeros(m), m + 1)
+    assert forest.dst.tolist() == list(range(1, m + 1))
+    assert forest.edge_ids.tolist() == list(range(m))
+
+
+def test_sorted_pairs_keep_their_order() -> None:
+    first, second = _random_tree(3000, 5)
+    order = np.lexsort((second, first))
+    forest = forest_of_pairs(first[order], second[order], np.ones(2999), 3000)
+    assert forest.src.tolist() == first[order].tolist()
+    assert (np.diff(forest.edge_ids) > 0).all()
