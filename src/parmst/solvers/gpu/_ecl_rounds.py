@@ -185,56 +185,74 @@ class Run:
         """Fallin et al. Alg. 2 lines 12-39 from the records that :meth:`populate` put in
         ``wl[0]``.
 
-        While a round may hold at least ``persistent_below`` records, ECL-MST's
-        host loop: the size read back, then relax, (two-pass keys: settle ties),
-        select and reset launched over it; the kernels read the sizes on the
-        device, and the select picks vertices or records there. The remaining
-        rounds run in one cooperative launch (:meth:`_rounds_persistent`), or with
+        While a round holds at least ``persistent_below`` records, ECL-MST's host
+        loop as ecl/opencl runs it: the relax launched over the size read last,
+        then its output's size read back, so that the select covers exactly what
+        it sweeps (the vertices, with no reset after, or the records and a reset),
+        the host deciding by the kernel's own rule. The remaining rounds run in one
+        cooperative launch (:meth:`_rounds_persistent`), or with
         ``launch="batched"`` as ecl/opencl runs them (:meth:`_rounds_batched`).
         """
         counts = self.phase_counts[phase]
-        bound = self.capacity  # worklists only shrink: the last size read bounds the next
         cur = 0
+        bound = self.capacity  # worklists only shrink: the last size read bounds the next
+        if bound >= self.persistent_below:
+            bound = int(runtime.read(counts)[cur])  # the populate's
         while bound >= self.persistent_below:
-            size = int(runtime.read(counts)[cur])
-            if not size:
-                return
-            if size < self.persistent_below:
-                bound = size
-                break
-            self.read_sizes[phase].append(size)
-            cur = self._round(phase, cur, size, -1)
-            bound = size
+            self.read_sizes[phase].append(bound)
+            relaxed = self.relaxed
+            cur = self._relax(phase, cur, bound, -1)
+            if not relaxed:
+                bound = int(runtime.read(counts)[cur])
+                if not bound:
+                    return
+            by_vertices = bool(self.vertex_ratio) and \
+                len(self.min_edge) <= self.vertex_ratio * bound
+            self._select(phase, cur, bound, -1, by_vertices)
         cur, bound = self._rounds_batched(phase, cur, bound)
         if bound:
             self._rounds_persistent(phase, cur)
 
-    def _round(self, phase: int, cur: int, bound: int, round_: int) -> int:
-        """One round's launches over at most ``bound`` records of ``wl[cur]``: relax, (two-pass
-        keys: settle ties), select and reset, each reading the sizes on the device; the relax
-        not where the populate did it (:attr:`relaxed`). ``round_ >= 0``: the round's index in
-        the phase's log, where its first kernel writes its size. Returns the list the next
-        round reads."""
-        counts = self.phase_counts[phase]
-        logs = self.phase_logs[phase]
+    def _relax(self, phase: int, cur: int, bound: int, round_: int) -> int:
+        """The relax over at most ``bound`` records of ``wl[cur]`` (its size logged at
+        ``round_`` where ``round_ >= 0``), unless the populate did it (:attr:`relaxed`).
+        Returns the list the round's select reads."""
         if self.relaxed:
             self.relaxed = False
-            select_round = round_
-        else:
-            runtime.launch(kernels.relax, self._grid(bound), self.wl, counts, cur, self.parent,
-                           self.min_edge, self.guard, logs, round_)
-            cur = 1 - cur
-            select_round = -1
+            return cur
+        runtime.launch(kernels.relax, self._grid(bound), self.wl, self.phase_counts[phase], cur,
+                       self.parent, self.min_edge, self.guard, self.phase_logs[phase], round_)
+        return 1 - cur
+
+    def _select(self, phase: int, cur: int, bound: int, round_: int,
+                by_vertices: bool | None) -> None:
+        """(Two-pass keys: settle ties,) select and reset over ``wl[cur]``, which holds at most
+        ``bound`` records. ``by_vertices``: what the select will sweep where the host knows
+        the size (the launch covers only that, and no reset follows a sweep of the
+        vertices), ``None`` where it knows a bound only (the launches cover both, the kernels
+        decide). ``round_ >= 0``: the round had no relax, the select logs its size."""
+        counts = self.phase_counts[phase]
         if len(self.min_id):
             runtime.launch(kernels.settle_ties, self._grid(bound), self.wl, counts, cur,
                            self.min_edge, self.min_id)
         src, dst = self.graph_arrays[:2]
         vertices = len(self.min_edge) if self.vertex_ratio else 0
-        runtime.launch(kernels.select, self._grid(max(bound, vertices)), self.wl, counts, cur,
-                       self.parent, self.min_edge, self.min_id, self.in_forest, self.slot_mask,
-                       src, dst, self.vertex_ratio, self.forest, logs, select_round)
-        runtime.launch(kernels.reset, self._grid(bound), self.wl, counts, cur, self.min_edge,
-                       self.min_id, self.vertex_ratio)
+        sweep = {None: max(bound, vertices), True: vertices, False: bound}[by_vertices]
+        runtime.launch(kernels.select, self._grid(sweep), self.wl, counts, cur, self.parent,
+                       self.min_edge, self.min_id, self.in_forest, self.slot_mask, src, dst,
+                       self.vertex_ratio, self.forest, self.phase_logs[phase], round_)
+        if not by_vertices:
+            runtime.launch(kernels.reset, self._grid(bound), self.wl, counts, cur,
+                           self.min_edge, self.min_id, self.vertex_ratio)
+
+    def _round(self, phase: int, cur: int, bound: int, round_: int) -> int:
+        """One round's launches over at most ``bound`` records of ``wl[cur]``, each reading the
+        sizes on the device: :meth:`_relax` and :meth:`_select`. ``round_``: the round's index
+        in the phase's log, where its first kernel writes its size. Returns the list the next
+        round reads."""
+        select_round = round_ if self.relaxed else -1
+        cur = self._relax(phase, cur, bound, round_)
+        self._select(phase, cur, bound, select_round, None)
         return cur
 
     def _rounds_batched(self, phase: int, cur: int, bound: int) -> tuple[int, int]:
