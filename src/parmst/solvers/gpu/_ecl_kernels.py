@@ -2,9 +2,10 @@
 
 Each launched kernel is one step of Alg. 2, its docstring naming the lines:
 
-- populate (lines 1-11): :func:`populate_edges` from the edge list, one thread
-  per edge; :func:`populate_csr` from the CSR view with the hybrid
-  thread/warp split of section 3.2;
+- populate (lines 1-11): ``populate_edges`` from the edge list, one thread
+  per edge; ``populate_csr`` from the CSR view with the hybrid thread/warp
+  split of section 3.2 (both from :func:`_populate_kernels`, ``..._fused``
+  with ``fused=True``);
 - one round (lines 12-39): :func:`relax`, :func:`settle_ties` (two-pass keys
   only), :func:`select` and :func:`reset`, each one launch; or
   :func:`all_rounds`, every round in one cooperative launch with grid-wide
@@ -80,44 +81,6 @@ def _push(wl, pos, p, q, key, edge, min_edge, fused, guard):
         lower_min(min_edge, q, key, guard)
 
 
-@cuda.jit(cache=True)
-def populate_edges(src, dst, keys, log, heavy, both_directions, parent, wl, counts, min_edge,
-                   fused, guard):
-    """Fallin et al. Alg. 2 lines 1-11, edge-centric: one thread per edge of the edge list,
-    worklist slots reserved per block (:func:`~parmst.solvers.gpu._kernels.reserve_in_block`).
-
-    Each undirected edge appears once, so one direction comes for free. In
-    the heavy phase the endpoints are replaced by their sets and edges inside
-    one set are filtered out (section 3.3). The threshold is ``log[0]``, where
-    :func:`reset_work` picked it. ``fused``: see :func:`_push`.
-    """
-    m = src.shape[0]
-    threshold = log[0]
-    for e in range(cuda.grid(1), block_round(m), cuda.gridsize(1)):
-        keep = False
-        p = np.int64(0)
-        q = np.int64(0)
-        key = NO_EDGE
-        if e < m:
-            key = keys[e]
-            if _in_phase(key, threshold, heavy):
-                # The light phase comes first, while every vertex is its own set: no find.
-                # Only edges of this phase pay the (random) parent reads.
-                p = np.int64(src[e])
-                q = np.int64(dst[e])
-                if heavy:
-                    p = find(parent, p)
-                    q = find(parent, q)
-                keep = p != q
-        pos = reserve_in_block(counts, 0, keep)
-        if keep:
-            _push(wl, pos, p, q, key, e, min_edge, fused, guard)
-        if both_directions:
-            pos = reserve_in_block(counts, 0, keep)
-            if keep:
-                _push(wl, pos, q, p, key, e, min_edge, False, guard)
-
-
 @cuda.jit(device=True)
 def _emit_thread(v, beg, end, indices, csr_keys, csr_ids, threshold, heavy, both_directions,
                  parent, wl, counts, min_edge, fused, guard):
@@ -166,25 +129,78 @@ def _emit_warp(wide, v, indptr, indices, csr_keys, csr_ids, threshold, heavy, bo
                     _push(wl, pos, p, q, key, csr_ids[j], min_edge, fused, guard)
 
 
-@cuda.jit(cache=True)
-def populate_csr(indptr, indices, csr_keys, csr_ids, log, heavy, both_directions,
-                  warp_degree, parent, wl, counts, min_edge, fused, guard):
-    """Fallin et al. Alg. 2 lines 1-11 over CSR with the hybrid thread/warp split (section 3.2);
-    the threshold is ``log[0]``; ``fused``: see :func:`_push`."""
-    n = indptr.shape[0] - 1
-    threshold = log[0]
-    for v in range(cuda.grid(1), warp_round(n), cuda.gridsize(1)):
-        wide = False
-        if v < n:
-            beg = indptr[v]
-            end = indptr[v + 1]
-            wide = end - beg >= warp_degree
-            if not wide:
-                _emit_thread(v, beg, end, indices, csr_keys, csr_ids, threshold, heavy,
-                             both_directions, parent, wl, counts, min_edge, fused, guard)
-        if WARP_INTRINSICS:
-            _emit_warp(wide, v, indptr, indices, csr_keys, csr_ids, threshold, heavy,
-                       both_directions, parent, wl, counts, min_edge, fused, guard)
+def _populate_kernels(fused: bool):
+    """The two populate kernels for one value of ``fused`` (see :func:`_push`).
+
+    ``fused`` is a constant of each kernel (numba-cuda freezes a closure's
+    variables), so the unfused kernels compile without the atomicMins: their
+    registers, and so their occupancy, stay what they were. Returns
+    ``(populate_edges, populate_csr)``.
+    """
+
+    @cuda.jit(cache=True)
+    def populate_edges(src, dst, keys, log, heavy, both_directions, parent, wl, counts,
+                       min_edge, guard):
+        """Fallin et al. Alg. 2 lines 1-11, edge-centric: one thread per edge of the edge list,
+        worklist slots reserved per block
+        (:func:`~parmst.solvers.gpu._kernels.reserve_in_block`).
+
+        Each undirected edge appears once, so one direction comes for free. In
+        the heavy phase the endpoints are replaced by their sets and edges inside
+        one set are filtered out (section 3.3). The threshold is ``log[0]``, where
+        :func:`reset_work` picked it.
+        """
+        m = src.shape[0]
+        threshold = log[0]
+        for e in range(cuda.grid(1), block_round(m), cuda.gridsize(1)):
+            keep = False
+            p = np.int64(0)
+            q = np.int64(0)
+            key = NO_EDGE
+            if e < m:
+                key = keys[e]
+                if _in_phase(key, threshold, heavy):
+                    # The light phase comes first, while every vertex is its own set: no
+                    # find. Only edges of this phase pay the (random) parent reads.
+                    p = np.int64(src[e])
+                    q = np.int64(dst[e])
+                    if heavy:
+                        p = find(parent, p)
+                        q = find(parent, q)
+                    keep = p != q
+            pos = reserve_in_block(counts, 0, keep)
+            if keep:
+                _push(wl, pos, p, q, key, e, min_edge, fused, guard)
+            if both_directions:
+                pos = reserve_in_block(counts, 0, keep)
+                if keep:
+                    _push(wl, pos, q, p, key, e, min_edge, False, guard)
+
+    @cuda.jit(cache=True)
+    def populate_csr(indptr, indices, csr_keys, csr_ids, log, heavy, both_directions,
+                     warp_degree, parent, wl, counts, min_edge, guard):
+        """Fallin et al. Alg. 2 lines 1-11 over CSR with the hybrid thread/warp split
+        (section 3.2); the threshold is ``log[0]``."""
+        n = indptr.shape[0] - 1
+        threshold = log[0]
+        for v in range(cuda.grid(1), warp_round(n), cuda.gridsize(1)):
+            wide = False
+            if v < n:
+                beg = indptr[v]
+                end = indptr[v + 1]
+                wide = end - beg >= warp_degree
+                if not wide:
+                    _emit_thread(v, beg, end, indices, csr_keys, csr_ids, threshold, heavy,
+                                 both_directions, parent, wl, counts, min_edge, fused, guard)
+            if WARP_INTRINSICS:
+                _emit_warp(wide, v, indptr, indices, csr_keys, csr_ids, threshold, heavy,
+                           both_directions, parent, wl, counts, min_edge, fused, guard)
+
+    return populate_edges, populate_csr
+
+
+populate_edges, populate_csr = _populate_kernels(False)
+populate_edges_fused, populate_csr_fused = _populate_kernels(True)
 
 
 _relax_items, _select_items = worklist_round(find, join)

@@ -168,17 +168,19 @@ class Run:
         """Fill ``wl[0]`` with the phase's edges, counted in the phase's worklist sizes (and,
         fused, their keys in the sets' minima: the first round starts at its select)."""
         counts = self.phase_counts[phase]
-        tail = (self.min_edge, self.fused, self.guard)
         if self.init == "edge":
             src, dst, keys = self.graph_arrays
-            runtime.launch(kernels.populate_edges, self._grid(len(src)), src, dst, keys, self.log,
-                           heavy, self.both_directions, self.parent, self.wl, counts, *tail)
+            kernel = kernels.populate_edges_fused if self.fused else kernels.populate_edges
+            runtime.launch(kernel, self._grid(len(src)), src, dst, keys, self.log, heavy,
+                           self.both_directions, self.parent, self.wl, counts, self.min_edge,
+                           self.guard)
         else:
             indptr, indices, csr_keys, csr_ids = self.graph_arrays
             wide = WARP_MIN_DEGREE if self.init == "hybrid" and WARP_INTRINSICS else _NEVER
-            runtime.launch(kernels.populate_csr, self._grid(len(indptr) - 1), indptr, indices,
-                           csr_keys, csr_ids, self.log, heavy, self.both_directions, wide,
-                           self.parent, self.wl, counts, *tail)
+            kernel = kernels.populate_csr_fused if self.fused else kernels.populate_csr
+            runtime.launch(kernel, self._grid(len(indptr) - 1), indptr, indices, csr_keys,
+                           csr_ids, self.log, heavy, self.both_directions, wide, self.parent,
+                           self.wl, counts, self.min_edge, self.guard)
         self.relaxed = self.fused
 
     def rounds(self, phase: int) -> None:
