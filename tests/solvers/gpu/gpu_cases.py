@@ -46,7 +46,8 @@ ECL_VARIANTS = [
     # the sets are flattened between the phases, on every launch path and key method.
     {"fused": True, "compress": True},
     {"fused": True, "launch": "per-round", "keys": "two-pass", "init": "hybrid"},
-    {"fused": True, "launch": "batched", "select": "records", "compress": True},
+    {"fused": True, "launch": "batched", "select": "records", "compress": True,
+     "max_registers": 32},
     # Fallin et al.'s threshold: 20 samples, 3|V| light CSR entries.
     {"filter_samples": 20, "filter_target": 1.5, "init": "thread", "fused": True},
 ]

@@ -4,10 +4,10 @@ Each launched kernel is one step of Alg. 2, its docstring naming the lines:
 
 - populate (lines 1-11): ``populate_edges`` from the edge list, one thread
   per edge; ``populate_csr`` from the CSR view with the hybrid thread/warp
-  split of section 3.2 (both from :func:`_populate_kernels`, ``..._fused``
-  with ``fused=True``);
-- one round (lines 12-39): :func:`relax`, :func:`settle_ties` (two-pass keys
-  only), :func:`select` and :func:`reset`, each one launch; or
+  split of section 3.2 (both from :func:`populate_kernels`, per value of
+  ``fused`` and register cap);
+- one round (lines 12-39): ``relax`` (:func:`relax_kernel`, per register
+  cap), :func:`settle_ties` (two-pass keys only), :func:`select` and :func:`reset`, each one launch; or
   :func:`all_rounds`, every round in one cooperative launch with grid-wide
   barriers in their place;
 - the starting state and the filter's threshold (section 3.2, filtering):
@@ -28,9 +28,12 @@ expression there.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from numba import cuda
 
+from parmst._cuda.runtime import simulator_active
 from parmst.solvers.ecl_host import FILTER_SAMPLES, GPU_FILTER_SAMPLES
 from parmst.solvers.gpu._kernels import (
     FULL_MASK,
@@ -61,6 +64,23 @@ def _in_phase(key, threshold, heavy):
     if heavy:
         return key >= threshold
     return key < threshold
+
+
+@cuda.jit(device=True, inline=True)
+def find_pair(parent, a, b):
+    """``find`` of both endpoints in one loop (ours; Fallin et al. section 3.2's ``find``, no
+    path compression): each trip issues the two parent reads together, so a thread waits for
+    the deeper chain's dependent reads, not for both chains one after the other."""
+    up_a = parent[a]
+    up_b = parent[b]
+    while up_a != a or up_b != b:
+        if up_a != a:
+            a = up_a
+            up_a = parent[a]
+        if up_b != b:
+            b = up_b
+            up_b = parent[b]
+    return a, b
 
 
 @cuda.jit(device=True, inline=True)
@@ -129,8 +149,20 @@ def _emit_warp(wide, v, indptr, indices, csr_keys, csr_ids, threshold, heavy, bo
                     _push(wl, pos, p, q, key, csr_ids[j], min_edge, fused, guard)
 
 
-def _populate_kernels(fused: bool):
-    """The two populate kernels for one value of ``fused`` (see :func:`_push`).
+def _jit(max_registers: int | None):
+    """``cuda.jit`` for a launched kernel, its registers capped at ``max_registers`` per thread
+    (ptxas spills the rest to local memory; ``None``: no cap, and the kernel is cached). The
+    cap is a kernel's compile option, so every cap compiles its own kernel; the simulator has
+    no registers to cap."""
+    if max_registers is None:
+        return cuda.jit(cache=True)
+    return cuda.jit() if simulator_active() else cuda.jit(max_registers=max_registers)
+
+
+@functools.cache
+def populate_kernels(fused: bool, max_registers: int | None = None):
+    """The two populate kernels for one value of ``fused`` (see :func:`_push`) and one register
+    cap (:func:`_jit`).
 
     ``fused`` is a constant of each kernel (numba-cuda freezes a closure's
     variables), so the unfused kernels compile without the atomicMins: their
@@ -138,7 +170,7 @@ def _populate_kernels(fused: bool):
     ``(populate_edges, populate_csr)``.
     """
 
-    @cuda.jit(cache=True)
+    @_jit(max_registers)
     def populate_edges(src, dst, keys, log, heavy, both_directions, parent, wl, counts,
                        min_edge, guard):
         """Fallin et al. Alg. 2 lines 1-11, edge-centric: one thread per edge of the edge list,
@@ -159,14 +191,20 @@ def _populate_kernels(fused: bool):
             key = NO_EDGE
             if e < m:
                 key = keys[e]
-                if _in_phase(key, threshold, heavy):
-                    # The light phase comes first, while every vertex is its own set: no
-                    # find. Only edges of this phase pay the (random) parent reads.
+                if heavy:
+                    # Most edges are heavy: their endpoints are read with the key, not after
+                    # it (one memory latency instead of two, as ecl/opencl reads them), and
+                    # both finds walk together.
                     p = np.int64(src[e])
                     q = np.int64(dst[e])
-                    if heavy:
-                        p = find(parent, p)
-                        q = find(parent, q)
+                    if key >= threshold:
+                        p, q = find_pair(parent, p, q)
+                        keep = p != q
+                elif key < threshold:
+                    # The light phase comes first, while every vertex is its own set: no
+                    # find, and only its few edges read their endpoints.
+                    p = np.int64(src[e])
+                    q = np.int64(dst[e])
                     keep = p != q
             pos = reserve_in_block(counts, 0, keep)
             if keep:
@@ -176,7 +214,7 @@ def _populate_kernels(fused: bool):
                 if keep:
                     _push(wl, pos, q, p, key, e, min_edge, False, guard)
 
-    @cuda.jit(cache=True)
+    @_jit(max_registers)
     def populate_csr(indptr, indices, csr_keys, csr_ids, log, heavy, both_directions,
                      warp_degree, parent, wl, counts, min_edge, guard):
         """Fallin et al. Alg. 2 lines 1-11 over CSR with the hybrid thread/warp split
@@ -199,21 +237,23 @@ def _populate_kernels(fused: bool):
     return populate_edges, populate_csr
 
 
-populate_edges, populate_csr = _populate_kernels(False)
-populate_edges_fused, populate_csr_fused = _populate_kernels(True)
-
-
 _relax_items, _select_items = worklist_round(find, join)
 
 
-@cuda.jit(cache=True)
-def relax(wl, counts, cur, parent, min_edge, guard, sizes, round_):
-    """One launch of :func:`_relax_items` (``launch="per-round"``, ``"batched"``); the
-    worklist size goes to ``sizes[round_ + 1]`` where ``round_ >= 0`` (batched rounds, whose
-    sizes the host never reads)."""
-    if cuda.grid(1) == 0 and 0 <= round_ < sizes.shape[0] - 1:
-        sizes[round_ + 1] = np.uint64(counts[cur])
-    _relax_items(wl, counts, cur, parent, min_edge, guard)
+@functools.cache
+def relax_kernel(max_registers: int | None = None):
+    """The relax kernel for one register cap (:func:`_jit`)."""
+
+    @_jit(max_registers)
+    def relax(wl, counts, cur, parent, min_edge, guard, sizes, round_):
+        """One launch of :func:`_relax_items` (``launch="per-round"``, ``"batched"``); the
+        worklist size goes to ``sizes[round_ + 1]`` where ``round_ >= 0`` (batched rounds, whose
+        sizes the host never reads)."""
+        if cuda.grid(1) == 0 and 0 <= round_ < sizes.shape[0] - 1:
+            sizes[round_ + 1] = np.uint64(counts[cur])
+        _relax_items(wl, counts, cur, parent, min_edge, guard)
+
+    return relax
 
 
 @cuda.jit(cache=True)

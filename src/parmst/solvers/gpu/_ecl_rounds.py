@@ -104,7 +104,7 @@ class Run:
 
     def __init__(self, graph, edges, keys, init, both_directions, block_size, launch,
                  persistent_below, select, plan, stats, lease, batched_min=BATCHED_MIN,
-                 fused=False, guard=True):
+                 fused=False, guard=True, max_registers=None):
         n, m = graph.num_vertices, graph.num_edges
         # Rounds with at least this many records run per-round launches.
         self.persistent_below = {"auto": int(persistent_below), "persistent": math.inf,
@@ -120,6 +120,8 @@ class Run:
         self.both_directions = both_directions
         self.fused = fused
         self.guard = guard
+        self.populate_edges, self.populate_csr = kernels.populate_kernels(fused, max_registers)
+        self.relax_kernel = kernels.relax_kernel(max_registers)
         # Whether the next round's records had their minima lowered by the populate (fused):
         # that round starts at its select.
         self.relaxed = False
@@ -170,15 +172,13 @@ class Run:
         counts = self.phase_counts[phase]
         if self.init == "edge":
             src, dst, keys = self.graph_arrays
-            kernel = kernels.populate_edges_fused if self.fused else kernels.populate_edges
-            runtime.launch(kernel, self._grid(len(src)), src, dst, keys, self.log, heavy,
+            runtime.launch(self.populate_edges, self._grid(len(src)), src, dst, keys, self.log, heavy,
                            self.both_directions, self.parent, self.wl, counts, self.min_edge,
                            self.guard)
         else:
             indptr, indices, csr_keys, csr_ids = self.graph_arrays
             wide = WARP_MIN_DEGREE if self.init == "hybrid" and WARP_INTRINSICS else _NEVER
-            kernel = kernels.populate_csr_fused if self.fused else kernels.populate_csr
-            runtime.launch(kernel, self._grid(len(indptr) - 1), indptr, indices, csr_keys,
+            runtime.launch(self.populate_csr, self._grid(len(indptr) - 1), indptr, indices, csr_keys,
                            csr_ids, self.log, heavy, self.both_directions, wide, self.parent,
                            self.wl, counts, self.min_edge, self.guard)
         self.relaxed = self.fused
@@ -222,7 +222,7 @@ class Run:
         if self.relaxed:
             self.relaxed = False
             return cur
-        runtime.launch(kernels.relax, self._grid(bound), self.wl, self.phase_counts[phase], cur,
+        runtime.launch(self.relax_kernel, self._grid(bound), self.wl, self.phase_counts[phase], cur,
                        self.parent, self.min_edge, self.guard, self.phase_logs[phase], round_)
         return 1 - cur
 

@@ -11,7 +11,7 @@ splits the edges into a light phase and a filtered heavy phase.
 Optimizations of Fallin et al. section 3.2 / 5.3 and where they live:
 
 - packed 64-bit keys with atomicMin and atomic guards:
-  :func:`~parmst.solvers.gpu._ecl_kernels.relax` (keys from
+  :func:`~parmst.solvers.gpu._ecl_kernels.relax_kernel` (keys from
   :mod:`parmst.solvers.gpu._keys`, exact for every weight dtype); where weight
   key and edge id do not fit in one word (float64 weights over a wide range),
   records carry the edge id in a third word and a set's minimum is settled in
@@ -20,7 +20,7 @@ Optimizations of Fallin et al. section 3.2 / 5.3 and where they live:
   as the CPU ECL-MST does: no sort of the keys;
 - double worklists of 16-byte records, data-driven: ``wl[2, cap, 2]``;
 - implicit path compression and no explicit compression:
-  :func:`~parmst.solvers.gpu._ecl_kernels.relax`;
+  :func:`~parmst.solvers.gpu._ecl_kernels.relax_kernel`;
 - one edge direction: the edge list holds each edge once; the CSR
   initialization keeps ``v < n`` (``both_directions=True`` turns it off);
 - filtering (average degree >= 4): ``filter=True``; ours: the threshold is
@@ -38,7 +38,9 @@ Populate (ours): ``fused=True`` lowers the sets' minima as the populate
 pushes each record, so a phase's first round starts at its select instead of
 relaxing a list that cannot have changed; ``compress=True`` points every
 vertex at its root between the phases, so the heavy populate's finds take at
-most two reads (docs/gpu.md compares both with ecl/opencl's heavy phase).
+most two reads (docs/gpu.md compares both with ecl/opencl's heavy phase). The heavy
+populate reads an edge's endpoints with its key and walks both finds in one loop;
+``max_registers`` caps the populate's and relax's registers, for occupancy.
 
 Select (ours): while a round's worklist has at least one record per
 :data:`~parmst.solvers.ecl_host.VERTEX_SELECT_RATIO` vertices, the sets join
@@ -95,7 +97,13 @@ def sample_count(filter_samples: int, num_edges: int) -> int:
 
 def _check_options(init: str, block_size: int, launch: str, persistent_below: int,
                    select: str = "auto", filter_target: float = FILTER_TARGET,
-                   filter_samples: int = FILTER_SAMPLES) -> None:
+                   filter_samples: int = FILTER_SAMPLES,
+                   max_registers: int | None = None) -> None:
+    if max_registers is not None and (isinstance(max_registers, bool)
+                                      or not isinstance(max_registers, int)
+                                      or not 16 <= max_registers <= 255):
+        raise ValueError(f"ecl/gpu: max_registers must be None or an integer in 16..255, "
+                         f"got {max_registers!r}")
     if isinstance(filter_samples, bool) or not isinstance(filter_samples, int) \
             or not 1 <= filter_samples <= SAMPLE_SLOTS:
         raise ValueError(f"ecl/gpu: filter_samples must be an integer in 1..{SAMPLE_SLOTS}, "
@@ -124,7 +132,8 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
           seed: int = 0,
           keys: str = "auto", select: str = "auto",
           filter_target: float = FILTER_TARGET, filter_samples: int = FILTER_SAMPLES,
-          fused: bool = False, compress: bool = False) -> np.ndarray:
+          fused: bool = False, compress: bool = False,
+          max_registers: int | None = None) -> np.ndarray:
     """Edge ids of the minimum spanning forest by ECL-MST on the GPU.
 
     Parameters
@@ -200,6 +209,11 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
     compress : bool
         Point every vertex at its set's root between the light and the heavy phase (one
         launch), so the heavy populate's finds take at most two reads.
+    max_registers : int, optional
+        Registers per thread the populate and relax kernels may use (ptxas spills the
+        rest to local memory), so that more threads fit on a multiprocessor: those kernels
+        wait on memory, and 32 lets four 512-thread blocks share one (docs/gpu.md). ``None``:
+        no cap.
 
     Examples
     --------
@@ -209,7 +223,7 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
     [1, 2, 3]
     """
     _check_options(init, block_size, launch, persistent_below, select, filter_target,
-                   filter_samples)
+                   filter_samples, max_registers)
     if int(batched_min) != batched_min or batched_min < 1:
         raise ValueError(f"ecl/gpu: batched_min must be an integer of at least 1, "
                          f"got {batched_min!r}")
@@ -222,7 +236,7 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
                 if filter else None
             run = Run(graph, edges, keys, init, both_directions, block_size, launch,
                       persistent_below, select, plan, stats, lease, batched_min, fused,
-                      atomic_guards)
+                      atomic_guards, max_registers)
         heavy_phases = (True,) if plan is None else (False, True)
         with stats.compute():
             marks = [runtime.mark()]
