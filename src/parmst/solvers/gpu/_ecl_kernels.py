@@ -292,7 +292,8 @@ def select(wl, counts, cur, parent, min_edge, min_id, in_forest, slot_mask, src,
     """Fallin et al. Alg. 2 lines 27-33, one launch (``launch="per-round"``): by the vertices
     (:func:`_select_vertices`) or by the records (:func:`_select_items`), as
     :func:`_by_vertices` decides from the size on the device, the links counted in
-    ``forest[0]``. The launch covers the larger of both (loops are grid-stride). Where
+    ``forest[0]``. The launch covers what the host knows the select sweeps, or the larger
+    of both where it knows a bound only (loops are grid-stride). Where
     ``round_ >= 0`` the round had no relax (the populate did it, ``fused=True``) and the
     select logs its size in the relax's place."""
     if cuda.grid(1) == 0 and 0 <= round_ < sizes.shape[0] - 1:
