@@ -42,6 +42,14 @@ ECL_VARIANTS = [
     # ecl/opencl's round loop: rounds queued between reads of the size.
     {"launch": "batched"},
     {"launch": "batched", "keys": "two-pass", "select": "records", "filter": False},
+    # The populate lowers the minima (each phase's first round starts at its select), and
+    # the sets are flattened between the phases, on every launch path and key method.
+    {"fused": True, "compress": True},
+    {"fused": True, "launch": "per-round", "keys": "two-pass", "init": "hybrid"},
+    {"fused": True, "launch": "batched", "select": "records", "compress": True,
+     "max_registers": 32},
+    # Fallin et al.'s threshold: 20 samples, 3|V| light CSR entries.
+    {"filter_samples": 20, "filter_target": 1.5, "init": "thread", "fused": True},
 ]
 BLOCK = {"block_size": 32} if SIMULATOR else {}
 
@@ -216,6 +224,25 @@ def test_ecl_auto_launch_runs_medium_rounds_batched_and_small_ones_persistent():
     assert persistent.extra["persistent_rounds"] == per_round.rounds
 
 
+@pytest.mark.parametrize("launch", ["per-round", "batched", "auto"])
+def test_ecl_fused_populate_runs_the_same_rounds_without_the_first_relaxes(launch):
+    """fused=True: the populate lowers the minima, so each phase's first round starts at its
+    select; the rounds and their sizes are the unfused solve's, on every launch path (``auto``
+    here hands big rounds to per-round launches, then batched, then persistent), and per-round
+    launches save one relax launch per phase."""
+    n, m = SIZES[-1]
+    graph = random_graph(9, n, 3 * m, "float32")
+    tiers = {} if launch == "per-round" else {"persistent_below": m, "batched_min": m // 4}
+    plain = assert_exact(graph, "ecl/gpu", launch=launch, **tiers, **BLOCK).stats
+    fused = assert_exact(graph, "ecl/gpu", launch=launch, fused=True, **tiers, **BLOCK).stats
+    assert plain.extra["filter_threshold"] is not None
+    assert fused.worklist_sizes == plain.worklist_sizes and fused.rounds == plain.rounds >= 3
+    assert fused.extra.get("persistent_rounds") == plain.extra.get("persistent_rounds")
+    if launch == "per-round":  # against a solve that found the keys prepared, as this one
+        again = assert_exact(graph, "ecl/gpu", launch=launch, **BLOCK).stats
+        assert again.extra["launches"] - fused.extra["launches"] == 2
+
+
 def test_ecl_per_round_launch_never_uses_persistent_kernel():
     forest = assert_exact(random_graph(6, *SIZES[-1], "int64"), "ecl/gpu", launch="per-round",
                           **BLOCK)
@@ -253,19 +280,30 @@ def test_ecl_solve_launches_and_waits_a_fixed_few_times(dtype):
     assert per_round.extra["host_syncs"] == 4 + per_round.rounds + 2
 
 
-def test_ecl_device_threshold_is_the_host_rule():
-    """The threshold picked on the device is the host's sampled threshold of the same keys."""
+@pytest.mark.parametrize(("samples", "target"), [(None, None), (20, 1.5), (1000, 0.75)])
+def test_ecl_device_threshold_is_the_host_rule(samples, target):
+    """The threshold picked on the device is the host's sampled threshold of the same keys,
+    for the default sample count and target, the paper's, and more samples than a block has
+    threads."""
     from parmst.order import edge_keys
     from parmst.solvers import ecl_host
+    from parmst.solvers.gpu.ecl import sample_count
 
     n = SIZES[-1][0]
-    graph = random_graph(8, n, 4 * n, "int32")
-    forest = assert_exact(graph, "ecl/gpu", seed=5, **BLOCK)
+    many = samples == 1000
+    graph = random_graph(8, n, 80 * n if many else 4 * n, "int32")
+    options = {} if samples is None else {"filter_samples": samples, "filter_target": target}
+    forest = assert_exact(graph, "ecl/gpu", seed=5, **options, **BLOCK)
     keys = edge_keys(graph.weight)
     assert keys.mode == forest.stats.extra["key_method"] == "packed"
+    count = sample_count(samples or ecl_host.GPU_FILTER_SAMPLES, graph.num_edges)
+    threads = runtime.launch_limits(BLOCK.get("block_size", runtime.DEFAULT_BLOCK_SIZE))[0]
+    assert count > threads or not many
     # The device shifts keys by their minimum (the host does not for int32), so the two
     # thresholds differ in value; their slots name the edge sampled at the threshold's rank.
-    host = ecl_host.light_threshold(keys.keys, n, 5, ecl_host.DEVICE_FILTER_TARGET)
+    host = ecl_host.filter_threshold(keys.keys, n, seed=5, samples=count,
+                                     degree=ecl_host.FILTER_DEGREE,
+                                     target=target or ecl_host.GPU_FILTER_TARGET)
     device = forest.stats.extra["filter_threshold"]
     assert device & keys.slot_mask == int(host) & keys.slot_mask
 

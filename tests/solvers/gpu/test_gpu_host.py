@@ -71,16 +71,20 @@ def test_threshold_plan_filters_only_at_average_degree_four_and_matches_the_host
 @pytest.mark.parametrize("options", [{"init": "csr"}, {"block_size": 100}, {"launch": "graph"},
                                      {"persistent_below": 0}, {"persistent_below": 2.5},
                                      {"select": "vertices"}, {"filter_target": 0},
-                                     {"filter_target": "3"}],
+                                     {"filter_target": "3"}, {"filter_samples": 0},
+                                     {"filter_samples": 1025}, {"filter_samples": 20.0},
+                                     {"max_registers": 8}, {"max_registers": 32.0}],
                          ids=str)
 def test_ecl_rejects_bad_option_values(options):
     from parmst.solvers.gpu import ecl
 
     merged = {"init": "edge", "block_size": 512, "launch": "persistent", "persistent_below": 64,
-              "select": "auto", "filter_target": 1.5, **options}
+              "select": "auto", "filter_target": 1.5, "filter_samples": 1024,
+              "max_registers": None, **options}
     with pytest.raises(ValueError, match="ecl/gpu"):
         ecl._check_options(merged["init"], merged["block_size"], merged["launch"],
-                           merged["persistent_below"], merged["select"], merged["filter_target"])
+                           merged["persistent_below"], merged["select"], merged["filter_target"],
+                           merged["filter_samples"], merged["max_registers"])
 
 
 class _FakeDLPack:

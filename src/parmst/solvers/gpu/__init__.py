@@ -6,7 +6,7 @@ conformance suite exercises every kernel on the CPU simulator in CI.
 
 from parmst._cuda.runtime import DEFAULT_BLOCK_SIZE, probe
 from parmst.registry import CITATIONS, Solver, register
-from parmst.solvers.ecl_host import DEVICE_FILTER_TARGET
+from parmst.solvers.ecl_host import GPU_FILTER_SAMPLES, GPU_FILTER_TARGET
 from parmst.solvers.gpu._device import dense_limit, graph_limit, points_limit
 
 _REQUIRES = ("numba_cuda",)
@@ -20,7 +20,9 @@ register(Solver(
     requires=_REQUIRES,
     options={"init": "edge", "filter": True, "atomic_guards": True, "both_directions": False,
              "block_size": DEFAULT_BLOCK_SIZE, "launch": "auto", "persistent_below": 1 << 22,
-             "batched_min": 1 << 19, "seed": 0, "keys": "auto", "select": "auto", "filter_target": DEVICE_FILTER_TARGET},
+             "batched_min": 1 << 19, "seed": 0, "keys": "auto", "select": "auto",
+             "filter_target": GPU_FILTER_TARGET, "filter_samples": GPU_FILTER_SAMPLES,
+             "fused": False, "compress": False, "max_registers": None},
     probe=probe,
     limit=graph_limit,
 ))

@@ -2,15 +2,21 @@
 
 Each launched kernel is one step of Alg. 2, its docstring naming the lines:
 
-- populate (lines 1-11): :func:`populate_edges` from the edge list, one thread
-  per edge; :func:`populate_csr` from the CSR view with the hybrid
-  thread/warp split of section 3.2;
-- one round (lines 12-39): :func:`relax`, :func:`settle_ties` (two-pass keys
-  only), :func:`select` and :func:`reset`, each one launch; or
+- populate (lines 1-11): ``populate_edges`` from the edge list, one thread
+  per edge; ``populate_csr`` from the CSR view with the hybrid thread/warp
+  split of section 3.2 (both from :func:`populate_kernels`, per value of
+  ``fused`` and register cap);
+- one round (lines 12-39): ``relax`` (:func:`relax_kernel`, per register
+  cap), :func:`settle_ties` (two-pass keys only), :func:`select` and :func:`reset`, each one launch; or
   :func:`all_rounds`, every round in one cooperative launch with grid-wide
   barriers in their place;
 - the starting state and the filter's threshold (section 3.2, filtering):
-  :func:`reset_work`, one launch.
+  :func:`reset_work`, one launch;
+- between the phases, with ``compress=True``: :func:`flatten_sets`, one launch.
+
+The populate kernels can also lower the sets' minima as they push
+(``fused=True``): the phase's first relax would find every record's sets
+unchanged and only copy the list, so the first round starts at its select.
 
 The rounds' per-record steps (relax, settle ties, select and reset over the
 worklist) are :mod:`parmst.solvers.gpu._kernels`' device functions, shared
@@ -22,10 +28,13 @@ expression there.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from numba import cuda
 
-from parmst.solvers.ecl_host import FILTER_SAMPLES
+from parmst._cuda.runtime import simulator_active
+from parmst.solvers.ecl_host import FILTER_SAMPLES, GPU_FILTER_SAMPLES
 from parmst.solvers.gpu._kernels import (
     FULL_MASK,
     NO_EDGE,
@@ -33,6 +42,7 @@ from parmst.solvers.gpu._kernels import (
     block_round,
     find,
     join,
+    lower_min,
     pack_pair,
     reserve,
     reserve_in_block,
@@ -43,8 +53,9 @@ from parmst.solvers.gpu._kernels import (
 )
 from parmst.solvers.gpu._keys import MAX_KEY
 
-SAMPLE_SLOTS = 32  # shared slots of the threshold's samples: one warp, the smallest block
-assert FILTER_SAMPLES <= SAMPLE_SLOTS
+# Shared slots of the threshold's samples (8 KiB): the most samples the device can pick from.
+SAMPLE_SLOTS = 1024
+assert max(FILTER_SAMPLES, GPU_FILTER_SAMPLES) <= SAMPLE_SLOTS
 
 
 @cuda.jit(device=True, inline=True)
@@ -56,54 +67,43 @@ def _in_phase(key, threshold, heavy):
 
 
 @cuda.jit(device=True, inline=True)
-def _write_record(wl, pos, p, q, key, edge):
-    """Record ``<p, q, key>`` at ``wl[0, pos]``, with its edge id where records carry one."""
+def find_pair(parent, a, b):
+    """``find`` of both endpoints in one loop (ours; Fallin et al. section 3.2's ``find``, no
+    path compression): each trip issues the two parent reads together, so a thread waits for
+    the deeper chain's dependent reads, not for both chains one after the other."""
+    up_a = parent[a]
+    up_b = parent[b]
+    while up_a != a or up_b != b:
+        if up_a != a:
+            a = up_a
+            up_a = parent[a]
+        if up_b != b:
+            b = up_b
+            up_b = parent[b]
+    return a, b
+
+
+@cuda.jit(device=True, inline=True)
+def _push(wl, pos, p, q, key, edge, min_edge, fused, guard):
+    """Record ``<p, q, key>`` at ``wl[0, pos]``, with its edge id where records carry one.
+
+    With ``fused``, also Fallin et al. Alg. 2 lines 21-22 for it: its key lowers the minima of
+    both sets (:func:`~parmst.solvers.gpu._kernels.lower_min`), which the phase's first relax
+    would otherwise do after reading the record back unchanged (no set joins between the
+    populate and that relax, so it keeps every record as it is).
+    """
     wl[0, pos, 0] = pack_pair(p, q)
     wl[0, pos, 1] = key
     if wl.shape[2] > 2:
         wl[0, pos, 2] = np.uint64(edge)
-
-
-@cuda.jit(cache=True)
-def populate_edges(src, dst, keys, log, heavy, both_directions, parent, wl, counts):
-    """Fallin et al. Alg. 2 lines 1-11, edge-centric: one thread per edge of the edge list,
-    worklist slots reserved per block (:func:`~parmst.solvers.gpu._kernels.reserve_in_block`).
-
-    Each undirected edge appears once, so one direction comes for free. In
-    the heavy phase the endpoints are replaced by their sets and edges inside
-    one set are filtered out (section 3.3). The threshold is ``log[0]``, where
-    :func:`reset_work` picked it.
-    """
-    m = src.shape[0]
-    threshold = log[0]
-    for e in range(cuda.grid(1), block_round(m), cuda.gridsize(1)):
-        keep = False
-        p = np.int64(0)
-        q = np.int64(0)
-        key = NO_EDGE
-        if e < m:
-            key = keys[e]
-            if _in_phase(key, threshold, heavy):
-                # The light phase comes first, while every vertex is its own set: no find.
-                # Only edges of this phase pay the (random) parent reads.
-                p = np.int64(src[e])
-                q = np.int64(dst[e])
-                if heavy:
-                    p = find(parent, p)
-                    q = find(parent, q)
-                keep = p != q
-        pos = reserve_in_block(counts, 0, keep)
-        if keep:
-            _write_record(wl, pos, p, q, key, e)
-        if both_directions:
-            pos = reserve_in_block(counts, 0, keep)
-            if keep:
-                _write_record(wl, pos, q, p, key, e)
+    if fused:
+        lower_min(min_edge, p, key, guard)
+        lower_min(min_edge, q, key, guard)
 
 
 @cuda.jit(device=True)
 def _emit_thread(v, beg, end, indices, csr_keys, csr_ids, threshold, heavy, both_directions,
-                 parent, wl, counts):
+                 parent, wl, counts, min_edge, fused, guard):
     """Fallin et al. Alg. 2 lines 3-10 for a low-degree vertex: one thread walks its neighbours."""
     p = find(parent, v)
     for j in range(beg, end):
@@ -114,12 +114,12 @@ def _emit_thread(v, beg, end, indices, csr_keys, csr_ids, threshold, heavy, both
                 q = find(parent, n)
                 if p != q:
                     pos = cuda.atomic.add(counts, 0, np.int64(1))
-                    _write_record(wl, pos, p, q, key, csr_ids[j])
+                    _push(wl, pos, p, q, key, csr_ids[j], min_edge, fused, guard)
 
 
 @cuda.jit(device=True)
 def _emit_warp(wide, v, indptr, indices, csr_keys, csr_ids, threshold, heavy, both_directions,
-               parent, wl, counts):
+               parent, wl, counts, min_edge, fused, guard):
     """Fallin et al. section 3.2 hybrid: the warp takes each of its wide vertices in turn.
 
     The leader's vertex is broadcast with shfl_sync; lanes stride over its
@@ -146,41 +146,114 @@ def _emit_warp(wide, v, indptr, indices, csr_keys, csr_ids, threshold, heavy, bo
                         keep = p != q
                 pos = reserve(counts, 0, keep)
                 if keep:
-                    _write_record(wl, pos, p, q, key, csr_ids[j])
+                    _push(wl, pos, p, q, key, csr_ids[j], min_edge, fused, guard)
 
 
-@cuda.jit(cache=True)
-def populate_csr(indptr, indices, csr_keys, csr_ids, log, heavy, both_directions,
-                  warp_degree, parent, wl, counts):
-    """Fallin et al. Alg. 2 lines 1-11 over CSR with the hybrid thread/warp split (section 3.2);
-    the threshold is ``log[0]``."""
-    n = indptr.shape[0] - 1
-    threshold = log[0]
-    for v in range(cuda.grid(1), warp_round(n), cuda.gridsize(1)):
-        wide = False
-        if v < n:
-            beg = indptr[v]
-            end = indptr[v + 1]
-            wide = end - beg >= warp_degree
-            if not wide:
-                _emit_thread(v, beg, end, indices, csr_keys, csr_ids, threshold, heavy,
-                             both_directions, parent, wl, counts)
-        if WARP_INTRINSICS:
-            _emit_warp(wide, v, indptr, indices, csr_keys, csr_ids, threshold, heavy,
-                       both_directions, parent, wl, counts)
+def _jit(max_registers: int | None):
+    """``cuda.jit`` for a launched kernel, its registers capped at ``max_registers`` per thread
+    (ptxas spills the rest to local memory; ``None``: no cap, and the kernel is cached). The
+    cap is a kernel's compile option, so every cap compiles its own kernel; the simulator has
+    no registers to cap."""
+    if max_registers is None:
+        return cuda.jit(cache=True)
+    return cuda.jit() if simulator_active() else cuda.jit(max_registers=max_registers)
+
+
+@functools.cache
+def populate_kernels(fused: bool, max_registers: int | None = None):
+    """The two populate kernels for one value of ``fused`` (see :func:`_push`) and one register
+    cap (:func:`_jit`).
+
+    ``fused`` is a constant of each kernel (numba-cuda freezes a closure's
+    variables), so the unfused kernels compile without the atomicMins: their
+    registers, and so their occupancy, stay what they were. Returns
+    ``(populate_edges, populate_csr)``.
+    """
+
+    @_jit(max_registers)
+    def populate_edges(src, dst, keys, log, heavy, both_directions, parent, wl, counts,
+                       min_edge, guard):
+        """Fallin et al. Alg. 2 lines 1-11, edge-centric: one thread per edge of the edge list,
+        worklist slots reserved per block
+        (:func:`~parmst.solvers.gpu._kernels.reserve_in_block`).
+
+        Each undirected edge appears once, so one direction comes for free. In
+        the heavy phase the endpoints are replaced by their sets and edges inside
+        one set are filtered out (section 3.3). The threshold is ``log[0]``, where
+        :func:`reset_work` picked it.
+        """
+        m = src.shape[0]
+        threshold = log[0]
+        for e in range(cuda.grid(1), block_round(m), cuda.gridsize(1)):
+            keep = False
+            p = np.int64(0)
+            q = np.int64(0)
+            key = NO_EDGE
+            if e < m:
+                key = keys[e]
+                if heavy:
+                    # Most edges are heavy: their endpoints are read with the key, not after
+                    # it (one memory latency instead of two, as ecl/opencl reads them), and
+                    # both finds walk together.
+                    p = np.int64(src[e])
+                    q = np.int64(dst[e])
+                    if key >= threshold:
+                        p, q = find_pair(parent, p, q)
+                        keep = p != q
+                elif key < threshold:
+                    # The light phase comes first, while every vertex is its own set: no
+                    # find, and only its few edges read their endpoints.
+                    p = np.int64(src[e])
+                    q = np.int64(dst[e])
+                    keep = p != q
+            pos = reserve_in_block(counts, 0, keep)
+            if keep:
+                _push(wl, pos, p, q, key, e, min_edge, fused, guard)
+            if both_directions:
+                pos = reserve_in_block(counts, 0, keep)
+                if keep:
+                    _push(wl, pos, q, p, key, e, min_edge, False, guard)
+
+    @_jit(max_registers)
+    def populate_csr(indptr, indices, csr_keys, csr_ids, log, heavy, both_directions,
+                     warp_degree, parent, wl, counts, min_edge, guard):
+        """Fallin et al. Alg. 2 lines 1-11 over CSR with the hybrid thread/warp split
+        (section 3.2); the threshold is ``log[0]``."""
+        n = indptr.shape[0] - 1
+        threshold = log[0]
+        for v in range(cuda.grid(1), warp_round(n), cuda.gridsize(1)):
+            wide = False
+            if v < n:
+                beg = indptr[v]
+                end = indptr[v + 1]
+                wide = end - beg >= warp_degree
+                if not wide:
+                    _emit_thread(v, beg, end, indices, csr_keys, csr_ids, threshold, heavy,
+                                 both_directions, parent, wl, counts, min_edge, fused, guard)
+            if WARP_INTRINSICS:
+                _emit_warp(wide, v, indptr, indices, csr_keys, csr_ids, threshold, heavy,
+                           both_directions, parent, wl, counts, min_edge, fused, guard)
+
+    return populate_edges, populate_csr
 
 
 _relax_items, _select_items = worklist_round(find, join)
 
 
-@cuda.jit(cache=True)
-def relax(wl, counts, cur, parent, min_edge, guard, sizes, round_):
-    """One launch of :func:`_relax_items` (``launch="per-round"``, ``"batched"``); the
-    worklist size goes to ``sizes[round_ + 1]`` where ``round_ >= 0`` (batched rounds, whose
-    sizes the host never reads)."""
-    if cuda.grid(1) == 0 and 0 <= round_ < sizes.shape[0] - 1:
-        sizes[round_ + 1] = np.uint64(counts[cur])
-    _relax_items(wl, counts, cur, parent, min_edge, guard)
+@functools.cache
+def relax_kernel(max_registers: int | None = None):
+    """The relax kernel for one register cap (:func:`_jit`)."""
+
+    @_jit(max_registers)
+    def relax(wl, counts, cur, parent, min_edge, guard, sizes, round_):
+        """One launch of :func:`_relax_items` (``launch="per-round"``, ``"batched"``); the
+        worklist size goes to ``sizes[round_ + 1]`` where ``round_ >= 0`` (batched rounds, whose
+        sizes the host never reads)."""
+        if cuda.grid(1) == 0 and 0 <= round_ < sizes.shape[0] - 1:
+            sizes[round_ + 1] = np.uint64(counts[cur])
+        _relax_items(wl, counts, cur, parent, min_edge, guard)
+
+    return relax
 
 
 @cuda.jit(cache=True)
@@ -215,11 +288,16 @@ def _count_links(forest, linked):
 
 @cuda.jit(cache=True)
 def select(wl, counts, cur, parent, min_edge, min_id, in_forest, slot_mask, src, dst,
-            vertex_ratio, forest):
+            vertex_ratio, forest, sizes, round_):
     """Fallin et al. Alg. 2 lines 27-33, one launch (``launch="per-round"``): by the vertices
     (:func:`_select_vertices`) or by the records (:func:`_select_items`), as
     :func:`_by_vertices` decides from the size on the device, the links counted in
-    ``forest[0]``. The launch covers the larger of both (loops are grid-stride)."""
+    ``forest[0]``. The launch covers what the host knows the select sweeps, or the larger
+    of both where it knows a bound only (loops are grid-stride). Where
+    ``round_ >= 0`` the round had no relax (the populate did it, ``fused=True``) and the
+    select logs its size in the relax's place."""
+    if cuda.grid(1) == 0 and 0 <= round_ < sizes.shape[0] - 1:
+        sizes[round_ + 1] = np.uint64(counts[cur])
     if _by_vertices(min_edge, counts, cur, vertex_ratio):
         linked = _select_vertices(counts, cur, src, dst, parent, min_edge, min_id, in_forest,
                                   slot_mask)
@@ -271,7 +349,7 @@ def _select_vertices(counts, cur, src, dst, parent, min_edge, min_id, in_forest,
 
 @cuda.jit(cache=True)
 def all_rounds(wl, counts, cur, parent, min_edge, min_id, in_forest, slot_mask, guard, sizes,
-                src, dst, vertex_ratio, forest):
+                src, dst, vertex_ratio, forest, relaxed):
     """Fallin et al. Alg. 2 lines 12-39 in one cooperative launch (``launch="persistent"``).
 
     Grid-wide barriers stand in for the kernel boundaries and for the host's
@@ -284,6 +362,8 @@ def all_rounds(wl, counts, cur, parent, min_edge, min_id, in_forest, slot_mask, 
     keys (``min_id`` not empty) settle ties after the relax, one barrier more.
     ``sizes`` is a slice of the solve's log, read once when the solve ends;
     the links (forest edges) are counted into ``forest[0]`` as the kernel ends.
+    ``relaxed``: the populate lowered the minima of ``wl[cur]``'s records (``fused=True``),
+    so the first round starts at its select.
     """
     grid = cuda.cg.this_grid()
     rounds = 0
@@ -292,11 +372,13 @@ def all_rounds(wl, counts, cur, parent, min_edge, min_id, in_forest, slot_mask, 
         if cuda.grid(1) == 0 and rounds + 1 < sizes.shape[0]:
             sizes[rounds + 1] = np.uint64(counts[cur])
         rounds += 1
-        _relax_items(wl, counts, cur, parent, min_edge, guard)
-        grid.sync()
-        if counts[1 - cur] == 0:
-            break
-        cur = 1 - cur
+        if not relaxed:
+            _relax_items(wl, counts, cur, parent, min_edge, guard)
+            grid.sync()
+            if counts[1 - cur] == 0:
+                break
+            cur = 1 - cur
+        relaxed = False
         if min_id.shape[0]:
             settle_ties_items(wl, counts, cur, min_edge, min_id)
             grid.sync()
@@ -317,23 +399,23 @@ def all_rounds(wl, counts, cur, parent, min_edge, min_id, in_forest, slot_mask, 
 @cuda.jit(device=True)
 def _pick_threshold(keys, positions, pick, log):
     """Fallin et al. section 3.2, filtering: the key of rank ``pick`` among the keys at the
-    sampled ``positions`` (a sort of the few samples by counting, ties in sample order, as
-    NumPy's stable sort) into ``log[0]``; 0 (every edge heavy) without samples. One block
-    runs it: the samples meet in its shared memory."""
+    sampled ``positions`` (at most :data:`SAMPLE_SLOTS`; a sort of the samples by counting,
+    ties in sample order, as NumPy's stable sort) into ``log[0]``; 0 (every edge heavy)
+    without samples. One block runs it, each thread ranking every ``blockDim``-th sample:
+    the samples meet in its shared memory."""
     sample = cuda.shared.array(SAMPLE_SLOTS, np.uint64)
-    t = cuda.threadIdx.x
     k = positions.shape[0]
-    if t < k:
+    for t in range(cuda.threadIdx.x, k, cuda.blockDim.x):
         sample[t] = keys[positions[t]]
     cuda.syncthreads()
-    if t < k:
+    for t in range(cuda.threadIdx.x, k, cuda.blockDim.x):
         rank = 0
         for j in range(k):
             if sample[j] < sample[t] or (sample[j] == sample[t] and j < t):
                 rank += 1
         if rank == pick:
             log[0] = sample[t]
-    if k == 0 and t == 0:
+    if k == 0 and cuda.threadIdx.x == 0:
         log[0] = 0
 
 
@@ -362,3 +444,20 @@ def reset_work(parent, min_edge, min_id, in_forest, counts, log, keys, positions
             log[i] = 0
     if cuda.blockIdx.x == 0:
         _pick_threshold(keys, positions, pick, log)
+
+
+@cuda.jit(cache=True)
+def flatten_sets(parent):
+    """Point every vertex straight at its set's root, between the light and the heavy phase
+    (``compress=True``; ours: Fallin et al. compress paths only implicitly, in the records).
+
+    The light phase's joins leave chains (each link points a root at a smaller one), and the
+    heavy populate runs ``find`` from both endpoints of every heavy edge, a dependent read per
+    link. One pass over the vertices makes every later ``find`` at most two reads. No join
+    runs alongside, so a thread that reads a pointer another thread has just flattened still
+    reaches the same root, and parents keep pointing at smaller ids.
+    """
+    for v in range(cuda.grid(1), parent.shape[0], cuda.gridsize(1)):
+        root = find(parent, np.int64(v))
+        if root != v:
+            parent[v] = np.int32(root)

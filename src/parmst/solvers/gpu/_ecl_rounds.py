@@ -103,7 +103,8 @@ class Run:
     """
 
     def __init__(self, graph, edges, keys, init, both_directions, block_size, launch,
-                 persistent_below, select, plan, stats, lease, batched_min=BATCHED_MIN):
+                 persistent_below, select, plan, stats, lease, batched_min=BATCHED_MIN,
+                 fused=False, guard=True, max_registers=None):
         n, m = graph.num_vertices, graph.num_edges
         # Rounds with at least this many records run per-round launches.
         self.persistent_below = {"auto": int(persistent_below), "persistent": math.inf,
@@ -117,6 +118,13 @@ class Run:
         self.block_size, self.max_blocks = runtime.launch_limits(block_size)
         self.init = init
         self.both_directions = both_directions
+        self.fused = fused
+        self.guard = guard
+        self.populate_edges, self.populate_csr = kernels.populate_kernels(fused, max_registers)
+        self.relax_kernel = kernels.relax_kernel(max_registers)
+        # Whether the next round's records had their minima lowered by the populate (fused):
+        # that round starts at its select.
+        self.relaxed = False
         # Two-pass keys: records carry the edge id, sets a tie-breaking id (empty: packed keys).
         two_pass = keys.mode == "two-pass"
         record_words = 3 if two_pass else 2
@@ -153,68 +161,103 @@ class Run:
     def _grid(self, count: int) -> tuple[int, int]:
         return min(self.max_blocks, runtime.blocks_for(count, self.block_size)), self.block_size
 
+    def flatten(self) -> None:
+        """Point every vertex at its set's root (:func:`~parmst.solvers.gpu._ecl_kernels.flatten_sets`),
+        so that the heavy populate's finds take at most two reads."""
+        runtime.launch(kernels.flatten_sets, self._grid(len(self.parent)), self.parent)
+
     def populate(self, phase: int, heavy: bool) -> None:
-        """Fill ``wl[0]`` with the phase's edges, counted in the phase's worklist sizes."""
+        """Fill ``wl[0]`` with the phase's edges, counted in the phase's worklist sizes (and,
+        fused, their keys in the sets' minima: the first round starts at its select)."""
         counts = self.phase_counts[phase]
         if self.init == "edge":
             src, dst, keys = self.graph_arrays
-            runtime.launch(kernels.populate_edges, self._grid(len(src)), src, dst, keys, self.log,
-                           heavy, self.both_directions, self.parent, self.wl, counts)
+            runtime.launch(self.populate_edges, self._grid(len(src)), src, dst, keys, self.log, heavy,
+                           self.both_directions, self.parent, self.wl, counts, self.min_edge,
+                           self.guard)
         else:
             indptr, indices, csr_keys, csr_ids = self.graph_arrays
             wide = WARP_MIN_DEGREE if self.init == "hybrid" and WARP_INTRINSICS else _NEVER
-            runtime.launch(kernels.populate_csr, self._grid(len(indptr) - 1), indptr, indices,
-                           csr_keys, csr_ids, self.log, heavy, self.both_directions, wide,
-                           self.parent, self.wl, counts)
+            runtime.launch(self.populate_csr, self._grid(len(indptr) - 1), indptr, indices, csr_keys,
+                           csr_ids, self.log, heavy, self.both_directions, wide, self.parent,
+                           self.wl, counts, self.min_edge, self.guard)
+        self.relaxed = self.fused
 
-    def rounds(self, phase: int, guard: bool) -> None:
+    def rounds(self, phase: int) -> None:
         """Fallin et al. Alg. 2 lines 12-39 from the records that :meth:`populate` put in
         ``wl[0]``.
 
-        While a round may hold at least ``persistent_below`` records, ECL-MST's
-        host loop: the size read back, then relax, (two-pass keys: settle ties),
-        select and reset launched over it; the kernels read the sizes on the
-        device, and the select picks vertices or records there. The remaining
-        rounds run in one cooperative launch (:meth:`_rounds_persistent`), or with
+        While a round holds at least ``persistent_below`` records, ECL-MST's host
+        loop as ecl/opencl runs it: the relax launched over the size read last,
+        then its output's size read back, so that the select covers exactly what
+        it sweeps (the vertices, with no reset after, or the records and a reset),
+        the host deciding by the kernel's own rule. The remaining rounds run in one
+        cooperative launch (:meth:`_rounds_persistent`), or with
         ``launch="batched"`` as ecl/opencl runs them (:meth:`_rounds_batched`).
         """
         counts = self.phase_counts[phase]
-        bound = self.capacity  # worklists only shrink: the last size read bounds the next
         cur = 0
+        bound = self.capacity  # worklists only shrink: the last size read bounds the next
+        if bound >= self.persistent_below:
+            bound = int(runtime.read(counts)[cur])  # the populate's
         while bound >= self.persistent_below:
-            size = int(runtime.read(counts)[cur])
-            if not size:
-                return
-            if size < self.persistent_below:
-                bound = size
-                break
-            self.read_sizes[phase].append(size)
-            self._round(phase, cur, size, guard, -1)
-            cur = 1 - cur
-            bound = size
-        cur, bound = self._rounds_batched(phase, cur, bound, guard)
+            self.read_sizes[phase].append(bound)
+            relaxed = self.relaxed
+            cur = self._relax(phase, cur, bound, -1)
+            if not relaxed:
+                bound = int(runtime.read(counts)[cur])
+                if not bound:
+                    return
+            by_vertices = bool(self.vertex_ratio) and \
+                len(self.min_edge) <= self.vertex_ratio * bound
+            self._select(phase, cur, bound, -1, by_vertices)
+        cur, bound = self._rounds_batched(phase, cur, bound)
         if bound:
-            self._rounds_persistent(phase, cur, guard)
+            self._rounds_persistent(phase, cur)
 
-    def _round(self, phase: int, cur: int, bound: int, guard: bool, round_: int) -> None:
-        """One round's launches over at most ``bound`` records of ``wl[cur]``: relax, (two-pass
-        keys: settle ties), select and reset, each reading the sizes on the device."""
+    def _relax(self, phase: int, cur: int, bound: int, round_: int) -> int:
+        """The relax over at most ``bound`` records of ``wl[cur]`` (its size logged at
+        ``round_`` where ``round_ >= 0``), unless the populate did it (:attr:`relaxed`).
+        Returns the list the round's select reads."""
+        if self.relaxed:
+            self.relaxed = False
+            return cur
+        runtime.launch(self.relax_kernel, self._grid(bound), self.wl, self.phase_counts[phase], cur,
+                       self.parent, self.min_edge, self.guard, self.phase_logs[phase], round_)
+        return 1 - cur
+
+    def _select(self, phase: int, cur: int, bound: int, round_: int,
+                by_vertices: bool | None) -> None:
+        """(Two-pass keys: settle ties,) select and reset over ``wl[cur]``, which holds at most
+        ``bound`` records. ``by_vertices``: what the select will sweep where the host knows
+        the size (the launch covers only that, and no reset follows a sweep of the
+        vertices), ``None`` where it knows a bound only (the launches cover both, the kernels
+        decide). ``round_ >= 0``: the round had no relax, the select logs its size."""
         counts = self.phase_counts[phase]
-        runtime.launch(kernels.relax, self._grid(bound), self.wl, counts, cur, self.parent,
-                       self.min_edge, guard, self.phase_logs[phase], round_)
-        cur = 1 - cur
         if len(self.min_id):
             runtime.launch(kernels.settle_ties, self._grid(bound), self.wl, counts, cur,
                            self.min_edge, self.min_id)
         src, dst = self.graph_arrays[:2]
         vertices = len(self.min_edge) if self.vertex_ratio else 0
-        runtime.launch(kernels.select, self._grid(max(bound, vertices)), self.wl, counts, cur,
-                       self.parent, self.min_edge, self.min_id, self.in_forest, self.slot_mask,
-                       src, dst, self.vertex_ratio, self.forest)
-        runtime.launch(kernels.reset, self._grid(bound), self.wl, counts, cur, self.min_edge,
-                       self.min_id, self.vertex_ratio)
+        sweep = {None: max(bound, vertices), True: vertices, False: bound}[by_vertices]
+        runtime.launch(kernels.select, self._grid(sweep), self.wl, counts, cur, self.parent,
+                       self.min_edge, self.min_id, self.in_forest, self.slot_mask, src, dst,
+                       self.vertex_ratio, self.forest, self.phase_logs[phase], round_)
+        if not by_vertices:
+            runtime.launch(kernels.reset, self._grid(bound), self.wl, counts, cur,
+                           self.min_edge, self.min_id, self.vertex_ratio)
 
-    def _rounds_batched(self, phase: int, cur: int, bound: int, guard: bool) -> tuple[int, int]:
+    def _round(self, phase: int, cur: int, bound: int, round_: int) -> int:
+        """One round's launches over at most ``bound`` records of ``wl[cur]``, each reading the
+        sizes on the device: :meth:`_relax` and :meth:`_select`. ``round_``: the round's index
+        in the phase's log, where its first kernel writes its size. Returns the list the next
+        round reads."""
+        select_round = round_ if self.relaxed else -1
+        cur = self._relax(phase, cur, bound, round_)
+        self._select(phase, cur, bound, select_round, None)
+        return cur
+
+    def _rounds_batched(self, phase: int, cur: int, bound: int) -> tuple[int, int]:
         """ecl/opencl's loop while the last size read is at least ``batched_min``:
         :data:`ROUNDS_PER_CHECK` rounds queued over that size (a bound: worklists only
         shrink; rounds after the last are empty launches), then one read. Each round is a
@@ -223,19 +266,19 @@ class Run:
         (0: none left)."""
         while bound and bound >= self.batched_min:
             for _ in range(ROUNDS_PER_CHECK):
-                self._round(phase, cur, bound, guard, self.batched_rounds[phase])
+                cur = self._round(phase, cur, bound, self.batched_rounds[phase])
                 self.batched_rounds[phase] += 1
-                cur = 1 - cur
             bound = int(runtime.read(self.phase_counts[phase])[cur])
         return cur, bound
 
-    def _rounds_persistent(self, phase: int, cur: int, guard: bool) -> None:
+    def _rounds_persistent(self, phase: int, cur: int) -> None:
         """The remaining rounds in one cooperative launch sized to the resident blocks."""
         # Without vertex selection (ratio 0) the first two graph arrays only fill the slots.
         args = (self.wl, self.phase_counts[phase], cur, self.parent, self.min_edge,
-                self.min_id, self.in_forest, self.slot_mask, guard,
+                self.min_id, self.in_forest, self.slot_mask, self.guard,
                 self.phase_logs[phase][self._persistent_log(phase):],
-                *self.graph_arrays[:2], self.vertex_ratio, self.forest)
+                *self.graph_arrays[:2], self.vertex_ratio, self.forest, self.relaxed)
+        self.relaxed = False
         if self.cooperative_blocks is None:  # the same argument types in both phases
             self.cooperative_blocks = _cooperative_blocks(args, self.block_size)
         runtime.launch(kernels.all_rounds, (self.cooperative_blocks, self.block_size), *args)

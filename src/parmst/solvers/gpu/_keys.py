@@ -219,14 +219,15 @@ def graph_keys(graph: Any, method: str, stats: Stats, unpacked: str = "rank") ->
 
 
 #: Threshold plans already made, by device and by what they depend on: a solve of a graph
-#: with the same sizes, seed and target draws no sample and copies nothing (a 160-byte copy
-#: to the device costs ~170 µs of host time, a seeded generator tens of µs).
+#: with the same sizes, seed, target and sample count draws no sample and copies nothing (a
+#: 160-byte copy to the device costs ~170 µs of host time, a seeded generator tens of µs).
 _PLANS: dict[tuple, tuple[Any, int] | None] = {}
 _MAX_PLANS = 64
 
 
 def threshold_plan(num_edges: int, num_vertices: int, seed: int,
-                   target: float = ecl_host.FILTER_TARGET) -> tuple[Any, int] | None:
+                   target: float = ecl_host.FILTER_TARGET,
+                   samples: int = ecl_host.FILTER_SAMPLES) -> tuple[Any, int] | None:
     """Fallin et al.'s sampled filter threshold as a plan for the device, or ``None`` below
     average degree 4.
 
@@ -235,13 +236,14 @@ def threshold_plan(num_edges: int, num_vertices: int, seed: int,
     then picks the threshold from the keys where they are, and nothing comes
     back to the host. Fallin et al. count degree over CSR entries (both
     directions), so "average degree >= 4" is ``|E| >= 2 |V|`` for our
-    undirected edge count; ``target`` light edges per vertex.
+    undirected edge count; ``target`` light edges per vertex, estimated from ``samples``
+    sampled keys.
     """
-    where = (id(_pool.device_pool()), int(num_edges), int(num_vertices), seed, target)
+    where = (id(_pool.device_pool()), int(num_edges), int(num_vertices), seed, target, samples)
     if where in _PLANS:
         return _PLANS[where]
-    plan = ecl_host.sample_plan(num_edges, num_vertices, seed, degree=ecl_host.FILTER_DEGREE,
-                                target=target)
+    plan = ecl_host.sample_plan(num_edges, num_vertices, seed, samples,
+                                degree=ecl_host.FILTER_DEGREE, target=target)
     if plan is not None:
         positions, pick = plan
         plan = cuda.to_device(np.ascontiguousarray(positions, dtype=np.int64)), pick

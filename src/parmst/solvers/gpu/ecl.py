@@ -11,7 +11,7 @@ splits the edges into a light phase and a filtered heavy phase.
 Optimizations of Fallin et al. section 3.2 / 5.3 and where they live:
 
 - packed 64-bit keys with atomicMin and atomic guards:
-  :func:`~parmst.solvers.gpu._ecl_kernels.relax` (keys from
+  :func:`~parmst.solvers.gpu._ecl_kernels.relax_kernel` (keys from
   :mod:`parmst.solvers.gpu._keys`, exact for every weight dtype); where weight
   key and edge id do not fit in one word (float64 weights over a wide range),
   records carry the edge id in a third word and a set's minimum is settled in
@@ -20,16 +20,27 @@ Optimizations of Fallin et al. section 3.2 / 5.3 and where they live:
   as the CPU ECL-MST does: no sort of the keys;
 - double worklists of 16-byte records, data-driven: ``wl[2, cap, 2]``;
 - implicit path compression and no explicit compression:
-  :func:`~parmst.solvers.gpu._ecl_kernels.relax`;
+  :func:`~parmst.solvers.gpu._ecl_kernels.relax_kernel`;
 - one edge direction: the edge list holds each edge once; the CSR
   initialization keeps ``v < n`` (``both_directions=True`` turns it off);
-- filtering (20 samples, average degree >= 4): ``filter=True``, aiming at
-  ECL-MST's 3|V| light CSR entries, i.e. 1.5|V| edges (``filter_target``); the
-  light phase, first, needs no ``find`` (every vertex is still its own set);
+- filtering (average degree >= 4): ``filter=True``; ours: the threshold is
+  estimated from :data:`~parmst.solvers.ecl_host.GPU_FILTER_SAMPLES` sampled
+  keys (the paper's 20: ``filter_samples=20``), aiming at |V| light edges
+  (:data:`~parmst.solvers.ecl_host.GPU_FILTER_TARGET`; ECL-MST's 3|V| light CSR
+  entries are ``filter_target=1.5``); the light phase, first, needs no ``find``
+  (every vertex is still its own set);
 - hybrid initialization (thread per vertex of degree < 4, a warp per vertex
   of degree >= 4, ballot/shuffle): ``init="hybrid"``; ``init="thread"`` is
   the ablation, ``init="edge"`` populates edge-centrically from the edge list,
   which needs no CSR at all.
+
+Populate (ours): ``fused=True`` lowers the sets' minima as the populate
+pushes each record, so a phase's first round starts at its select instead of
+relaxing a list that cannot have changed; ``compress=True`` points every
+vertex at its root between the phases, so the heavy populate's finds take at
+most two reads (docs/gpu.md compares both with ecl/opencl's heavy phase). The heavy
+populate reads an edge's endpoints with its key and walks both finds in one loop;
+``max_registers`` caps the populate's and relax's registers, for occupancy.
 
 Select (ours): while a round's worklist has at least one record per
 :data:`~parmst.solvers.ecl_host.VERTEX_SELECT_RATIO` vertices, the sets join
@@ -55,8 +66,11 @@ import math
 import numpy as np
 
 from parmst._cuda import pool, runtime
-from parmst.solvers.ecl_host import DEVICE_FILTER_TARGET as FILTER_TARGET
+from parmst.solvers.ecl_host import FILTER_SAMPLES as FILTER_SAMPLES_PAPER
+from parmst.solvers.ecl_host import GPU_FILTER_SAMPLES as FILTER_SAMPLES
+from parmst.solvers.ecl_host import GPU_FILTER_TARGET as FILTER_TARGET
 from parmst.solvers.gpu import _device
+from parmst.solvers.gpu._ecl_kernels import SAMPLE_SLOTS
 from parmst.solvers.gpu._ecl_rounds import BATCHED_MIN, PERSISTENT_BELOW, Run
 from parmst.solvers.gpu._keys import graph_keys, threshold_plan
 from parmst.stats import Stats
@@ -66,8 +80,34 @@ LAUNCHES = ("auto", "persistent", "per-round", "batched")
 SELECTS = ("auto", "records")
 
 
+#: Edges per sampled key at least, beyond the paper's 20 samples: a small graph's threshold
+#: needs no more (and the simulator ranks the samples in Python).
+EDGES_PER_SAMPLE = 64
+
+
+def sample_count(filter_samples: int, num_edges: int) -> int:
+    """Keys the threshold is estimated from: ``filter_samples``, but no more than one per
+    :data:`EDGES_PER_SAMPLE` edges where that is above Fallin et al.'s 20.
+
+    >>> sample_count(1024, 64_000_000), sample_count(1024, 3000), sample_count(5, 3000)
+    (1024, 46, 5)
+    """
+    return min(filter_samples, max(FILTER_SAMPLES_PAPER, num_edges // EDGES_PER_SAMPLE))
+
+
 def _check_options(init: str, block_size: int, launch: str, persistent_below: int,
-                   select: str = "auto", filter_target: float = FILTER_TARGET) -> None:
+                   select: str = "auto", filter_target: float = FILTER_TARGET,
+                   filter_samples: int = FILTER_SAMPLES,
+                   max_registers: int | None = None) -> None:
+    if max_registers is not None and (isinstance(max_registers, bool)
+                                      or not isinstance(max_registers, int)
+                                      or not 16 <= max_registers <= 255):
+        raise ValueError(f"ecl/gpu: max_registers must be None or an integer in 16..255, "
+                         f"got {max_registers!r}")
+    if isinstance(filter_samples, bool) or not isinstance(filter_samples, int) \
+            or not 1 <= filter_samples <= SAMPLE_SLOTS:
+        raise ValueError(f"ecl/gpu: filter_samples must be an integer in 1..{SAMPLE_SLOTS}, "
+                         f"got {filter_samples!r}")
     if select not in SELECTS:
         raise ValueError(f"ecl/gpu: select must be one of {SELECTS}, got {select!r}")
     if not (isinstance(filter_target, (int, float)) and 0 < filter_target < math.inf):
@@ -91,7 +131,9 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
           persistent_below: int = PERSISTENT_BELOW, batched_min: int = BATCHED_MIN,
           seed: int = 0,
           keys: str = "auto", select: str = "auto",
-          filter_target: float = FILTER_TARGET) -> np.ndarray:
+          filter_target: float = FILTER_TARGET, filter_samples: int = FILTER_SAMPLES,
+          fused: bool = False, compress: bool = False,
+          max_registers: int | None = None) -> np.ndarray:
     """Edge ids of the minimum spanning forest by ECL-MST on the GPU.
 
     Parameters
@@ -154,8 +196,24 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
         :data:`~parmst.solvers.ecl_host.VERTEX_SELECT_RATIO` vertices per record
         (edge-list initialization only).
     filter_target : float
-        Light edges aimed at, per vertex (default :data:`FILTER_TARGET`,
-        Fallin et al.'s 3|V| CSR entries).
+        Light edges aimed at, per vertex (default :data:`FILTER_TARGET`, |V| light
+        edges; Fallin et al.'s 3|V| CSR entries are 1.5).
+    filter_samples : int
+        Sampled keys the threshold is estimated from, at most
+        :data:`~parmst.solvers.gpu._ecl_kernels.SAMPLE_SLOTS` (default
+        :data:`FILTER_SAMPLES`; Fallin et al. sample 20), and no more than
+        :func:`sample_count` allows for the graph's size.
+    fused : bool
+        The populate lowers the sets' minima as it pushes each record, so each phase's
+        first round starts at its select: one pass over the phase's list fewer.
+    compress : bool
+        Point every vertex at its set's root between the light and the heavy phase (one
+        launch), so the heavy populate's finds take at most two reads.
+    max_registers : int, optional
+        Registers per thread the populate and relax kernels may use (ptxas spills the
+        rest to local memory), so that more threads fit on a multiprocessor: those kernels
+        wait on memory, and 32 lets four 512-thread blocks share one (docs/gpu.md). ``None``:
+        no cap.
 
     Examples
     --------
@@ -164,7 +222,8 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
     >>> parmst.minimum_spanning_forest(g, "ecl/gpu").edge_ids.tolist()  # doctest: +SKIP
     [1, 2, 3]
     """
-    _check_options(init, block_size, launch, persistent_below, select, filter_target)
+    _check_options(init, block_size, launch, persistent_below, select, filter_target,
+                   filter_samples, max_registers)
     if int(batched_min) != batched_min or batched_min < 1:
         raise ValueError(f"ecl/gpu: batched_min must be an integer of at least 1, "
                          f"got {batched_min!r}")
@@ -172,16 +231,20 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
         with stats.init():
             edges = _device.device_graph(graph, stats)
             keys = graph_keys(graph, keys, stats, unpacked="two-pass")
-            plan = threshold_plan(graph.num_edges, graph.num_vertices, seed,
-                                  filter_target) if filter else None
+            plan = threshold_plan(graph.num_edges, graph.num_vertices, seed, filter_target,
+                                  sample_count(filter_samples, graph.num_edges)) \
+                if filter else None
             run = Run(graph, edges, keys, init, both_directions, block_size, launch,
-                       persistent_below, select, plan, stats, lease, batched_min)
+                      persistent_below, select, plan, stats, lease, batched_min, fused,
+                      atomic_guards, max_registers)
         heavy_phases = (True,) if plan is None else (False, True)
         with stats.compute():
             marks = [runtime.mark()]
             for phase, heavy in enumerate(heavy_phases):
+                if compress and phase:
+                    run.flatten()
                 run.populate(phase, heavy)
-                run.rounds(phase, atomic_guards)
+                run.rounds(phase)
                 marks.append(runtime.mark())
             log = run.finish()
         # Device time per phase: the host queues a phase's kernels without waiting for them.
