@@ -21,14 +21,22 @@ def lexicographic(first, second, n):
         order[fill[first[e]]] = e
         fill[first[e]] += 1
     for i in range(n):
-        for a in range(start[i] + 1, start[i + 1]):
-            e = order[a]
-            b = a
-            while b > start[i] and second[order[b - 1]] > second[e]:
-                order[b] = order[b - 1]
-                b -= 1
-            order[b] = e
+        sort_run(order, second, start[i], start[i + 1])
     return order
+
+
+@numba.njit(cache=True, inline="always")
+def sort_run(order, second, lo, hi):
+    """Insertion sort of the positions ``order[lo:hi]`` (pairs of one first index) by their
+    pair's ``second``: a tree's runs are short. Also a device function of
+    ``boruvka-bvh/gpu``, which groups its pairs by first index on the device."""
+    for a in range(lo + 1, hi):
+        e = order[a]
+        b = a
+        while b > lo and second[order[b - 1]] > second[e]:
+            order[b] = order[b - 1]
+            b -= 1
+        order[b] = e
 
 
 @numba.njit(cache=True)

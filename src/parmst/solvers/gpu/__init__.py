@@ -65,7 +65,10 @@ register(Solver(
     summary="point sets: Borůvka rounds on the GPU, one nearest-other-component query per "
             "point on a Morton-ordered BVH, two-pass component minima, lock-free union-find",
     requires=_REQUIRES,
-    options={"min_samples": None, "leaf_size": 32, "device": None},
+    # neighbours: points listed per point before the rounds (0: none, every point searches
+    # in the first round); pair_sort: "counting" or "radix" (solvers/gpu/boruvka_bvh.py).
+    options={"min_samples": None, "leaf_size": 32, "device": None, "neighbours": 8,
+             "pair_sort": "counting"},
     probe=probe,
     limit=points_limit,
     kind="points",
