@@ -279,14 +279,6 @@ def _id_order(first: Any, second: Any, n: int, pair_sort: str) -> Any:
     return arrays.radix_order(ids, (n * (n - 1) // 2 - 1).bit_length())
 
 
-def _sorted_pairs(first: Any, second: Any, keys: Any, n: int, pair_sort: str
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The pairs put in id order on the device (:func:`_id_order`), then copied back: the
-    Forest's own order, so the host only checks that it is sorted."""
-    order = _id_order(first, second, n, pair_sort)
-    return tuple(arrays.gather(values, order).copy_to_host() for values in (first, second, keys))
-
-
 def _grid(count: int) -> tuple[int, int]:
     """One query thread per point (grid-stride beyond the launch limit)."""
     threads, max_blocks = runtime.launch_limits(QUERY_BLOCK)
@@ -433,5 +425,9 @@ def _rounds(tree: _point_tree.DeviceTree, core2: Any, node_core: Any, near: Any,
                                f"({found} of {n - 1} pairs found)")
         found = done
     stats.rounds = rounds
+    with stats.phase("pairs"):
+        order = _id_order(first, second, n, pair_sort)
+        runtime.synchronize()
+    # In the Forest's own order: the host only checks that it is sorted.
     with runtime.timed_transfer(stats, "copy_back_time"):
-        return _sorted_pairs(first, second, keys, n, pair_sort)
+        return tuple(arrays.gather(values, order).copy_to_host() for values in (first, second, keys))
