@@ -4,7 +4,7 @@
 #   bash benchmarks/emst_device_run.sh exact     # boruvka-bvh/gpu's pairs against the CPU's
 #   bash benchmarks/emst_device_run.sh gpu       # emst-gpu at 1 M and 10 M points
 #   bash benchmarks/emst_device_run.sh bar       # emst-gpu at 37 M points (the 0.5 s bar)
-#   bash benchmarks/emst_device_run.sh sweep     # 37 M device points: neighbours 0/2/4/8, radix sort
+#   bash benchmarks/emst_device_run.sh sweep     # 37 M device points: boruvka-bvh/gpu's options
 #   bash benchmarks/emst_device_run.sh scaling   # emst-scaling: /cpu at 1..16 threads, 10 M 3-D
 #
 # Each step has its own timeout (STEP_TIMEOUT, seconds, default 540) and writes at most
@@ -35,11 +35,13 @@ case $STEP in
         bench --suite emst-gpu --only cosmology-1M-3d,cosmology-10M-3d --repeat 3 ;;
     bar)
         bench --suite emst-gpu --only cosmology-37M-3d --solver boruvka-bvh/gpu --repeat 3 ;;
-    sweep)  # boruvka-bvh/gpu's list length and pair sort, from a CuPy array
+    sweep)  # boruvka-bvh/gpu's list length, pair sort and Morton bounds, from a CuPy array
         bench --suite emst-gpu --only cosmology-37M-3d --placement device --repeat 3 \
             --solver 'boruvka-bvh/gpu[neighbours=0]' --solver 'boruvka-bvh/gpu[neighbours=2]' \
             --solver 'boruvka-bvh/gpu[neighbours=4]' --solver boruvka-bvh/gpu \
-            --solver 'boruvka-bvh/gpu[pair_sort=radix]' ;;
+            --solver 'boruvka-bvh/gpu[pair_sort=radix]' \
+            --solver 'boruvka-bvh/gpu[morton_bounds=false]' \
+            --solver 'boruvka-bvh/gpu[neighbours=0,morton_bounds=false]' ;;
     scaling)
         bench --suite emst-scaling --repeat 1 ;;
     *)

@@ -58,7 +58,7 @@ def test_pairs_equal_the_cpu_solvers(name, min_samples):
 
 @pytest.mark.parametrize("options", [{"leaf_size": 1}, {"leaf_size": 200},
                                      {"device": 0}, {"neighbours": 0},
-                                     {"pair_sort": "radix"}])
+                                     {"pair_sort": "radix", "morton_bounds": False}])
 def test_options_do_not_change_the_tree(options):
     """Mutual reachability: ``neighbours`` does not apply (the core distances' lists)."""
     x = CASES["lattice-3d"]
@@ -67,15 +67,20 @@ def test_options_do_not_change_the_tree(options):
     np.testing.assert_array_equal(tree.edge_ids, expected.edge_ids)
 
 
-@pytest.mark.parametrize("name, neighbours", [("uniform-3d", 0), ("duplicates-4d", 2)])
-def test_neighbour_list_lengths_do_not_change_the_tree(name, neighbours):
-    """No lists (every point searches in the first round), and lists of two."""
+@pytest.mark.parametrize("name, options", [
+    ("uniform-3d", {"neighbours": 0}),
+    ("duplicates-4d", {"neighbours": 2}),
+    ("clustered-2d", {"neighbours": 0, "morton_bounds": False}),
+])
+def test_neighbour_list_lengths_do_not_change_the_tree(name, options):
+    """No lists (every point searches in the first round), lists of two, and no bounds
+    from Morton neighbours."""
     x = CASES[name]
-    tree = parmst.euclidean_mst(x, solver=SOLVER, neighbours=neighbours)
+    tree = parmst.euclidean_mst(x, solver=SOLVER, **options)
     expected = parmst.euclidean_mst(x, solver="boruvka-kdtree/serial")
     np.testing.assert_array_equal(tree.edge_ids, expected.edge_ids)
     np.testing.assert_array_equal(tree.weight, expected.weight)
-    assert (tree.stats.worklist_sizes[0] == len(x)) == (neighbours == 0)
+    assert (tree.stats.worklist_sizes[0] == len(x)) == (options["neighbours"] == 0)
 
 
 @pytest.mark.parametrize("pair_sort, copies", [("counting", 1), ("counting", 80),
@@ -101,6 +106,7 @@ def test_pairs_come_back_in_id_order(pair_sort, copies):
     ({"neighbours": True}, "neighbours must be an integer >= 0, got True"),
     ({"neighbours": 2.0}, r"neighbours must be an integer >= 0, got 2\.0"),
     ({"pair_sort": "host"}, "pair_sort must be one of counting, radix, got 'host'"),
+    ({"morton_bounds": 1}, "morton_bounds must be True or False, got 1"),
 ])
 def test_bad_options_name_their_value(options, message):
     with pytest.raises(PointsValueError, match=message):

@@ -6,7 +6,9 @@ nearest point in another component (Algorithm 2; the k-d tree's own query,
 :func:`~parmst.kernels.kdtree.nearest_outside`, compiled for the device), pruning nodes
 whose points all share its component (labels refreshed bottom-up each round, section 4.2)
 and nodes beyond its component's best pair so far (their shared upper bound, section 4.3:
-a float ``atomicMin`` per component that every query of the component reads). Each
+a float ``atomicMin`` per component that every query of the component reads, started each
+round from the pairs of Morton neighbours that join two components, as ArborX's
+``resetSharedRadii`` does). Each
 component's lightest pair under ``(key, i, j)`` is settled in two passes, the key by
 ``atomicMin``, then the smallest pair id among the pairs holding it (Fallin et al.'s
 two-pass minimum for keys that do not pack into one word), and the winning pairs join
@@ -38,7 +40,7 @@ those of the CPU solvers.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import cuda
@@ -47,7 +49,7 @@ import parmst.kernels.distance_cuda  # noqa: F401  (CUDA's add_square: before an
 from parmst import _pair_order
 from parmst._cuda import arrays, pool, runtime
 from parmst.errors import PointsValueError
-from parmst.kernels import kdtree
+from parmst.kernels import distance, kdtree
 from parmst.kernels.distance import pair_id
 from parmst.kernels.kdtree import NO_POINT
 from parmst.solvers import kdtree_boruvka
@@ -91,12 +93,16 @@ if runtime.simulator_active():
     nearest_outside = _simulated(kdtree.nearest_outside)
     list_answer = _simulated(kdtree_boruvka.list_answer)
     sort_run = _simulated(_pair_order.sort_run)
+    squared_distance = _simulated(distance.squared_distance)
+    mutual_reachability = _simulated(distance.mutual_reachability)
 else:
     leaf_component = kdtree.leaf_component
     nearest_k_point = kdtree.nearest_k_point
     nearest_outside = kdtree.nearest_outside
     list_answer = kdtree_boruvka.list_answer
     sort_run = _pair_order.sort_run
+    squared_distance = distance.squared_distance
+    mutual_reachability = distance.mutual_reachability
 
 
 @cuda.jit(cache=True)
@@ -156,6 +162,24 @@ def _keep_answers(comp, answer, answer_key, bound, best_id):
                 cuda.atomic.min(bound, comp[q], answer_key[q])
             else:
                 answer[q] = NO_POINT
+
+
+@cuda.jit(cache=True)
+def _seed_bounds(points, comp, core2, bound):
+    """Lower every component's bound to the key of each pair of consecutive tree positions
+    that joins it to another component: Morton neighbours are mostly near, so the bound
+    starts near the component's lightest pair even where no answer is left (ArborX's
+    ``resetSharedRadii``, Prokopenko et al. section 4.3). Every such key is a real pair's,
+    so no bound drops below its component's lightest pair."""
+    for t in range(cuda.grid(1), comp.shape[0] - 1, cuda.gridsize(1)):
+        a = comp[t]
+        b = comp[t + 1]
+        if a != b:
+            key = mutual_reachability(core2, t, t + 1, squared_distance(points, t, points, t + 1))
+            if key < bound[a]:
+                cuda.atomic.min(bound, a, key)
+            if key < bound[b]:
+                cuda.atomic.min(bound, b, key)
 
 
 @cuda.jit(cache=True)
@@ -293,7 +317,16 @@ def _memory_bytes(n: int, d: int, k: int, num_nodes: int) -> int:
     return n * (16 * d + 144 + (k * per_entry + 16 if k else 0)) + num_nodes * (16 * d + 40)
 
 
-def _check_options(neighbours: Any, pair_sort: Any) -> None:
+class _Settings(NamedTuple):
+    """The solver's tuning options, checked (:func:`_settings`)."""
+
+    neighbours: int
+    pair_sort: str
+    morton_bounds: bool
+
+
+def _settings(neighbours: Any, pair_sort: Any, morton_bounds: Any) -> _Settings:
+    """The options checked: each bad one raises a :class:`PointsValueError` naming it."""
     if (isinstance(neighbours, (bool, np.bool_)) or not isinstance(neighbours, (int, np.integer))
             or neighbours < 0):
         raise PointsValueError(f"boruvka-bvh/gpu: neighbours must be an integer >= 0, got "
@@ -301,11 +334,16 @@ def _check_options(neighbours: Any, pair_sort: Any) -> None:
     if pair_sort not in PAIR_SORTS:
         raise PointsValueError(f"boruvka-bvh/gpu: pair_sort must be one of "
                                f"{', '.join(PAIR_SORTS)}, got {pair_sort!r}")
+    if not isinstance(morton_bounds, (bool, np.bool_)):
+        raise PointsValueError(f"boruvka-bvh/gpu: morton_bounds must be True or False, got "
+                               f"{morton_bounds!r}")
+    return _Settings(int(neighbours), pair_sort, bool(morton_bounds))
 
 
 def solve(x: Any, stats: Stats, *, min_samples: int | None, leaf_size: int,
           device: int | None = None, neighbours: int = kdtree_boruvka.NEIGHBOURS,
-          pair_sort: str = "counting") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+          pair_sort: str = "counting", morton_bounds: bool = True
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The minimum spanning tree of the points ``x`` (float64, shape (n, d): a host array,
     or a device array already checked by :func:`parmst.pointset_device.as_device_points`)
     on CUDA device ``device`` (None: the current one).
@@ -318,24 +356,27 @@ def solve(x: Any, stats: Stats, *, min_samples: int | None, leaf_size: int,
         distances). 0: no lists; the first round searches the tree for every point.
     pair_sort : str
         How the pairs are put in id order on the device (:data:`PAIR_SORTS`).
+    morton_bounds : bool
+        Start each round's component bounds from the pairs of consecutive points in
+        Morton order that join two components (:func:`_seed_bounds`).
 
     Returns ``(first, second, key)`` on the host: input indices ``first < second`` of each
     tree pair and its squared (mutual-reachability) distance, sorted by pair id.
     """
-    _check_options(neighbours, pair_sort)
+    settings = _settings(neighbours, pair_sort, morton_bounds)
     if device is None or runtime.simulator_active():
-        return _solve(x, stats, min_samples, leaf_size, int(neighbours), pair_sort)
+        return _solve(x, stats, min_samples, leaf_size, settings)
     with cuda.gpus[device]:
-        return _solve(x, stats, min_samples, leaf_size, int(neighbours), pair_sort)
+        return _solve(x, stats, min_samples, leaf_size, settings)
 
 
-def _solve(x: Any, stats: Stats, min_samples: int | None, leaf_size: int, neighbours: int,
-           pair_sort: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _solve(x: Any, stats: Stats, min_samples: int | None, leaf_size: int, settings: _Settings
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     n, d = x.shape
     mutual = min_samples is not None and min_samples > 1
     # Mutual reachability: the lists order plain distances, not keys; they give the core
     # distances only (as on the CPU).
-    k = min(min_samples - 1 if mutual else neighbours, n - 1)
+    k = min(min_samples - 1 if mutual else settings.neighbours, n - 1)
     nodes = 4 * n // max(1, leaf_size) + 3
     pool.ensure_memory("boruvka-bvh/gpu", _memory_bytes(n, d, k, nodes))
     with stats.init():
@@ -360,13 +401,13 @@ def _solve(x: Any, stats: Stats, min_samples: int | None, leaf_size: int, neighb
                 _point_tree.node_minima(tree, core2, node_core)
             runtime.synchronize()
     with stats.compute():
-        result = _rounds(tree, core2, node_core, near, near_key, pair_sort, stats)
+        result = _rounds(tree, core2, node_core, near, near_key, settings, stats)
     _device.record_device(stats, _memory_bytes(n, d, k, tree.num_nodes))
     return result
 
 
 def _rounds(tree: _point_tree.DeviceTree, core2: Any, node_core: Any, near: Any,
-            near_key: Any, pair_sort: str, stats: Stats
+            near_key: Any, settings: _Settings, stats: Stats
             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Borůvka rounds until one tree spans the points (``near``: the neighbour lists, None
     under mutual reachability or without lists); the pairs copied back at the end."""
@@ -402,6 +443,8 @@ def _rounds(tree: _point_tree.DeviceTree, core2: Any, node_core: Any, near: Any,
                 _inner_components[arrays.launch_grid(width)](np.int64(width - 1),
                                                              np.int64(width), node_comp)
             _keep_answers[grid](comp, answer, answer_key, bound, best_id)
+            if settings.morton_bounds:
+                _seed_bounds[grid](tree.points, comp, core2, bound)
             runtime.synchronize()
         with stats.phase("queries"):
             _flag_queries[grid](comp, answer, answer_key, bound, flags)
@@ -426,7 +469,7 @@ def _rounds(tree: _point_tree.DeviceTree, core2: Any, node_core: Any, near: Any,
         found = done
     stats.rounds = rounds
     with stats.phase("pairs"):
-        order = _id_order(first, second, n, pair_sort)
+        order = _id_order(first, second, n, settings.pair_sort)
         runtime.synchronize()
     # In the Forest's own order: the host only checks that it is sorted.
     with runtime.timed_transfer(stats, "copy_back_time"):
