@@ -8,11 +8,10 @@ whose points all share its component (labels refreshed bottom-up each round, sec
 and nodes beyond its component's best pair so far (their shared upper bound, section 4.3:
 a float ``atomicMin`` per component that every query of the component reads, started each
 round from the pairs of Morton neighbours that join two components, as ArborX's
-``resetSharedRadii`` does). Each
-component's lightest pair under ``(key, i, j)`` is settled in two passes, the key by
-``atomicMin``, then the smallest pair id among the pairs holding it (Fallin et al.'s
-two-pass minimum for keys that do not pack into one word), and the winning pairs join
-their components through ECL-MST's lock-free union-find
+``resetSharedRadii`` does). Each component's lightest pair under ``(key, i, j)`` is settled
+in two passes, the key by ``atomicMin``, then the smallest pair id among the pairs holding
+it (Fallin et al.'s two-pass minimum for keys that do not pack into one word), and the
+winning pairs join their components through ECL-MST's lock-free union-find
 (:func:`parmst.solvers.gpu._kernels.join`), then every point reads its new root.
 
 As in :mod:`parmst.solvers.kdtree_boruvka` (whose per-point step,
@@ -29,9 +28,9 @@ lists of ``min_samples - 1`` neighbours whatever ``neighbours`` says (they answe
 there: they order plain distances).
 
 The tree's pairs go back to the host in the order of their ids: grouped by first index on
-the device by a counting sort, each group then put in order by its second index
-(:func:`group_order`), or sorted by id with the radix sort (``pair_sort="radix"``, and
-wherever a group is too long for one thread).
+the device by a counting sort (:func:`parmst._cuda.arrays.group_order`), each group then put
+in order by its second index, or sorted by id with the radix sort (``pair_sort="radix"``,
+and wherever a group is too long for one thread).
 
 Keys are the squared distances of :mod:`parmst.kernels.distance` with the device's
 arithmetic made the CPU's (:mod:`parmst.kernels.distance_cuda`), so the pairs are exactly
