@@ -15,9 +15,9 @@ buckets of consecutive ``first`` values, each then sorted on its own."""
 
 
 SMALL_GROUP = 16
-"""Pairs of one ``first`` that an insertion sort orders by ``second``; larger groups (a star:
-many equal points join the lowest index) are sorted by NumPy's sort, so no shape of tree
-costs quadratic time."""
+"""Pairs of one ``first`` that an insertion sort (:func:`sort_run`) orders by ``second``;
+larger groups (a star: many equal points join the lowest index) are sorted by NumPy's
+sort, so no shape of tree costs quadratic time."""
 
 
 @numba.njit(cache=True, parallel=True)
@@ -71,30 +71,39 @@ def _sort_bucket(src, dst, key, ids, lo, hi, base, width, n):
     for i in range(width):
         group[i + 1] += group[i]
     fill = group[:width].copy()
-    second = np.empty(hi - lo, dtype=np.int64)
-    keys = np.empty(hi - lo)
+    order = np.empty(hi - lo, dtype=np.int64)
     for p in range(lo, hi):
-        q = fill[src[p] - base]
-        second[q], keys[q] = dst[p], key[p]
+        order[fill[src[p] - base]] = p
         fill[src[p] - base] += 1
     for i in range(width):
         g0, g1 = group[i], group[i + 1]
         if g1 - g0 > SMALL_GROUP:
-            order = np.argsort(second[g0:g1])
-            second[g0:g1], keys[g0:g1] = second[g0:g1][order], keys[g0:g1][order]
+            run = order[g0:g1]
+            order[g0:g1] = run[np.argsort(dst[run])]
         else:
-            for a in range(g0 + 1, g1):
-                j, w = second[a], keys[a]
-                c = a
-                while c > g0 and second[c - 1] > j:
-                    second[c], keys[c] = second[c - 1], keys[c - 1]
-                    c -= 1
-                second[c], keys[c] = j, w
-        for a in range(g0, g1):
+            sort_run(order, dst, g0, g1)
+    second = dst[order]
+    keys = key[order]
+    for i in range(width):
+        for a in range(group[i], group[i + 1]):
             p = lo + a
             src[p], dst[p] = base + i, second[a]
             ids[p] = pair_id(base + i, second[a], n)
             key[p] = np.sqrt(keys[a])
+
+
+@numba.njit(cache=True, inline="always")
+def sort_run(order, second, lo, hi):
+    """Insertion sort of the positions ``order[lo:hi]`` (pairs of one first index) by their
+    pair's ``second``: a tree's runs are short. Also a device function of
+    ``boruvka-bvh/gpu``, which groups its pairs by first index on the device."""
+    for a in range(lo + 1, hi):
+        e = order[a]
+        b = a
+        while b > lo and second[order[b - 1]] > second[e]:
+            order[b] = order[b - 1]
+            b -= 1
+        order[b] = e
 
 
 @numba.njit(cache=True)

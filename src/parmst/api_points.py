@@ -17,7 +17,7 @@ __all__ = ["euclidean_mst"]
 
 def euclidean_mst(points: Any, *, solver: str = "auto", min_samples: int | None = None,
                   leaf_size: int | None = None, threads: int | None = None,
-                  device: Any = None) -> Forest:
+                  device: Any = None, **options: Any) -> Forest:
     """The exact minimum spanning tree of a point set under the Euclidean distance.
 
     The tree of the complete graph of the points, under the total order
@@ -49,6 +49,11 @@ def euclidean_mst(points: Any, *, solver: str = "auto", min_samples: int | None 
     device : int, optional
         CUDA device number for ``boruvka-bvh/gpu`` ("auto" then picks it; default: the
         current device, or the GPU array's).
+    **options
+        Further options of the solver (``parmst info`` lists them), e.g.
+        ``boruvka-bvh/gpu``'s ``neighbours`` (nearest points listed per point before
+        its rounds; 0 for none) and ``pair_sort`` (docs/points.md); a solver that does
+        not take one raises :class:`~parmst.errors.UnknownOptionError`.
 
     Returns
     -------
@@ -64,7 +69,8 @@ def euclidean_mst(points: Any, *, solver: str = "auto", min_samples: int | None 
     >>> tree.src.tolist(), tree.dst.tolist(), tree.weight.tolist()
     ([0, 1], [2, 2], [1.0, 4.242640687119285])
     """
-    solver, x, options = _placed(points, solver, device)
+    solver, x, placed = _placed(points, solver, device)
+    options = {**options, **placed}
     options["min_samples"] = check_min_samples(min_samples, len(x))
     if leaf_size is not None:
         if (isinstance(leaf_size, (bool, np.bool_)) or not isinstance(leaf_size, (int, np.integer))

@@ -82,6 +82,15 @@ def test_solver_names_are_checked() -> None:
                                        solver="prim-dense/points")
 
 
+def test_solver_options_pass_through_and_are_checked() -> None:
+    """Options beyond the named parameters go to the solver, which must take them."""
+    x = np.random.default_rng(0).random((5, 2))
+    with pytest.raises(UnknownOptionError, match="neighbours"):
+        parmst.euclidean_mst(x, solver="boruvka-kdtree/serial", neighbours=0)
+    with pytest.raises(UnknownOptionError, match="no_such_option"):
+        parmst.euclidean_mst(x, solver="boruvka-kdtree/serial", no_such_option=1)
+
+
 def test_the_forest_follows_the_contract() -> None:
     x = np.array([[0, 0], [3, 4], [0, 1], [3, 5]], dtype=np.int32)  # integers are accepted
     tree = parmst.euclidean_mst(x, solver="prim-dense/points")

@@ -27,7 +27,7 @@ from numba import cuda
 from parmst._cuda import pool, runtime
 
 __all__ = ["block_partials", "carve", "cast", "compact", "edge_checks", "exclusive_scan", "fill",
-           "fold_partials", "gather", "iota", "launch_grid", "nan_count", "radix_order",
+           "fold_partials", "gather", "group_order", "iota", "launch_grid", "nan_count", "radix_order",
            "reduction_grid", "refill", "reiota", "shift", "store_partials"]
 
 #: Threads per block of the scan kernel (its shared buffer needs a compile-time size).
@@ -379,6 +379,45 @@ def compact(flags: Any, values: Any | None = None, size: int | None = None) -> A
             runtime.launch(_scatter_tiles, (blocks, SCAN_THREADS), flags, picked, np.int64(tile),
                            partials, out)
     return out
+
+
+# ---------------------------------------------------------------- grouping by a small key
+@cuda.jit(cache=True)
+def _count_keys(keys, counts):
+    """``counts[k]`` += the items holding key ``k`` (``counts`` comes zeroed)."""
+    for e in range(cuda.grid(1), keys.shape[0], cuda.gridsize(1)):
+        cuda.atomic.add(counts, keys[e], 1)
+
+
+@cuda.jit(cache=True)
+def _place_in_groups(keys, starts, counts, order):
+    """Each item's position into its key's run of ``order``: the run starts at ``starts[k]``
+    and the item takes the slot that taking one off ``counts[k]`` names (so ``counts`` ends
+    zeroed, and the order within a run is the atomics' order)."""
+    for e in range(cuda.grid(1), keys.shape[0], cuda.gridsize(1)):
+        k = keys[e]
+        order[starts[k] + cuda.atomic.add(counts, k, -1) - 1] = e
+
+
+def group_order(keys: Any, num_keys: int) -> tuple[Any, Any]:
+    """Positions of the device array ``keys`` (integers in ``0 .. num_keys - 1``) grouped by
+    key, keys ascending: a counting sort, three launches whatever the keys' bit length.
+
+    Within a group the positions come in no fixed order (the caller orders the groups it
+    needs ordered). Returns ``(order, starts)``: an int64 device array of positions, and
+    the ``num_keys + 1`` starts of the groups in it (``starts[k] .. starts[k + 1] - 1`` hold
+    key ``k``).
+    """
+    m = keys.shape[0]
+    counts = fill(num_keys, 0, np.int64)
+    starts = cuda.device_array(num_keys + 1, dtype=np.int64)
+    order = cuda.device_array(m, dtype=np.int64)
+    if m:
+        runtime.launch(_count_keys, launch_grid(m), keys, counts)
+    exclusive_scan(counts, num_keys, starts)
+    if m:
+        runtime.launch(_place_in_groups, launch_grid(m), keys, starts, counts, order)
+    return order, starts
 
 
 # ---------------------------------------------------------------- stable radix sort

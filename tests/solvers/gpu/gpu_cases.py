@@ -453,6 +453,22 @@ def test_compaction_keeps_flagged_items_in_order(count):
                                   np.flatnonzero(flags))
 
 
+@pytest.mark.parametrize("count", [0, 1, 70 if SIMULATOR else 2_000_000])
+def test_group_order_groups_positions_by_key(count):
+    """Every position once, keys ascending, groups where the starts say (empty keys too)."""
+    from numba import cuda
+
+    from parmst._cuda import arrays as cuda_arrays
+
+    num_keys = max(1, count // 3)
+    keys = np.random.default_rng(count).integers(0, num_keys, count)
+    order, starts = cuda_arrays.group_order(cuda.to_device(keys), num_keys)
+    order, starts = order.copy_to_host(), starts.copy_to_host()
+    np.testing.assert_array_equal(np.sort(order), np.arange(count))
+    np.testing.assert_array_equal(keys[order], np.sort(keys))
+    np.testing.assert_array_equal(starts, np.searchsorted(np.sort(keys), np.arange(num_keys + 1)))
+
+
 # ---------------------------------------------------------------- graphs on the device
 class CudaArrayInterface:
     """The smallest foreign device array: only ``__cuda_array_interface__`` (as a library

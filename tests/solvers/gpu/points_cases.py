@@ -15,6 +15,7 @@ import pytest
 from gpu_cases import CudaArrayInterface
 
 import parmst
+from parmst import registry
 from parmst._cuda import runtime
 from parmst.errors import PointsValueError, SolverUnavailable, UnknownOptionError
 
@@ -56,12 +57,60 @@ def test_pairs_equal_the_cpu_solvers(name, min_samples):
 
 
 @pytest.mark.parametrize("options", [{"leaf_size": 1}, {"leaf_size": 200},
-                                     {"device": 0}])
+                                     {"device": 0}, {"neighbours": 0},
+                                     {"pair_sort": "radix", "morton_bounds": False}])
 def test_options_do_not_change_the_tree(options):
+    """Mutual reachability: ``neighbours`` does not apply (the core distances' lists)."""
     x = CASES["lattice-3d"]
     expected = parmst.euclidean_mst(x, solver="boruvka-kdtree/serial", min_samples=3)
     tree = parmst.euclidean_mst(x, solver=SOLVER, min_samples=3, **options)
     np.testing.assert_array_equal(tree.edge_ids, expected.edge_ids)
+
+
+@pytest.mark.parametrize("name, options", [
+    ("uniform-3d", {"neighbours": 0}),
+    ("duplicates-4d", {"neighbours": 2}),
+    ("clustered-2d", {"neighbours": 0, "morton_bounds": False}),
+])
+def test_neighbour_list_lengths_do_not_change_the_tree(name, options):
+    """No lists (every point searches in the first round), lists of two, and no bounds
+    from Morton neighbours."""
+    x = CASES[name]
+    tree = parmst.euclidean_mst(x, solver=SOLVER, **options)
+    expected = parmst.euclidean_mst(x, solver="boruvka-kdtree/serial")
+    np.testing.assert_array_equal(tree.edge_ids, expected.edge_ids)
+    np.testing.assert_array_equal(tree.weight, expected.weight)
+    assert (tree.stats.worklist_sizes[0] == len(x)) == (options["neighbours"] == 0)
+
+
+@pytest.mark.parametrize("pair_sort, copies", [("counting", 1), ("counting", 80),
+                                               ("radix", 1)])
+def test_pairs_come_back_in_id_order(pair_sort, copies):
+    """The solver's own output, before the Forest (which would put it in order): grouped by
+    first index, or sorted by id, also where 80 copies of a point make it the first index
+    of 79 pairs (a group too long for one thread: the radix sort takes over)."""
+    x = CASES["uniform-3d"].copy()
+    x[:copies] = x[0]
+    _, (first, second, key), _ = registry.run_points(SOLVER, x, pair_sort=pair_sort)
+    n = len(x)
+    ids = first * n - first * (first + 1) // 2 + (second - first - 1)
+    assert np.all(np.diff(ids) > 0)
+    assert np.count_nonzero(first == 0) >= copies - 1  # the long group is there
+    expected = parmst.euclidean_mst(x, solver="boruvka-kdtree/serial")
+    np.testing.assert_array_equal(ids, expected.edge_ids)
+    np.testing.assert_array_equal(np.sqrt(key), expected.weight)
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"neighbours": -1}, "neighbours must be an integer >= 0, got -1"),
+    ({"neighbours": True}, "neighbours must be an integer >= 0, got True"),
+    ({"neighbours": 2.0}, r"neighbours must be an integer >= 0, got 2\.0"),
+    ({"pair_sort": "host"}, "pair_sort must be one of counting, radix, got 'host'"),
+    ({"morton_bounds": 1}, "morton_bounds must be True or False, got 1"),
+])
+def test_bad_options_name_their_value(options, message):
+    with pytest.raises(PointsValueError, match=message):
+        parmst.euclidean_mst(CASES["uniform-3d"], solver=SOLVER, **options)
 
 
 def test_float32_points_are_their_float64_values():

@@ -67,7 +67,11 @@ register(Solver(
     summary="point sets: Borůvka rounds on the GPU, one nearest-other-component query per "
             "point on a Morton-ordered BVH, two-pass component minima, lock-free union-find",
     requires=_REQUIRES,
-    options={"min_samples": None, "leaf_size": 32, "device": None},
+    # neighbours: points listed per point before the rounds (0: none, every point searches
+    # in the first round); pair_sort: "counting" or "radix"; morton_bounds: component
+    # bounds seeded from Morton neighbours each round (solvers/gpu/boruvka_bvh.py).
+    options={"min_samples": None, "leaf_size": 32, "device": None, "neighbours": 8,
+             "pair_sort": "counting", "morton_bounds": True},
     probe=probe,
     limit=points_limit,
     kind="points",

@@ -6,22 +6,31 @@ nearest point in another component (Algorithm 2; the k-d tree's own query,
 :func:`~parmst.kernels.kdtree.nearest_outside`, compiled for the device), pruning nodes
 whose points all share its component (labels refreshed bottom-up each round, section 4.2)
 and nodes beyond its component's best pair so far (their shared upper bound, section 4.3:
-a float ``atomicMin`` per component that every query of the component reads). Each
-component's lightest pair under ``(key, i, j)`` is settled in two passes, the key by
-``atomicMin``, then the smallest pair id among the pairs holding it (Fallin et al.'s
-two-pass minimum for keys that do not pack into one word), and the winning pairs join
-their components through ECL-MST's lock-free union-find
+a float ``atomicMin`` per component that every query of the component reads, started each
+round from the pairs of Morton neighbours that join two components, as ArborX's
+``resetSharedRadii`` does). Each component's lightest pair under ``(key, i, j)`` is settled
+in two passes, the key by ``atomicMin``, then the smallest pair id among the pairs holding
+it (Fallin et al.'s two-pass minimum for keys that do not pack into one word), and the
+winning pairs join their components through ECL-MST's lock-free union-find
 (:func:`parmst.solvers.gpu._kernels.join`), then every point reads its new root.
 
 As in :mod:`parmst.solvers.kdtree_boruvka` (whose per-point step,
 :func:`~parmst.solvers.kdtree_boruvka.list_answer`, runs here as a device function), every
-point first lists its nearest neighbours (:func:`~parmst.kernels.kdtree.nearest_k_point`,
-one search per point, where the CPU runs one per leaf), which answer most queries of the first rounds without a search; a
-point's answer stays its answer while its point is still outside the component (outside
-points only become fewer), so it is not asked again; an absorbed answer's key bounds the next one from below, and a point whose
-lower bound exceeds its component's bound does not search. Mutual reachability takes the
-core distances from the same lists (there, of ``min_samples - 1`` neighbours, they answer
-nothing: they order plain distances).
+point may first list its ``neighbours`` nearest points
+(:func:`~parmst.kernels.kdtree.nearest_k_point`, one search per point, where the CPU runs
+one per leaf), which answer most queries of the first rounds without a search; with
+``neighbours=0`` there are no lists, and the first round searches for every point, as
+Prokopenko et al. do. A point's answer stays its answer while its point is still outside
+the component (outside points only become fewer), so it is not asked again; an absorbed
+answer's key bounds the next one from below, and a point whose lower bound exceeds its
+component's bound does not search. Mutual reachability takes the core distances from
+lists of ``min_samples - 1`` neighbours whatever ``neighbours`` says (they answer nothing
+there: they order plain distances).
+
+The tree's pairs go back to the host in the order of their ids: grouped by first index on
+the device by a counting sort (:func:`parmst._cuda.arrays.group_order`), each group then put
+in order by its second index, or sorted by id with the radix sort (``pair_sort="radix"``,
+and wherever a group is too long for one thread).
 
 Keys are the squared distances of :mod:`parmst.kernels.distance` with the device's
 arithmetic made the CPU's (:mod:`parmst.kernels.distance_cuda`), so the pairs are exactly
@@ -30,14 +39,16 @@ those of the CPU solvers.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import cuda
 
 import parmst.kernels.distance_cuda  # noqa: F401  (CUDA's add_square: before any kernel compiles)
+from parmst import _pair_order
 from parmst._cuda import arrays, pool, runtime
-from parmst.kernels import kdtree
+from parmst.errors import PointsValueError
+from parmst.kernels import distance, kdtree
 from parmst.kernels.distance import pair_id
 from parmst.kernels.kdtree import NO_POINT
 from parmst.solvers import kdtree_boruvka
@@ -45,7 +56,7 @@ from parmst.solvers.gpu import _device, _point_tree
 from parmst.solvers.gpu._kernels import find, join
 from parmst.stats import Stats
 
-__all__ = ["solve"]
+__all__ = ["PAIR_SORTS", "solve"]
 
 STACK = 64
 """Entries of a query's stack: a depth-first search keeps at most one pending node per level
@@ -56,6 +67,14 @@ _NO_ID = np.int64(2**63 - 1)
 QUERY_BLOCK = 256
 """Threads per block of the query kernels: their stacks live in local memory, so fewer
 threads a block than the edge kernels' 512."""
+
+PAIR_SORTS = ("counting", "radix")
+"""How the tree's pairs are put in id order on the device: grouped by first index (a
+counting sort, then each group by second index), or a radix sort of their ids."""
+
+GROUP_LIMIT = 64
+"""Pairs of one first index that one thread puts in order; a longer group (a point with
+many copies is the centre of a star) sends the pairs to the radix sort instead."""
 
 
 def _simulated(function):
@@ -72,11 +91,17 @@ if runtime.simulator_active():
     nearest_k_point = _simulated(kdtree.nearest_k_point)
     nearest_outside = _simulated(kdtree.nearest_outside)
     list_answer = _simulated(kdtree_boruvka.list_answer)
+    sort_run = _simulated(_pair_order.sort_run)
+    squared_distance = _simulated(distance.squared_distance)
+    mutual_reachability = _simulated(distance.mutual_reachability)
 else:
     leaf_component = kdtree.leaf_component
     nearest_k_point = kdtree.nearest_k_point
     nearest_outside = kdtree.nearest_outside
     list_answer = kdtree_boruvka.list_answer
+    sort_run = _pair_order.sort_run
+    squared_distance = distance.squared_distance
+    mutual_reachability = distance.mutual_reachability
 
 
 @cuda.jit(cache=True)
@@ -136,6 +161,24 @@ def _keep_answers(comp, answer, answer_key, bound, best_id):
                 cuda.atomic.min(bound, comp[q], answer_key[q])
             else:
                 answer[q] = NO_POINT
+
+
+@cuda.jit(cache=True)
+def _seed_bounds(points, comp, core2, bound):
+    """Lower every component's bound to the key of each pair of consecutive tree positions
+    that joins it to another component: Morton neighbours are mostly near, so the bound
+    starts near the component's lightest pair even where no answer is left (ArborX's
+    ``resetSharedRadii``, Prokopenko et al. section 4.3). Every such key is a real pair's,
+    so no bound drops below its component's lightest pair."""
+    for t in range(cuda.grid(1), comp.shape[0] - 1, cuda.gridsize(1)):
+        a = comp[t]
+        b = comp[t + 1]
+        if a != b:
+            key = mutual_reachability(core2, t, t + 1, squared_distance(points, t, points, t + 1))
+            if key < bound[a]:
+                cuda.atomic.min(bound, a, key)
+            if key < bound[b]:
+                cuda.atomic.min(bound, b, key)
 
 
 @cuda.jit(cache=True)
@@ -227,14 +270,36 @@ def _pair_ids(first, second, n, ids):
         ids[e] = pair_id(first[e], second[e], n)
 
 
-def _sorted_pairs(first: Any, second: Any, keys: Any, n: int
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The pairs sorted by id on the device (a radix sort), then copied back: the Forest's
-    own order, so the host only checks that it is sorted."""
+@cuda.jit(cache=True)
+def _order_groups(second, order, starts, too_long):
+    """Each group of ``order`` (the pairs of one first index, from ``starts``) in order of
+    the pairs' ``second``, one thread a group (:func:`parmst._pair_order.sort_run`); a
+    group of more than :data:`GROUP_LIMIT` pairs sets ``too_long[0]`` instead."""
+    for i in range(cuda.grid(1), starts.shape[0] - 1, cuda.gridsize(1)):
+        if starts[i + 1] - starts[i] > GROUP_LIMIT:
+            too_long[0] = 1
+        else:
+            sort_run(order, second, starts[i], starts[i + 1])
+
+
+def _id_order(first: Any, second: Any, n: int, pair_sort: str) -> Any:
+    """Positions of the ``n - 1`` pairs in the order of their ids, on the device.
+
+    ``"counting"``: grouped by first index (:func:`parmst._cuda.arrays.group_order`: three
+    launches), then each group by second index; a tree's groups are short (a point's
+    neighbours of larger index), so that is a few passes over the pairs where the radix
+    sort of 2 log2(n)-bit ids makes 13 at 37 M points, each pass a count, a scan and a
+    scatter. ``"radix"``, or a group longer than :data:`GROUP_LIMIT`: the radix sort.
+    """
+    if pair_sort == "counting":
+        order, starts = arrays.group_order(first, n)
+        too_long = arrays.fill(1, 0, np.int32)
+        _order_groups[arrays.launch_grid(n)](second, order, starts, too_long)
+        if not too_long.copy_to_host()[0]:
+            return order
     ids = cuda.device_array(n - 1, dtype=np.int64)
     _pair_ids[arrays.launch_grid(n - 1)](first, second, np.int64(n), ids)
-    order = arrays.radix_order(ids, (n * (n - 1) // 2 - 1).bit_length())
-    return tuple(arrays.gather(values, order).copy_to_host() for values in (first, second, keys))
+    return arrays.radix_order(ids, (n * (n - 1) // 2 - 1).bit_length())
 
 
 def _grid(count: int) -> tuple[int, int]:
@@ -244,33 +309,73 @@ def _grid(count: int) -> tuple[int, int]:
 
 
 def _memory_bytes(n: int, d: int, k: int, num_nodes: int) -> int:
-    """Device bytes of a solve: input and sorted points, per-point state and radix-sort
-    scratch, node boxes and labels, the ``k`` nearest neighbours of every point."""
-    return n * (16 * d + 160 + 16 * k) + num_nodes * (16 * d + 40)
+    """Device bytes of a solve: input and sorted points, per-point state and sort scratch,
+    node boxes and labels, the ``k`` nearest neighbours of every point (a position and a
+    float64 key each) and, with lists, their cursors and leads."""
+    per_entry = np.dtype(kdtree.index_dtype(n)).itemsize + 8
+    return n * (16 * d + 144 + (k * per_entry + 16 if k else 0)) + num_nodes * (16 * d + 40)
+
+
+class _Settings(NamedTuple):
+    """The solver's tuning options, checked (:func:`_settings`)."""
+
+    neighbours: int
+    pair_sort: str
+    morton_bounds: bool
+
+
+def _settings(neighbours: Any, pair_sort: Any, morton_bounds: Any) -> _Settings:
+    """The options checked: each bad one raises a :class:`PointsValueError` naming it."""
+    if (isinstance(neighbours, (bool, np.bool_)) or not isinstance(neighbours, (int, np.integer))
+            or neighbours < 0):
+        raise PointsValueError(f"boruvka-bvh/gpu: neighbours must be an integer >= 0, got "
+                               f"{neighbours!r}")
+    if pair_sort not in PAIR_SORTS:
+        raise PointsValueError(f"boruvka-bvh/gpu: pair_sort must be one of "
+                               f"{', '.join(PAIR_SORTS)}, got {pair_sort!r}")
+    if not isinstance(morton_bounds, (bool, np.bool_)):
+        raise PointsValueError(f"boruvka-bvh/gpu: morton_bounds must be True or False, got "
+                               f"{morton_bounds!r}")
+    return _Settings(int(neighbours), pair_sort, bool(morton_bounds))
 
 
 def solve(x: Any, stats: Stats, *, min_samples: int | None, leaf_size: int,
-          device: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+          device: int | None = None, neighbours: int = kdtree_boruvka.NEIGHBOURS,
+          pair_sort: str = "counting", morton_bounds: bool = True
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The minimum spanning tree of the points ``x`` (float64, shape (n, d): a host array,
     or a device array already checked by :func:`parmst.pointset_device.as_device_points`)
     on CUDA device ``device`` (None: the current one).
 
+    Parameters
+    ----------
+    neighbours : int
+        Nearest points listed per point before the rounds (plain distances only: under
+        mutual reachability the lists hold the ``min_samples - 1`` nearest, for the core
+        distances). 0: no lists; the first round searches the tree for every point.
+    pair_sort : str
+        How the pairs are put in id order on the device (:data:`PAIR_SORTS`).
+    morton_bounds : bool
+        Start each round's component bounds from the pairs of consecutive points in
+        Morton order that join two components (:func:`_seed_bounds`).
+
     Returns ``(first, second, key)`` on the host: input indices ``first < second`` of each
     tree pair and its squared (mutual-reachability) distance, sorted by pair id.
     """
+    settings = _settings(neighbours, pair_sort, morton_bounds)
     if device is None or runtime.simulator_active():
-        return _solve(x, stats, min_samples, leaf_size)
+        return _solve(x, stats, min_samples, leaf_size, settings)
     with cuda.gpus[device]:
-        return _solve(x, stats, min_samples, leaf_size)
+        return _solve(x, stats, min_samples, leaf_size, settings)
 
 
-def _solve(x: Any, stats: Stats, min_samples: int | None, leaf_size: int
+def _solve(x: Any, stats: Stats, min_samples: int | None, leaf_size: int, settings: _Settings
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     n, d = x.shape
     mutual = min_samples is not None and min_samples > 1
     # Mutual reachability: the lists order plain distances, not keys; they give the core
     # distances only (as on the CPU).
-    k = min(min_samples - 1 if mutual else kdtree_boruvka.NEIGHBOURS, n - 1)
+    k = min(min_samples - 1 if mutual else settings.neighbours, n - 1)
     nodes = 4 * n // max(1, leaf_size) + 3
     pool.ensure_memory("boruvka-bvh/gpu", _memory_bytes(n, d, k, nodes))
     with stats.init():
@@ -283,25 +388,28 @@ def _solve(x: Any, stats: Stats, min_samples: int | None, leaf_size: int
         with stats.phase("neighbours"):
             core2 = arrays.fill(n, 0.0, np.float64)
             node_core = arrays.fill(tree.num_nodes, 0.0, np.float64)
-            near = cuda.device_array((n, k), dtype=np.int64)
-            near_key = cuda.device_array((n, k), dtype=np.float64)
-            _neighbours[_grid(n)](tree.points, tree.order, tree.start, tree.end, tree.lo,
-                                  tree.hi, np.int64(tree.first_leaf), near, near_key, core2,
-                                  np.int64(k - 1 if mutual else -1))
+            near = near_key = None
+            if k:
+                near = cuda.device_array((n, k), dtype=kdtree.index_dtype(n))
+                near_key = cuda.device_array((n, k), dtype=np.float64)
+                _neighbours[_grid(n)](tree.points, tree.order, tree.start, tree.end, tree.lo,
+                                      tree.hi, np.int64(tree.first_leaf), near, near_key,
+                                      core2, np.int64(k - 1 if mutual else -1))
             if mutual:
                 near = near_key = None
                 _point_tree.node_minima(tree, core2, node_core)
             runtime.synchronize()
     with stats.compute():
-        result = _rounds(tree, core2, node_core, near, near_key, stats)
+        result = _rounds(tree, core2, node_core, near, near_key, settings, stats)
     _device.record_device(stats, _memory_bytes(n, d, k, tree.num_nodes))
     return result
 
 
 def _rounds(tree: _point_tree.DeviceTree, core2: Any, node_core: Any, near: Any,
-            near_key: Any, stats: Stats) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            near_key: Any, settings: _Settings, stats: Stats
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Borůvka rounds until one tree spans the points (``near``: the neighbour lists, None
-    under mutual reachability); the pairs copied back at the end."""
+    under mutual reachability or without lists); the pairs copied back at the end."""
     n = tree.points.shape[0]
     grid = arrays.launch_grid(n)
     comp = arrays.iota(n)
@@ -309,8 +417,9 @@ def _rounds(tree: _point_tree.DeviceTree, core2: Any, node_core: Any, near: Any,
     node_comp = cuda.device_array(tree.num_nodes, dtype=np.int64)
     answer = arrays.fill(n, NO_POINT, np.int64)
     answer_key = arrays.fill(n, 0.0, np.float64)
-    cursor = arrays.fill(n, 0, np.int64)
-    lead = cuda.device_array(n, dtype=np.float64)  # list leads: unused by plain distances
+    if near is not None:
+        cursor = arrays.fill(n, 0, kdtree.index_dtype(n))
+        lead = cuda.device_array(n, dtype=np.float64)  # list leads: unused by plain distances
     bound = arrays.fill(n, np.inf, np.float64)
     best_id = cuda.device_array(n, dtype=np.int64)
     count = arrays.fill(1, 0, np.int64)
@@ -333,6 +442,8 @@ def _rounds(tree: _point_tree.DeviceTree, core2: Any, node_core: Any, near: Any,
                 _inner_components[arrays.launch_grid(width)](np.int64(width - 1),
                                                              np.int64(width), node_comp)
             _keep_answers[grid](comp, answer, answer_key, bound, best_id)
+            if settings.morton_bounds:
+                _seed_bounds[grid](tree.points, comp, core2, bound)
             runtime.synchronize()
         with stats.phase("queries"):
             _flag_queries[grid](comp, answer, answer_key, bound, flags)
@@ -356,5 +467,9 @@ def _rounds(tree: _point_tree.DeviceTree, core2: Any, node_core: Any, near: Any,
                                f"({found} of {n - 1} pairs found)")
         found = done
     stats.rounds = rounds
+    with stats.phase("pairs"):
+        order = _id_order(first, second, n, settings.pair_sort)
+        runtime.synchronize()
+    # In the Forest's own order: the host only checks that it is sorted.
     with runtime.timed_transfer(stats, "copy_back_time"):
-        return _sorted_pairs(first, second, keys, n)
+        return tuple(arrays.gather(values, order).copy_to_host() for values in (first, second, keys))
