@@ -8,6 +8,7 @@ attribute dict objects, and errors must match in type, message and timing.
 
 from __future__ import annotations
 
+import gc
 import random
 import subprocess
 import sys
@@ -17,6 +18,7 @@ import pytest
 from networkx.algorithms.tree import mst
 
 from interop.nx_numpy_route_plugin import route_patches
+from parmst.interop import _nx_results
 from parmst.interop.networkx_backend import MIN_EDGES, BackendInterface, NxSnapshot
 
 # None: no weight attribute (NetworkX then uses 1)
@@ -115,6 +117,48 @@ def _sharing(tree: nx.Graph, graph: nx.Graph) -> list[tuple]:
     return [nodes, entries]
 
 
+@pytest.mark.parametrize("seed", range(1, 12, 2))
+def test_results_made_in_bursts_equal_networkx(seed, monkeypatch):
+    """Tuples and tree entries are made in bursts of ``CHUNK`` with collections between:
+    with bursts of 2 (many per graph) the results are still NetworkX's."""
+    monkeypatch.setattr(_nx_results, "CHUNK", 2)
+    graph = _random_graph(seed)
+    for minimum in (True, False):
+        ours_fn = (BackendInterface.minimum_spanning_edges if minimum
+                   else BackendInterface.maximum_spanning_edges)
+        theirs_fn = mst.minimum_spanning_edges if minimum else mst.maximum_spanning_edges
+        _assert_same(_outcome(ours_fn, graph, ignore_nan=True),
+                     _outcome(theirs_fn, graph, ignore_nan=True, backend="networkx"))
+    ours = BackendInterface.minimum_spanning_tree(graph, ignore_nan=True)
+    theirs = mst.minimum_spanning_tree(graph, ignore_nan=True, backend="networkx")
+    assert list(ours.edges(data=True)) == list(theirs.edges(data=True))
+    assert _sharing(ours, graph) == _sharing(theirs, graph)
+
+
+def test_collector_left_as_the_caller_had_it(monkeypatch):
+    """With the collector running, the youngest generation is collected after each burst
+    (which untracks tuples of ints alone); with it stopped, no collection is made."""
+    monkeypatch.setattr(_nx_results, "CHUNK", 16)
+    graph = nx.convert_node_labels_to_integers(nx.grid_2d_graph(8, 8))
+    for k, (_, _, data) in enumerate(graph.edges(data=True)):
+        data["weight"] = (k * 37 % 11) / 4
+    expected = list(mst.minimum_spanning_edges(graph, backend="networkx"))
+    assert gc.isenabled()
+    pairs = list(BackendInterface.minimum_spanning_edges(graph, data=False))
+    assert gc.isenabled() and pairs == [(u, v) for u, v, _ in expected]
+    assert not any(map(gc.is_tracked, pairs))
+    gc.disable()
+    try:
+        before = [stats["collections"] for stats in gc.get_stats()]
+        edges = list(BackendInterface.minimum_spanning_edges(graph))
+        tree = BackendInterface.minimum_spanning_tree(graph)
+        assert not gc.isenabled()
+        assert [stats["collections"] for stats in gc.get_stats()] == before
+    finally:
+        gc.enable()
+    assert edges == expected and sorted(tree.edges) == sorted((u, v) for u, v, _ in expected)
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_trees_share_dicts_as_networkx_does(seed, route):
     """NetworkX's tree copies every node's and edge's data once, and both entries of an
@@ -130,7 +174,7 @@ def test_trees_share_dicts_as_networkx_does(seed, route):
 
 @pytest.mark.parametrize("multigraph", [False, True])
 def test_labels_that_are_positions_give_networkx_results(multigraph, route):
-    """Nodes 0..n-1 in order: labels are handed out as the positions' ints."""
+    """Nodes 0..n-1 in order: neighbours are their own positions, no lookup is made."""
     grid = nx.convert_node_labels_to_integers(nx.grid_2d_graph(6, 5))
     graph = nx.MultiGraph(grid) if multigraph else nx.Graph(grid)
     graph.add_edge(3, 4)

@@ -63,9 +63,7 @@ class NxSnapshot:
             self._int_labels = self._int_label_array()
             self.labels_are_positions = (self._int_labels is not None
                                          and np.array_equal(self._int_labels, np.arange(n)))
-            pairs = np.fromiter(map(len, adj.values()), dtype=np.int64, count=n)
-            pair_nbr = self._positions(lambda: chain.from_iterable(adj.values()),
-                                       int(pairs.sum()))
+            pair_nbr, pairs = self._neighbours_and_row_lengths()
             if self.multigraph:
                 multiplicity = np.fromiter(map(len, self._keydicts()), dtype=np.int64,
                                            count=len(pair_nbr))
@@ -90,6 +88,24 @@ class NxSnapshot:
             self.edge_dicts = list(compress(self._half_dicts(), mask.view(np.uint8).tobytes()))
         self._derived: dict[str, Any] = {}
         self._weights: dict[tuple[Any, bool], np.ndarray] = {}
+
+    def _neighbours_and_row_lengths(self) -> tuple[np.ndarray, np.ndarray]:
+        """Positions of the adjacency's neighbours, row after row, and each row's length.
+
+        An undirected graph's row ``u`` holds ``v`` exactly when row ``v`` holds ``u``
+        (NetworkX enters every edge in both rows, a self-loop once in its own), so a
+        row's length is the number of times its node is a neighbour: one ``bincount``
+        instead of a pass of ``len`` over the rows, which costs a fifth of the
+        neighbours' own pass on road graphs (rows of 2.7 entries). A directed graph's
+        rows hold successors only, so it takes that pass.
+        """
+        adj, n = self._adj, len(self.nodes)
+        if self.directed:
+            lengths = np.fromiter(map(len, adj.values()), dtype=np.int64, count=n)
+            return self._positions(lambda: chain.from_iterable(adj.values()),
+                                   int(lengths.sum())), lengths
+        nbr = self._positions(lambda: chain.from_iterable(adj.values()), -1)
+        return nbr, np.bincount(nbr, minlength=n)
 
     def _keydicts(self) -> Iterator:
         return chain.from_iterable(map(self._values, self._adj.values()))
@@ -127,19 +143,19 @@ class NxSnapshot:
         except OverflowError:  # labels beyond int64
             return None
 
-    def labels_at(self, positions: np.ndarray) -> list:
-        """The node labels at ``positions``: ``[nodes[p] for p in positions]``, the loop in C.
+    def label_array(self) -> np.ndarray:
+        """The node labels, the graph's own objects, as an object array in node order.
 
-        Where the labels are the positions themselves, ``positions.tolist()``
-        gives equal ints without reading the node objects, which lie scattered
-        in memory on a large graph.
+        Numpy's take from it gives the labels at given positions with the loop in
+        C: on road 100 k's forest a third of the time of making new ints by
+        ``positions.tolist()`` (2.2 against 5.5 ms for 144 k labels), a sixth of
+        that of a ``map`` of ``list.__getitem__``. Made for each use and not kept:
+        the collector does not see an object array's references.
         """
-        if self.labels_are_positions:
-            return positions.tolist()
-        return list(map(self.nodes.__getitem__, positions.tolist()))
+        return np.fromiter(self.nodes, dtype=object, count=len(self.nodes))
 
     def _positions(self, labels: Callable[[], Iterator], count: int) -> np.ndarray:
-        """Positions (in node order) of the ``count`` node labels ``labels()`` yields.
+        """Positions (in node order) of the ``count`` node labels ``labels()`` yields (-1: all).
 
         Integer labels map through an array (identity for ``0..n-1``), others
         through a dict; either way the loop over labels runs in C.

@@ -19,9 +19,7 @@ Graphs convert to a :class:`NxSnapshot` (arrays of the adjacency plus
 references to the attribute dicts) without an edge-by-edge Python loop where
 the node labels allow it; NetworkX caches the snapshot on the graph
 (``G.__networkx_cache__``) unless ``nx.config.cache_converted_graphs`` is off.
-Node labels that are exactly ``0..n-1`` in node order come back as equal
-ints rather than the graph's own int objects (reading those, scattered in
-memory, cost more than the rest of building the tuples).
+The node labels in the results are the graph's own node objects.
 
 A directed graph given to a function NetworkX itself refuses for one
 (``minimum_spanning_tree`` and the three others of :data:`UNDIRECTED_ONLY`) raises
