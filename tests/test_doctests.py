@@ -28,4 +28,5 @@ def test_docstring_examples(name):
 
 
 def test_every_layer_is_walked():
-    assert {"parmst.order", "parmst.io.edgelist", "parmst.registry", "parmst.verify"} <= set(MODULES)
+    assert {"parmst.order", "parmst.formats.edgelist", "parmst.io", "parmst.registry",
+            "parmst.verify"} <= set(MODULES)

@@ -273,11 +273,25 @@ def test_graph_and_forest_import_nothing_above_their_layer():
     import importlib
 
     parts = ["parmst.graph", "parmst.forest", "parmst._csr", "parmst._edge_input",
-             "parmst._graph_device", "parmst._graph_convert", "parmst._tables", "parmst._labels"]
+             "parmst._graph_device", "parmst._graph_convert", "parmst._tables", "parmst._labels",
+             "parmst._host_edges", "parmst.graph_parts"]
     above = ("parmst.solvers", "parmst.interop", "parmst.registry", "parmst.api",
-             "parmst.verify", "parmst.bench", "parmst.cli", "parmst.distributed")
+             "parmst.verify", "parmst.bench", "parmst.cli", "parmst.distributed", "parmst.io")
     for name in parts:
         imported = _parmst_imports(importlib.import_module(name))
         assert not [m for m in imported if m.startswith(above)], name
-        if name != "parmst.graph":  # Graph.read and Graph.write hand files to parmst.io
-            assert not [m for m in imported if m.startswith("parmst.io")], name
+
+
+def test_file_formats_sit_below_the_graph():
+    # Graph.read and Graph.write call parmst.formats; parmst.io builds graphs from it.
+    import importlib
+    import pkgutil
+
+    import parmst.formats
+
+    names = ["parmst.formats", *(m.name for m in pkgutil.iter_modules(parmst.formats.__path__,
+                                                                      "parmst.formats."))]
+    assert "parmst.formats.edgelist" in names
+    for name in names:
+        imported = _parmst_imports(importlib.import_module(name))
+        assert not [m for m in imported if m.startswith(("parmst.graph", "parmst.io"))], name

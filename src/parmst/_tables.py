@@ -26,11 +26,12 @@ from typing import Any
 
 import numpy as np
 
+from parmst._host_edges import EdgeArrays, checked
 from parmst._names import arrow_ids, order_of
 from parmst._optional import installed, require
 from parmst.errors import GraphValueError
 
-__all__ = ["column_array", "vertex_columns"]
+__all__ = ["column_array", "edge_arrays", "vertex_columns"]
 
 
 def _missing(name: str, count: int) -> GraphValueError:
@@ -129,3 +130,15 @@ def vertex_columns(table: Any, source: str, target: str, relabel: Any
         if order is not None:
             return arrow_ids(*ends, order)
     return column_array(table, source), column_array(table, target), None
+
+
+def edge_arrays(table: Any, source: str, target: str, weight: str | None, num_vertices: Any, *,
+                allow_nan: bool, relabel: Any) -> EdgeArrays:
+    """The edges of a table (``Graph.from_table``, Parquet files) checked as
+    :func:`parmst._host_edges.checked` checks arrays, errors naming the table's columns."""
+    src, dst, labels = vertex_columns(table, source, target, relabel)
+    w = column_array(table, weight) if weight is not None else None
+    what = (f"column {source!r}", f"column {target!r}", f"weight column {weight!r}")
+    columns = (str(source), str(target), str(weight if weight is not None else "weight"))
+    return checked(src, dst, w, num_vertices, allow_nan=allow_nan, copy=False, relabel=relabel,
+                   what=what, columns=columns, labels=labels)

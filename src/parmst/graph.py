@@ -17,9 +17,12 @@ This module is the graph itself; its parts live beside it: the checks and
 dtypes of edge arrays in :mod:`parmst._edge_input`, the device path in
 :mod:`parmst._graph_device`, the CSR view in :mod:`parmst._csr`, other
 libraries' graphs and tables in :mod:`parmst._graph_convert` and
-:mod:`parmst._tables`. Files go through :mod:`parmst.io`, which
-:meth:`Graph.read` and :meth:`Graph.write` call (``io`` builds graphs, so it
-is imported only when they run).
+:mod:`parmst._tables`, the checks of ``from_edges`` in :mod:`parmst._host_edges`,
+a graph split over several GPUs in :mod:`parmst.graph_parts`. Files are read
+and written by :mod:`parmst.formats` (edge arrays in, edge arrays out), which
+:meth:`Graph.read` and :meth:`Graph.write` import on their first call: its row
+parser compiles, and most programs read no file. Every one of these modules
+sits below this one; :mod:`parmst.io` sits above it.
 """
 
 from __future__ import annotations
@@ -29,20 +32,12 @@ from typing import Any
 
 import numpy as np
 
-from parmst import _edge_checks, _graph_convert, _graph_device, _tables
+from parmst import _graph_convert, _graph_device, _host_edges, _tables, graph_parts
 from parmst._csr import CSR, build_csr
-from parmst._edge_input import (
-    WEIGHT_DTYPES,
-    check_memory,
-    coerce_ids,
-    coerce_weights,
-    has_nan,
-    index_dtype_for,
-    readonly,
-    vertex_count,
-)
+from parmst._edge_input import WEIGHT_DTYPES, coerce_weights, has_nan, index_dtype_for, readonly
 from parmst._graph_device import DeviceEdges, is_device_array
-from parmst._names import DEFAULT_COLUMNS, order_of, vertex_ids
+from parmst._host_edges import EdgeArrays
+from parmst._names import DEFAULT_COLUMNS, order_of
 from parmst.errors import GraphValueError
 
 __all__ = ["CSR", "DEFAULT_COLUMNS", "WEIGHT_DTYPES", "DeviceEdges", "Graph", "index_dtype_for",
@@ -189,9 +184,7 @@ class Graph:
         >>> [p.count for p in g.to_device_parts([0, 0])]  # doctest: +SKIP
         [1, 2]
         """
-        from parmst.graph_parts import to_device_parts
-
-        return to_device_parts(self, devices)
+        return graph_parts.to_device_parts(self, devices)
 
     @classmethod
     def from_device_parts(cls, parts: Any) -> Any:
@@ -208,9 +201,7 @@ class Graph:
         ... # doctest: +SKIP
         [1, 2, 3]
         """
-        from parmst.graph_parts import from_device_parts
-
-        return from_device_parts(parts)
+        return graph_parts.from_device_parts(parts, cls)
 
     # ------------------------------------------------------------------ constructors
     @classmethod
@@ -281,81 +272,17 @@ class Graph:
                                       "before moving them to the device")
             return cls._from_device_arrays(src, dst, weight, num_vertices, allow_nan=allow_nan,
                                            copy=copy)
-        return cls._from_ends(src, dst, weight, num_vertices, allow_nan=allow_nan, copy=copy,
-                              relabel=relabel)
+        return cls._of(_host_edges.checked(src, dst, weight, num_vertices, allow_nan=allow_nan,
+                                           copy=copy, relabel=relabel))
 
     @classmethod
-    def _from_ends(cls, src: Any, dst: Any, weight: Any, num_vertices: Any, *, allow_nan: bool,
-                   copy: bool, relabel: Any, what: tuple[str, str, str] = ("src", "dst", "weights"),
-                   columns: tuple[str, str, str] = DEFAULT_COLUMNS,
-                   labels: np.ndarray | None = None) -> Graph:
-        """:meth:`from_edges` on the host, for this module, :mod:`parmst.io` and the tables:
-        ``what`` names the three arguments (or the user's columns) in errors, ``columns``
-        become :attr:`columns`; ``labels`` are given where the caller numbered the ends
-        already (Arrow names), else the ends are numbered by ``relabel``."""
-        if labels is None:
-            src, dst, labels = vertex_ids(src, dst, relabel, what[:2])
-        if labels is not None and num_vertices is not None:
-            raise GraphValueError(f"num_vertices applies to integer vertex ids; the "
-                                  f"{len(labels)} vertex names give the vertex count")
-        graph = cls._from_ids(coerce_ids(what[0], src), coerce_ids(what[1], dst), weight,
-                              num_vertices, allow_nan=allow_nan, copy=copy, what=what)
-        if labels is not None or columns != DEFAULT_COLUMNS:
-            object.__setattr__(graph, "labels", labels)
-            object.__setattr__(graph, "columns", columns)
-        return graph
-
-    @classmethod
-    def _from_ids(cls, s: np.ndarray, d: np.ndarray, weight: Any, num_vertices: Any, *,
-                  allow_nan: bool, copy: bool, what: tuple[str, str, str]) -> Graph:
-        """The checks and copies of :meth:`from_edges` on integer ids."""
-        if len(s) != len(d):
-            raise GraphValueError(f"{what[0]} has {len(s)} entries but {what[1]} has {len(d)}")
-        m = len(s)
-        w = coerce_weights(weight, m, what[2])
-        if len(w) != m:
-            raise GraphValueError(f"{m} edges but {len(w)} weights")
-        parallel = _edge_checks.takes(s, d, w)
-        if parallel:
-            lo, hi = _edge_checks.id_bounds(s, d)
-        else:
-            lo = min(int(s.min()), int(d.min())) if m else 0
-            hi = max(int(s.max()), int(d.max())) if m else -1
-        if lo < 0:
-            where = int(np.flatnonzero((s < 0) | (d < 0))[0])
-            raise GraphValueError(f"edge {where} has negative vertex id {min(s[where], d[where])}; "
-                                  "pass relabel=True to number any ids 0..n-1")
-        inferred = num_vertices is None
-        if inferred:
-            num_vertices = hi + 1
-        else:
-            num_vertices = vertex_count(num_vertices)
-            if hi >= num_vertices:
-                first = int(np.flatnonzero((s >= num_vertices) | (d >= num_vertices))[0])
-                raise GraphValueError(
-                    f"edge {first} has vertex id {max(int(s[first]), int(d[first]))} "
-                    f"but num_vertices is {num_vertices}")
-        if w.dtype.kind == "f" and not allow_nan and has_nan(w):
-            nan = np.isnan(w)
-            raise GraphValueError(
-                f"edge {int(np.flatnonzero(nan)[0])} has a NaN weight "
-                f"({int(nan.sum())} NaN weights in all); pass allow_nan=True and solve "
-                "with ignore_nan=True to leave them out")
-        idx = index_dtype_for(int(num_vertices), m)
-        check_memory(num_vertices, inferred, s, d, w, idx)
-        if copy and parallel:
-            graph = cls(_edge_checks.copy_into(s, idx), _edge_checks.copy_into(d, idx),
-                        _edge_checks.copy_into(w, w.dtype), int(num_vertices))
-        elif copy:
-            graph = cls(np.array(s, dtype=idx), np.array(d, dtype=idx), np.array(w),
-                        int(num_vertices))
-        else:
-            # New array objects over the same buffers: the graph marks its arrays read-only,
-            # which must not reach the caller's own array objects.
-            graph = cls(np.asarray(s, dtype=idx).view(), np.asarray(d, dtype=idx).view(),
-                        w.view(), int(num_vertices))
-        if w.dtype.kind != "f" or not allow_nan:
-            graph._cache["has_nan"] = False  # checked above: the solve need not scan again
+    def _of(cls, edges: EdgeArrays) -> Graph:
+        """The graph of checked host arrays (:class:`parmst._host_edges.EdgeArrays`), taken as
+        they are: from :meth:`from_edges`, :meth:`from_table` and the files (:meth:`read`)."""
+        graph = cls(edges.src, edges.dst, edges.weight, edges.num_vertices, edges.labels,
+                    edges.columns)
+        if edges.nan_free:
+            graph._cache["has_nan"] = False  # searched when checked: the solve need not scan
         return graph
 
     @classmethod
@@ -446,12 +373,8 @@ class Graph:
         >>> g.labels.tolist(), g.columns
         (['Oslo', 'Bergen', 'Voss'], ('from', 'to', 'km'))
         """
-        src, dst, labels = _tables.vertex_columns(table, source, target, relabel)
-        w = _tables.column_array(table, weight) if weight is not None else None
-        what = (f"column {source!r}", f"column {target!r}", f"weight column {weight!r}")
-        columns = (str(source), str(target), str(weight if weight is not None else "weight"))
-        return cls._from_ends(src, dst, w, num_vertices, allow_nan=allow_nan, copy=False,
-                              relabel=relabel, what=what, columns=columns, labels=labels)
+        return cls._of(_tables.edge_arrays(table, source, target, weight, num_vertices,
+                                           allow_nan=allow_nan, relabel=relabel))
 
     @classmethod
     def from_igraph(cls, graph: Any, weight: str | None = "weight") -> Graph:
@@ -487,15 +410,15 @@ class Graph:
         >>> Graph.read(p).num_edges
         1
         """
-        from parmst import io
+        from parmst import formats  # its row parser compiles: loaded for the first file only
 
-        return io.read(path, format=format, **options)
+        return cls._of(formats.read(path, format, **options))
 
     def write(self, path: str | os.PathLike, format: str | None = None, **options: Any) -> None:
         """Write the graph to a file (format from the extension unless named)."""
-        from parmst import io
+        from parmst import formats
 
-        io.write(self, path, format=format, **options)
+        formats.write(self, path, format, **options)
 
     # ------------------------------------------------------------------ views
     def csr(self) -> CSR:

@@ -10,6 +10,11 @@ the whole graph's vertex ids. :class:`SplitGraph` checks such a list once
 parts from a host graph (tests, and users whose graph starts on the host);
 a generator on the devices makes them without any host copy.
 
+This module sits below :mod:`parmst.graph`, which calls it: the graphs a
+:class:`SplitGraph` gives back (the whole graph on the host, one part as a
+device graph) are built by the graph class that made it, which
+``Graph.from_device_parts`` passes in.
+
 Global ids may pass 2**31 while each part's own ids (positions inside it)
 stay small, so a part keeps 32-bit ids and its forest's ids are mapped back
 to int64 global ids on its device.
@@ -27,7 +32,6 @@ from parmst._edge_input import WEIGHT_DTYPES, index_dtype_for, part_index_dtype
 from parmst._graph_device import DeviceEdges, DevicePart
 from parmst._names import DEFAULT_COLUMNS
 from parmst.errors import GraphValueError
-from parmst.graph import Graph
 
 __all__ = ["SplitGraph", "from_device_parts", "part_index_dtype", "to_device_parts"]
 
@@ -59,6 +63,9 @@ class SplitGraph:
         Vertices are their ids (as for any graph built from GPU arrays).
     columns : tuple of str
         Default column names.
+    graph_type : type
+        The class of the graphs :meth:`to_host` and :meth:`as_device_graph`
+        return (:class:`parmst.Graph`).
 
     Examples
     --------
@@ -75,12 +82,13 @@ class SplitGraph:
     is_on_device = False
     has_nan = False
 
-    def __init__(self, parts: Sequence[DevicePart]) -> None:
+    def __init__(self, parts: Sequence[DevicePart], graph_type: type) -> None:
         # Trusted constructor: from_device_parts checks the parts.
         self.parts = tuple(parts)
+        self.graph_type = graph_type
         self.num_vertices = self.parts[0].num_vertices
         self.num_edges = self.parts[0].num_edges
-        self._host: Graph | None = None
+        self._host: Any = None
 
     def __repr__(self) -> str:
         devices = sorted({p.device for p in self.parts})
@@ -100,7 +108,7 @@ class SplitGraph:
         """Each part's device, in part order."""
         return tuple(p.device for p in self.parts)
 
-    def to_host(self) -> Graph:
+    def to_host(self) -> Any:
         """The whole graph on the host (every part copied back once, then cached), with the
         index dtype the whole graph's size needs (int64 past 2**30 edges)."""
         if self._host is None:
@@ -112,12 +120,12 @@ class SplitGraph:
                         pieces.append(getattr(part.edges, name).copy_to_host())
                 columns.append(np.concatenate(pieces))
             index = index_dtype_for(self.num_vertices, self.num_edges)
-            self._host = Graph(columns[0].astype(index, copy=False),
-                               columns[1].astype(index, copy=False), columns[2],
-                               self.num_vertices)
+            self._host = self.graph_type(columns[0].astype(index, copy=False),
+                                         columns[1].astype(index, copy=False), columns[2],
+                                         self.num_vertices)
         return self._host
 
-    def as_device_graph(self) -> Graph:
+    def as_device_graph(self) -> Any:
         """A graph of one part as a plain device :class:`~parmst.Graph` on its GPU, the part's
         arrays themselves (no copy, its vertex id dtype kept), for the one-GPU solvers.
 
@@ -133,7 +141,7 @@ class SplitGraph:
             raise GraphValueError(f"this graph is {len(self.parts)} parts on devices "
                                   f"{list(self.devices)}, not one device graph; solve it with "
                                   "ecl/multigpu")
-        return Graph._on_device(self.parts[0].edges, self.num_vertices)
+        return self.graph_type._on_device(self.parts[0].edges, self.num_vertices)
 
     @property
     def src(self) -> np.ndarray:
@@ -198,8 +206,9 @@ def _check_values(k: int, part: DevicePart) -> None:
                               "NaN (leave those edges out when generating it)")
 
 
-def from_device_parts(parts: Sequence[DevicePart]) -> SplitGraph:
-    """Check ``parts`` (consecutive id ranges of one graph, in order) and hold them as one graph.
+def from_device_parts(parts: Sequence[DevicePart], graph_type: type) -> SplitGraph:
+    """Check ``parts`` (consecutive id ranges of one graph, in order) and hold them as one graph,
+    whose whole and one-part views are ``graph_type`` graphs (:class:`parmst.Graph`).
 
     Raises :class:`~parmst.errors.GraphValueError` naming the first bad part:
     a gap or overlap in the ids, sizes that disagree, mixed dtypes, a vertex
@@ -209,7 +218,7 @@ def from_device_parts(parts: Sequence[DevicePart]) -> SplitGraph:
     --------
     >>> import parmst  # doctest: +SKIP
     >>> g = parmst.Graph.from_edges([0, 1, 2], [1, 2, 0], [1.0, 2.0, 3.0])  # doctest: +SKIP
-    >>> from_device_parts(to_device_parts(g, [0, 0])).num_edges  # doctest: +SKIP
+    >>> from_device_parts(to_device_parts(g, [0, 0]), parmst.Graph).num_edges  # doctest: +SKIP
     3
     """
     parts = list(parts) if not isinstance(parts, (str, bytes)) else []
@@ -225,13 +234,14 @@ def from_device_parts(parts: Sequence[DevicePart]) -> SplitGraph:
                               f"{first.num_edges} edges")
     for k, part in enumerate(parts):
         _check_values(k, part)
-    return SplitGraph(parts)
+    return SplitGraph(parts, graph_type)
 
 
-def to_device_parts(graph: Graph, devices: Sequence[int]) -> list[DevicePart]:
-    """``graph``'s edges in ``len(devices)`` consecutive, equal id ranges, part ``k`` copied to
-    ``devices[k]`` (a device may be named several times: its parts are solved one after
-    another there).
+def to_device_parts(graph: Any, devices: Sequence[int]) -> list[DevicePart]:
+    """``graph``'s edges (a host :class:`parmst.Graph`, or anything with its ``src``, ``dst``,
+    ``weight``, ``num_vertices`` and ``num_edges``) in ``len(devices)`` consecutive, equal id
+    ranges, part ``k`` copied to ``devices[k]`` (a device may be named several times: its
+    parts are solved one after another there).
 
     Examples
     --------

@@ -8,7 +8,7 @@ import pytest
 import parmst
 from parmst import GraphFormatError, io
 from parmst.cli import main
-from parmst.io import csv as csv_format
+from parmst.formats import csv as csv_format
 
 ENGINES = ["python", pytest.param("pyarrow", marks=pytest.mark.skipif(
     not parmst._optional.installed("pyarrow"), reason="pyarrow not installed"))]

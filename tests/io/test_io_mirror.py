@@ -4,7 +4,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from parmst.io._mirror import mirror_pairs
+from parmst.formats._mirror import mirror_pairs
 
 
 def fifo_model(src, dst, weight):

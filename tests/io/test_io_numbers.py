@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from parmst.io._numbers import (
+from parmst.formats._numbers import (
     NUMBER_FALLBACK,
     NUMBER_FLOAT,
     NUMBER_INT,

@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 from conformance.cases import tie_heavy_graphs
 from parmst import Graph, io
 from parmst.errors import GraphFormatError
+from parmst.formats._ranges import byte_range
 from parmst.io import read_part
-from parmst.io._ranges import byte_range
 
 EXTENSIONS = {"edgelist": ".txt", "snap": ".snap", "dimacs": ".gr", "npz": ".npz",
               "mtx": ".mtx", "pbbs": ".pbbs", "egr": ".egr"}

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from parmst import Graph, GraphFormatError, io
-from parmst.io import dimacs, edgelist, mtx, pbbs, snap
+from parmst.formats import dimacs, edgelist, mtx, pbbs
 
 EXACT = ("edgelist", "snap", "dimacs", "npz")
 
@@ -200,10 +200,10 @@ def test_mtx_matches_scipy_reader(tmp_path):
 def test_snap_relabels_sparse_ids(tmp_path):
     path = tmp_path / "s.snap"
     path.write_text("# Nodes: 3 Edges: 3\n# FromNodeId\tToNodeId\n900\t5\n5\t77\n77\t900\n")
-    g, labels = snap.read_with_labels(path, relabel=True)
+    g, labels = io.read_with_labels(path, "snap", relabel=True)
     assert labels.tolist() == [5, 77, 900]
     assert (g.src.tolist(), g.dst.tolist()) == ([2, 0, 1], [0, 1, 2])
-    g, labels = snap.read_with_labels(path, relabel="first")
+    g, labels = io.read_with_labels(path, "snap", relabel="first")
     assert labels.tolist() == [900, 5, 77] and g.src.tolist() == [0, 1, 2]
     assert io.read(path).num_vertices == 901
 
@@ -216,7 +216,7 @@ def test_ids_beyond_int32_switch_to_int64(tmp_path, monkeypatch):
     g = io.read(path)
     assert g.num_vertices == 3_000_000_001 and g.src.dtype == np.int64
     assert g.dst.tolist() == [1, 3_000_000_000]
-    g, labels = snap.read_with_labels(path, relabel=True)
+    g, labels = io.read_with_labels(path, "snap", relabel=True)
     assert labels.tolist() == [0, 1, 3_000_000_000] and g.src.dtype == np.int32
 
 
@@ -294,7 +294,7 @@ def test_nan_weights_kept_on_request(tmp_path):
 
 
 def test_many_chunks_and_array_growth(tmp_path, monkeypatch):
-    monkeypatch.setattr("parmst.io._rows.CHUNK_BYTES", 7)
+    monkeypatch.setattr("parmst.formats._rows.CHUNK_BYTES", 7)
     g = Graph.from_edges(np.arange(50) % 9, (np.arange(50) * 7) % 9, np.arange(50) * 1.5)
     path = tmp_path / "g.txt"
     io.write(g, path)

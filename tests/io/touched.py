@@ -1,6 +1,6 @@
 """What a part's reader touches of its file, measured, for the reading-bound tests.
 
-The readers map their file (:func:`parmst.io._ranges.file_bytes`); here that
+The readers map their file (:func:`parmst.formats._ranges.file_bytes`); here that
 map is replaced by a map of an in-memory copy (a ``memfd``), whose pages
 enter this process's page table only when a read touches them, and
 ``/proc/self/pagemap`` tells which did. A read fault also maps its
@@ -20,7 +20,7 @@ import os
 
 import numpy as np
 
-from parmst.io import dimacs, edgelist, egr, mtx, pbbs
+from parmst.formats import dimacs, edgelist, egr, mtx, pbbs
 
 PAGE = os.sysconf("SC_PAGE_SIZE")
 WINDOW = 64 * 1024  # the kernel's default fault-around window

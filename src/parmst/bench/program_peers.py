@@ -44,8 +44,8 @@ _PBBS_TIME = re.compile(rb"^Parlay time: ([0-9.]+)$", re.MULTILINE)
 
 
 def _pbbs_input(src: np.ndarray, dst: np.ndarray, weight: np.ndarray, n: int) -> _PbbsInput:
+    from parmst.formats import pbbs
     from parmst.graph import Graph
-    from parmst.io import pbbs
 
     prepared = _PbbsInput(tempfile.TemporaryDirectory(prefix="parmst-pbbs-"), weight)
     pbbs.write(Graph(src, dst, weight, n), prepared.path, progress=False)

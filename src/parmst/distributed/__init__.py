@@ -59,8 +59,8 @@ Run under ``mpiexec -n 4 python script.py`` (or plainly, as one rank):
 from parmst.distributed.graph import DistributedGraph
 from parmst.distributed.output import write_forest, writes_in_parallel
 from parmst.distributed.ownership import OWNERSHIPS, Ownership
-from parmst.io import read_part
-from parmst.io._ranges import byte_range
+from parmst.formats import read_part
+from parmst.formats._ranges import byte_range
 
 __all__ = ["OWNERSHIPS", "DistributedGraph", "Ownership", "byte_range", "read_part",
            "write_forest", "writes_in_parallel"]

@@ -18,8 +18,8 @@ from parmst.distributed.ownership import Ownership, check_ownership
 from parmst.distributed.reading import read_slice
 from parmst.distributed.routing import Slice, agree_weight_dtype, route
 from parmst.errors import GraphValueError
+from parmst.formats._ranges import slice_bounds
 from parmst.graph import Graph
-from parmst.io._ranges import slice_bounds
 
 
 class DistributedGraph:

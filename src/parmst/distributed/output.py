@@ -35,10 +35,10 @@ from typing import Any
 import numpy as np
 
 from parmst.errors import GraphFormatError
+from parmst.formats import detect_format
+from parmst.formats._common import metadata_comment
+from parmst.formats._emit import write_rows
 from parmst.graph import Graph
-from parmst.io import detect_format
-from parmst.io._common import metadata_comment
-from parmst.io._emit import write_rows
 
 ID_SUFFIXES = (".ids", ".npy")
 
@@ -73,7 +73,7 @@ def _npy_head(count: int) -> bytes:
 
 
 def _edge_head(forest: Any) -> bytes:
-    """The edge list's head as :func:`parmst.io.edgelist.write` writes it for the forest."""
+    """The edge list's head as :func:`parmst.formats.edgelist.write` writes it for the forest."""
     empty = Graph.from_edges([], [], np.zeros(0, dtype=forest.weight.dtype),
                              forest.num_vertices)
     return metadata_comment("#", empty, with_vertices=True).encode("utf-8")

@@ -20,7 +20,7 @@ import numpy as np
 from parmst.distributed.ownership import check_ownership
 from parmst.distributed.routing import Slice, agree_weight_dtype
 from parmst.errors import GraphFormatError, GraphValueError
-from parmst.io import Part, egr, read_part
+from parmst.formats import Part, egr, read_part
 
 
 class _Collective(Exception):

@@ -7,7 +7,7 @@ module                            pip extra       what it enables
 ``parmst.scipy``                  ``interop``     drop-in ``minimum_spanning_tree(csgraph, overwrite=False)``
 ``Graph.from_igraph``             ``igraph``      igraph graphs in, ``Forest.to_igraph()`` out
 ``Graph.from_table``              ``tables``      pandas, polars and Arrow tables by column name
-``parmst.io.parquet``             ``parquet``     Parquet edge lists (pyarrow)
+``Graph.read("g.parquet")``       ``parquet``     Parquet edge lists (pyarrow)
 ================================  ==============  ==============================================
 
 Nothing here is imported by ``import parmst``; each front door imports its

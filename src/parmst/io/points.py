@@ -37,7 +37,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from parmst.errors import GraphFormatError
-from parmst.io._files import check_readable, read_bytes
+from parmst.formats._files import check_readable, read_bytes
 
 __all__ = ["POINT_SUFFIXES", "read_points"]
 
@@ -181,7 +181,7 @@ def _read_csv(path: str, wanted: list[str | int] | None) -> np.ndarray:
 
 
 def _read_parquet(path: str, wanted: list[str | int] | None) -> np.ndarray:
-    from parmst.io.parquet import _pyarrow
+    from parmst.formats.parquet import _pyarrow
 
     pa = _pyarrow()
     try:

@@ -11,7 +11,7 @@ format     edges and weights
 =========  ====================================================================
 ``snap``   SNAP edge list (``#`` comments, ``u v``): every row an edge of weight
            1 (int32), vertex ids as given (``max id + 1`` vertices), read by
-           :mod:`parmst.io.snap`
+           :mod:`parmst.formats.snap`
 ``tntp``   TransportationNetworks ``_net.tntp`` link table: every link an edge
            from ``init_node - 1`` to ``term_node - 1`` weighted by its
            ``length`` (float64); ``<NUMBER OF NODES>`` vertices
@@ -56,14 +56,12 @@ def decompress(data: bytes, path: str) -> bytes:
 
 
 def _snap(data: bytes) -> Graph:
-    from parmst.io import snap
-
     # The SNAP reader takes a path: the bytes go through a temporary file.
     with tempfile.TemporaryDirectory(prefix="parmst-real-") as folder:
         path = os.path.join(folder, "graph.snap")
         with open(path, "wb") as f:
             f.write(data)
-        return snap.read(path, progress=False)
+        return Graph.read(path, "snap", progress=False)
 
 
 def _tntp(data: bytes) -> Graph:

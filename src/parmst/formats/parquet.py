@@ -29,10 +29,12 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from parmst._host_edges import EdgeArrays
 from parmst._optional import require
+from parmst._tables import edge_arrays
 from parmst.errors import GraphFormatError, GraphValueError
-from parmst.graph import Graph
-from parmst.io._files import check_readable, progress_bar
+from parmst.formats._common import EdgeList
+from parmst.formats._files import check_readable, progress_bar
 
 METADATA_KEY = b"parmst.num_vertices"
 
@@ -45,7 +47,7 @@ def _pyarrow() -> Any:
 def read(path: str | os.PathLike, *, source: str = "source", target: str = "target",
          weight: str | None = "weight", num_vertices: int | None = None,
          allow_nan: bool = False, relabel: bool | str | None = None,
-         progress: bool | None = None) -> Graph:
+         progress: bool | None = None) -> EdgeArrays:
     """Read a Parquet edge list (see the module documentation for the columns).
 
     Examples
@@ -79,19 +81,20 @@ def read(path: str | os.PathLike, *, source: str = "source", target: str = "targ
     if num_vertices is None and schema.metadata and METADATA_KEY in schema.metadata:
         num_vertices = int(schema.metadata[METADATA_KEY])
     try:
-        return Graph.from_table(table, source, target, weight, num_vertices, allow_nan=allow_nan,
-                                relabel=relabel)
+        return edge_arrays(table, source, target, weight, num_vertices, allow_nan=allow_nan,
+                           relabel=relabel)
     except GraphValueError as exc:
         raise GraphFormatError(path, str(exc)) from exc
 
 
-def write(graph: Graph, path: str | os.PathLike, *, compression: str = "snappy",
+def write(graph: EdgeList, path: str | os.PathLike, *, compression: str = "snappy",
           progress: bool | None = None) -> None:
     """Write ``graph`` as a Parquet edge list with columns ``source``, ``target``, ``weight``.
 
     Examples
     --------
     >>> import os, tempfile
+    >>> from parmst import Graph
     >>> path = os.path.join(tempfile.mkdtemp(), "g.parquet")
     >>> write(Graph.from_edges([0], [1], [4]), path, compression="zstd")
     >>> read(path).weight.dtype.name

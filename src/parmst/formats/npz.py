@@ -30,11 +30,11 @@ from typing import BinaryIO
 import numpy as np
 
 from parmst import _memory
-from parmst.errors import GraphFormatError, GraphValueError
-from parmst.graph import Graph
-from parmst.io._common import build_graph
-from parmst.io._files import check_readable, open_output, progress_bar
-from parmst.io._ranges import Part, slice_bounds
+from parmst._host_edges import EdgeArrays
+from parmst.errors import GraphFormatError
+from parmst.formats._common import EdgeList, checked_edges
+from parmst.formats._files import check_readable, open_output, progress_bar
+from parmst.formats._ranges import Part, slice_bounds
 
 ARRAYS = ("src", "dst", "weight", "num_vertices")
 _NPY_MAGIC = b"\x93NUMPY"
@@ -75,7 +75,7 @@ def _check_declared_size(path: str, archive: np.lib.npyio.NpzFile, name: str) ->
 
 
 def read(path: str | os.PathLike, *, allow_nan: bool = False,
-         progress: bool | None = None) -> Graph:
+         progress: bool | None = None) -> EdgeArrays:
     """Read a graph from a ``.npz`` archive written by :func:`write` (or by hand).
 
     Examples
@@ -122,7 +122,7 @@ def read(path: str | os.PathLike, *, allow_nan: bool = False,
         if arrays[name].ndim != 1:
             raise GraphFormatError(path, f"{name} must be one-dimensional, found shape "
                                          f"{arrays[name].shape}")
-    return build_graph(path, arrays["src"], arrays["dst"], arrays["weight"], int(n), allow_nan)
+    return checked_edges(path, arrays["src"], arrays["dst"], arrays["weight"], int(n), allow_nan)
 
 
 def _open_member(archive: zipfile.ZipFile, path: str, name: str
@@ -212,20 +212,18 @@ def read_range(path: str | os.PathLike, rank: int, size: int, *,
         lo, hi = slice_bounds(m, rank, size)
         src, dst, weight = (_member_slice(archive, path, name, lo, hi, m)
                             for name in ("src", "dst", "weight"))
-    try:
-        local = Graph.from_edges(src, dst, weight, n, allow_nan=allow_nan)
-    except GraphValueError as exc:
-        raise GraphFormatError(path, f"edges {lo}..{hi - 1}: {exc}") from exc
+    local = checked_edges(path, src, dst, weight, n, allow_nan, where=f"edges {lo}..{hi - 1}: ")
     return Part(path, local.src, local.dst, local.weight, local.weight.dtype, n)
 
 
-def write(graph: Graph, path: str | os.PathLike, *, compressed: bool = False,
+def write(graph: EdgeList, path: str | os.PathLike, *, compressed: bool = False,
           progress: bool | None = None) -> None:
     """Write ``graph`` as a ``.npz`` archive at exactly ``path`` (no extension added).
 
     Examples
     --------
     >>> import os, tempfile
+    >>> from parmst import Graph
     >>> path = os.path.join(tempfile.mkdtemp(), "g.npz")
     >>> write(Graph.from_edges([0], [1]), path, compressed=True)
     >>> sorted(np.load(path).files)

@@ -14,7 +14,7 @@ and ``(v, u, w)`` in row ``v``. The edge is the entry with ``u < v`` and
 edge ids follow CSR order: edges are numbered by their smaller endpoint,
 then by position within that row; ``src < dst`` always. Every entry must
 have its mirror with the same weight (multi-edges pair up k-th with k-th;
-:mod:`parmst.io._mirror`); this is checked in linear time with an
+:mod:`parmst.formats._mirror`); this is checked in linear time with an
 order-independent 64-bit hash of both sides, and on a mismatch the first
 entry without a mirror is reported with its byte offset. A self-loop
 ``(v, v)`` is stored twice in row ``v`` by parmst; two equal loop entries
@@ -56,12 +56,12 @@ import numba
 import numpy as np
 
 from parmst._hash import mix64
+from parmst._host_edges import EdgeArrays
 from parmst.errors import GraphFormatError
-from parmst.graph import Graph
-from parmst.io._common import check_declared_vertices
-from parmst.io._files import copy_out, open_output, progress_bar, read_bytes
-from parmst.io._mirror import mirror_pairs
-from parmst.io._ranges import Part, file_bytes
+from parmst.formats._common import EdgeList, check_declared_vertices
+from parmst.formats._files import copy_out, open_output, progress_bar, read_bytes
+from parmst.formats._mirror import mirror_pairs
+from parmst.formats._ranges import Part, file_bytes
 
 _INT32 = np.dtype("<i4")
 _INT32_RANGE = np.iinfo(np.int32)
@@ -262,6 +262,7 @@ def read_range(path: str | os.PathLike, rank: int, size: int) -> Part:
     Examples
     --------
     >>> import os, tempfile
+    >>> from parmst import Graph
     >>> path = os.path.join(tempfile.mkdtemp(), "g.egr")
     >>> write(Graph.from_edges([0, 1], [1, 2], [5, 6]), path)
     >>> [read_range(path, r, 2).weight.tolist() for r in range(2)]
@@ -282,7 +283,7 @@ def unmirrored_file_error(path: str) -> GraphFormatError:
     return unmirrored_error(path, data, *layout(path, data))
 
 
-def read(path: str | os.PathLike, *, progress: bool | None = None) -> Graph:
+def read(path: str | os.PathLike, *, progress: bool | None = None) -> EdgeArrays:
     """Read an ECL ``.egr`` file (see the module docstring).
 
     Examples
@@ -302,10 +303,10 @@ def read(path: str | os.PathLike, *, progress: bool | None = None) -> Graph:
     rows = read_rows(path, data, n, e, weighted, 0, n, progress)
     if rows.balance.any():
         raise unmirrored_error(path, data, n, e, weighted)
-    return Graph(rows.src, rows.dst, rows.weight, n)
+    return EdgeArrays(rows.src, rows.dst, rows.weight, n)
 
 
-def _check_writable(path: str, graph: Graph) -> None:
+def _check_writable(path: str, graph: EdgeList) -> None:
     w = graph.weight
     if w.dtype.kind != "i":
         raise GraphFormatError(path, f"egr stores int32 weights; this graph has {w.dtype} "
@@ -342,7 +343,7 @@ def _merge_loops(indptr, indices, weights, edge_ids, loop_vertex, loop_edge, loo
     return pos
 
 
-def _csr_with_loops(graph: Graph) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _csr_with_loops(graph: EdgeList) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Graph.csr() plus two adjacent entries per self-loop, rows kept in edge-id order."""
     csr = graph.csr()
     loops = np.flatnonzero(graph.src == graph.dst)
@@ -359,12 +360,13 @@ def _csr_with_loops(graph: Graph) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return indptr, indices, weights
 
 
-def write(graph: Graph, path: str | os.PathLike, *, progress: bool | None = None) -> None:
+def write(graph: EdgeList, path: str | os.PathLike, *, progress: bool | None = None) -> None:
     """Write ``graph`` as an ECL ``.egr`` file (see the module docstring).
 
     Examples
     --------
     >>> import os, tempfile
+    >>> from parmst import Graph
     >>> path = os.path.join(tempfile.mkdtemp(), "g.egr")
     >>> write(Graph.from_edges([0], [1], [3]), path)
     >>> np.fromfile(path, dtype="<i4").tolist()

@@ -1,4 +1,4 @@
-"""Policy shared by the readers: metadata comments, weight dtypes, relabelling, building the Graph.
+"""Policy shared by the formats: metadata comments, weight dtypes, relabelling, the edges read.
 
 Text formats cannot say whether weights were int32 or float32, nor (for
 plain edge lists) how many isolated vertices trail the last id. parmst's
@@ -12,16 +12,17 @@ float64.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from parmst import _memory
+from parmst._edge_input import WEIGHT_DTYPES, index_dtype_for
+from parmst._host_edges import EdgeArrays, checked
 from parmst._names import vertex_ids
 from parmst.errors import GraphFormatError, GraphValueError
-from parmst.graph import WEIGHT_DTYPES, Graph, index_dtype_for
-from parmst.io._mirror import mirror_pairs
-from parmst.io._rows import INT64_MAX, INT64_MIN, Rows
+from parmst.formats._mirror import mirror_pairs
+from parmst.formats._rows import INT64_MAX, INT64_MIN, Rows
 
 METADATA_TAG = "parmst:"
 WEIGHT_DTYPE_NAMES = tuple(d.name for d in WEIGHT_DTYPES)
@@ -31,7 +32,22 @@ RELABEL_CHOICES = (False, True, "sorted", "first")
 SPARSE_HINT = "; read with relabel=True (parmst CLI: --relabel) for sparse ids"
 
 
-def metadata_comment(marker: str, graph: Graph, *, with_vertices: bool) -> str:
+class EdgeList(Protocol):
+    """What the writers read of a graph: a :class:`parmst.Graph` is one."""
+
+    src: np.ndarray
+    dst: np.ndarray
+    weight: np.ndarray
+    num_vertices: int
+    num_edges: int
+    labels: np.ndarray | None
+    columns: tuple[str, str, str]
+
+    def csr(self) -> Any:
+        """The CSR view (:mod:`parmst._csr`) of both directions of every edge."""
+
+
+def metadata_comment(marker: str, graph: EdgeList, *, with_vertices: bool) -> str:
     """The metadata comment line (with its line break) for ``graph``."""
     fields = [f"num_vertices={graph.num_vertices}"] if with_vertices else []
     fields.append(f"weight={graph.weight.dtype.name}")
@@ -171,18 +187,20 @@ def drop_mirrors(rows: Rows, symmetric: str) -> Rows:
     return Rows(rows.src[keep], rows.dst[keep], weight)
 
 
-def build_graph(path: str, src: np.ndarray, dst: np.ndarray, weight: np.ndarray | None,
-                num_vertices: int | None, allow_nan: bool) -> Graph:
-    """``Graph.from_edges`` with its validation errors reported against the file."""
+def checked_edges(path: str, src: np.ndarray, dst: np.ndarray, weight: np.ndarray | None,
+                  num_vertices: int | None, allow_nan: bool, where: str = "") -> EdgeArrays:
+    """Arrays checked as ``Graph.from_edges`` checks them (:func:`parmst._host_edges.checked`),
+    errors reported against the file (after ``where``, e.g. the edge ids of a part)."""
     try:
-        return Graph.from_edges(src, dst, weight, num_vertices, allow_nan=allow_nan)
+        return checked(src, dst, weight, num_vertices, allow_nan=allow_nan, copy=True,
+                       relabel=None)
     except GraphValueError as exc:
-        raise GraphFormatError(path, str(exc)) from exc
+        raise GraphFormatError(path, f"{where}{exc}") from exc
 
 
-def graph_from_rows(path: str, src: np.ndarray, dst: np.ndarray, weight: np.ndarray | None,
-                    num_vertices: int | None, labels: np.ndarray | None = None) -> Graph:
-    """The Graph of freshly parsed arrays, without copies.
+def parsed_edges(path: str, src: np.ndarray, dst: np.ndarray, weight: np.ndarray | None,
+                 num_vertices: int | None, labels: np.ndarray | None = None) -> EdgeArrays:
+    """The edge arrays of a graph of freshly parsed rows, without copies.
 
     The row parser has already checked every id against its range (``>= 0``)
     and every weight (NaN only where allowed), so only the vertex count is
@@ -204,5 +222,5 @@ def graph_from_rows(path: str, src: np.ndarray, dst: np.ndarray, weight: np.ndar
         raise GraphFormatError(path, f"vertex id {top} needs more than num_vertices="
                                      f"{num_vertices} vertices")
     index = index_dtype_for(num_vertices, m)
-    return Graph(src.astype(index, copy=False), dst.astype(index, copy=False),
-                 unit_weights(weight, m), num_vertices, labels)
+    return EdgeArrays(src.astype(index, copy=False), dst.astype(index, copy=False),
+                      unit_weights(weight, m), num_vertices, labels)

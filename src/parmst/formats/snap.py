@@ -4,10 +4,10 @@ SNAP (snap.stanford.edu/data) ids are 0-based but often sparse. Reading
 keeps the ids as given by default (``num_vertices = max id + 1``);
 ``relabel=True`` (or ``"sorted"``) maps them onto ``0..n-1`` in increasing
 order, ``relabel="first"`` in order of first appearance, and
-:func:`read_with_labels` returns the original ids. Undirected SNAP graphs
+:func:`read` returns the original ids as ``labels``. Undirected SNAP graphs
 usually list each edge in both directions; ``symmetric="dedupe"`` keeps one
 edge per mirrored pair. Every other rule (weights, metadata comment, empty
-file) is that of :mod:`parmst.io.edgelist`, whose reader this is with
+file) is that of :mod:`parmst.formats.edgelist`, whose reader this is with
 ``#`` as the only comment marker.
 
 Writing produces SNAP's comment header (with the vertex and edge counts and
@@ -31,45 +31,32 @@ import os
 
 import numpy as np
 
-from parmst.graph import Graph
-from parmst.io import edgelist
-from parmst.io._common import metadata_comment
-from parmst.io._ranges import Part
+from parmst._host_edges import EdgeArrays
+from parmst.formats import edgelist
+from parmst.formats._common import EdgeList, metadata_comment
+from parmst.formats._ranges import Part
 
 
-def read_with_labels(path: str | os.PathLike, **options) -> tuple[Graph, np.ndarray | None]:
-    """Read a SNAP file; also return original vertex ids when ``relabel`` is on.
-
-    Options: those of :func:`parmst.io.edgelist.read_with_labels`.
+def read(path: str | os.PathLike, **options) -> EdgeArrays:
+    """Read a SNAP edge list (options: those of :func:`parmst.formats.edgelist.read`).
 
     Examples
     --------
     >>> import os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "g.snap")
     >>> _ = open(path, "w").write("# Nodes: 2 Edges: 1\\n10\\t30\\n")
-    >>> g, labels = read_with_labels(path, relabel=True)
-    >>> g.num_vertices, labels.tolist()
+    >>> edges = read(path, relabel=True)
+    >>> edges.num_vertices, edges.labels.tolist()
     (2, [10, 30])
-    """
-    return edgelist.read_with_labels(path, comments="#", **options)
-
-
-def read(path: str | os.PathLike, **options) -> Graph:
-    """Read a SNAP edge list (options: see :func:`read_with_labels`).
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> path = os.path.join(tempfile.mkdtemp(), "g.snap")
     >>> _ = open(path, "w").write("# FromNodeId\\tToNodeId\\n0\\t1\\n1\\t0\\n")
     >>> read(path, symmetric="dedupe").num_edges
     1
     """
-    return read_with_labels(path, **options)[0]
+    return edgelist.read(path, comments="#", **options)
 
 
 def read_range(path: str | os.PathLike, rank: int, size: int, **options) -> Part:
-    """Read part ``rank`` of ``size`` of a SNAP file (see :func:`parmst.io.edgelist.read_range`).
+    """Read part ``rank`` of ``size`` of a SNAP file (see :func:`parmst.formats.edgelist.read_range`).
 
     Examples
     --------
@@ -82,16 +69,17 @@ def read_range(path: str | os.PathLike, rank: int, size: int, **options) -> Part
     return edgelist.read_range(path, rank, size, comments="#", **options)
 
 
-def write(graph: Graph, path: str | os.PathLike, *, metadata: bool = True,
+def write(graph: EdgeList, path: str | os.PathLike, *, metadata: bool = True,
           labels: np.ndarray | None = None, progress: bool | None = None) -> None:
     """Write ``graph`` as a SNAP edge list (tab-separated ``u v w``).
 
     ``labels`` writes vertex ``v`` as ``labels[v]`` (see
-    :func:`parmst.io.edgelist.write`).
+    :func:`parmst.formats.edgelist.write`).
 
     Examples
     --------
     >>> import os, tempfile
+    >>> from parmst import Graph
     >>> path = os.path.join(tempfile.mkdtemp(), "g.snap")
     >>> write(Graph.from_edges([0], [1], [2]), path, metadata=False)
     >>> open(path).read().splitlines()[-1]

@@ -13,7 +13,7 @@ Reading
   ``a,b,c`` reads ``a`` to ``b`` weighing ``c``. A table of two columns has
   unit weights. Other columns are ignored.
 - Vertex columns of integers are vertex ids (``relabel=`` as in
-  :mod:`parmst.io.edgelist` numbers sparse ones ``0..n-1``); any other text
+  :mod:`parmst.formats.edgelist` numbers sparse ones ``0..n-1``); any other text
   is a vertex name. Names are numbered in order of first appearance
   (``relabel="sorted"``: in sorted order) and kept as the graph's
   :attr:`~parmst.Graph.labels`; when one vertex column holds a name, both
@@ -67,16 +67,22 @@ from typing import Any
 
 import numpy as np
 
+from parmst._host_edges import EdgeArrays, checked
 from parmst._names import arrow_ids, order_of
 from parmst._optional import installed, require
 from parmst.errors import GraphFormatError, GraphValueError
-from parmst.graph import Graph
-from parmst.io._common import Metadata, check_choice, check_vertex_count, resolve_weight_dtype
-from parmst.io._emit import write_rows
-from parmst.io._files import check_readable, is_gzip, open_output, progress_bar, read_bytes
-from parmst.io._words import INT64_LIMIT, as_integers, parse_weights
+from parmst.formats._common import (
+    EdgeList,
+    Metadata,
+    check_choice,
+    check_vertex_count,
+    resolve_weight_dtype,
+)
+from parmst.formats._emit import write_rows
+from parmst.formats._files import check_readable, is_gzip, open_output, progress_bar, read_bytes
+from parmst.formats._words import INT64_LIMIT, as_integers, parse_weights
 
-__all__ = ["ENGINES", "choose_columns", "delimiter_of", "read", "read_with_labels", "write"]
+__all__ = ["ENGINES", "choose_columns", "delimiter_of", "read", "write"]
 
 logger = logging.getLogger(__name__)
 
@@ -340,13 +346,13 @@ def _read_arrow(path: str, delimiter: str, named: dict[str, str | None],
 
 
 # ---------------------------------------------------------------------------------- public
-def read_with_labels(path: str | os.PathLike, *, source: str | None = None,
-                     target: str | None = None, weight: str | None = None,
-                     delimiter: str | None = None, relabel: bool | str | None = None,
-                     num_vertices: int | None = None, weight_dtype: str | None = None,
-                     allow_nan: bool = False, engine: str | None = None,
-                     progress: bool | None = None) -> tuple[Graph, np.ndarray | None]:
-    """Read a CSV/TSV edge table; also return the graph's vertex names (None for ids).
+def read(path: str | os.PathLike, *, source: str | None = None,
+         target: str | None = None, weight: str | None = None,
+         delimiter: str | None = None, relabel: bool | str | None = None,
+         num_vertices: int | None = None, weight_dtype: str | None = None,
+         allow_nan: bool = False, engine: str | None = None,
+         progress: bool | None = None) -> EdgeArrays:
+    """Read a CSV/TSV edge table: its edges, and its vertex names (``labels``, None for ids).
 
     See the module docstring for the options. Raises GraphFormatError.
 
@@ -355,9 +361,13 @@ def read_with_labels(path: str | os.PathLike, *, source: str | None = None,
     >>> import os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "g.tsv")
     >>> _ = open(path, "w").write("u\\tv\\n10\\t999999999999\\n")
-    >>> g, labels = read_with_labels(path, relabel=True, engine="python")
-    >>> g.num_vertices, labels.tolist()
+    >>> edges = read(path, relabel=True, engine="python")
+    >>> edges.num_vertices, edges.labels.tolist()
     (2, [10, 999999999999])
+    >>> path = os.path.join(os.path.dirname(path), "g.csv")
+    >>> _ = open(path, "w").write("source,target,weight\\n0,1,2.5\\n1,2,1.0\\n")
+    >>> read(path).weight.tolist()
+    [2.5, 1.0]
     """
     path = os.fspath(path)
     check_choice("engine", engine, ENGINES)
@@ -385,36 +395,21 @@ def read_with_labels(path: str | os.PathLike, *, source: str | None = None,
         labels = None
         if not isinstance(src, np.ndarray):  # Arrow strings: numbered by Arrow
             src, dst, labels = arrow_ids(src, dst, order_of(relabel, names=True))
-        graph = Graph._from_ends(src, dst, w, num_vertices, allow_nan=allow_nan, copy=False,
-                                 relabel=relabel, labels=labels, columns=columns,
-                                 what=tuple(f"{role} column {chosen[role]!r}"
-                                            for role in ROLES))
+        return checked(src, dst, w, num_vertices, allow_nan=allow_nan, copy=False,
+                       relabel=relabel, labels=labels, columns=columns,
+                       what=tuple(f"{role} column {chosen[role]!r}" for role in ROLES))
     except GraphValueError as exc:
         raise GraphFormatError(path, str(exc)) from exc
-    return graph, graph.labels
 
 
-def read(path: str | os.PathLike, **options: Any) -> Graph:
-    """Read a CSV/TSV edge table (options: see :func:`read_with_labels`).
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> path = os.path.join(tempfile.mkdtemp(), "g.csv")
-    >>> _ = open(path, "w").write("source,target,weight\\n0,1,2.5\\n1,2,1.0\\n")
-    >>> read(path).weight.tolist()
-    [2.5, 1.0]
-    """
-    return read_with_labels(path, **options)[0]
-
-
-def write(graph: Graph, path: str | os.PathLike, *, delimiter: str | None = None,
+def write(graph: EdgeList, path: str | os.PathLike, *, delimiter: str | None = None,
           progress: bool | None = None) -> None:
     """Write ``graph`` as a CSV/TSV edge table with a header (see the module docstring).
 
     Examples
     --------
     >>> import os, tempfile
+    >>> from parmst import Graph
     >>> path = os.path.join(tempfile.mkdtemp(), "g.csv")
     >>> write(Graph.from_edges(["a", "b"], ["b", "c, d"], [1.5, 2.0]), path)
     >>> open(path).read().splitlines()

@@ -18,7 +18,7 @@ self-loops). A ``general`` matrix that holds an undirected graph stores
 ``"keep"`` (default: every entry is an edge, as SciPy's csgraph treats a
 matrix; mirrored entries become parallel edges, harmless for a spanning
 forest), ``"dedupe"`` (one edge per mirrored pair of equal value,
-unpaired entries stay, see :mod:`parmst.io._mirror`), ``"upper"``
+unpaired entries stay, see :mod:`parmst.formats._mirror`), ``"upper"``
 (entries with ``i <= j`` only) or ``"lower"`` (``i >= j``).
 
 Writing produces ``symmetric`` storage with each edge once as a lower
@@ -46,24 +46,25 @@ from functools import partial
 
 import numpy as np
 
-from parmst.graph import Graph
-from parmst.io._common import (
+from parmst._host_edges import EdgeArrays
+from parmst.formats._common import (
+    EdgeList,
     Metadata,
     check_choice,
     check_declared_vertices,
     drop_mirrors,
     finish_weights,
     floats_asked,
-    graph_from_rows,
     metadata_comment,
+    parsed_edges,
     resolve_weight_dtype,
     unit_weights,
     weight_limits,
 )
-from parmst.io._emit import write_rows
-from parmst.io._files import open_output, read_bytes
-from parmst.io._ranges import Before, Part, file_bytes, line_range
-from parmst.io._rows import Rows, RowSpec, TextFile, parse_rows
+from parmst.formats._emit import write_rows
+from parmst.formats._files import open_output, read_bytes
+from parmst.formats._ranges import Before, Part, file_bytes, line_range
+from parmst.formats._rows import Rows, RowSpec, TextFile, parse_rows
 
 BANNER = "%%MatrixMarket"
 FIELDS = {"integer": np.dtype(np.int64), "real": np.dtype(np.float64),
@@ -158,7 +159,7 @@ def select_general(rows: Rows, general: str) -> Rows:
 
 
 def read(path: str | os.PathLike, *, general: str = "keep", weight_dtype: str | None = None,
-         allow_nan: bool = False, progress: bool | None = None) -> Graph:
+         allow_nan: bool = False, progress: bool | None = None) -> EdgeArrays:
     """Read a Matrix Market coordinate file (see the module docstring).
 
     Examples
@@ -180,7 +181,7 @@ def read(path: str | os.PathLike, *, general: str = "keep", weight_dtype: str | 
         rows = select_general(rows, general)
     rows.src -= 1  # 1-based ids; the arrays are the parser's own
     rows.dst -= 1
-    return graph_from_rows(text.path, rows.src, rows.dst, finish_weights(rows, dtype), n)
+    return parsed_edges(text.path, rows.src, rows.dst, finish_weights(rows, dtype), n)
 
 
 def read_range(path: str | os.PathLike, rank: int, size: int, *, before: Before | None = None,
@@ -191,7 +192,7 @@ def read_range(path: str | os.PathLike, rank: int, size: int, *, before: Before 
     Every part reads the banner and the size line; the entry count is checked
     over the whole file by the caller, on the entries before the
     ``general=`` choice (:attr:`Part.rows_read`). ``before`` as in
-    :func:`parmst.io.edgelist.read_range`; ``general="dedupe"`` pairs entries
+    :func:`parmst.formats.edgelist.read_range`; ``general="dedupe"`` pairs entries
     across the whole file and is not offered.
 
     Examples
@@ -223,13 +224,14 @@ def read_range(path: str | os.PathLike, rank: int, size: int, *, before: Before 
                 size_line, partial(count_message, nnz), rows_read)
 
 
-def write(graph: Graph, path: str | os.PathLike, *, symmetry: str = "symmetric",
+def write(graph: EdgeList, path: str | os.PathLike, *, symmetry: str = "symmetric",
           metadata: bool = True, progress: bool | None = None) -> None:
     """Write ``graph`` as a Matrix Market coordinate file (see the module docstring).
 
     Examples
     --------
     >>> import os, tempfile
+    >>> from parmst import Graph
     >>> path = os.path.join(tempfile.mkdtemp(), "g.mtx")
     >>> write(Graph.from_edges([0], [1], [3]), path, symmetry="general", metadata=False)
     >>> open(path).read().splitlines()

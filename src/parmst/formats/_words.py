@@ -1,7 +1,7 @@
 """Text fields as numbers, where fields are already split (CSV tables, edge lists of names).
 
 The numeric text formats parse their bytes with the Numba tokenizer of
-:mod:`parmst.io._rows`; tables whose fields are strings (names beside the
+:mod:`parmst.formats._rows`; tables whose fields are strings (names beside the
 numbers) are split first and their weight column parsed here with NumPy, by
 the same rules: integers -> int64 (an integer literal beyond int64 refused
 unless floats are asked for), other numbers -> float64, a ``weight_dtype``

@@ -24,8 +24,8 @@ import numba
 import numpy as np
 
 from parmst.errors import GraphFormatError
-from parmst.io._files import is_gzip, read_bytes
-from parmst.io._rows import NEWLINE, TextFile, count_lines, count_words
+from parmst.formats._files import is_gzip, read_bytes
+from parmst.formats._rows import NEWLINE, TextFile, count_lines, count_words
 
 Before = Callable[[tuple[int, ...], Callable[[int], tuple[int, ...]]], tuple[int, ...]]
 

@@ -29,21 +29,22 @@ import os
 
 import numpy as np
 
-from parmst.graph import Graph
-from parmst.io._common import (
+from parmst._host_edges import EdgeArrays
+from parmst.formats._common import (
+    EdgeList,
     Metadata,
     check_declared_vertices,
     check_vertex_count,
     finish_weights,
     floats_asked,
-    graph_from_rows,
+    parsed_edges,
     resolve_weight_dtype,
     unit_weights,
     weight_limits,
 )
-from parmst.io._emit import write_rows
-from parmst.io._files import open_output, read_bytes
-from parmst.io._ranges import (
+from parmst.formats._emit import write_rows
+from parmst.formats._files import open_output, read_bytes
+from parmst.formats._ranges import (
     Before,
     Part,
     byte_range,
@@ -51,7 +52,7 @@ from parmst.io._ranges import (
     range_counts,
     simulated_before,
 )
-from parmst.io._rows import (
+from parmst.formats._rows import (
     INT64_MAX,
     RowSpec,
     TextFile,
@@ -67,7 +68,7 @@ HEADERS = {"WeightedEdgeArray": ("u", "v", "w"), "EdgeArray": ("u", "v")}
 
 def read(path: str | os.PathLike, *, num_vertices: int | None = None,
          weight_dtype: str | None = None, allow_nan: bool = False,
-         progress: bool | None = None) -> Graph:
+         progress: bool | None = None) -> EdgeArrays:
     """Read a PBBS ``WeightedEdgeArray`` (or ``EdgeArray``) file.
 
     Examples
@@ -82,7 +83,7 @@ def read(path: str | os.PathLike, *, num_vertices: int | None = None,
     text = TextFile(os.fspath(path), read_bytes(path, progress))
     spec, dtype, end, line = row_spec(text, num_vertices, weight_dtype, allow_nan)
     rows = parse_rows(text, end, line, spec, progress)
-    return graph_from_rows(text.path, rows.src, rows.dst, finish_weights(rows, dtype), num_vertices)
+    return parsed_edges(text.path, rows.src, rows.dst, finish_weights(rows, dtype), num_vertices)
 
 
 def row_spec(text: TextFile, num_vertices: int | None, weight_dtype: str | None,
@@ -119,7 +120,7 @@ def read_range(path: str | os.PathLike, rank: int, size: int, *, before: Before 
     Line breaks mean nothing in PBBS files, so the byte ranges (cut at line
     starts, as for the other text formats) are read as words: the words of
     the parts before this one (``before`` sums lines and words, see
-    :mod:`parmst.io._ranges`) tell which of its first words finish the
+    :mod:`parmst.formats._ranges`) tell which of its first words finish the
     previous part's last row, and a part reads past its range to finish its
     own last row.
 
@@ -149,12 +150,13 @@ def read_range(path: str | os.PathLike, rank: int, size: int, *, before: Before 
                 unit_weights(finish_weights(rows, dtype), len(rows.src)), dtype, num_vertices)
 
 
-def write(graph: Graph, path: str | os.PathLike, *, progress: bool | None = None) -> None:
+def write(graph: EdgeList, path: str | os.PathLike, *, progress: bool | None = None) -> None:
     """Write ``graph`` as a PBBS ``WeightedEdgeArray`` file, one triple per line.
 
     Examples
     --------
     >>> import os, tempfile
+    >>> from parmst import Graph
     >>> path = os.path.join(tempfile.mkdtemp(), "g.pbbs")
     >>> write(Graph.from_edges([1], [0], [0.5]), path)
     >>> open(path).read()

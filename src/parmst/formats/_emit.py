@@ -14,7 +14,7 @@ from typing import BinaryIO
 import numba
 import numpy as np
 
-from parmst.io._files import progress_bar
+from parmst.formats._files import progress_bar
 
 ROWS_PER_CHUNK = 1 << 20
 BYTES_PER_ROW_ESTIMATE = 20

@@ -9,7 +9,7 @@ Reading
   (int32); if it has three, every line must have three.
 - Weights: every weight an integer -> int64; any other number (``1.5``,
   ``1e3``, ``inf``, ``nan``) -> float64, correctly rounded. ``weight_dtype=``
-  (or parmst's metadata comment, see :mod:`parmst.io._common`) chooses
+  (or parmst's metadata comment, see :mod:`parmst.formats._common`) chooses
   int32/int64/float32/float64 instead; integer types then reject
   non-integers and out-of-range values with the line.
 - Optional header: Shou and He define none, but many generators write
@@ -22,7 +22,7 @@ Reading
 - ``relabel=True`` (or ``"sorted"``) maps arbitrary integer ids, even
   negative or sparse ones, onto ``0..n-1`` in increasing id order;
   ``relabel="first"`` numbers them in order of first appearance.
-  :func:`read_with_labels` returns the original id of each vertex, and the
+  :func:`read` returns the original id of each vertex (``labels``), and the
   graph keeps them as its :attr:`~parmst.Graph.labels`.
 - Vertex names: where an end of the first edge line is text that is no
   number (``alice bob 3``), every end is read as a name (text without spaces), with
@@ -32,7 +32,7 @@ Reading
 - ``symmetric="dedupe"`` keeps one edge per pair of mirrored lines
   ``u v w`` / ``v u w`` (files that list each undirected edge in both
   directions); the default ``"keep"`` makes every line an edge, so edge
-  ids are line order (see :mod:`parmst.io._mirror`).
+  ids are line order (see :mod:`parmst.formats._mirror`).
 - An empty file (or one with comments only) is an empty graph.
 
 Writing
@@ -41,7 +41,7 @@ A metadata comment first (``metadata=False`` leaves it out, losing the
 weight dtype and trailing isolated vertices), then ``u v w`` per edge in
 edge-id order. Float weights are written as the shortest decimal that
 reads back to the same float64. ``labels=`` writes vertex ``v`` as
-``labels[v]``: the ids that :func:`read_with_labels` returned, so that a
+``labels[v]``: the ids that :func:`read` returned, so that a
 relabelled graph (or its spanning forest) is written in the file's own ids.
 
 Example
@@ -65,12 +65,13 @@ from functools import partial
 
 import numpy as np
 
+from parmst._host_edges import EdgeArrays
 from parmst._names import vertex_ids
-from parmst.graph import Graph
-from parmst.io._common import (
+from parmst.formats._common import (
     RELABEL_CHOICES,
     SPARSE_HINT,
     SYMMETRIC_CHOICES,
+    EdgeList,
     Metadata,
     check_choice,
     check_declared_vertices,
@@ -78,18 +79,18 @@ from parmst.io._common import (
     drop_mirrors,
     finish_weights,
     floats_asked,
-    graph_from_rows,
     metadata_comment,
+    parsed_edges,
     relabel_ids,
     resolve_weight_dtype,
     unit_weights,
     weight_limits,
 )
-from parmst.io._emit import write_rows
-from parmst.io._files import open_output, read_bytes
-from parmst.io._ranges import Before, Part, announced_rows, file_bytes, line_range
-from parmst.io._rows import INT64_MAX, INT64_MIN, Rows, RowSpec, TextFile, parse_rows
-from parmst.io._words import is_number, parse_weights
+from parmst.formats._emit import write_rows
+from parmst.formats._files import open_output, read_bytes
+from parmst.formats._ranges import Before, Part, announced_rows, file_bytes, line_range
+from parmst.formats._rows import INT64_MAX, INT64_MIN, Rows, RowSpec, TextFile, parse_rows
+from parmst.formats._words import is_number, parse_weights
 
 COMMENTS = "#%"
 
@@ -216,12 +217,12 @@ def _edge_spec(layout: _Layout, comments: str, dtype: np.dtype | None, allow_nan
                    allow_nan=allow_nan, ids_count=ids_count, sparse_hint=SPARSE_HINT)
 
 
-def read_with_labels(path: str | os.PathLike, *, num_vertices: int | None = None,
-                     weight_dtype: str | None = None, header: bool | None = None,
-                     symmetric: str = "keep", relabel: bool | str = False,
-                     allow_nan: bool = False, progress: bool | None = None,
-                     comments: str = COMMENTS) -> tuple[Graph, np.ndarray | None]:
-    """Read an edge list; also return the original id of each vertex when ``relabel`` is on.
+def read(path: str | os.PathLike, *, num_vertices: int | None = None,
+         weight_dtype: str | None = None, header: bool | None = None, symmetric: str = "keep",
+         relabel: bool | str = False, allow_nan: bool = False, progress: bool | None = None,
+         comments: str = COMMENTS) -> EdgeArrays:
+    """Read an edge list: its edges, and the original id of each vertex (``labels``) when
+    ``relabel`` is on.
 
     See the module docstring for the options. Raises GraphFormatError.
 
@@ -230,8 +231,8 @@ def read_with_labels(path: str | os.PathLike, *, num_vertices: int | None = None
     >>> import os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "g.txt")
     >>> _ = open(path, "w").write("100 7 1\\n7 -3 2\\n")
-    >>> g, labels = read_with_labels(path, relabel="first")
-    >>> g.src.tolist(), g.dst.tolist(), labels.tolist()
+    >>> edges = read(path, relabel="first")
+    >>> edges.src.tolist(), edges.dst.tolist(), edges.labels.tolist()
     ([0, 1], [1, 2], [100, 7, -3])
     """
     check_choice("symmetric", symmetric, SYMMETRIC_CHOICES)
@@ -258,23 +259,7 @@ def read_with_labels(path: str | os.PathLike, *, num_vertices: int | None = None
         src, dst, labels = relabel_ids(rows.src, rows.dst, relabel)
     else:
         src, dst = rows.src, rows.dst
-    graph = graph_from_rows(text.path, src, dst, finish_weights(rows, dtype), num_vertices,
-                            labels)
-    return graph, labels
-
-
-def read(path: str | os.PathLike, **options) -> Graph:
-    """Read an edge list file (options: see :func:`read_with_labels`).
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> path = os.path.join(tempfile.mkdtemp(), "g.txt")
-    >>> _ = open(path, "w").write("# comment\\n0 1 5\\n1 2 7\\n")
-    >>> read(path).weight.tolist()
-    [5, 7]
-    """
-    return read_with_labels(path, **options)[0]
+    return parsed_edges(text.path, src, dst, finish_weights(rows, dtype), num_vertices, labels)
 
 
 def read_range(path: str | os.PathLike, rank: int, size: int, *, before: Before | None = None,
@@ -286,8 +271,8 @@ def read_range(path: str | os.PathLike, rank: int, size: int, *, before: Before 
     Every part reads the file's head (header line, metadata comment); the
     header's edge count is checked over the whole file by the caller, who
     sums the parts (:attr:`Part.expected_edges`). ``before`` gives the
-    lines of the parts before this one (see :mod:`parmst.io._ranges`); by
-    default one process counts them. Options as in :func:`read_with_labels`,
+    lines of the parts before this one (see :mod:`parmst.formats._ranges`); by
+    default one process counts them. Options as in :func:`read`,
     but ``symmetric="dedupe"`` and ``relabel`` need the whole file and are
     not offered.
 
@@ -315,17 +300,18 @@ def read_range(path: str | os.PathLike, rank: int, size: int, *, before: Before 
                 partial(announced_rows, m, "edges"))
 
 
-def write_lines(graph: Graph, path: str | os.PathLike, head: str, *, separator: str = " ",
+def write_lines(graph: EdgeList, path: str | os.PathLike, head: str, *, separator: str = " ",
                 labels: np.ndarray | None = None, progress: bool | None = None) -> None:
     """Write ``head`` (comment lines) and then one ``u v w`` line per edge.
 
     Vertex ``v`` is written as ``labels[v]`` (by default the graph's own
-    :attr:`~parmst.Graph.labels`, e.g. the ids that :func:`read_with_labels`
+    :attr:`~parmst.Graph.labels`, e.g. the ids that :func:`read`
     numbered), or as ``v`` where there are none.
 
     Examples
     --------
     >>> import os, tempfile
+    >>> from parmst import Graph
     >>> path = os.path.join(tempfile.mkdtemp(), "g.txt")
     >>> write_lines(Graph.from_edges([0], [1], [2.5]), path, "# note\\n", separator="\\t")
     >>> open(path).read()
@@ -353,18 +339,19 @@ def _check_labels(labels: np.ndarray, num_vertices: int) -> np.ndarray:
     return labels.astype(np.int64, copy=False)
 
 
-def write(graph: Graph, path: str | os.PathLike, *, metadata: bool = True,
+def write(graph: EdgeList, path: str | os.PathLike, *, metadata: bool = True,
           labels: np.ndarray | None = None, progress: bool | None = None) -> None:
     """Write ``graph`` as an edge list (see the module docstring).
 
     ``labels`` (by default the graph's :attr:`~parmst.Graph.labels`) writes
     vertex ``v`` as ``labels[v]``, e.g. the file ids that
-    :func:`read_with_labels` numbered; the metadata comment then leaves out
+    :func:`read` numbered; the metadata comment then leaves out
     the vertex count, which no longer bounds the ids.
 
     Examples
     --------
     >>> import os, tempfile
+    >>> from parmst import Graph
     >>> path = os.path.join(tempfile.mkdtemp(), "g.txt")
     >>> write(Graph.from_edges([0], [1], [3]), path, metadata=False)
     >>> open(path).read()

@@ -1,7 +1,7 @@
 """The shared tokenizer of the text formats: rows ``[prefix] u v [w]`` parsed straight from bytes.
 
 One Numba kernel walks the byte buffer row by row, parses ids and weights
-with :mod:`parmst.io._numbers`, checks id and weight ranges, and stops at the
+with :mod:`parmst.formats._numbers`, checks id and weight ranges, and stops at the
 first problem with its line, column and byte position, from which the Python
 driver writes the error message. Lines are separated by ``\\n`` (``\\r\\n``
 works: ``\\r`` counts as a space); fields by spaces or tabs. In stream mode
@@ -21,8 +21,8 @@ import numpy as np
 
 from parmst import _memory
 from parmst.errors import GraphFormatError
-from parmst.io._files import CHUNK_BYTES, progress_bar
-from parmst.io._numbers import (
+from parmst.formats._files import CHUNK_BYTES, progress_bar
+from parmst.formats._numbers import (
     NUMBER_FALLBACK,
     NUMBER_INT,
     NUMBER_INVALID,

@@ -4,7 +4,7 @@ Layout: ``c`` comment lines anywhere, one problem line ``p sp n m`` before
 the first arc, then ``m`` arc lines ``a u v w`` with 1-based ids
 ``1..n``. Weights are integers in the challenge files; parmst also reads
 and writes any number (``weight_dtype=`` and the metadata comment work as
-in :mod:`parmst.io.edgelist`).
+in :mod:`parmst.formats.edgelist`).
 
 Arcs versus edges
 -----------------
@@ -14,7 +14,7 @@ is an edge: the edge count equals the ``m`` of the problem line and the
 edge id is the arc's position, the numbering every DIMACS tool uses; the
 doubled roads are parallel edges, which change nothing in a spanning
 forest's weight. ``symmetric="dedupe"`` keeps one edge per mirrored arc pair
-(the earlier arc; unpaired arcs stay, see :mod:`parmst.io._mirror`), which
+(the earlier arc; unpaired arcs stay, see :mod:`parmst.formats._mirror`), which
 halves a road map; it costs a sort. Writing emits one arc per edge, or both
 directions with ``both_directions=True`` (read those back with
 ``symmetric="dedupe"`` to get the graph again).
@@ -40,25 +40,26 @@ from functools import partial
 
 import numpy as np
 
-from parmst.graph import Graph
-from parmst.io._common import (
+from parmst._host_edges import EdgeArrays
+from parmst.formats._common import (
     SYMMETRIC_CHOICES,
+    EdgeList,
     Metadata,
     check_choice,
     check_declared_vertices,
     drop_mirrors,
     finish_weights,
     floats_asked,
-    graph_from_rows,
     metadata_comment,
+    parsed_edges,
     resolve_weight_dtype,
     unit_weights,
     weight_limits,
 )
-from parmst.io._emit import write_rows
-from parmst.io._files import open_output, read_bytes
-from parmst.io._ranges import Before, Part, announced_rows, file_bytes, line_range
-from parmst.io._rows import RowSpec, TextFile, parse_rows
+from parmst.formats._emit import write_rows
+from parmst.formats._files import open_output, read_bytes
+from parmst.formats._ranges import Before, Part, announced_rows, file_bytes, line_range
+from parmst.formats._rows import RowSpec, TextFile, parse_rows
 
 PROBLEM_LINE = "'p sp <n> <m>'"
 
@@ -105,7 +106,7 @@ def _arc_spec(n: int, p_line: int, dtype: np.dtype | None, allow_nan: bool) -> R
 
 
 def read(path: str | os.PathLike, *, symmetric: str = "keep", weight_dtype: str | None = None,
-         allow_nan: bool = False, progress: bool | None = None) -> Graph:
+         allow_nan: bool = False, progress: bool | None = None) -> EdgeArrays:
     """Read a DIMACS ``.gr`` file (see the module docstring).
 
     Examples
@@ -128,7 +129,7 @@ def read(path: str | os.PathLike, *, symmetric: str = "keep", weight_dtype: str 
     rows = drop_mirrors(rows, symmetric)
     rows.src -= 1  # 1-based ids; the arrays are the parser's own
     rows.dst -= 1
-    return graph_from_rows(text.path, rows.src, rows.dst, finish_weights(rows, dtype), n)
+    return parsed_edges(text.path, rows.src, rows.dst, finish_weights(rows, dtype), n)
 
 
 def read_range(path: str | os.PathLike, rank: int, size: int, *, before: Before | None = None,
@@ -137,7 +138,7 @@ def read_range(path: str | os.PathLike, rank: int, size: int, *, before: Before 
 
     Every part reads the problem line; its arc count is checked over the
     whole file by the caller (:attr:`Part.expected_edges`). ``before`` as in
-    :func:`parmst.io.edgelist.read_range`; ``symmetric="dedupe"`` needs the
+    :func:`parmst.formats.edgelist.read_range`; ``symmetric="dedupe"`` needs the
     whole file and is not offered.
 
     Examples
@@ -160,13 +161,14 @@ def read_range(path: str | os.PathLike, rank: int, size: int, *, before: Before 
                 partial(announced_rows, m, "arc"))
 
 
-def write(graph: Graph, path: str | os.PathLike, *, both_directions: bool = False,
+def write(graph: EdgeList, path: str | os.PathLike, *, both_directions: bool = False,
           metadata: bool = True, progress: bool | None = None) -> None:
     """Write ``graph`` as a DIMACS ``.gr`` file (one arc per edge unless ``both_directions``).
 
     Examples
     --------
     >>> import os, tempfile
+    >>> from parmst import Graph
     >>> path = os.path.join(tempfile.mkdtemp(), "g.gr")
     >>> write(Graph.from_edges([0], [1], [9]), path, metadata=False)
     >>> open(path).read().splitlines()
