@@ -670,6 +670,12 @@ def index_dtype(n: int) -> type:
     return np.int32 if n < 2**31 else np.int64
 
 
+_LEAF_CHUNK = 64
+"""Leaves a thread takes at a time in :func:`nearest_k_all` (dynamic scheduling: a dense
+cluster's leaves cost more than a sparse region's, so equal shares of the leaves per thread
+leave threads idle)."""
+
+
 @numba.njit(cache=True, parallel=True)
 def _nearest_k_leaves(points, order, start, end, lo, hi, first_leaf, near, near_key):
     """:func:`nearest_k_leaf` of every leaf into ``near`` and ``near_key``, the leaves
@@ -697,6 +703,7 @@ def nearest_k_all(tree: KDTree, k: int) -> tuple[np.ndarray, np.ndarray]:
     n = len(tree.order)
     near = np.empty((n, k), dtype=index_dtype(n))
     near_key = np.empty((n, k))
-    _nearest_k_leaves(tree.points, tree.order, tree.start, tree.end, tree.lo, tree.hi,
-                      tree.first_leaf, near, near_key)
+    with numba.parallel_chunksize(_LEAF_CHUNK):
+        _nearest_k_leaves(tree.points, tree.order, tree.start, tree.end, tree.lo, tree.hi,
+                          tree.first_leaf, near, near_key)
     return near, near_key

@@ -71,6 +71,11 @@ a minimum of keys."""
 _BLOCK = 256
 """Query points per ``prange`` iteration: one scratch stack each, few enough for balance."""
 
+_BLOCK_CHUNK = 4
+"""Blocks a thread takes at a time in :func:`_answer_round` (dynamic scheduling: after the
+first rounds the points that search gather along the components' borders, so equal shares
+of the blocks per thread are unequal work)."""
+
 
 @numba.njit(cache=True, parallel=True)
 def _list_answers(comp, order, near, near_key, core2, mutual, cursor, answer, answer_key,
@@ -464,10 +469,11 @@ def _rounds(tree, core2: np.ndarray, node_core: np.ndarray, near: np.ndarray,
                           answer_key, answer_key.view(np.int64), lead, lead.view(np.int64),
                           bound_bits)
             node_components(comp, tree.start, tree.end, tree.first_leaf, node_comp)
-        with stats.phase("queries"):
-            searched = _answer_round(tree.points, tree.order, tree.start, tree.end, tree.lo,
-                                     tree.hi, tree.first_leaf, comp, node_comp, core2, node_core,
-                                     bound_bits.view(np.float64), bound_bits, answer, answer_key,
+        with stats.phase("queries"), numba.parallel_chunksize(_BLOCK_CHUNK):
+            searched = _answer_round(tree.points, tree.order, tree.start, tree.end,
+                                     tree.lo, tree.hi, tree.first_leaf, comp, node_comp,
+                                     core2, node_core, bound_bits.view(np.float64),
+                                     bound_bits, answer, answer_key,
                                      answer_key.view(np.int64))
         stats.worklist_sizes.append(int(searched))
         with stats.phase("hook"):
