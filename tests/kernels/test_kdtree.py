@@ -155,3 +155,21 @@ def test_a_parallel_split_finds_the_middle_whichever_run_holds_it(below: float,
     kdtree._select_in_run(into, into_index, 0, second, third, len(x), 500, 0)
     np.testing.assert_array_equal(into, x[into_index])
     assert into[:500, 0].max() <= into[500, 0] <= into[501:, 0].min()
+
+
+def test_levels_of_many_nodes_fill_their_boxes_minima_and_labels_in_parallel() -> None:
+    rng = np.random.default_rng(6)
+    tree = build(rng.random((20000, 2)), 2)
+    assert tree.first_leaf > kdtree._SERIAL_NODES  # some levels take the parallel loop
+    v = np.arange(tree.first_leaf)
+    np.testing.assert_array_equal(tree.lo[v], np.minimum(tree.lo[2 * v + 1], tree.lo[2 * v + 2]))
+    np.testing.assert_array_equal(tree.hi[v], np.maximum(tree.hi[2 * v + 1], tree.hi[2 * v + 2]))
+    values = rng.random(len(tree.order))
+    minima = node_minima(values, tree.start, tree.end, tree.first_leaf)
+    comp = (np.arange(len(tree.order)) // 64).astype(np.int32)  # runs of tree positions
+    node_comp = np.empty(tree.num_nodes, dtype=np.int32)
+    node_components(comp, tree.start, tree.end, tree.first_leaf, node_comp)
+    for u in range(tree.num_nodes):
+        a, z = tree.start[u], tree.end[u]
+        assert minima[u] == values[a:z].min()
+        assert node_comp[u] == (comp[a] if comp[a] == comp[z - 1] else -1)

@@ -329,10 +329,15 @@ def _select_in_run(points, index, lo, second, third, hi, middle, k):
         _select(points, index, third, hi, middle, k)
 
 
+_SERIAL_NODES = 4095
+"""Inner nodes above a level of fewer nodes than this are filled from their children on
+one thread: a parallel region per small level costs more than the level's work."""
+
+
 @numba.njit(cache=True, parallel=True)
 def _boxes(points, start, end, first_leaf):
     """Tight bounding boxes: each leaf's from its points, each inner node's from its
-    children; the nodes of a level in parallel."""
+    children; the nodes of a level in parallel (:data:`_SERIAL_NODES`)."""
     num_nodes, d = len(start), points.shape[1]
     lo = np.empty((num_nodes, d))
     hi = np.empty((num_nodes, d))
@@ -344,13 +349,21 @@ def _boxes(points, start, end, first_leaf):
                 lo[v, k] = min(lo[v, k], points[t, k])
                 hi[v, k] = max(hi[v, k], points[t, k])
     level = first_leaf
-    while level > 0:
+    while level > _SERIAL_NODES:
         level = (level - 1) // 2  # the first node of the level above; it has level + 1
         for v in numba.prange(level, 2 * level + 1):
-            for k in range(d):
-                lo[v, k] = min(lo[2 * v + 1, k], lo[2 * v + 2, k])
-                hi[v, k] = max(hi[2 * v + 1, k], hi[2 * v + 2, k])
+            _box_of_children(lo, hi, v)
+    for v in range(level - 1, -1, -1):
+        _box_of_children(lo, hi, v)
     return lo, hi
+
+
+@numba.njit(cache=True, inline="always")
+def _box_of_children(lo, hi, v):
+    """Node ``v``'s box: the union of its children's."""
+    for k in range(lo.shape[1]):
+        lo[v, k] = min(lo[2 * v + 1, k], lo[2 * v + 2, k])
+        hi[v, k] = max(hi[2 * v + 1, k], hi[2 * v + 2, k])
 
 
 def build(x: np.ndarray, leaf_size: int) -> KDTree:
@@ -397,15 +410,18 @@ def build(x: np.ndarray, leaf_size: int) -> KDTree:
 def node_minima(values, start, end, first_leaf):
     """Each node's smallest value among its points (``values`` in tree order): the core
     distance bound of a node for mutual reachability. Leaves in parallel, then the inner
-    nodes from their children, a level at a time in parallel."""
+    nodes from their children, a level at a time in parallel
+    (:data:`_SERIAL_NODES`)."""
     minima = np.empty(len(start))
     for v in numba.prange(first_leaf, len(start)):
         minima[v] = values[start[v]:end[v]].min()
     level = first_leaf
-    while level > 0:
+    while level > _SERIAL_NODES:
         level = (level - 1) // 2  # the first node of the level above; it has level + 1
         for v in numba.prange(level, 2 * level + 1):
             minima[v] = min(minima[2 * v + 1], minima[2 * v + 2])
+    for v in range(level - 1, -1, -1):
+        minima[v] = min(minima[2 * v + 1], minima[2 * v + 2])
     return minima
 
 
@@ -425,15 +441,23 @@ def node_components(comp, start, end, first_leaf, node_comp):
     """Fill ``node_comp``: the component of a node's points if they share one, else -1
     (Prokopenko et al., section 4.2: refreshed after every Borůvka round). Leaves in
     parallel (:func:`leaf_component`), then the inner nodes from their children, a level
-    at a time in parallel."""
+    at a time in parallel (:data:`_SERIAL_NODES`)."""
     for c in numba.prange(len(start) - first_leaf):
         node_comp[first_leaf + c] = leaf_component(comp, start, end, first_leaf + c)
     level = first_leaf
-    while level > 0:
+    while level > _SERIAL_NODES:
         level = (level - 1) // 2  # the first node of the level above; it has level + 1
         for v in numba.prange(level, 2 * level + 1):
-            left = node_comp[2 * v + 1]
-            node_comp[v] = left if left == node_comp[2 * v + 2] else -1
+            node_comp[v] = _label_of_children(node_comp, v)
+    for v in range(level - 1, -1, -1):
+        node_comp[v] = _label_of_children(node_comp, v)
+
+
+@numba.njit(cache=True, inline="always")
+def _label_of_children(node_comp, v):
+    """Node ``v``'s component: its children's if they share one, else -1."""
+    left = node_comp[2 * v + 1]
+    return left if left == node_comp[2 * v + 2] else -1
 
 
 @numba.njit(cache=True, inline="always")
