@@ -6,6 +6,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+import parmst
 from parmst._blocks import exclusive_sums
 from parmst.kernels.distance import pair_id
 from parmst.solvers.kdtree_boruvka import _NO_PAIR, _emit, _in_pair_order, _jump, _link
@@ -72,3 +73,13 @@ def test_pair_order_sorts_by_first_then_second_on_any_number_of_threads() -> Non
             assert out_keys.tolist() == keys[expected].tolist()
     finally:
         numba.set_num_threads(before)
+
+
+def test_one_round_joins_a_path_of_links_as_long_as_the_input() -> None:
+    # Gaps that grow along a line: every point's nearest point is the one before it, so
+    # the first round's links form one path through all the points.
+    x = np.cumsum(1.0 + np.arange(2000) * 1e-3)[:, None]
+    threads = min(2, numba.config.NUMBA_NUM_THREADS)
+    tree = parmst.euclidean_mst(x, solver="boruvka-kdtree/cpu", threads=threads)
+    assert tree.stats.rounds == 1
+    assert tree.src.tolist() == list(range(1999)) and tree.dst.tolist() == list(range(1, 2000))
