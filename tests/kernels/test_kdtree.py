@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 import pytest
 
+from parmst.kernels import kdtree
 from parmst.kernels.distance import pair_id
 from parmst.kernels.kdtree import (
     NO_POINT,
@@ -100,3 +102,74 @@ def test_nearest_outside_is_the_lightest_pair_to_another_component() -> None:
                                    tree.first_leaf, comp, node_comp, core2, node_core, q,
                                    keys.min() - 0.5, stack, stack_bound)
         assert found == NO_POINT
+
+
+def _split_everywhere(tree, d: int) -> bool:
+    """Whether every inner node's children are separated along some coordinate."""
+    for v in range(tree.first_leaf):
+        left = tree.points[tree.start[2 * v + 1]:tree.end[2 * v + 1]]
+        right = tree.points[tree.start[2 * v + 2]:tree.end[2 * v + 2]]
+        if not any(left[:, k].max() <= right[:, k].min() for k in range(d)):
+            return False
+    return True
+
+
+@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs two Numba threads")
+def test_top_levels_split_by_parallel_passes_give_a_tree_with_the_same_lists(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Nodes of 16 points and more split by the parallel passes (the top level on two
+    # threads): lattice points, duplicates and uniform points.
+    monkeypatch.setattr(kdtree, "_WIDE_RANGE", 16)
+    rng = np.random.default_rng(3)
+    before = numba.get_num_threads()
+    for x in (_points(), rng.random((3000, 2))):
+        trees = []
+        try:
+            for threads in (1, 2):
+                numba.set_num_threads(threads)
+                trees.append(build(x, 4))
+        finally:
+            numba.set_num_threads(before)
+        for tree in trees:
+            assert sorted(tree.order.tolist()) == list(range(len(x)))
+            np.testing.assert_array_equal(tree.points, x[tree.order])
+            assert _split_everywhere(tree, x.shape[1])
+        lists = []
+        for tree in trees:
+            near, near_key = nearest_k_all(tree, 5)
+            by_input = np.argsort(tree.order)
+            lists.append((tree.order[near][by_input], near_key[by_input]))
+        np.testing.assert_array_equal(lists[0][0], lists[1][0])
+        np.testing.assert_array_equal(lists[0][1], lists[1][1])
+
+
+@pytest.mark.parametrize("below, above", [(0.1, 0.2), (0.4, 0.6), (0.8, 0.9)])
+def test_a_parallel_split_finds_the_middle_whichever_run_holds_it(below: float,
+                                                                  above: float) -> None:
+    # Pivots that miss the median on either side (a sample far off), or bracket it.
+    x = np.random.default_rng(4).random((1001, 2))
+    points, index = x.copy(), np.arange(len(x))
+    into, into_index = np.empty_like(points), np.empty_like(index)
+    second, third = kdtree._partition_wide(points, index, into, into_index, 0, len(x), 0,
+                                           below, above)
+    kdtree._select_in_run(into, into_index, 0, second, third, len(x), 500, 0)
+    np.testing.assert_array_equal(into, x[into_index])
+    assert into[:500, 0].max() <= into[500, 0] <= into[501:, 0].min()
+
+
+def test_levels_of_many_nodes_fill_their_boxes_minima_and_labels_in_parallel() -> None:
+    rng = np.random.default_rng(6)
+    tree = build(rng.random((20000, 2)), 2)
+    assert tree.first_leaf > kdtree._SERIAL_NODES  # some levels take the parallel loop
+    v = np.arange(tree.first_leaf)
+    np.testing.assert_array_equal(tree.lo[v], np.minimum(tree.lo[2 * v + 1], tree.lo[2 * v + 2]))
+    np.testing.assert_array_equal(tree.hi[v], np.maximum(tree.hi[2 * v + 1], tree.hi[2 * v + 2]))
+    values = rng.random(len(tree.order))
+    minima = node_minima(values, tree.start, tree.end, tree.first_leaf)
+    comp = (np.arange(len(tree.order)) // 64).astype(np.int32)  # runs of tree positions
+    node_comp = np.empty(tree.num_nodes, dtype=np.int32)
+    node_components(comp, tree.start, tree.end, tree.first_leaf, node_comp)
+    for u in range(tree.num_nodes):
+        a, z = tree.start[u], tree.end[u]
+        assert minima[u] == values[a:z].min()
+        assert node_comp[u] == (comp[a] if comp[a] == comp[z - 1] else -1)

@@ -1,30 +1,85 @@
-"""The k-d tree Borůvka rounds' hooking (``parmst.solvers.kdtree_boruvka``)."""
+"""The k-d tree Borůvka rounds' parallel hooking and pair order
+(``parmst.solvers.kdtree_boruvka``)."""
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
+import parmst
+from parmst._blocks import exclusive_sums
 from parmst.kernels.distance import pair_id
-from parmst.solvers.kdtree_boruvka import _NO_PAIR, _hook
+from parmst.solvers.kdtree_boruvka import _NO_PAIR, _emit, _in_pair_order, _jump, _link
 
 
-def test_hook_reads_the_pair_back_from_its_id_when_the_holder_raced() -> None:
-    # Four points, two components' lightest pairs (0, 1) and (2, 3); component 0's holder
-    # names point 2, as a lost race of the lightest-answer pass leaves it.
+def test_link_records_a_pair_two_components_chose_once_and_reads_a_raced_holder_back() -> None:
+    # Four points in two components (labels 0 and 1); both chose the pair of inputs
+    # (0, 2). Component 1's holder names point 3 (input 1), whose answer is input 2: the
+    # pair (1, 2), as a lost race of the lightest-answer pass leaves it.
     n = 4
     order = np.array([2, 0, 3, 1])  # tree position -> input index
     position = np.argsort(order).astype(np.int32)
-    answer = np.array([2, 3, 0, 1], dtype=np.int32)  # tree positions
+    comp = np.array([0, 1, 0, 1], dtype=np.int32)
+    answer = np.array([1, 0, 1, 0], dtype=np.int32)  # tree positions
     best_id = np.full(n, _NO_PAIR, dtype=np.int64)
-    best = np.zeros(n, dtype=np.int32)
-    best_id[0], best[0] = pair_id(0, 1, n), 0  # point 0 is input 2: its pair is (2, 3)
-    best_id[1], best[1] = pair_id(2, 3, n), 0  # consistent: input 2's answer is input 3
-    bound = np.array([1.0, 2.0, 0.0, 0.0])
-    parent = np.arange(n, dtype=np.int32)
-    size = np.ones(n, dtype=np.int32)
+    best_id[0] = best_id[1] = pair_id(0, 2, n)
+    best = np.array([0, 3, 0, 0], dtype=np.int32)
+    roots = np.array([0, 1], dtype=np.int32)
+    link = np.full(n, -1, dtype=np.int32)
+    counts = np.empty((1, 2), dtype=np.int64)
+    _link(roots, comp, order, position, answer, best_id, best, link, counts)
+    assert link[:2].tolist() == [0, 0]  # the smaller label stays a root
+    assert counts.tolist() == [[1, 1]]  # one pair recorded, one root stays
     first, second, keys = np.empty(3, np.int64), np.empty(3, np.int64), np.empty(3)
-    count = _hook(order, position, answer, bound, best_id, best, parent, size, first, second,
-                  keys, 0)
-    assert count == 2
-    assert first[:2].tolist() == [0, 2] and second[:2].tolist() == [1, 3]
-    assert keys[:2].tolist() == [1.0, 2.0]
+    next_roots = np.full(2, -1, dtype=np.int32)
+    bound = np.array([1.5, 1.5, 0.0, 0.0])
+    _emit(roots, link, exclusive_sums(counts), best_id, bound, first, second, keys, 0,
+          next_roots)
+    assert (first[0], second[0], keys[0]) == (0, 2, 1.5)
+    assert next_roots[0] == 0
+
+
+def test_jump_takes_a_path_of_links_to_its_root_in_logarithmic_sweeps() -> None:
+    link = np.array([1, 2, 3, 4, 5, 6, 7, 7, 8], dtype=np.int32)  # 0 -> 1 -> ... -> 7; 8 alone
+    roots = np.arange(9, dtype=np.int32)
+    sweeps = 0
+    while _jump(roots, link):
+        sweeps += 1
+    assert link.tolist() == [7] * 8 + [8]
+    assert sweeps <= 3
+
+
+def test_pair_order_sorts_by_first_then_second_on_any_number_of_threads() -> None:
+    rng = np.random.default_rng(5)
+    n = 5000  # not a multiple of the ranges
+    pairs = {(0, j) for j in range(1, 60)}  # a star: a group sorted by argsort
+    while len(pairs) < 3000:
+        i, j = sorted(rng.integers(0, n, 2).tolist())
+        if i < j:
+            pairs.add((i, j))
+    pairs = list(pairs)
+    rng.shuffle(pairs)
+    first = np.array([p[0] for p in pairs], dtype=np.int64)
+    second = np.array([p[1] for p in pairs], dtype=np.int64)
+    keys = rng.random(len(pairs))
+    expected = np.lexsort((second, first))
+    before = numba.get_num_threads()
+    try:
+        for threads in {1, min(2, numba.config.NUMBA_NUM_THREADS)}:
+            numba.set_num_threads(threads)
+            out_first, out_second, out_keys = _in_pair_order(first, second, keys, n)
+            assert out_first.tolist() == first[expected].tolist()
+            assert out_second.tolist() == second[expected].tolist()
+            assert out_keys.tolist() == keys[expected].tolist()
+    finally:
+        numba.set_num_threads(before)
+
+
+def test_one_round_joins_a_path_of_links_as_long_as_the_input() -> None:
+    # Gaps that grow along a line: every point's nearest point is the one before it, so
+    # the first round's links form one path through all the points.
+    x = np.cumsum(1.0 + np.arange(2000) * 1e-3)[:, None]
+    threads = min(2, numba.config.NUMBA_NUM_THREADS)
+    tree = parmst.euclidean_mst(x, solver="boruvka-kdtree/cpu", threads=threads)
+    assert tree.stats.rounds == 1
+    assert tree.src.tolist() == list(range(1999)) and tree.dst.tolist() == list(range(1, 2000))

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from parmst._blocks import block_span, exclusive_sums, num_blocks
 from parmst.kernels.distance import add_square, mutual_reachability, pair_id, squared_distance
 
 __all__ = ["NO_POINT", "STACK_SIZE", "KDTree", "build", "index_dtype", "leaf_component",
@@ -201,10 +202,142 @@ def _split_level(points, index, start, end, first, count):
         _select(points, index, start[v], end[v], middle, _widest(points, start[v], end[v]))
 
 
+_WIDE_RANGE = 1 << 16
+"""The smallest node that splits by parallel passes (:func:`_split_wide`): below, one
+thread per node is cheaper than the passes' bookkeeping."""
+
+_PIVOT_SAMPLE = 1 << 15
+"""Keys sampled to bracket the median of a node split by parallel passes: about
+``6 / sqrt(sample)`` (3%) of the node's points fall between the two pivots."""
+
+
+@numba.njit(cache=True, parallel=True)
+def _start_rows(x, points, index):
+    """``points = x`` and ``index = 0 .. n - 1``, in parallel (NumPy's copy runs on one thread)."""
+    for t in numba.prange(len(x)):
+        index[t] = t
+        for k in range(x.shape[1]):
+            points[t, k] = x[t, k]
+
+
+@numba.njit(cache=True, parallel=True)
+def _widest_wide(points, lo, hi):
+    """:func:`_widest` of a large range: each block's extent in parallel
+    (:mod:`parmst._blocks`), then the widest coordinate of their union (the same
+    coordinate: minima and maxima are exact)."""
+    d, m = points.shape[1], hi - lo
+    blocks = num_blocks(m)
+    low = np.empty((blocks, d))
+    high = np.empty((blocks, d))
+    for b in numba.prange(blocks):
+        first, stop = block_span(b, m)
+        for k in range(d):
+            low[b, k] = high[b, k] = points[lo + first, k]
+        for t in range(lo + first + 1, lo + stop):
+            for k in range(d):
+                low[b, k] = min(low[b, k], points[t, k])
+                high[b, k] = max(high[b, k], points[t, k])
+    best, widest = 0, -1.0
+    for k in range(d):
+        if high[:, k].max() - low[:, k].min() > widest:
+            best, widest = k, high[:, k].max() - low[:, k].min()
+    return best
+
+
+@numba.njit(cache=True)
+def _pivots(points, lo, hi, middle, k):
+    """Two keys along coordinate ``k`` that most likely bracket the key of rank ``middle``
+    in rows ``lo:hi``: Floyd and Rivest's sampling step (their SELECT, "Algorithm 489",
+    CACM 1975), on :data:`_PIVOT_SAMPLE` evenly spaced rows, three standard deviations of
+    the sampled rank either side."""
+    m = hi - lo
+    count = min(_PIVOT_SAMPLE, m)
+    sample = np.empty(count)
+    for i in range(count):
+        sample[i] = points[lo + (i * m) // count, k]
+    sample.sort()
+    rank = (middle - lo) * count / m
+    margin = 3.0 * np.sqrt(count)
+    return (sample[max(0, int(rank - margin))],
+            sample[min(count - 1, int(rank + margin))])
+
+
+@numba.njit(cache=True, parallel=True)
+def _partition_wide(points, index, into, into_index, lo, hi, k, below, above):
+    """Rows ``lo:hi`` of ``points`` (and ``index``) into the same rows of ``into`` (and
+    ``into_index``) in three runs: keys along ``k`` under ``below``, from ``below`` to
+    ``above``, over ``above``; returns where the second and third runs start. Fixed
+    blocks count their rows, then write them from their prefix sums
+    (:mod:`parmst._blocks`): stable, the same rows on any number of threads."""
+    m = hi - lo
+    blocks = num_blocks(m)
+    counts = np.empty((blocks, 3), dtype=np.int64)
+    for b in numba.prange(blocks):
+        first, stop = block_span(b, m)
+        under = over = 0
+        for t in range(lo + first, lo + stop):
+            under += points[t, k] < below
+            over += points[t, k] > above
+        counts[b, 0], counts[b, 1], counts[b, 2] = under, stop - first - under - over, over
+    offsets = exclusive_sums(counts)
+    second = lo + offsets[blocks, 0]
+    third = second + offsets[blocks, 1]
+    for b in numba.prange(blocks):
+        slots = (lo + offsets[b, 0], second + offsets[b, 1], third + offsets[b, 2])
+        under, inside, over = slots
+        first, stop = block_span(b, m)
+        for t in range(lo + first, lo + stop):
+            key = points[t, k]
+            if key < below:
+                slot = under
+                under += 1
+            elif key > above:
+                slot = over
+                over += 1
+            else:
+                slot = inside
+                inside += 1
+            into_index[slot] = index[t]
+            for c in range(points.shape[1]):
+                into[slot, c] = points[t, c]
+    return second, third
+
+
+def _split_wide(points, index, into, into_index, lo, hi):
+    """Split rows ``lo:hi`` at their middle along their widest coordinate as
+    :func:`_select` does, by parallel passes, the rows moving from ``points`` into
+    ``into``: the pivots bracket the middle rank (:func:`_pivots`), one parallel pass
+    puts the rows between them together (:func:`_partition_wide`), and a selection
+    within those few finishes (within the run that holds the middle, if the sample
+    missed)."""
+    middle = (lo + hi) // 2
+    k = _widest_wide(points, lo, hi)
+    below, above = _pivots(points, lo, hi, middle, k)
+    second, third = _partition_wide(points, index, into, into_index, lo, hi, k, below, above)
+    _select_in_run(into, into_index, lo, second, third, hi, middle, k)
+
+
+def _select_in_run(points, index, lo, second, third, hi, middle, k):
+    """Finish a split after :func:`_partition_wide` left rows ``lo:hi`` in three runs along
+    ``k`` (starting at ``lo``, ``second``, ``third``): select row ``middle`` within the
+    run that holds it (:func:`_select`); the runs are in key order already."""
+    if middle < second:
+        _select(points, index, lo, second, middle, k)
+    elif middle < third:
+        _select(points, index, second, third, middle, k)
+    else:
+        _select(points, index, third, hi, middle, k)
+
+
+_SERIAL_NODES = 4095
+"""Inner nodes above a level of fewer nodes than this are filled from their children on
+one thread: a parallel region per small level costs more than the level's work."""
+
+
 @numba.njit(cache=True, parallel=True)
 def _boxes(points, start, end, first_leaf):
-    """Tight bounding boxes: each leaf's from its points (leaves in parallel), each inner
-    node's from its children."""
+    """Tight bounding boxes: each leaf's from its points, each inner node's from its
+    children; the nodes of a level in parallel (:data:`_SERIAL_NODES`)."""
     num_nodes, d = len(start), points.shape[1]
     lo = np.empty((num_nodes, d))
     hi = np.empty((num_nodes, d))
@@ -215,16 +348,32 @@ def _boxes(points, start, end, first_leaf):
             for k in range(d):
                 lo[v, k] = min(lo[v, k], points[t, k])
                 hi[v, k] = max(hi[v, k], points[t, k])
-    for v in range(first_leaf - 1, -1, -1):
-        for k in range(d):
-            lo[v, k] = min(lo[2 * v + 1, k], lo[2 * v + 2, k])
-            hi[v, k] = max(hi[2 * v + 1, k], hi[2 * v + 2, k])
+    level = first_leaf
+    while level > _SERIAL_NODES:
+        level = (level - 1) // 2  # the first node of the level above; it has level + 1
+        for v in numba.prange(level, 2 * level + 1):
+            _box_of_children(lo, hi, v)
+    for v in range(level - 1, -1, -1):
+        _box_of_children(lo, hi, v)
     return lo, hi
+
+
+@numba.njit(cache=True, inline="always")
+def _box_of_children(lo, hi, v):
+    """Node ``v``'s box: the union of its children's."""
+    for k in range(lo.shape[1]):
+        lo[v, k] = min(lo[2 * v + 1, k], lo[2 * v + 2, k])
+        hi[v, k] = max(hi[2 * v + 1, k], hi[2 * v + 2, k])
 
 
 def build(x: np.ndarray, leaf_size: int) -> KDTree:
     """The k-d tree of the float64 points ``x`` (shape (n, d)), leaves of at most
-    ``leaf_size`` points (2 for ``leaf_size=1``), none empty; levels split in parallel on the Numba threads in use.
+    ``leaf_size`` points (2 for ``leaf_size=1``), none empty, on the Numba threads in use:
+    a level of fewer nodes than threads splits each large node by parallel passes
+    (:func:`_split_wide`), the levels below split their nodes in parallel. On one thread
+    every node splits by :func:`_select` (the passes move about twice the bytes), so the
+    order of the points within a node may depend on the number of threads; the tree's
+    answers do not.
 
     Examples
     --------
@@ -237,9 +386,20 @@ def build(x: np.ndarray, leaf_size: int) -> KDTree:
     depth = _depth(n, leaf_size)
     num_nodes = (1 << (depth + 1)) - 1
     start, end = _node_ranges(n, num_nodes)
-    index = np.arange(n, dtype=np.int64)
-    points = np.array(x, dtype=np.float64, order="C")  # a copy: the caller's rows stay put
-    for level in range(depth):
+    x = np.ascontiguousarray(x, dtype=np.float64)
+    index = np.empty(n, dtype=np.int64)
+    points = np.empty_like(x)  # a copy: the caller's rows stay put
+    _start_rows(x, points, index)
+    wide = 0  # the top levels of fewer nodes than threads
+    while (1 << wide) < numba.get_num_threads() and wide < depth and n >> wide >= _WIDE_RANGE:
+        wide += 1
+    if wide:
+        into, into_index = np.empty_like(points), np.empty_like(index)
+        for level in range(wide):  # each level moves the rows to the other buffer
+            for v in range((1 << level) - 1, (2 << level) - 1):
+                _split_wide(points, index, into, into_index, start[v], end[v])
+            points, index, into, into_index = into, into_index, points, index
+    for level in range(wide, depth):
         _split_level(points, index, start, end, (1 << level) - 1, 1 << level)
     first_leaf = (1 << depth) - 1
     lo, hi = _boxes(points, start, end, first_leaf)
@@ -250,11 +410,17 @@ def build(x: np.ndarray, leaf_size: int) -> KDTree:
 def node_minima(values, start, end, first_leaf):
     """Each node's smallest value among its points (``values`` in tree order): the core
     distance bound of a node for mutual reachability. Leaves in parallel, then the inner
-    nodes from their children."""
+    nodes from their children, a level at a time in parallel
+    (:data:`_SERIAL_NODES`)."""
     minima = np.empty(len(start))
     for v in numba.prange(first_leaf, len(start)):
         minima[v] = values[start[v]:end[v]].min()
-    for v in range(first_leaf - 1, -1, -1):
+    level = first_leaf
+    while level > _SERIAL_NODES:
+        level = (level - 1) // 2  # the first node of the level above; it has level + 1
+        for v in numba.prange(level, 2 * level + 1):
+            minima[v] = min(minima[2 * v + 1], minima[2 * v + 2])
+    for v in range(level - 1, -1, -1):
         minima[v] = min(minima[2 * v + 1], minima[2 * v + 2])
     return minima
 
@@ -274,12 +440,24 @@ def leaf_component(comp, start, end, v):
 def node_components(comp, start, end, first_leaf, node_comp):
     """Fill ``node_comp``: the component of a node's points if they share one, else -1
     (Prokopenko et al., section 4.2: refreshed after every Borůvka round). Leaves in
-    parallel (:func:`leaf_component`), then the inner nodes from their children."""
+    parallel (:func:`leaf_component`), then the inner nodes from their children, a level
+    at a time in parallel (:data:`_SERIAL_NODES`)."""
     for c in numba.prange(len(start) - first_leaf):
         node_comp[first_leaf + c] = leaf_component(comp, start, end, first_leaf + c)
-    for v in range(first_leaf - 1, -1, -1):
-        left = node_comp[2 * v + 1]
-        node_comp[v] = left if left == node_comp[2 * v + 2] else -1
+    level = first_leaf
+    while level > _SERIAL_NODES:
+        level = (level - 1) // 2  # the first node of the level above; it has level + 1
+        for v in numba.prange(level, 2 * level + 1):
+            node_comp[v] = _label_of_children(node_comp, v)
+    for v in range(level - 1, -1, -1):
+        node_comp[v] = _label_of_children(node_comp, v)
+
+
+@numba.njit(cache=True, inline="always")
+def _label_of_children(node_comp, v):
+    """Node ``v``'s component: its children's if they share one, else -1."""
+    left = node_comp[2 * v + 1]
+    return left if left == node_comp[2 * v + 2] else -1
 
 
 @numba.njit(cache=True, inline="always")
@@ -516,6 +694,12 @@ def index_dtype(n: int) -> type:
     return np.int32 if n < 2**31 else np.int64
 
 
+_LEAF_CHUNK = 64
+"""Leaves a thread takes at a time in :func:`nearest_k_all` (dynamic scheduling: a dense
+cluster's leaves cost more than a sparse region's, so equal shares of the leaves per thread
+leave threads idle)."""
+
+
 @numba.njit(cache=True, parallel=True)
 def _nearest_k_leaves(points, order, start, end, lo, hi, first_leaf, near, near_key):
     """:func:`nearest_k_leaf` of every leaf into ``near`` and ``near_key``, the leaves
@@ -543,6 +727,7 @@ def nearest_k_all(tree: KDTree, k: int) -> tuple[np.ndarray, np.ndarray]:
     n = len(tree.order)
     near = np.empty((n, k), dtype=index_dtype(n))
     near_key = np.empty((n, k))
-    _nearest_k_leaves(tree.points, tree.order, tree.start, tree.end, tree.lo, tree.hi,
-                      tree.first_leaf, near, near_key)
+    with numba.parallel_chunksize(_LEAF_CHUNK):
+        _nearest_k_leaves(tree.points, tree.order, tree.start, tree.end, tree.lo, tree.hi,
+                          tree.first_leaf, near, near_key)
     return near, near_key

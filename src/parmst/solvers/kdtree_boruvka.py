@@ -22,6 +22,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from parmst._blocks import block_span, exclusive_sums, num_blocks
 from parmst._threads import using_threads
 from parmst.errors import ParmstError
 from parmst.kernels.distance import mutual_reachability, pair_id, pair_of_id, precedes_pair
@@ -35,7 +36,6 @@ from parmst.kernels.kdtree import (
     node_components,
     node_minima,
 )
-from parmst.kernels.unionfind import find, union_roots
 from parmst.solvers.cpu._atomics import atomic_load, atomic_min
 from parmst.stats import Stats
 
@@ -70,6 +70,11 @@ a minimum of keys."""
 
 _BLOCK = 256
 """Query points per ``prange`` iteration: one scratch stack each, few enough for balance."""
+
+_BLOCK_CHUNK = 4
+"""Blocks a thread takes at a time in :func:`_answer_round` (dynamic scheduling: after the
+first rounds the points that search gather along the components' borders, so equal shares
+of the blocks per thread are unequal work)."""
 
 
 @numba.njit(cache=True, parallel=True)
@@ -213,53 +218,193 @@ def _lightest_answers(comp, order, answer, answer_bits, bits, best_id, best):
                 best[comp[q]] = q
 
 
-@numba.njit(cache=True)
-def _hook(order, position, answer, bound, best_id, best, parent, size, first, second, keys,
-          count):
-    """Borůvka's hooking: each component's lightest pair (``best_id``, held by point
-    ``best``, its key in ``bound``) joins it to another; a pair two components both chose
-    is taken once. Records the new pairs (input indices, ``first < second``) from
-    position ``count``; returns the new count. Where ``best`` holds another pair than
+@numba.njit(cache=True, parallel=True)
+def _link(roots, comp, order, position, answer, best_id, best, link, counts):
+    """Borůvka's hooking, the components in parallel (blocks of :mod:`parmst._blocks` over
+    ``roots``, the labels of the round's components): each component links to the
+    component across its lightest pair (``best_id``, held by point ``best``). Under a
+    strict total order these links form a forest but for two components that chose the
+    same pair, which link to each other: of those two the smaller label stays a root (it
+    links to itself) and records the pair, so each chosen pair is recorded once, as the
+    serial union-find's hooking would. ``counts[b]``: block ``b``'s recorded pairs and
+    roots that stay, for :func:`_emit`. Where ``best`` holds another pair than
     ``best_id`` (a race of :func:`_lightest_answers`), the pair is read back from its id
     (``position``: each input index's tree position)."""
-    n = len(order)
-    for c in range(n):
-        ident = best_id[c]
-        if ident == _NO_PAIR:
-            continue
-        q = best[c]
-        p = answer[q]
-        i, j = min(order[q], order[p]), max(order[q], order[p])
-        if pair_id(i, j, n) != ident:
-            i, j = pair_of_id(ident, n)
-            q, p = position[i], position[j]
-        ru, rv = find(parent, q), find(parent, p)
-        if ru != rv:
-            union_roots(parent, size, ru, rv)
-            first[count], second[count], keys[count] = i, j, bound[c]
-            count += 1
-    return count
-
-
-@numba.njit(cache=True)
-def _root(parent, v):
-    """The union-find root of ``v``, read without writing."""
-    while parent[v] != v:
-        v = parent[v]
-    return v
+    n, m = len(order), len(roots)
+    for b in numba.prange(num_blocks(m)):
+        recorded = stays = 0
+        lo, hi = block_span(b, m)
+        for r in range(lo, hi):
+            c = roots[r]
+            ident = best_id[c]
+            if ident == _NO_PAIR:  # no pair found: a bug, which the caller reports
+                link[c] = c
+                stays += 1
+                continue
+            q = best[c]
+            p = answer[q]
+            if pair_id(order[q], order[p], n) != ident:
+                i, j = pair_of_id(ident, n)
+                q, p = position[i], position[j]
+                if comp[q] != c:
+                    p = q
+            target = comp[p]
+            if best_id[target] != ident or c < target:
+                recorded += 1
+            if best_id[target] == ident and c < target:
+                link[c] = c
+                stays += 1
+            else:
+                link[c] = target
+        counts[b, 0], counts[b, 1] = recorded, stays
 
 
 @numba.njit(cache=True, parallel=True)
-def _next_round(parent, comp, bits, best_id):
-    """Each point's component after the hooking: its union-find root, into ``comp`` and
-    ``parent`` (every point then straight under its root); and the component scratch of
-    the next round reset (``bits`` to :data:`_INF_BITS`, ``best_id`` to none). Points in
-    parallel: a point's parent only moves to its root, so a walk that reads it meanwhile
-    still ends there."""
+def _jump(roots, link):
+    """One pointer-jumping sweep over the components' links (``link[c] = link[link[c]]``,
+    in place; a concurrent read sees an older or newer link, both on the way to the
+    same root); returns how many changed (none: every link names its tree's root)."""
+    changed = 0
+    for r in numba.prange(len(roots)):
+        c = roots[r]
+        up = link[link[c]]
+        if up != link[c]:
+            link[c] = up
+            changed += 1
+    return changed
+
+
+@numba.njit(cache=True, parallel=True)
+def _emit(roots, link, offsets, best_id, bound, first, second, keys, count, next_roots):
+    """After :func:`_link`: write the pairs the components record (input indices
+    ``first < second``, key from ``bound``) from position ``count`` on, and the labels
+    that stay roots into ``next_roots``, each block from its offset in ``offsets``
+    (:func:`parmst._blocks.exclusive_sums` of :func:`_link`'s counts): the order of
+    ``roots`` on any number of threads. A component records its pair unless the
+    component it links to chose the same pair (and so records it as a root)."""
+    n, m = len(best_id), len(roots)
+    for b in numba.prange(num_blocks(m)):
+        e, s = count + offsets[b, 0], offsets[b, 1]
+        lo, hi = block_span(b, m)
+        for r in range(lo, hi):
+            c = roots[r]
+            ident = best_id[c]
+            if link[c] == c:
+                next_roots[s] = c
+                s += 1
+            if ident != _NO_PAIR and (link[c] == c or best_id[link[c]] != ident):
+                first[e], second[e] = pair_of_id(ident, n)
+                keys[e] = bound[c]
+                e += 1
+
+
+@numba.njit(cache=True, parallel=True)
+def _relabel(comp, link, roots, bits, best_id):
+    """Each point's component after the hooking (``link`` of its old label, jumped to
+    its tree's root: :func:`_jump`), and the components' scratch of the next round reset
+    (``bits`` to :data:`_INF_BITS`, ``best_id`` to none: only the old labels were set)."""
     for q in numba.prange(len(comp)):
-        root = _root(parent, np.int64(q))
-        comp[q], parent[q] = root, root
+        comp[q] = link[comp[q]]
+    for r in numba.prange(len(roots)):
+        bits[roots[r]], best_id[roots[r]] = _INF_BITS, _NO_PAIR
+
+
+@numba.njit(cache=True, parallel=True)
+def _first_round(order, comp, roots, answer, answer_key, cursor, bits, best_id, position):
+    """The state before the first round, in one parallel pass (the pages of these
+    arrays are first written by the threads, not by one NumPy fill): every point its own
+    component, no answer, its list unread; the components' scratch reset; each input
+    index's tree position in ``position``."""
+    for q in numba.prange(len(order)):
+        comp[q] = roots[q] = q
+        answer[q] = NO_POINT
+        answer_key[q] = 0.0
+        cursor[q] = 0
         bits[q], best_id[q] = _INF_BITS, _NO_PAIR
+        position[order[q]] = q
+
+
+_BUCKETS = 1024
+"""Ranges of first ends that :func:`_in_pair_order` sorts the pairs into first: few enough
+that a block's writes go to cached lines, many enough that a range's pairs fit in cache."""
+
+_SORTED_GROUP = 16
+"""Pairs of one first end sorted by insertion up to this many, by ``np.argsort`` above
+(many equal points make stars)."""
+
+
+@numba.njit(cache=True, parallel=True)
+def _in_pair_order(first, second, keys, n):
+    """The pairs (``first < second``, with their keys) sorted by ``(first, second)``, the
+    order of their pair ids that the :class:`~parmst.Forest` keeps, in parallel and
+    without atomics (an atomic slot per pair fences every scattered write: 5-10x slower
+    on one thread than the serial counting sort): a stable scatter of fixed blocks of
+    pairs into :data:`_BUCKETS` ranges of first ends (an MSD radix pass:
+    :mod:`parmst._blocks`), then a counting sort of each range by ``first`` and each
+    first end's few pairs by ``second``, the ranges in parallel. The result does not
+    depend on the number of threads."""
+    m = len(first)
+    width = (n + _BUCKETS - 1) // _BUCKETS  # first ends per range
+    blocks = num_blocks(m)
+    counts = np.empty((blocks, _BUCKETS), dtype=np.int64)
+    for b in numba.prange(blocks):
+        counts[b, :] = 0
+        lo, hi = block_span(b, m)
+        for e in range(lo, hi):
+            counts[b, first[e] // width] += 1
+    offsets = exclusive_sums(counts)  # per range, by block; the last row: range sizes
+    start = np.zeros(_BUCKETS + 1, dtype=np.int64)
+    for u in range(_BUCKETS):
+        start[u + 1] = start[u] + offsets[blocks, u]
+    part_first = np.empty(m, dtype=np.int64)
+    part_second = np.empty(m, dtype=np.int64)
+    part_keys = np.empty(m)
+    for b in numba.prange(blocks):
+        slot = offsets[b, :] + start[:_BUCKETS]
+        lo, hi = block_span(b, m)
+        for e in range(lo, hi):
+            u = first[e] // width
+            part_first[slot[u]], part_second[slot[u]], part_keys[slot[u]] = (
+                first[e], second[e], keys[e])
+            slot[u] += 1
+    out_first = np.empty(m, dtype=np.int64)
+    out_second = np.empty(m, dtype=np.int64)
+    out_keys = np.empty(m)
+    for u in numba.prange(_BUCKETS):
+        _sort_range(part_first, part_second, part_keys, start[u], start[u + 1], u * width,
+                    width, out_first, out_second, out_keys)
+    return out_first, out_second, out_keys
+
+
+@numba.njit(cache=True)
+def _sort_range(first, second, keys, lo, hi, base, width, out_first, out_second, out_keys):
+    """Pairs ``lo .. hi - 1`` (first ends ``base .. base + width - 1``) into the same
+    positions of the ``out_`` arrays, sorted by ``(first, second)``: a counting sort by
+    ``first``, then each first end's pairs by ``second``."""
+    group = np.zeros(width + 1, dtype=np.int64)
+    for e in range(lo, hi):
+        group[first[e] - base + 1] += 1
+    group[0] = lo
+    for i in range(width):
+        group[i + 1] += group[i]
+    fill = group[:width].copy()
+    for e in range(lo, hi):
+        slot = fill[first[e] - base]
+        out_first[slot], out_second[slot], out_keys[slot] = first[e], second[e], keys[e]
+        fill[first[e] - base] = slot + 1
+    for i in range(width):
+        a, z = group[i], group[i + 1]
+        if z - a > _SORTED_GROUP:
+            by = np.argsort(out_second[a:z]) + a
+            out_second[a:z], out_keys[a:z] = out_second[by], out_keys[by]
+            continue
+        for t in range(a + 1, z):
+            j, key = out_second[t], out_keys[t]
+            slot = t
+            while slot > a and out_second[slot - 1] > j:
+                out_second[slot], out_keys[slot] = out_second[slot - 1], out_keys[slot - 1]
+                slot -= 1
+            out_second[slot], out_keys[slot] = j, key
 
 
 def solve(x: np.ndarray, stats: Stats, *, min_samples: int | None, leaf_size: int | None,
@@ -294,26 +439,29 @@ def solve(x: np.ndarray, stats: Stats, *, min_samples: int | None, leaf_size: in
 
 def _rounds(tree, core2: np.ndarray, node_core: np.ndarray, near: np.ndarray,
             near_key: np.ndarray, mutual: bool, stats: Stats):
-    """Borůvka rounds until one tree spans the points."""
+    """Borůvka rounds until one tree spans the points; the pairs in ``(i, j)`` order."""
     n = len(tree.order)
     index = index_dtype(n)  # positions and labels: int32 below 2^31 points
-    parent = np.arange(n, dtype=index)
-    size = np.ones(n, dtype=index)
-    comp = np.arange(n, dtype=index)
+    comp = np.empty(n, dtype=index)
+    roots = np.empty(n, dtype=index)  # the labels of the round's components
+    next_roots = np.empty(n, dtype=index)
+    link = np.empty(n, dtype=index)  # per label: the component it joins
     node_comp = np.empty(tree.num_nodes, dtype=index)
-    answer = np.full(n, NO_POINT, dtype=index)
-    answer_key = np.zeros(n)
-    cursor = np.zeros(n, dtype=index)
+    answer = np.empty(n, dtype=index)
+    answer_key = np.empty(n)
+    cursor = np.empty(n, dtype=index)
     lead = np.empty(n)
-    bound_bits = np.full(n, _INF_BITS, dtype=np.int64)  # scratch of the component minima
-    best_id = np.full(n, _NO_PAIR, dtype=np.int64)
+    bound_bits = np.empty(n, dtype=np.int64)  # scratch of the component minima
+    best_id = np.empty(n, dtype=np.int64)
     best = np.empty(n, dtype=index)  # read only where best_id was set in the same round
     position = np.empty(n, dtype=index)  # the tree position of each input index
-    position[tree.order] = np.arange(n, dtype=index)
+    _first_round(tree.order, comp, roots, answer, answer_key, cursor, bound_bits, best_id,
+                 position)
+    counts = np.empty((num_blocks(n), 2), dtype=np.int64)
     first = np.empty(n - 1, dtype=np.int64)
     second = np.empty(n - 1, dtype=np.int64)
     keys = np.empty(n - 1)
-    count, rounds = 0, 0
+    count, rounds, m = 0, 0, n
     while count < n - 1:
         rounds += 1
         with stats.phase("labels"):
@@ -321,21 +469,33 @@ def _rounds(tree, core2: np.ndarray, node_core: np.ndarray, near: np.ndarray,
                           answer_key, answer_key.view(np.int64), lead, lead.view(np.int64),
                           bound_bits)
             node_components(comp, tree.start, tree.end, tree.first_leaf, node_comp)
-        with stats.phase("queries"):
-            searched = _answer_round(tree.points, tree.order, tree.start, tree.end, tree.lo,
-                                     tree.hi, tree.first_leaf, comp, node_comp, core2, node_core,
-                                     bound_bits.view(np.float64), bound_bits, answer, answer_key,
+        with stats.phase("queries"), numba.parallel_chunksize(_BLOCK_CHUNK):
+            searched = _answer_round(tree.points, tree.order, tree.start, tree.end,
+                                     tree.lo, tree.hi, tree.first_leaf, comp, node_comp,
+                                     core2, node_core, bound_bits.view(np.float64),
+                                     bound_bits, answer, answer_key,
                                      answer_key.view(np.int64))
         stats.worklist_sizes.append(int(searched))
         with stats.phase("hook"):
-            before = count
             _lightest_answers(comp, tree.order, answer, answer_key.view(np.int64), bound_bits,
                               best_id, best)
-            count = _hook(tree.order, position, answer, bound_bits.view(np.float64), best_id,
-                          best, parent, size, first, second, keys, count)
-            if count == before:  # every round joins components: anything else is a bug
+            _link(roots[:m], comp, tree.order, position, answer, best_id, best, link, counts)
+            offsets = exclusive_sums(counts[:num_blocks(m)])
+            recorded, stay = int(offsets[-1, 0]), int(offsets[-1, 1])
+            if recorded == 0:  # every round joins components: anything else is a bug
                 raise ParmstError(f"k-d tree Borůvka found no pair in round {rounds} with "
                                   f"{n - count} components left; please report this input")
-            _next_round(parent, comp, bound_bits, best_id)
+            _emit(roots[:m], link, offsets, best_id, bound_bits.view(np.float64), first, second,
+                  keys, count, next_roots)
+            sweeps = 0
+            while _jump(roots[:m], link):
+                sweeps += 1  # a path of 2^s links takes s sweeps
+                if sweeps > 64:
+                    raise ParmstError(f"k-d tree Borůvka's links of round {rounds} form a "
+                                      "cycle; please report this input")
+            _relabel(comp, link, roots[:m], bound_bits, best_id)
+            roots, next_roots = next_roots, roots
+            count, m = count + recorded, stay
     stats.rounds = rounds
-    return first, second, keys
+    with stats.phase("pair-order"):
+        return _in_pair_order(first, second, keys, n)
