@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 import pytest
 
@@ -46,3 +47,18 @@ def test_sorted_pairs_keep_their_order() -> None:
     forest = forest_of_pairs(first[order], second[order], np.ones(2999), 3000)
     assert forest.src.tolist() == first[order].tolist()
     assert (np.diff(forest.edge_ids) > 0).all()
+
+
+def test_the_order_does_not_depend_on_the_thread_count() -> None:
+    first, second = _random_tree(20_000, 7)
+    key = np.random.default_rng(3).random(len(first))
+    before = numba.get_num_threads()
+    try:
+        results = []
+        for threads in sorted({1, min(2, numba.config.NUMBA_NUM_THREADS)}):
+            numba.set_num_threads(threads)
+            forest = forest_of_pairs(first, second, key, 20_000)
+            results.append((forest.src.tolist(), forest.dst.tolist(), forest.weight.tolist()))
+    finally:
+        numba.set_num_threads(before)
+    assert all(r == results[0] for r in results)

@@ -9,7 +9,7 @@ import numpy as np
 import parmst
 from parmst._blocks import exclusive_sums
 from parmst.kernels.distance import pair_id
-from parmst.solvers.kdtree_boruvka import _NO_PAIR, _emit, _in_pair_order, _jump, _link
+from parmst.solvers.kdtree_boruvka import _NO_PAIR, _emit, _jump, _link
 
 
 def test_link_records_a_pair_two_components_chose_once_and_reads_a_raced_holder_back() -> None:
@@ -48,31 +48,6 @@ def test_jump_takes_a_path_of_links_to_its_root_in_logarithmic_sweeps() -> None:
     assert link.tolist() == [7] * 8 + [8]
     assert sweeps <= 3
 
-
-def test_pair_order_sorts_by_first_then_second_on_any_number_of_threads() -> None:
-    rng = np.random.default_rng(5)
-    n = 5000  # not a multiple of the ranges
-    pairs = {(0, j) for j in range(1, 60)}  # a star: a group sorted by argsort
-    while len(pairs) < 3000:
-        i, j = sorted(rng.integers(0, n, 2).tolist())
-        if i < j:
-            pairs.add((i, j))
-    pairs = list(pairs)
-    rng.shuffle(pairs)
-    first = np.array([p[0] for p in pairs], dtype=np.int64)
-    second = np.array([p[1] for p in pairs], dtype=np.int64)
-    keys = rng.random(len(pairs))
-    expected = np.lexsort((second, first))
-    before = numba.get_num_threads()
-    try:
-        for threads in {1, min(2, numba.config.NUMBA_NUM_THREADS)}:
-            numba.set_num_threads(threads)
-            out_first, out_second, out_keys = _in_pair_order(first, second, keys, n)
-            assert out_first.tolist() == first[expected].tolist()
-            assert out_second.tolist() == second[expected].tolist()
-            assert out_keys.tolist() == keys[expected].tolist()
-    finally:
-        numba.set_num_threads(before)
 
 
 def test_one_round_joins_a_path_of_links_as_long_as_the_input() -> None:

@@ -324,89 +324,6 @@ def _first_round(order, comp, roots, answer, answer_key, cursor, bits, best_id, 
         position[order[q]] = q
 
 
-_BUCKETS = 1024
-"""Ranges of first ends that :func:`_in_pair_order` sorts the pairs into first: few enough
-that a block's writes go to cached lines, many enough that a range's pairs fit in cache."""
-
-_SORTED_GROUP = 16
-"""Pairs of one first end sorted by insertion up to this many, by ``np.argsort`` above
-(many equal points make stars)."""
-
-
-@numba.njit(cache=True, parallel=True)
-def _in_pair_order(first, second, keys, n):
-    """The pairs (``first < second``, with their keys) sorted by ``(first, second)``, the
-    order of their pair ids that the :class:`~parmst.Forest` keeps, in parallel and
-    without atomics (an atomic slot per pair fences every scattered write: 5-10x slower
-    on one thread than the serial counting sort): a stable scatter of fixed blocks of
-    pairs into :data:`_BUCKETS` ranges of first ends (an MSD radix pass:
-    :mod:`parmst._blocks`), then a counting sort of each range by ``first`` and each
-    first end's few pairs by ``second``, the ranges in parallel. The result does not
-    depend on the number of threads."""
-    m = len(first)
-    width = (n + _BUCKETS - 1) // _BUCKETS  # first ends per range
-    blocks = num_blocks(m)
-    counts = np.empty((blocks, _BUCKETS), dtype=np.int64)
-    for b in numba.prange(blocks):
-        counts[b, :] = 0
-        lo, hi = block_span(b, m)
-        for e in range(lo, hi):
-            counts[b, first[e] // width] += 1
-    offsets = exclusive_sums(counts)  # per range, by block; the last row: range sizes
-    start = np.zeros(_BUCKETS + 1, dtype=np.int64)
-    for u in range(_BUCKETS):
-        start[u + 1] = start[u] + offsets[blocks, u]
-    part_first = np.empty(m, dtype=np.int64)
-    part_second = np.empty(m, dtype=np.int64)
-    part_keys = np.empty(m)
-    for b in numba.prange(blocks):
-        slot = offsets[b, :] + start[:_BUCKETS]
-        lo, hi = block_span(b, m)
-        for e in range(lo, hi):
-            u = first[e] // width
-            part_first[slot[u]], part_second[slot[u]], part_keys[slot[u]] = (
-                first[e], second[e], keys[e])
-            slot[u] += 1
-    out_first = np.empty(m, dtype=np.int64)
-    out_second = np.empty(m, dtype=np.int64)
-    out_keys = np.empty(m)
-    for u in numba.prange(_BUCKETS):
-        _sort_range(part_first, part_second, part_keys, start[u], start[u + 1], u * width,
-                    width, out_first, out_second, out_keys)
-    return out_first, out_second, out_keys
-
-
-@numba.njit(cache=True)
-def _sort_range(first, second, keys, lo, hi, base, width, out_first, out_second, out_keys):
-    """Pairs ``lo .. hi - 1`` (first ends ``base .. base + width - 1``) into the same
-    positions of the ``out_`` arrays, sorted by ``(first, second)``: a counting sort by
-    ``first``, then each first end's pairs by ``second``."""
-    group = np.zeros(width + 1, dtype=np.int64)
-    for e in range(lo, hi):
-        group[first[e] - base + 1] += 1
-    group[0] = lo
-    for i in range(width):
-        group[i + 1] += group[i]
-    fill = group[:width].copy()
-    for e in range(lo, hi):
-        slot = fill[first[e] - base]
-        out_first[slot], out_second[slot], out_keys[slot] = first[e], second[e], keys[e]
-        fill[first[e] - base] = slot + 1
-    for i in range(width):
-        a, z = group[i], group[i + 1]
-        if z - a > _SORTED_GROUP:
-            by = np.argsort(out_second[a:z]) + a
-            out_second[a:z], out_keys[a:z] = out_second[by], out_keys[by]
-            continue
-        for t in range(a + 1, z):
-            j, key = out_second[t], out_keys[t]
-            slot = t
-            while slot > a and out_second[slot - 1] > j:
-                out_second[slot], out_keys[slot] = out_second[slot - 1], out_keys[slot - 1]
-                slot -= 1
-            out_second[slot], out_keys[slot] = j, key
-
-
 def solve(x: np.ndarray, stats: Stats, *, min_samples: int | None, leaf_size: int | None,
           threads: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The minimum spanning tree of the float64 points ``x`` by k-d tree Borůvka
@@ -497,5 +414,4 @@ def _rounds(tree, core2: np.ndarray, node_core: np.ndarray, near: np.ndarray,
             roots, next_roots = next_roots, roots
             count, m = count + recorded, stay
     stats.rounds = rounds
-    with stats.phase("pair-order"):
-        return _in_pair_order(first, second, keys, n)
+    return first, second, keys
