@@ -22,7 +22,7 @@ register(Solver(
              "block_size": DEFAULT_BLOCK_SIZE, "launch": "auto", "persistent_below": 1 << 22,
              "batched_min": 1 << 19, "seed": 0, "keys": "auto", "select": "auto",
              "filter_target": GPU_FILTER_TARGET, "filter_samples": GPU_FILTER_SAMPLES,
-             "fused": False, "compress": False, "max_registers": None},
+             "fused": True, "compress": True, "max_registers": None},
     probe=probe,
     limit=graph_limit,
 ))

@@ -132,7 +132,7 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
           seed: int = 0,
           keys: str = "auto", select: str = "auto",
           filter_target: float = FILTER_TARGET, filter_samples: int = FILTER_SAMPLES,
-          fused: bool = False, compress: bool = False,
+          fused: bool = True, compress: bool = True,
           max_registers: int | None = None) -> np.ndarray:
     """Edge ids of the minimum spanning forest by ECL-MST on the GPU.
 
@@ -205,10 +205,12 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
         :func:`sample_count` allows for the graph's size.
     fused : bool
         The populate lowers the sets' minima as it pushes each record, so each phase's
-        first round starts at its select: one pass over the phase's list fewer.
+        first round starts at its select: one pass over the phase's list fewer (default
+        on, with ``compress``: the fastest on six of the seven families measured on an
+        H100, docs/gpu.md).
     compress : bool
         Point every vertex at its set's root between the light and the heavy phase (one
-        launch), so the heavy populate's finds take at most two reads.
+        launch), so the heavy populate's finds take at most two reads (default on).
     max_registers : int, optional
         Registers per thread the populate and relax kernels may use (ptxas spills the
         rest to local memory), so that more threads fit on a multiprocessor: those kernels
