@@ -40,10 +40,12 @@ from parmst._blocks import block_span, exclusive_sums, num_blocks
 from parmst._mpi.channel import group_order
 from parmst.distributed import DistributedGraph
 from parmst.graph import Graph
-from parmst.kernels.unionfind import reset_at, scan_in_order, scan_sorted, scan_two_ordered
-from parmst.order import canonical_order, canonical_order_or_none, weight_keys
+from parmst.kernels.unionfind import reset_at, scan_in_order, scan_sorted
+from parmst.order import canonical_order_or_none, weight_keys
 from parmst.solvers.mpi.contract import local_solver_name, solve_locally
+from parmst.solvers.mpi.gather import in_id_order
 from parmst.solvers.mpi.held import GIVEN, LOCAL, edge_kind, vertex_labels
+from parmst.solvers.mpi.ordered_edges import merge_edges, sort_edges, take_edges
 from parmst.stats import Stats
 
 # rounds="auto" merges forests when 2 (n - 1), the most edges a merge reads, is at most this
@@ -80,43 +82,77 @@ def _is_mine(s, d, edge_id, first, stop):
 
 
 @numba.njit(parallel=True, cache=True)
-def _count_mine(ls, ld, ids, first, stop):
-    """Per block of held edges, how many this rank merges (:func:`_is_mine`)."""
+def _count_mine(ls, ld, ids, first, stop, src, dst, seen):
+    """Per block of held edges, how many this rank merges (:func:`_is_mine`); ``seen``
+    marks the ends (vertex ids ``src``, ``dst``) of those edges."""
     blocks = num_blocks(len(ls))
     counts = np.zeros((blocks, 1), dtype=np.int64)
     for b in numba.prange(blocks):
         lo, hi = block_span(b, len(ls))
         for e in range(lo, hi):
-            counts[b, 0] += _is_mine(ls[e], ld[e], ids[e], first, stop)
+            if _is_mine(ls[e], ld[e], ids[e], first, stop):
+                counts[b, 0] += 1
+                seen[src[e]] = seen[dst[e]] = 1  # every writer writes 1: no race to lose
     return counts
 
 
 @numba.njit(parallel=True, cache=True)
-def _take_mine(ls, ld, ids, first, stop, starts, src, dst, weight, out_src, out_dst,
+def _number_seen(seen, local):
+    """The vertices marked in ``seen``, numbered ``0, 1, ...`` in increasing order into
+    ``local``; returns them, by number (count per block, prefix sum, write)."""
+    blocks = num_blocks(len(seen))
+    counts = np.zeros((blocks, 1), dtype=np.int64)
+    for b in numba.prange(blocks):
+        lo, hi = block_span(b, len(seen))
+        counts[b, 0] = np.count_nonzero(seen[lo:hi])
+    starts = exclusive_sums(counts)
+    vertices = np.empty(starts[blocks, 0], dtype=local.dtype)
+    for b in numba.prange(blocks):
+        lo, hi = block_span(b, len(seen))
+        j = starts[b, 0]
+        for v in range(lo, hi):
+            if seen[v]:
+                local[v], vertices[j] = j, v
+                j += 1
+    return vertices
+
+
+@numba.njit(parallel=True, cache=True)
+def _take_mine(ls, ld, ids, first, stop, starts, src, dst, weight, local, out_src, out_dst,
                out_weight, out_ids):
     """The held edges this rank merges, in held (so id) order: each block writes its edges'
-    ``src``, ``dst``, ``weight`` and id from its offset ``starts[b, 0]``."""
+    ends as numbered by ``local``, weight and id from its offset ``starts[b, 0]``."""
     for b in numba.prange(num_blocks(len(ls))):
         lo, hi = block_span(b, len(ls))
         j = starts[b, 0]
         for e in range(lo, hi):
             if _is_mine(ls[e], ld[e], ids[e], first, stop):
-                out_src[j], out_dst[j], out_weight[j], out_ids[j] = src[e], dst[e], weight[e], ids[e]
+                out_src[j], out_dst[j] = local[src[e]], local[dst[e]]
+                out_weight[j], out_ids[j] = weight[e], ids[e]
                 j += 1
 
 
 def _mine(dg: DistributedGraph) -> tuple[np.ndarray, ...]:
     """The held edges this rank merges (src, dst, weight, id; ids increasing): those whose
-    holder end (:func:`~parmst.solvers.mpi.held.holder`) it owns, self-loops left out.
-    Two passes on the rank's threads: count per block, then write from each block's
-    offset."""
+    holder end (:func:`~parmst.solvers.mpi.held.holder`) it owns, self-loops left out; and
+    the vertices they touch, increasing, whose positions their ends are.
+
+    A rank's share touches a part of the vertices (R-MAT scale 20 at 4 ranks: 408 k of
+    1 M), and the local solver's work per vertex (ecl/cpu's sets, its filter's target of
+    one light edge per vertex) then follows those alone: ecl/cpu solved the share in 78
+    instead of 114 ms on two threads. Three passes on the rank's threads: count per block
+    and mark the ends, number the marked vertices, write from each block's offset."""
     labels = vertex_labels(dg)
     args = (labels.src, labels.dst, dg.edge_ids, labels.first, labels.stop)
-    starts = exclusive_sums(_count_mine(*args))
-    fields = (dg.src, dg.dst, dg.weight)
-    out = tuple(np.empty(int(starts[-1, 0]), dtype=a.dtype) for a in (*fields, dg.edge_ids))
-    _take_mine(*args, starts, *fields, *out)
-    return out
+    seen = np.zeros(dg.num_vertices, dtype=np.uint8)
+    starts = exclusive_sums(_count_mine(*args, dg.src, dg.dst, seen))
+    local = np.empty(dg.num_vertices, dtype=dg.src.dtype)
+    vertices = _number_seen(seen, local)
+    del seen
+    out = tuple(np.empty(int(starts[-1, 0]), dtype=a.dtype)
+                for a in (dg.src, dg.dst, dg.weight, dg.edge_ids))
+    _take_mine(*args, starts, dg.src, dg.dst, dg.weight, local, *out)
+    return (*out, vertices)
 
 
 def _kruskal_in_key_order(src: np.ndarray, dst: np.ndarray, weight: np.ndarray,
@@ -125,8 +161,7 @@ def _kruskal_in_key_order(src: np.ndarray, dst: np.ndarray, weight: np.ndarray,
     ``(weight, position)`` order, so no ordering pass follows (kruskal/serial hands its
     forest back in position order, which would cost a sort here)."""
     parent, size = union_find
-    parent[:] = np.arange(len(parent))
-    size[:] = 1
+    _singletons(parent, size)
     chosen = np.empty(max(len(parent) - 1, 0), dtype=np.int64)
     order = canonical_order_or_none(weight)
     if order is None:  # the weights never decrease along the positions
@@ -134,25 +169,42 @@ def _kruskal_in_key_order(src: np.ndarray, dst: np.ndarray, weight: np.ndarray,
     return chosen[:scan_in_order(order, src, dst, parent, size, chosen, 0)]
 
 
-def _local_forest(edges: tuple[np.ndarray, ...], num_vertices: int, local_solver: str,
-                  threads: int, union_find: tuple[np.ndarray, np.ndarray]
-                  ) -> tuple[np.ndarray, ...]:
-    """The minimum spanning forest of ``edges`` (src, dst, weight, id; ids increasing) as
-    src, dst, weight key (:func:`~parmst.order.weight_keys`) and id, in ``(key, id)`` order.
+@numba.njit(parallel=True, cache=True)
+def _forest_fields(kept, src, dst, weight, ids, vertices):
+    """The edges at ``kept``: their ends as vertex ids (``vertices`` of their positions),
+    weights and ids, one pass on the rank's threads."""
+    k = len(kept)
+    out_src, out_dst = np.empty(k, dtype=vertices.dtype), np.empty(k, dtype=vertices.dtype)
+    out_weight, out_ids = np.empty(k, dtype=weight.dtype), np.empty(k, dtype=ids.dtype)
+    for i in numba.prange(k):
+        e = kept[i]
+        out_src[i], out_dst[i] = vertices[src[e]], vertices[dst[e]]
+        out_weight[i], out_ids[i] = weight[e], ids[e]
+    return out_src, out_dst, out_weight, out_ids
+
+
+def _local_forest(edges: tuple[np.ndarray, ...], local_solver: str, threads: int,
+                  union_find: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, ...]:
+    """The minimum spanning forest of ``edges`` (src, dst, weight, id, vertices: ends as
+    positions in ``vertices``, ids increasing) as src, dst (vertex ids), weight key
+    (:func:`~parmst.order.weight_keys`) and id, in ``(key, id)`` order.
 
     Positions follow the ids, so a solver's position tie-break is the id's.
     Kruskal's scan keeps the forest in that order already; another solver's
-    forest is put in it by :func:`~parmst.order.canonical_order` of its
-    weights in position order (sorts of at most ``n - 1`` edges).
+    forest (in position order: one check, a sort only if it is not) is put in
+    it by :func:`~parmst.solvers.mpi.ordered_edges.sort_edges` on the rank's
+    threads.
     """
-    src, dst, weight, ids = edges
-    graph = Graph(src, dst, weight, num_vertices)
+    src, dst, weight, ids, vertices = edges
+    k = len(vertices)
+    graph = Graph(src, dst, weight, k)
     if local_solver_name(graph, local_solver, threads) == "kruskal/serial":
-        kept = _kruskal_in_key_order(src, dst, weight, union_find)
-    else:
-        kept = np.sort(solve_locally(graph, local_solver, threads))
-        kept = kept[canonical_order(weight[kept])]
-    return src[kept], dst[kept], weight_keys(weight[kept]), ids[kept]
+        kept = _kruskal_in_key_order(src, dst, weight, tuple(a[:k] for a in union_find))
+        fields = _forest_fields(kept, src, dst, weight, ids, vertices)
+        return (*fields[:2], weight_keys(fields[2]), fields[3])
+    kept = in_id_order(solve_locally(graph, local_solver, threads), len(src))
+    fields = _forest_fields(kept, src, dst, weight, ids, vertices)
+    return sort_edges((*fields[:2], weight_keys(fields[2]), fields[3]))
 
 
 def _step(dg: DistributedGraph, k: int, forest: tuple[np.ndarray, ...],
@@ -161,10 +213,13 @@ def _step(dg: DistributedGraph, k: int, forest: tuple[np.ndarray, ...],
     from ``rank + 2**k`` and return the forest of both, or keep ``forest`` as it is.
 
     Both forests come in ``(key, id)`` order, so the forest of their union is
-    one union-find scan over their linear merge
-    (:func:`~parmst.kernels.unionfind.scan_two_ordered`), and it comes out in
-    that order too: no graph, no key preparation, no sort. ``union_find`` is
-    the solve's pair of vertex arrays, reset for the step (:func:`_reset`).
+    one union-find scan over their merge, and it comes out in that order too:
+    no graph, no key preparation, no sort. The merge and the gather of the
+    kept edges run on the rank's threads
+    (:mod:`~parmst.solvers.mpi.ordered_edges`); the scan between them is
+    serial (Kruskal's, :func:`~parmst.kernels.unionfind.scan_sorted`), but
+    reads the ends in sequence. ``union_find`` is the solve's pair of vertex
+    arrays, reset for the step (:func:`_reset`).
     """
     channel, rank, bit = dg.channel, dg.rank, 1 << k
     if rank & bit:
@@ -174,7 +229,20 @@ def _step(dg: DistributedGraph, k: int, forest: tuple[np.ndarray, ...],
         return forest
     other = channel.recv_arrays(rank + bit, [a.dtype for a in forest])
     _reset(union_find, (forest, other))
-    return scan_two_ordered(*forest, *other, *union_find)
+    return forest_of_two(forest, other, union_find)
+
+
+def forest_of_two(a: tuple[np.ndarray, ...], b: tuple[np.ndarray, ...],
+                  union_find: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, ...]:
+    """The minimum spanning forest of two forests' edges (``src, dst, key, id`` each, in
+    ``(key, id)`` order, no id in both), in that order: Kruskal's scan over their merge.
+
+    ``union_find`` (parent, size) must be singletons at every end of both.
+    """
+    merged = merge_edges(a, b)
+    kept = np.empty(len(merged[0]), dtype=np.int64)
+    kept = kept[:scan_sorted(merged[0], merged[1], *union_find, kept, 0)]
+    return take_edges(merged, kept)
 
 
 # A merge step resets its union-find at the two forests' endpoints one by one, or all of
@@ -184,13 +252,19 @@ def _step(dg: DistributedGraph, k: int, forest: tuple[np.ndarray, ...],
 RESET_ALL_SHARE = 8
 
 
+@numba.njit(parallel=True, cache=True)
+def _singletons(parent, size):
+    """Every vertex its own parent, of size 1, on the rank's threads."""
+    for v in numba.prange(len(parent)):
+        parent[v], size[v] = v, 1
+
+
 def _reset(union_find: tuple[np.ndarray, np.ndarray], forests: tuple[tuple, ...]) -> None:
     """Make ``union_find`` singletons at the ``forests``' endpoints (see
     :data:`RESET_ALL_SHARE`)."""
     parent, size = union_find
     if RESET_ALL_SHARE * sum(len(f[0]) for f in forests) >= len(parent):
-        parent[:] = np.arange(len(parent))
-        size[:] = 1
+        _singletons(parent, size)
         return
     for forest in forests:
         reset_at(forest[0], forest[1], parent, size)
@@ -238,7 +312,7 @@ def merge_held(dg: DistributedGraph, stats: Stats, local_solver: str, threads: i
     # resets them (:func:`_reset`).
     union_find = tuple(np.empty(dg.num_vertices, dtype=dg.src.dtype) for _ in range(2))
     with stats.phase("merge-local"):
-        forest = _local_forest(_mine(dg), dg.num_vertices, local_solver, threads, union_find)
+        forest = _local_forest(_mine(dg), local_solver, threads, union_find)
     for k in range(max(0, (dg.size - 1).bit_length())):
         with stats.phase(f"merge-step-{k}"):
             if forest is not None:
