@@ -63,19 +63,17 @@ def test_scan_of_two_ordered_forests_is_the_forest_of_their_union(seed, threads)
 @pytest.mark.parametrize(("solver", "threads"), [("auto", 1), ("ecl/cpu", 1), ("ecl/cpu", 2)])
 def test_local_forest_comes_in_key_and_id_order(solver, threads):
     """A rank's local forest, by Kruskal's scan ("auto" on one thread) or by another solver
-    then ordered (on one thread and on two), is Kruskal's forest in (weight, id) order with
-    the ends as vertex ids; the weights have many ties, the ends are numbered among the 80
-    vertices of 800 that the edges touch."""
+    then ordered (on one thread and on two), is Kruskal's forest in (weight, id) order; the
+    weights have many ties."""
     rng = np.random.default_rng(7)
     n, m = 80, 600
     src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
     weight = rng.integers(0, 5, m).astype(np.float64)
     ids = np.sort(rng.permutation(3 * m)[:m])
-    vertices = np.sort(rng.permutation(10 * n)[:n])
-    union_find = (np.empty(10 * n, dtype=np.int64), np.empty(10 * n, dtype=np.int64))
+    union_find = (np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64))
     with using_threads(threads, Stats()):
-        got = _local_forest((src, dst, weight, ids, vertices), solver, threads, union_find)
-    want = _ordered_forest(vertices[src], vertices[dst], weight, ids, 10 * n)
+        got = _local_forest((src, dst, weight, ids), n, solver, threads, union_find)
+    want = _ordered_forest(src, dst, weight, ids, n)
     assert [g.tolist() for g in got[:2] + got[3:]] == [w.tolist() for w in want[:2] + want[3:]]
     assert (got[2] == weight_keys(want[2])).all() and len(got[2]) > 40
 

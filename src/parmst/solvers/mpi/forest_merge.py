@@ -82,77 +82,52 @@ def _is_mine(s, d, edge_id, first, stop):
 
 
 @numba.njit(parallel=True, cache=True)
-def _count_mine(ls, ld, ids, first, stop, src, dst, seen):
-    """Per block of held edges, how many this rank merges (:func:`_is_mine`); ``seen``
-    marks the ends (vertex ids ``src``, ``dst``) of those edges."""
+def _count_mine(ls, ld, ids, first, stop):
+    """Per block of held edges, how many this rank merges (:func:`_is_mine`)."""
     blocks = num_blocks(len(ls))
     counts = np.zeros((blocks, 1), dtype=np.int64)
     for b in numba.prange(blocks):
         lo, hi = block_span(b, len(ls))
         for e in range(lo, hi):
-            if _is_mine(ls[e], ld[e], ids[e], first, stop):
-                counts[b, 0] += 1
-                seen[src[e]] = seen[dst[e]] = 1  # every writer writes 1: no race to lose
+            counts[b, 0] += _is_mine(ls[e], ld[e], ids[e], first, stop)
     return counts
 
 
 @numba.njit(parallel=True, cache=True)
-def _number_seen(seen, local):
-    """The vertices marked in ``seen``, numbered ``0, 1, ...`` in increasing order into
-    ``local``; returns them, by number (count per block, prefix sum, write)."""
-    blocks = num_blocks(len(seen))
-    counts = np.zeros((blocks, 1), dtype=np.int64)
-    for b in numba.prange(blocks):
-        lo, hi = block_span(b, len(seen))
-        counts[b, 0] = np.count_nonzero(seen[lo:hi])
-    starts = exclusive_sums(counts)
-    vertices = np.empty(starts[blocks, 0], dtype=local.dtype)
-    for b in numba.prange(blocks):
-        lo, hi = block_span(b, len(seen))
-        j = starts[b, 0]
-        for v in range(lo, hi):
-            if seen[v]:
-                local[v], vertices[j] = j, v
-                j += 1
-    return vertices
-
-
-@numba.njit(parallel=True, cache=True)
-def _take_mine(ls, ld, ids, first, stop, starts, src, dst, weight, local, out_src, out_dst,
+def _take_mine(ls, ld, ids, first, stop, starts, src, dst, weight, out_src, out_dst,
                out_weight, out_ids):
     """The held edges this rank merges, in held (so id) order: each block writes its edges'
-    ends as numbered by ``local``, weight and id from its offset ``starts[b, 0]``."""
+    ``src``, ``dst``, ``weight`` and id from its offset ``starts[b, 0]``."""
     for b in numba.prange(num_blocks(len(ls))):
         lo, hi = block_span(b, len(ls))
         j = starts[b, 0]
         for e in range(lo, hi):
             if _is_mine(ls[e], ld[e], ids[e], first, stop):
-                out_src[j], out_dst[j] = local[src[e]], local[dst[e]]
-                out_weight[j], out_ids[j] = weight[e], ids[e]
+                out_src[j], out_dst[j], out_weight[j], out_ids[j] = src[e], dst[e], weight[e], ids[e]
                 j += 1
 
 
 def _mine(dg: DistributedGraph) -> tuple[np.ndarray, ...]:
     """The held edges this rank merges (src, dst, weight, id; ids increasing): those whose
-    holder end (:func:`~parmst.solvers.mpi.held.holder`) it owns, self-loops left out; and
-    the vertices they touch, increasing, whose positions their ends are.
+    holder end (:func:`~parmst.solvers.mpi.held.holder`) it owns, self-loops left out.
+    Two passes on the rank's threads: count per block, then write from each block's
+    offset.
 
-    A rank's share touches a part of the vertices (R-MAT scale 20 at 4 ranks: 408 k of
-    1 M), and the local solver's work per vertex (ecl/cpu's sets, its filter's target of
-    one light edge per vertex) then follows those alone: ecl/cpu solved the share in 78
-    instead of 114 ms on two threads. Three passes on the rank's threads: count per block
-    and mark the ends, number the marked vertices, write from each block's offset."""
+    The ends keep their vertex ids, so the local solver works over all ``n``
+    vertices where the rank's share touches fewer (R-MAT scale 19 at 2 ranks: 275 k of
+    524 k). Numbering the touched vertices made ecl/cpu's solve of the share a quarter
+    faster (239 against 323 ms on one thread: its per-vertex passes and its filter's
+    target of one light edge per vertex follow the vertices), but the renumbering's
+    random reads, one per end, cost as much in this pass (130 against 40-80 ms), so the
+    ends are taken as they are.
+    """
     labels = vertex_labels(dg)
     args = (labels.src, labels.dst, dg.edge_ids, labels.first, labels.stop)
-    seen = np.zeros(dg.num_vertices, dtype=np.uint8)
-    starts = exclusive_sums(_count_mine(*args, dg.src, dg.dst, seen))
-    local = np.empty(dg.num_vertices, dtype=dg.src.dtype)
-    vertices = _number_seen(seen, local)
-    del seen
-    out = tuple(np.empty(int(starts[-1, 0]), dtype=a.dtype)
-                for a in (dg.src, dg.dst, dg.weight, dg.edge_ids))
-    _take_mine(*args, starts, dg.src, dg.dst, dg.weight, local, *out)
-    return (*out, vertices)
+    starts = exclusive_sums(_count_mine(*args))
+    fields = (dg.src, dg.dst, dg.weight)
+    out = tuple(np.empty(int(starts[-1, 0]), dtype=a.dtype) for a in (*fields, dg.edge_ids))
+    _take_mine(*args, starts, *fields, *out)
+    return out
 
 
 def _kruskal_in_key_order(src: np.ndarray, dst: np.ndarray, weight: np.ndarray,
@@ -170,40 +145,37 @@ def _kruskal_in_key_order(src: np.ndarray, dst: np.ndarray, weight: np.ndarray,
 
 
 @numba.njit(parallel=True, cache=True)
-def _forest_fields(kept, src, dst, weight, ids, vertices):
-    """The edges at ``kept``: their ends as vertex ids (``vertices`` of their positions),
-    weights and ids, one pass on the rank's threads."""
+def _forest_fields(kept, src, dst, weight, ids):
+    """The edges at ``kept`` (ends, weights and ids), one pass on the rank's threads."""
     k = len(kept)
-    out_src, out_dst = np.empty(k, dtype=vertices.dtype), np.empty(k, dtype=vertices.dtype)
+    out_src, out_dst = np.empty(k, dtype=src.dtype), np.empty(k, dtype=dst.dtype)
     out_weight, out_ids = np.empty(k, dtype=weight.dtype), np.empty(k, dtype=ids.dtype)
     for i in numba.prange(k):
         e = kept[i]
-        out_src[i], out_dst[i] = vertices[src[e]], vertices[dst[e]]
-        out_weight[i], out_ids[i] = weight[e], ids[e]
+        out_src[i], out_dst[i], out_weight[i], out_ids[i] = src[e], dst[e], weight[e], ids[e]
     return out_src, out_dst, out_weight, out_ids
 
 
-def _local_forest(edges: tuple[np.ndarray, ...], local_solver: str, threads: int,
-                  union_find: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, ...]:
-    """The minimum spanning forest of ``edges`` (src, dst, weight, id, vertices: ends as
-    positions in ``vertices``, ids increasing) as src, dst (vertex ids), weight key
-    (:func:`~parmst.order.weight_keys`) and id, in ``(key, id)`` order.
+def _local_forest(edges: tuple[np.ndarray, ...], num_vertices: int, local_solver: str,
+                  threads: int, union_find: tuple[np.ndarray, np.ndarray]
+                  ) -> tuple[np.ndarray, ...]:
+    """The minimum spanning forest of ``edges`` (src, dst, weight, id; ids increasing) as
+    src, dst, weight key (:func:`~parmst.order.weight_keys`) and id, in ``(key, id)`` order.
 
     Positions follow the ids, so a solver's position tie-break is the id's.
     Kruskal's scan keeps the forest in that order already; another solver's
     forest (in position order: one check, a sort only if it is not) is put in
     it by :func:`~parmst.solvers.mpi.ordered_edges.sort_edges` on the rank's
-    threads.
+    threads. The forest's fields are taken in one parallel pass.
     """
-    src, dst, weight, ids, vertices = edges
-    k = len(vertices)
-    graph = Graph(src, dst, weight, k)
+    src, dst, weight, ids = edges
+    graph = Graph(src, dst, weight, num_vertices)
     if local_solver_name(graph, local_solver, threads) == "kruskal/serial":
-        kept = _kruskal_in_key_order(src, dst, weight, tuple(a[:k] for a in union_find))
-        fields = _forest_fields(kept, src, dst, weight, ids, vertices)
+        kept = _kruskal_in_key_order(src, dst, weight, union_find)
+        fields = _forest_fields(kept, src, dst, weight, ids)
         return (*fields[:2], weight_keys(fields[2]), fields[3])
     kept = in_id_order(solve_locally(graph, local_solver, threads), len(src))
-    fields = _forest_fields(kept, src, dst, weight, ids, vertices)
+    fields = _forest_fields(kept, src, dst, weight, ids)
     return sort_edges((*fields[:2], weight_keys(fields[2]), fields[3]))
 
 
@@ -312,7 +284,7 @@ def merge_held(dg: DistributedGraph, stats: Stats, local_solver: str, threads: i
     # resets them (:func:`_reset`).
     union_find = tuple(np.empty(dg.num_vertices, dtype=dg.src.dtype) for _ in range(2))
     with stats.phase("merge-local"):
-        forest = _local_forest(_mine(dg), local_solver, threads, union_find)
+        forest = _local_forest(_mine(dg), dg.num_vertices, local_solver, threads, union_find)
     for k in range(max(0, (dg.size - 1).bit_length())):
         with stats.phase(f"merge-step-{k}"):
             if forest is not None:
