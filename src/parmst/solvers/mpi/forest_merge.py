@@ -13,8 +13,9 @@ spanning forest of the whole graph. So
 2. at step ``k`` (``ceil(log2 p)`` steps), each rank ``r`` still holding a
    forest with bit ``k`` set sends it, as global ends, weight key and edge id
    in ``(key, id)`` order, to rank ``r - 2**k``, which keeps the forest of
-   the union of the two: one union-find scan over the linear merge of the
-   two ordered lists (``merge-step-k``); a forest has at most ``n - 1``
+   the union of the two: one union-find scan over the merge of the two
+   ordered lists, the merge and the gather of the kept edges on the rank's
+   threads (``merge-step-k``); a forest has at most ``n - 1``
    edges, so a merge never reads more than ``2 (n - 1)``;
 3. rank 0 then holds the whole forest and sends every rank the ids of its
    primary edges in it: the share :func:`~parmst.solvers.mpi.held.held_share`
