@@ -4,9 +4,7 @@ Shared by the serial solvers (Kruskal, Filter-Kruskal, Borůvka), the
 partitioned and multi-instance Prims, the SciPy and NetworkX front doors and
 the MPI contractions (:func:`label_kept_roots`). Union by size keeps trees shallow; finds
 halve paths as they go. :func:`scan_in_order` is Kruskal's scan: take edges
-in the ``(weight, edge_id)`` order unless they close a cycle;
-:func:`scan_two_ordered` is the same scan over two lists already in that order
-(the MPI forest merge's step).
+in the ``(weight, edge_id)`` order unless they close a cycle.
 """
 
 from __future__ import annotations
@@ -15,7 +13,6 @@ import numba
 import numpy as np
 
 from parmst._forest_kernels import marked_ascending
-from parmst.order.scalar import precedes
 
 
 @numba.njit(cache=True, inline="always")
@@ -99,40 +96,6 @@ def reset_at(src, dst, parent, size):
     for i in range(len(src)):
         parent[src[i]], parent[dst[i]] = src[i], dst[i]
         size[src[i]] = size[dst[i]] = 1
-
-
-@numba.njit(cache=True)
-def scan_two_ordered(a_src, a_dst, a_key, a_id, b_src, b_dst, b_key, b_id, parent, size):
-    """Kruskal's scan (Shou and He Listing 2 lines 11-16) over two edge lists each already
-    in ``(key, edge_id)`` order, merged on the fly in one linear pass: no sort.
-
-    Edge ``i`` of list ``a`` joins ``a_src[i]`` and ``a_dst[i]`` and has key
-    ``a_key[i]`` and id ``a_id[i]`` (likewise ``b``; the two share no id).
-    ``parent`` and ``size`` must be singletons at every endpoint of both
-    lists (:func:`reset_at`, or a whole reset). Returns the kept edges' src,
-    dst, key and id, in ``(key, edge_id)`` order, written as the scan keeps
-    them (no gather pass after it).
-    """
-    na, nb = len(a_src), len(b_src)
-    out_src = np.empty(na + nb, dtype=a_src.dtype)
-    out_dst = np.empty(na + nb, dtype=a_dst.dtype)
-    out_key = np.empty(na + nb, dtype=a_key.dtype)
-    out_id = np.empty(na + nb, dtype=a_id.dtype)
-    count = i = j = 0
-    while i < na or j < nb:
-        if j == nb or (i < na and precedes(a_key[i], a_id[i], b_key[j], b_id[j])):
-            s, d, key, eid = a_src[i], a_dst[i], a_key[i], a_id[i]
-            i += 1
-        else:
-            s, d, key, eid = b_src[j], b_dst[j], b_key[j], b_id[j]
-            j += 1
-        ru = find(parent, s)
-        rv = find(parent, d)
-        if ru != rv:
-            union_roots(parent, size, ru, rv)
-            out_src[count], out_dst[count], out_key[count], out_id[count] = s, d, key, eid
-            count += 1
-    return out_src[:count], out_dst[:count], out_key[:count], out_id[:count]
 
 
 @numba.njit(cache=True)

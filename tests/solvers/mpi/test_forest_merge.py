@@ -10,10 +10,11 @@ import numpy as np
 import pytest
 
 from mpi_launch import run_ranks
-from parmst import Graph, minimum_spanning_forest
-from parmst.kernels.unionfind import reset_at, scan_two_ordered
+from parmst import Graph, Stats, minimum_spanning_forest
+from parmst._threads import using_threads
+from parmst.kernels.unionfind import reset_at
 from parmst.order import weight_keys
-from parmst.solvers.mpi.forest_merge import _local_forest, merge_fits
+from parmst.solvers.mpi.forest_merge import _local_forest, forest_of_two, merge_fits
 
 HERE = Path(__file__).resolve().parent
 
@@ -35,12 +36,12 @@ def _ordered_forest(src, dst, weight, ids, n):
     return tuple(a[kept[order]] for a in (src, dst, weight, ids))
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_scan_of_two_ordered_forests_is_the_forest_of_their_union(seed):
+@pytest.mark.parametrize(("seed", "threads"), [(s, 1 + s % 2) for s in range(4)])
+def test_scan_of_two_ordered_forests_is_the_forest_of_their_union(seed, threads):
     """Two forests of disjoint edge sets (few distinct weights: many ties, decided by the
     global id) merged by the step's scan are Kruskal's forest of all their edges, in
-    (weight, id) order; the union-find arrays start as garbage, are reset at the endpoints
-    only and reused."""
+    (weight, id) order, on one thread or two; the union-find arrays start as garbage, are
+    reset at the endpoints only and reused."""
     rng = np.random.default_rng(seed)
     n, m = 60, int(rng.integers(0, 400))
     src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
@@ -53,22 +54,25 @@ def test_scan_of_two_ordered_forests_is_the_forest_of_their_union(seed):
     for _ in range(2):
         for forest in (a, b):
             reset_at(forest[0], forest[1], parent, size)
-        got = scan_two_ordered(*a, *b, parent, size)
+        with using_threads(threads, Stats()):
+            got = forest_of_two(a, b, (parent, size))
         want = _ordered_forest(src, dst, weight, ids, n)
         assert [g.tolist() for g in got] == [w.tolist() for w in want]
 
 
-@pytest.mark.parametrize("solver", ["auto", "ecl/cpu"])
-def test_local_forest_comes_in_key_and_id_order(solver):
+@pytest.mark.parametrize(("solver", "threads"), [("auto", 1), ("ecl/cpu", 1), ("ecl/cpu", 2)])
+def test_local_forest_comes_in_key_and_id_order(solver, threads):
     """A rank's local forest, by Kruskal's scan ("auto" on one thread) or by another solver
-    then ordered, is Kruskal's forest in (weight, id) order; the weights have many ties."""
+    then ordered (on one thread and on two), is Kruskal's forest in (weight, id) order; the
+    weights have many ties."""
     rng = np.random.default_rng(7)
     n, m = 80, 600
     src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
     weight = rng.integers(0, 5, m).astype(np.float64)
     ids = np.sort(rng.permutation(3 * m)[:m])
     union_find = (np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64))
-    got = _local_forest((src, dst, weight, ids), n, solver, 1, union_find)
+    with using_threads(threads, Stats()):
+        got = _local_forest((src, dst, weight, ids), n, solver, threads, union_find)
     want = _ordered_forest(src, dst, weight, ids, n)
     assert [g.tolist() for g in got[:2] + got[3:]] == [w.tolist() for w in want[:2] + want[3:]]
     assert (got[2] == weight_keys(want[2])).all() and len(got[2]) > 40

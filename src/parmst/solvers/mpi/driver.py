@@ -26,7 +26,7 @@ from parmst.solvers.mpi.gather import (
     gather_forest,
     held_positions,
     id_order,
-    sorted_ids,
+    in_id_order,
     spread_forest,
     take_fields,
 )
@@ -72,7 +72,7 @@ def solve_distributed(dg: DistributedGraph, name: str,
     stats.compute_time = time.perf_counter() - start
     counters = {k: v - before[k] for k, v in channel.counters().items()}
     if channel.size == 1:  # the whole forest, on every core of the one process
-        mine = sorted_ids(mine, dg.num_edges)
+        mine = in_id_order(mine, dg.num_edges)
         position = held_positions(dg.edge_ids, mine)
         src, dst, weights = take_fields(position, dg.src, dg.dst, dg.weight)
     else:  # a share, on a rank that shares its host's cores with the others
@@ -101,7 +101,7 @@ def solve_distributed(dg: DistributedGraph, name: str,
     stats.extra["gathered"] = gather
     if channel.rank == 0:
         stats.extra["ranks"] = ranks
-    return Forest(edge_ids=ids.astype(np.int64), src=src, dst=dst, weight=weights,
+    return Forest(edge_ids=ids.astype(np.int64, copy=False), src=src, dst=dst, weight=weights,
                   num_vertices=dg.num_vertices,
                   num_components=dg.num_vertices - forest_edges,
                   total_weight=total_weight, solver=name, stats=stats)

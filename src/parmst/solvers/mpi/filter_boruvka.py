@@ -161,8 +161,11 @@ def _one_rank(dg: DistributedGraph, stats: Stats, local_solver: str, threads: in
     stats.extra["local_filter"] = "on"
     with stats.phase("local-forest"):
         graph = Graph(dg.src, dg.dst, dg.weight, dg.num_vertices)
+        positions = solve_locally(graph, local_solver, threads)
         # One rank holds every edge, in id order; not every id (without_nan leaves gaps).
-        return dg.edge_ids[solve_locally(graph, local_solver, threads)]
+        if len(dg.edge_ids) and dg.edge_ids[-1] == len(dg.edge_ids) - 1:
+            return positions  # ids 0 .. m - 1: an edge's id is its position
+        return dg.edge_ids[positions]
 
 
 def _on_ranks(dg: DistributedGraph, stats: Stats, local_solver: str, threads: int,

