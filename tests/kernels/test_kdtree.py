@@ -6,12 +6,11 @@ import numba
 import numpy as np
 import pytest
 
-from parmst.kernels import kdtree
+from parmst.kernels import kdtree, kdtree_build
 from parmst.kernels.distance import pair_id
 from parmst.kernels.kdtree import (
     NO_POINT,
     STACK_SIZE,
-    build,
     leaf_component,
     nearest_k_all,
     nearest_k_point,
@@ -19,6 +18,7 @@ from parmst.kernels.kdtree import (
     node_components,
     node_minima,
 )
+from parmst.kernels.kdtree_build import build
 
 
 def _points() -> np.ndarray:
@@ -119,7 +119,7 @@ def test_top_levels_split_by_parallel_passes_give_a_tree_with_the_same_lists(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # Nodes of 16 points and more split by the parallel passes (the top level on two
     # threads): lattice points, duplicates and uniform points.
-    monkeypatch.setattr(kdtree, "_WIDE_RANGE", 16)
+    monkeypatch.setattr(kdtree_build, "_WIDE_RANGE", 16)
     rng = np.random.default_rng(3)
     before = numba.get_num_threads()
     for x in (_points(), rng.random((3000, 2))):
@@ -150,9 +150,9 @@ def test_a_parallel_split_finds_the_middle_whichever_run_holds_it(below: float,
     x = np.random.default_rng(4).random((1001, 2))
     points, index = x.copy(), np.arange(len(x))
     into, into_index = np.empty_like(points), np.empty_like(index)
-    second, third = kdtree._partition_wide(points, index, into, into_index, 0, len(x), 0,
+    second, third = kdtree_build._partition_wide(points, index, into, into_index, 0, len(x), 0,
                                            below, above)
-    kdtree._select_in_run(into, into_index, 0, second, third, len(x), 500, 0)
+    kdtree_build._select_in_run(into, into_index, 0, second, third, len(x), 500, 0)
     np.testing.assert_array_equal(into, x[into_index])
     assert into[:500, 0].max() <= into[500, 0] <= into[501:, 0].min()
 
@@ -160,7 +160,7 @@ def test_a_parallel_split_finds_the_middle_whichever_run_holds_it(below: float,
 def test_levels_of_many_nodes_fill_their_boxes_minima_and_labels_in_parallel() -> None:
     rng = np.random.default_rng(6)
     tree = build(rng.random((20000, 2)), 2)
-    assert tree.first_leaf > kdtree._SERIAL_NODES  # some levels take the parallel loop
+    assert tree.first_leaf > kdtree.SERIAL_NODES  # some levels take the parallel loop
     v = np.arange(tree.first_leaf)
     np.testing.assert_array_equal(tree.lo[v], np.minimum(tree.lo[2 * v + 1], tree.lo[2 * v + 2]))
     np.testing.assert_array_equal(tree.hi[v], np.maximum(tree.hi[2 * v + 1], tree.hi[2 * v + 2]))

@@ -29,13 +29,13 @@ from parmst.kernels.distance import mutual_reachability, pair_id, pair_of_id, pr
 from parmst.kernels.kdtree import (
     NO_POINT,
     STACK_SIZE,
-    build,
     index_dtype,
     nearest_k_all,
     nearest_outside,
     node_components,
     node_minima,
 )
+from parmst.kernels.kdtree_build import build
 from parmst.solvers.cpu._atomics import atomic_load, atomic_min
 from parmst.stats import Stats
 

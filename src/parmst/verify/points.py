@@ -141,7 +141,8 @@ def _core_squared(x: np.ndarray, k: int | None, checked: np.ndarray,
 
     if n <= ALL_PAIRS:
         return brute_core(x, k, np.arange(n, dtype=np.int64))
-    from parmst.kernels.kdtree import build, nearest_k_all
+    from parmst.kernels.kdtree import nearest_k_all
+    from parmst.kernels.kdtree_build import build
 
     tree = build(x, 32)
     core2 = np.empty(n)

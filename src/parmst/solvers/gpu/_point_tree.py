@@ -27,7 +27,7 @@ import numpy as np
 from numba import cuda
 
 from parmst._cuda import arrays
-from parmst.kernels.kdtree import _depth
+from parmst.kernels.kdtree_build import _depth
 
 __all__ = ["DeviceTree", "build", "node_minima"]
 
