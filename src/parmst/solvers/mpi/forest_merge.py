@@ -145,18 +145,6 @@ def _kruskal_in_key_order(src: np.ndarray, dst: np.ndarray, weight: np.ndarray,
     return chosen[:scan_in_order(order, src, dst, parent, size, chosen, 0)]
 
 
-@numba.njit(parallel=True, cache=True)
-def _forest_fields(kept, src, dst, weight, ids):
-    """The edges at ``kept`` (ends, weights and ids), one pass on the rank's threads."""
-    k = len(kept)
-    out_src, out_dst = np.empty(k, dtype=src.dtype), np.empty(k, dtype=dst.dtype)
-    out_weight, out_ids = np.empty(k, dtype=weight.dtype), np.empty(k, dtype=ids.dtype)
-    for i in numba.prange(k):
-        e = kept[i]
-        out_src[i], out_dst[i], out_weight[i], out_ids[i] = src[e], dst[e], weight[e], ids[e]
-    return out_src, out_dst, out_weight, out_ids
-
-
 def _local_forest(edges: tuple[np.ndarray, ...], num_vertices: int, local_solver: str,
                   threads: int, union_find: tuple[np.ndarray, np.ndarray]
                   ) -> tuple[np.ndarray, ...]:
@@ -167,16 +155,17 @@ def _local_forest(edges: tuple[np.ndarray, ...], num_vertices: int, local_solver
     Kruskal's scan keeps the forest in that order already; another solver's
     forest (in position order: one check, a sort only if it is not) is put in
     it by :func:`~parmst.solvers.mpi.ordered_edges.sort_edges` on the rank's
-    threads. The forest's fields are taken in one parallel pass.
+    threads. The forest's fields are taken in one parallel pass
+    (:func:`~parmst.solvers.mpi.ordered_edges.take_edges`).
     """
-    src, dst, weight, ids = edges
+    src, dst, weight, _ = edges
     graph = Graph(src, dst, weight, num_vertices)
     if local_solver_name(graph, local_solver, threads) == "kruskal/serial":
         kept = _kruskal_in_key_order(src, dst, weight, union_find)
-        fields = _forest_fields(kept, src, dst, weight, ids)
+        fields = take_edges(edges, kept)
         return (*fields[:2], weight_keys(fields[2]), fields[3])
     kept = in_id_order(solve_locally(graph, local_solver, threads), len(src))
-    fields = _forest_fields(kept, src, dst, weight, ids)
+    fields = take_edges(edges, kept)
     return sort_edges((*fields[:2], weight_keys(fields[2]), fields[3]))
 
 

@@ -165,7 +165,7 @@ def merge_edges(a: tuple[np.ndarray, ...], b: tuple[np.ndarray, ...]
 
 @numba.njit(parallel=True, cache=True)
 def _take(edges, positions, out):
-    src, dst, key, ids = edges
+    src, dst, key, ids = edges  # the key is a weight where the edges are not yet ordered
     for i in numba.prange(len(positions)):
         e = positions[i]
         out[0][i], out[1][i], out[2][i], out[3][i] = src[e], dst[e], key[e], ids[e]
