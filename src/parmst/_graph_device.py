@@ -46,12 +46,17 @@ class DeviceEdges:
         Whose arrays the graph was built from (``"cupy"``, ``"torch"``,
         ``"numba"``), or ``"host"`` for a host graph's device copy; results
         on the device come back as the same kind (:attr:`parmst.Forest.edge_ids_device`).
+    key_range : parmst._cuda.arrays.KeyRange or None
+        The weights' smallest and largest order-preserving key, found by the pass that
+        checked them (:func:`validated`), so that the GPU solvers' key preparation reads
+        nothing back; ``None`` where not known.
     """
 
     src: Any
     dst: Any
     weight: Any
     kind: str
+    key_range: Any = None
 
 
 @dataclass(frozen=True)
@@ -135,13 +140,15 @@ def validated(src: Any, dst: Any, weight: Any, num_vertices: Any, *, allow_nan: 
     an id or weight check fails: the caller then checks :func:`host_copies`
     on the host, which words the error for the first bad edge exactly as for
     host arrays. Dtype and length errors raise here. Only a few numbers come
-    back to the host (lengths, smallest and largest id, a NaN count). The checks and the
-    copies (``copy=True``, or ids and narrow weights whose dtype the graph changes) are one
-    launch, into one allocation; arrays already in the graph's dtypes are used as they are
-    with ``copy=False``.
+    back to the host (lengths, smallest and largest id, a NaN count, the weights' key range
+    for the GPU solvers, :attr:`DeviceEdges.key_range`). The checks and the copies
+    (``copy=True``, or ids and narrow weights whose dtype the graph changes) are one launch,
+    into one buffer lent by the device pool (a graph built again from arrays of the same
+    sizes allocates nothing); arrays already in the graph's dtypes are used as they are with
+    ``copy=False``.
     """
     _optional.require("numba_cuda", "a Graph from GPU arrays")
-    from parmst._cuda import arrays, foreign
+    from parmst._cuda import arrays, foreign, pool
 
     kind = next(foreign.array_kind(a) for a in (src, dst, weight) if is_device_array(a))
     s, d = _device_column("src", src), _device_column("dst", dst)
@@ -152,7 +159,8 @@ def validated(src: Any, dst: Any, weight: Any, num_vertices: Any, *, allow_nan: 
     m = s.shape[0]
     if d.shape[0] != m:
         raise GraphValueError(f"src has {m} entries but dst has {d.shape[0]}")
-    w = arrays.fill(m, 1, np.int32) if weight is None else _device_column("weight", weight)
+    w = arrays.refill(pool.lend(m, np.int32), 1) if weight is None \
+        else _device_column("weight", weight)
     if w.shape[0] != m:
         raise GraphValueError(f"{m} edges but {w.shape[0]} weights")
     wide = _DEVICE_WEIGHT_WIDENING.get(np.dtype(w.dtype).str[1:])
@@ -169,11 +177,13 @@ def validated(src: Any, dst: Any, weight: Any, num_vertices: Any, *, allow_nan: 
     copy_weight = wide is not None or (copy and weight is not None)
     copies = arrays.carve([(m if wanted else 0, dtype) for wanted, dtype
                            in zip((*copy_ids, copy_weight), (idx, idx, wide or w.dtype))])
-    # One launch checks the ids and the weights and makes the copies; one small copy back.
-    lo, hi, nans = (arrays.edge_checks(s, d, w, search_nan=search_nan, copies=tuple(copies))
-                    if m else (0, -1, 0))
-    n = hi + 1 if given is None else given
-    if lo < 0 or hi >= n or nans > 0 or _memory.shortfall(n) is not None:
+    # One launch checks the ids and the weights, ranges the weights' keys (weights without
+    # NaN, in the graph's dtype) and makes the copies; one small copy back.
+    scan = arrays.edge_scan(s, d, w, search_nan=search_nan, copies=tuple(copies),
+                            key_range=not allow_nan and wide is None) \
+        if m else arrays.EdgeScan(0, -1, 0, None)
+    n = scan.high + 1 if given is None else given
+    if scan.low < 0 or scan.high >= n or scan.nans > 0 or _memory.shortfall(n) is not None:
         return None
     if index_dtype_for(n, m) != idx:  # ids past 2**31 - 1: the 32-bit copies are too narrow
         idx = index_dtype_for(n, m)
@@ -181,7 +191,7 @@ def validated(src: Any, dst: Any, weight: Any, num_vertices: Any, *, allow_nan: 
         copies[:2] = [arrays.cast(a, idx) for a in (s, d)]
     ids = [out if wanted else a for a, out, wanted in zip((s, d), copies, copy_ids)]
     w = copies[2] if copy_weight else w
-    return DeviceEdges(*ids, w, kind=kind), n
+    return DeviceEdges(*ids, w, kind=kind, key_range=scan.key_range), n
 
 
 def host_copies(src: Any, dst: Any, weight: Any) -> tuple[Any, Any, Any]:

@@ -19,16 +19,19 @@ pack into one word, so no weight is ever sorted on the host.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import cuda
 
 from parmst._cuda import pool, runtime
+from parmst.order import weight_key
 
-__all__ = ["block_partials", "carve", "cast", "compact", "edge_checks", "exclusive_scan", "fill",
-           "fold_partials", "gather", "group_order", "iota", "launch_grid", "nan_count", "radix_order",
-           "reduction_grid", "refill", "reiota", "shift", "store_partials"]
+__all__ = ["EdgeScan", "KeyRange", "block_partials", "carve", "cast", "compact", "edge_checks",
+           "edge_scan", "exclusive_scan", "fill", "float32_bits", "fold_partials", "fold_rows",
+           "gather", "group_order", "iota", "key_of", "launch_grid", "nan_count", "radix_order",
+           "reduction_grid", "refill", "reiota", "shift", "store_partials", "weight_key_of",
+           "weight_key_range"]
 
 #: Threads per block of the scan kernel (its shared buffer needs a compile-time size).
 SCAN_THREADS = runtime.WARP_SIZE if runtime.simulator_active() else 1024
@@ -90,6 +93,16 @@ def _shift(values, amount, out):
 
 
 @cuda.jit(device=True, inline=True)
+def start_row(shared, at, low, high):
+    """Thread 0 starts one triple of a block's reduction row in shared memory:
+    ``shared[at:at + 3] = [low, high, 0]`` (a barrier must follow before any thread folds)."""
+    if cuda.threadIdx.x == 0:
+        shared[at] = low
+        shared[at + 1] = high
+        shared[at + 2] = 0
+
+
+@cuda.jit(device=True, inline=True)
 def block_partials(shared, low, high):
     """Start a block's reduction row in shared memory: ``shared = [low, high, 0]``.
 
@@ -97,44 +110,128 @@ def block_partials(shared, low, high):
     host folds (:func:`fold_partials`), so no accumulator on the device needs
     to be set before the launch (no host-to-device copy, no extra launch).
     """
-    if cuda.threadIdx.x == 0:
-        shared[0] = low
-        shared[1] = high
-        shared[2] = 0
+    start_row(shared, 0, low, high)
     cuda.syncthreads()
+
+
+@cuda.jit(device=True, inline=True)
+def fold_into_row(shared, at, low, high, count):
+    """Fold this thread's ``low``, ``high`` and ``count`` into the triple of the block's row
+    that starts at ``at`` (shared-memory atomics)."""
+    cuda.atomic.min(shared, at, low)
+    cuda.atomic.max(shared, at + 1, high)
+    if count:
+        cuda.atomic.add(shared, at + 2, count)
+
+
+@cuda.jit(device=True, inline=True)
+def write_row(shared, partials):
+    """Once every thread has folded: the block's row into ``partials[block]``."""
+    cuda.syncthreads()
+    if cuda.threadIdx.x == 0:
+        for j in range(partials.shape[1]):
+            partials[cuda.blockIdx.x, j] = shared[j]
 
 
 @cuda.jit(device=True, inline=True)
 def store_partials(shared, partials, low, high, count):
     """Fold this thread's ``low``, ``high`` and ``count`` into the block's row (shared-memory
     atomics), then write the row to ``partials[block]``."""
-    cuda.atomic.min(shared, 0, low)
-    cuda.atomic.max(shared, 1, high)
-    if count:
-        cuda.atomic.add(shared, 2, count)
-    cuda.syncthreads()
-    if cuda.threadIdx.x == 0:
-        for j in range(3):
-            partials[cuda.blockIdx.x, j] = shared[j]
+    fold_into_row(shared, 0, low, high, count)
+    write_row(shared, partials)
+
+
+def fold_rows(partials: Any) -> list[tuple[int, int, int]]:
+    """Per triple of a reduction's rows (``partials[:, 3k:3k + 3]``), the smallest low, the
+    largest high and the total count: one copy back for all of them."""
+    rows = runtime.read(partials)
+    return [(int(rows[:, at].min()), int(rows[:, at + 1].max()), int(rows[:, at + 2].sum()))
+            for at in range(0, rows.shape[1], 3)]
 
 
 def fold_partials(partials: Any) -> tuple[int, int, int]:
     """Smallest low, largest high and total count of a reduction's rows (one copy back)."""
-    rows = runtime.read(partials)
-    return int(rows[:, 0].min()), int(rows[:, 1].max()), int(rows[:, 2].sum())
+    return fold_rows(partials)[0]
+
+
+key_of = cuda.jit(device=True, inline=True)(weight_key.py_func)
+_SIGN32 = np.uint64(1 << 31)
+_F64_MANTISSA = np.uint64((1 << 52) - 1)
+_F32_INF = np.uint64(0x7F800000)
+
+
+def float32_bits(bits):
+    """The float32 bit pattern (in a uint64) of the float64 whose bit pattern is ``bits``
+    (uint64), and whether that float64 is exactly a float32 (only then is the pattern the
+    same value's; NaN never is). Bits, not values, so one kernel pass both tests and narrows
+    without a second array (numba-cuda reinterprets no scalar).
+
+    Examples
+    --------
+    >>> w = np.array([1.5, -2.0**-140, 0.1])
+    >>> [(int(b), bool(x)) for b, x in map(float32_bits, w.view(np.uint64))][:2] == [
+    ...     (int(np.float32(v).view(np.uint32)), True) for v in w[:2]]
+    True
+    >>> bool(float32_bits(w.view(np.uint64)[2])[1])
+    False
+    """
+    sign = (bits >> np.uint64(63)) << np.uint64(31)
+    exponent = (bits >> np.uint64(52)) & np.uint64(0x7FF)
+    mantissa = bits & _F64_MANTISSA
+    if exponent == np.uint64(0x7FF):  # infinity (a NaN carries a mantissa)
+        return sign | _F32_INF, mantissa == np.uint64(0)
+    if exponent == np.uint64(0):  # zero; float64 subnormals lie below every float32
+        return sign, mantissa == np.uint64(0)
+    if exponent > np.uint64(1150):  # beyond float32's largest exponent (127 + 1023)
+        return sign | _F32_INF, False
+    if exponent > np.uint64(896):  # a normal float32: exponent biased by 127, not 1023
+        narrow = ((exponent - np.uint64(896)) << np.uint64(23)) | (mantissa >> np.uint64(29))
+        return sign | narrow, (mantissa & np.uint64((1 << 29) - 1)) == np.uint64(0)
+    # A float32 subnormal: the significand with its leading one, shifted to 2**-149 units.
+    shift = np.uint64(926) - exponent
+    if shift > np.uint64(53):
+        return sign, False
+    significand = mantissa | np.uint64(1 << 52)
+    return sign | (significand >> shift), \
+        (significand & ((np.uint64(1) << shift) - np.uint64(1))) == np.uint64(0)
+
+
+_float32_bits = cuda.jit(device=True, inline=True)(float32_bits)
+
+
+@cuda.jit(device=True, inline=True)
+def weight_key_of(bits, is_float, sign, narrow):
+    """The order-preserving key (:func:`parmst.order.weight_key`) of one weight given by its
+    bits; with ``narrow``, of the float32 of a float64 weight that is exactly one."""
+    if narrow:
+        return key_of(_float32_bits(bits)[0], True, _SIGN32)
+    return key_of(bits, is_float, sign)
+
+
+#: Keys are folded as int64 with their top bit flipped, so that the signed minimum and
+#: maximum of a block's row are the unsigned ones of the keys.
+_KEY_BIAS = np.uint64(1 << 63)
 
 
 @cuda.jit(cache=True)
-def _edge_checks(src, dst, weight, search_nan, src_out, dst_out, weight_out, partials):
-    """:meth:`parmst.Graph.from_edges`'s checks and copies in one pass: per block, the smallest
-    and largest vertex id of both arrays and (``search_nan``) how many weights are NaN; each
-    non-empty ``*_out`` gets its array's values in its own dtype (the device-to-device copy,
-    widening or narrowing the ids where the graph's dtype asks for it)."""
-    shared = cuda.shared.array(3, np.int64)
-    block_partials(shared, _I64_MAX, _I64_MIN)
-    low = _I64_MAX
-    high = _I64_MIN
-    nans = 0
+def _edge_checks(src, dst, weight, bits, search_nan, is_float, sign, narrowable, src_out,
+                 dst_out, weight_out, partials):
+    """:meth:`parmst.Graph.from_edges`'s checks and copies in one pass, with the weights' key
+    range: per block, in ``partials[b]``, the smallest and largest vertex id of both arrays
+    and (``search_nan``) how many weights are NaN; for the weights' bits ``bits`` (empty: not
+    wanted) the smallest and largest weight key (:func:`parmst.order.weight_key`) and
+    (``narrowable``: float64 bits) how many weights are not exactly float32, then the
+    smallest and largest key of the weights narrowed to float32 (keys biased, see
+    :data:`_KEY_BIAS`). Each non-empty ``*_out`` gets its array's values in its own dtype
+    (the device-to-device copy, widening or narrowing the ids where the graph's dtype asks
+    for it)."""
+    shared = cuda.shared.array(9, np.int64)
+    for at in range(0, 9, 3):
+        start_row(shared, at, _I64_MAX, _I64_MIN)
+    cuda.syncthreads()
+    low = key_low = narrow_low = _I64_MAX
+    high = key_high = narrow_high = _I64_MIN
+    nans = inexact = 0
     for e in range(cuda.grid(1), max(src.shape[0], weight.shape[0]), cuda.gridsize(1)):
         if e < src.shape[0]:
             low = min(low, np.int64(src[e]), np.int64(dst[e]))
@@ -148,12 +245,27 @@ def _edge_checks(src, dst, weight, search_nan, src_out, dst_out, weight_out, par
                 nans += 1
             if e < weight_out.shape[0]:
                 weight_out[e] = weight[e]
-    store_partials(shared, partials, low, high, nans)
+        if e < bits.shape[0]:
+            b = np.uint64(bits[e])
+            k = np.int64(key_of(b, is_float, sign) ^ _KEY_BIAS)
+            key_low = min(key_low, k)
+            key_high = max(key_high, k)
+            if narrowable:
+                narrow, exact = _float32_bits(b)
+                k = np.int64(key_of(narrow, True, _SIGN32) ^ _KEY_BIAS)
+                narrow_low = min(narrow_low, k)
+                narrow_high = max(narrow_high, k)
+                if not exact:
+                    inexact += 1
+    fold_into_row(shared, 0, low, high, nans)
+    fold_into_row(shared, 3, key_low, key_high, inexact)
+    fold_into_row(shared, 6, narrow_low, narrow_high, 0)
+    write_row(shared, partials)
 
 
 def fill(shape: int | tuple[int, ...], value: Any, dtype: Any) -> Any:
     """A new device array filled with ``value`` on the device (no host buffer, no transfer)."""
-    return refill(cuda.device_array(shape, dtype=dtype), value)
+    return refill(runtime.device_array(shape, dtype), value)
 
 
 #: Where :func:`carve` starts each array in its allocation (cuMemAlloc's own alignment).
@@ -162,16 +274,18 @@ CARVE_ALIGN = 256
 
 def carve(specs: list[tuple[int, Any]]) -> list[Any]:
     """New one-dimensional device arrays of the given ``(count, dtype)``, all carved from one
-    allocation (each starting on a :data:`CARVE_ALIGN`-byte boundary), so that several
-    arrays made together cost one allocation's host time (44 µs each on the H100 host).
-    They hold the allocation together: it is freed when the last of them is."""
+    buffer lent by the device pool (:func:`parmst._cuda.pool.lend`; each array starting on a
+    :data:`CARVE_ALIGN`-byte boundary), so that several arrays made together cost at most
+    one allocation's host time (44 µs each on the H100 host), and none where the pool holds a
+    buffer of that size. They hold the buffer together: it goes back to the pool when the
+    last of them is gone."""
     offsets, total = [], 0
     for count, dtype in specs:
         offsets.append(total)
         total += -(-int(count) * np.dtype(dtype).itemsize // CARVE_ALIGN) * CARVE_ALIGN
-    whole = cuda.device_array(total, np.uint8)
+    whole = pool.lend(total, np.uint8)
     return [whole[at:at + count * np.dtype(dtype).itemsize].view(dtype) if count
-            else cuda.device_array(0, dtype) for at, (count, dtype) in zip(offsets, specs)]
+            else whole[:0].view(dtype) for at, (count, dtype) in zip(offsets, specs)]
 
 
 def refill(out: Any, value: Any) -> Any:
@@ -185,7 +299,7 @@ def refill(out: Any, value: Any) -> Any:
 
 def iota(count: int, dtype: Any = np.int64) -> Any:
     """``0, 1, ..., count - 1`` on the device."""
-    return reiota(cuda.device_array(count, dtype=dtype))
+    return reiota(runtime.device_array(count, dtype=dtype))
 
 
 def reiota(out: Any) -> Any:
@@ -197,7 +311,7 @@ def reiota(out: Any) -> Any:
 
 def cast(values: Any, dtype: Any) -> Any:
     """A contiguous device copy of ``values`` as ``dtype`` (also the device-to-device copy)."""
-    out = cuda.device_array(values.shape[0], dtype=dtype)
+    out = runtime.device_array(values.shape[0], dtype=dtype)
     if values.shape[0]:
         runtime.launch(_cast, launch_grid(values.shape[0]), values, out)
     return out
@@ -206,7 +320,7 @@ def cast(values: Any, dtype: Any) -> Any:
 def gather(values: Any, index: Any, out: Any | None = None) -> Any:
     """``values[index]`` on the device, into ``out`` where given (else a new array)."""
     if out is None:
-        out = cuda.device_array(index.shape[0], dtype=values.dtype)
+        out = runtime.device_array(index.shape[0], dtype=values.dtype)
     if index.shape[0]:
         runtime.launch(_gather, launch_grid(index.shape[0]), values, index, out)
     return out
@@ -214,35 +328,87 @@ def gather(values: Any, index: Any, out: Any | None = None) -> Any:
 
 def shift(values: Any, amount: int) -> Any:
     """``values + amount`` as a new int64 device array (a part's ids as ids of the whole graph)."""
-    out = cuda.device_array(values.shape[0], dtype=np.int64)
+    out = runtime.device_array(values.shape[0], dtype=np.int64)
     if values.shape[0]:
         runtime.launch(_shift, launch_grid(values.shape[0]), values, np.int64(amount), out)
     return out
 
 
-def edge_checks(src: Any, dst: Any, weight: Any | None, *, search_nan: bool = True,
-                copies: tuple[Any, Any, Any] | None = None) -> tuple[int, int, int]:
-    """Smallest and largest vertex id of two equal-length device arrays and the NaN count of
-    ``weight`` (``None`` or ``search_nan=False``: not searched), in one launch and one small
-    copy back; ``copies``: device arrays that get ``src``, ``dst`` and ``weight`` in the same
-    pass, each in its own dtype (an empty one is left out)."""
+class KeyRange(NamedTuple):
+    """The smallest and largest order-preserving key (:func:`parmst.order.weight_key`) of a
+    weight array, and whether they are the float32 keys of float64 weights that are all
+    exactly float32 (then the keys come from the narrowed weights, as on the host:
+    :func:`weight_key_of` with ``narrow``)."""
+
+    low: int
+    high: int
+    narrow: bool
+
+
+class EdgeScan(NamedTuple):
+    """What :func:`edge_scan` found: the smallest and largest vertex id, the NaN count, and
+    the weights' :class:`KeyRange` (``None`` where not asked for)."""
+
+    low: int
+    high: int
+    nans: int
+    key_range: KeyRange | None
+
+
+#: Weight dtypes whose keys the edge scan ranges (a graph's weights are always one of them).
+KEYED_DTYPES = (np.dtype(np.int32), np.dtype(np.int64), np.dtype(np.float32),
+                np.dtype(np.float64))
+
+
+def edge_scan(src: Any, dst: Any, weight: Any | None, *, search_nan: bool = True,
+              copies: tuple[Any, Any, Any] | None = None, key_range: bool = False) -> EdgeScan:
+    """Smallest and largest vertex id of two equal-length device arrays, the NaN count of
+    ``weight`` (``None`` or ``search_nan=False``: not searched) and, with ``key_range``, the
+    weights' :class:`KeyRange` (weights of a :data:`KEYED_DTYPES` dtype), in one launch and
+    one small copy back; ``copies``: device arrays that get ``src``, ``dst`` and ``weight``
+    in the same pass, each in its own dtype (an empty one is left out)."""
     if weight is None:
         weight, search_nan = src[:0], False
     count = max(src.shape[0], weight.shape[0])
     empty = src[:0]
     src_out, dst_out, weight_out = copies if copies is not None else (empty, empty, empty)
+    dtype = np.dtype(weight.dtype)
+    keyed = key_range and dtype in KEYED_DTYPES
+    bits = weight.view(f"u{dtype.itemsize}") if keyed else empty
+    narrowable = keyed and dtype == np.float64
     grid = reduction_grid(count)
     with pool.lease() as lease:
-        partials = lease.take((grid[0], 3), np.int64)
-        runtime.launch(_edge_checks, grid, src, dst, weight, bool(search_nan), src_out,
-                       dst_out, weight_out, partials)
-        return fold_partials(partials)
+        partials = lease.take((grid[0], 9), np.int64)
+        runtime.launch(_edge_checks, grid, src, dst, weight, bits, bool(search_nan),
+                       dtype.kind == "f", np.uint64(1 << (8 * dtype.itemsize - 1)),
+                       bool(narrowable), src_out, dst_out, weight_out, partials)
+        (low, high, nans), (key_low, key_high, inexact), (narrow_low, narrow_high, _) = \
+            fold_rows(partials)
+    keys = None
+    if keyed:
+        narrow = narrowable and not inexact
+        keys = KeyRange(*(k + 2**63 for k in ((narrow_low, narrow_high) if narrow
+                                               else (key_low, key_high))), narrow)
+    return EdgeScan(low, high, nans, keys)
+
+
+def edge_checks(src: Any, dst: Any, weight: Any | None, *, search_nan: bool = True,
+                copies: tuple[Any, Any, Any] | None = None) -> tuple[int, int, int]:
+    """:func:`edge_scan`'s smallest and largest vertex id and NaN count."""
+    return edge_scan(src, dst, weight, search_nan=search_nan, copies=copies)[:3]
 
 
 def nan_count(weight: Any) -> int:
     """How many float weights on the device are NaN."""
     no_edges = weight[:0]
     return edge_checks(no_edges, no_edges, weight)[2]
+
+
+def weight_key_range(weight: Any) -> KeyRange:
+    """The :class:`KeyRange` of a device weight array (int32, int64, float32 or float64, no
+    NaN): one launch and one small copy back."""
+    no_edges = weight[:0]
+    return edge_scan(no_edges, no_edges, weight, search_nan=False, key_range=True).key_range
 
 
 # ---------------------------------------------------------------- prefix sum and compaction
@@ -300,11 +466,11 @@ def exclusive_scan(values: Any, count: int, out: Any, max_blocks: int | None = N
     if max_blocks is None:
         max_blocks = runtime.launch_limits(runtime.DEFAULT_BLOCK_SIZE)[1]
     blocks = runtime.blocks_for(count + 1, SCAN_THREADS)
-    block_sums = cuda.device_array(blocks, dtype=np.int64)
+    block_sums = runtime.device_array(blocks, dtype=np.int64)
     runtime.launch(_block_scan, (min(max_blocks, blocks), SCAN_THREADS), values, count, out,
                    block_sums)
     if blocks > 1:
-        offsets = cuda.device_array(blocks + 1, dtype=np.int64)
+        offsets = runtime.device_array(blocks + 1, dtype=np.int64)
         exclusive_scan(block_sums, blocks, offsets, max_blocks)
         runtime.launch(_add_block_offsets, launch_grid(count + 1), out[:count + 1], offsets)
 
@@ -358,12 +524,16 @@ def _scatter_tiles(flags, values, tile, partials, out):
         cuda.syncthreads()
 
 
-def compact(flags: Any, values: Any | None = None, size: int | None = None) -> Any:
-    """``values[flags != 0]`` (or the flagged indices, ascending) as a new int64 device array.
+def compact(flags: Any, values: Any | None = None, size: int | None = None,
+            out: Any | None = None) -> Any:
+    """``values[flags != 0]`` (or the flagged indices, ascending) as a new int64 device array,
+    or into ``out``.
 
     Two launches, a count per tile and an ordered scatter, and one small copy back (the
     tiles' counts, for the result's length) unless the caller knows ``size``, the number of
-    flagged items; the scratch comes from the device pool.
+    flagged items, or gives ``out``: an int64 device array at least as long as that count,
+    written from its start (returned whole, or its first ``size`` items where ``size`` is
+    given); the scratch comes from the device pool.
     """
     m = flags.shape[0]
     blocks = max(1, min(COMPACT_BLOCKS, -(-m // SCAN_THREADS)))
@@ -371,10 +541,13 @@ def compact(flags: Any, values: Any | None = None, size: int | None = None) -> A
     with pool.lease() as lease:
         partials = lease.take((blocks, 3), np.int64)
         runtime.launch(_count_flagged, (blocks, SCAN_THREADS), flags, np.int64(tile), partials)
-        if size is None:
-            size = fold_partials(partials)[2]
-        out = cuda.device_array(size, dtype=np.int64)
-        if size:
+        if out is None:
+            if size is None:
+                size = fold_partials(partials)[2]
+            out = runtime.device_array(size, np.int64)
+        elif size is not None:
+            out = out[:size]
+        if out.shape[0]:
             picked = values if values is not None else out[:0]
             runtime.launch(_scatter_tiles, (blocks, SCAN_THREADS), flags, picked, np.int64(tile),
                            partials, out)
@@ -410,8 +583,8 @@ def group_order(keys: Any, num_keys: int) -> tuple[Any, Any]:
     """
     m = keys.shape[0]
     counts = fill(num_keys, 0, np.int64)
-    starts = cuda.device_array(num_keys + 1, dtype=np.int64)
-    order = cuda.device_array(m, dtype=np.int64)
+    starts = runtime.device_array(num_keys + 1, dtype=np.int64)
+    order = runtime.device_array(m, dtype=np.int64)
     if m:
         runtime.launch(_count_keys, launch_grid(m), keys, counts)
     exclusive_scan(counts, num_keys, starts)
@@ -467,10 +640,10 @@ def radix_order(keys: Any, bits: int) -> Any:
     if m < 2 or bits <= 0:
         return order
     tiles = -(-m // RADIX_TILE)
-    counts = cuda.device_array(_BUCKETS * tiles, dtype=np.int32)
-    offsets = cuda.device_array(_BUCKETS * tiles + 1, dtype=np.int64)
-    current, spare = cast(keys, np.uint64), cuda.device_array(m, dtype=np.uint64)
-    spare_order = cuda.device_array(m, dtype=np.int64)
+    counts = runtime.device_array(_BUCKETS * tiles, dtype=np.int32)
+    offsets = runtime.device_array(_BUCKETS * tiles + 1, dtype=np.int64)
+    current, spare = cast(keys, np.uint64), runtime.device_array(m, dtype=np.uint64)
+    spare_order = runtime.device_array(m, dtype=np.int64)
     for shift in range(0, bits, RADIX_BITS):
         runtime.launch(_digit_counts, launch_grid(tiles), current, np.uint64(shift), counts)
         exclusive_scan(counts, _BUCKETS * tiles, offsets)

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["array_words", "launch", "slot_word"]
+__all__ = ["array_words", "launch", "packable", "slot_word"]
 
 #: Parameter blocks kept per kernel (argument signatures times devices); beyond it the oldest
 #: is rebuilt when next needed.
@@ -197,12 +197,34 @@ def _function(compiled: Any) -> tuple[Any, bool]:
     return handle, bool(compiled.cooperative)
 
 
+def _one_dimensional(grid: Any) -> bool:
+    """Whether ``grid`` is blocks and threads as two integers (2-D and 3-D grids go through
+    the dispatcher)."""
+    return len(grid) == 2 and all(isinstance(g, (int, np.integer)) for g in grid)
+
+
+def packable(grid: Any, args: tuple) -> bool:
+    """Whether a launch's grid and arguments are of the kinds a parameter block holds: a
+    one-dimensional grid, device arrays of at least one dimension and scalars. Checked
+    without a GPU (the simulator's arrays pass as device arrays), so that the launches a GPU
+    would send through the dispatcher are counted there too.
+
+    Examples
+    --------
+    >>> packable((4, 32), (1, 2.5, np.uint64(3))), packable((4, 32), (np.zeros(3),))
+    (True, False)
+    """
+    return _one_dimensional(grid) and all(
+        isinstance(a, _SCALARS) or (getattr(a, "__cuda_ndarray__", False) and a.ndim > 0)
+        for a in args)
+
+
 def launch(kernel: Any, grid: tuple[int, int], args: tuple) -> bool:
     """Launch ``kernel`` over ``grid`` with ``args`` from its kept parameter block (built now
     if none matches); ``False`` where an argument cannot be packed (the caller then launches
     through the dispatcher)."""
-    if _OFF or len(grid) != 2 or not all(isinstance(g, (int, np.integer)) for g in grid):
-        return False  # 2-D and 3-D grids go through the dispatcher
+    if _OFF or not _one_dimensional(grid):
+        return False
     context = _current_context()
     blocks = _BLOCKS.setdefault(kernel, [])
     for block in blocks:

@@ -21,6 +21,7 @@ has free, counting idle pooled buffers as memory the solve can have back.
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -32,7 +33,7 @@ from parmst._cuda import runtime
 from parmst.errors import SolverUnavailable
 
 __all__ = ["MAX_IDLE_BYTES", "DevicePool", "Lease", "device_pool", "ensure_memory", "lease",
-           "release_all"]
+           "lend", "release_all"]
 
 #: Idle bytes a pool keeps for reuse; beyond it, the least recently used sizes are freed.
 MAX_IDLE_BYTES = 4 << 30
@@ -84,9 +85,7 @@ class DevicePool:
                 if not idle:
                     del self._idle[key]
                 return array
-        from numba import cuda
-
-        return cuda.device_array(key[0], dtype=np.dtype(key[1]))
+        return runtime.device_array(key[0], np.dtype(key[1]))
 
     def give(self, arrays: list[Any]) -> None:
         """Take ``arrays`` (from :meth:`take`) back for reuse, then free the least recently
@@ -169,6 +168,59 @@ def lease() -> Iterator[Lease]:
         yield held
     finally:
         held.close()
+
+
+def lend(shape: int | tuple[int, ...], dtype: Any) -> Any:
+    """A device array from the current device's pool that goes back to it when the array and
+    every view of it are gone: for arrays a caller keeps (a graph's device copies, a forest's
+    ids), so that a call repeated on inputs of the same sizes allocates nothing.
+
+    On a GPU the array's memory is numba-cuda's own reference-counted pointer over the pooled
+    buffer, whose finalizer gives the buffer back (as numba-cuda frees its own allocations
+    once the last view is gone); under the simulator the array is NumPy memory owned by one
+    object that every view refers to. Contents undefined.
+    """
+    owner = device_pool()
+    backing = owner.take(shape, dtype)
+    if not backing.size:  # no memory to give back
+        return backing
+    if runtime.simulator_active():
+        return _lend_simulated(owner, backing)
+    from numba import cuda
+    from numba.cuda.cudadrv import devicearray, driver
+
+    def give_back() -> None:
+        _LENT.pop(key, None)
+        owner.give([backing])
+
+    memory = driver.AutoFreePointer(weakref.proxy(cuda.current_context()),
+                                    backing.gpu_data.device_pointer, backing.gpu_data.size,
+                                    finalizer=give_back)
+    key = id(memory)
+    _LENT[key] = memory  # held, as numba-cuda's context holds its allocations, until freed
+    return devicearray.DeviceNDArray(backing.shape, backing.strides, backing.dtype,
+                                     gpu_data=memory.own())
+
+
+#: Pointers over pooled buffers lent out on a GPU, by id, until their last view is gone.
+_LENT: dict[int, Any] = {}
+
+
+class _SimulatedOwner:
+    """The owner of a lent buffer's NumPy memory under the simulator: every NumPy view of
+    the lent array refers to it (NumPy sets a view's base to the first non-array owner)."""
+
+    def __init__(self, memory: np.ndarray) -> None:
+        self.__array_interface__ = memory.__array_interface__
+        self.memory = memory
+
+
+def _lend_simulated(owner: DevicePool, backing: Any) -> Any:
+    from numba.cuda.simulator.cudadrv.devicearray import FakeCUDAArray
+
+    holder = _SimulatedOwner(backing._ary)
+    weakref.finalize(holder, owner.give, [backing])
+    return FakeCUDAArray(np.asarray(holder))
 
 
 def ensure_memory(solver: str, needed_bytes: int) -> None:

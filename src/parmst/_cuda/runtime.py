@@ -93,18 +93,22 @@ _TALLY = threading.local()
 
 @contextmanager
 def tally() -> Iterator[dict[str, int]]:
-    """Count the kernel launches and host synchronizations this thread makes in the block.
+    """Count the kernel launches, host synchronizations and device allocations this thread
+    makes in the block.
 
-    Every launch through :func:`launch` and every wait through :func:`read` or
-    :func:`synchronize` adds one; a tally nested in another adds to it when it
-    ends. A solve keeps its counts in ``stats.extra`` (``launches``,
-    ``host_syncs``), so that a test can bound them: each launch costs host time
-    (69-81 µs through numba-cuda's dispatcher on the H100 host, far less pre-packed)
-    and each synchronization leaves the device idle while the host queues the next
-    kernels. Thread-local, since
-    ``ecl/multigpu`` solves its parts on several threads at once.
+    Every launch through :func:`launch` adds to ``launches`` (and to ``dispatched`` where it
+    goes through numba-cuda's dispatcher on a GPU; under the simulator, where every launch
+    does, where a GPU would not pre-pack its arguments), every wait through :func:`read` or
+    :func:`synchronize` to ``host_syncs``, every new device array through
+    :func:`device_array` or :func:`to_device` (the pool's misses included) to
+    ``allocations``; a tally nested in another adds to it when it ends. A solve keeps its
+    counts in ``stats.extra``, so that a test can bound them: each launch costs host time
+    (69-81 µs through numba-cuda's dispatcher on the H100 host, far less pre-packed), each
+    synchronization leaves the device idle while the host queues the next kernels, and each
+    allocation costs tens of µs of host time. Thread-local, since ``ecl/multigpu`` solves its
+    parts on several threads at once.
     """
-    counts = {"launches": 0, "host_syncs": 0}
+    counts = {"launches": 0, "dispatched": 0, "host_syncs": 0, "allocations": 0}
     outer = getattr(_TALLY, "counts", None)
     _TALLY.counts = counts
     try:
@@ -138,6 +142,36 @@ def elapsed(start: Any, end: Any) -> float:
     return max(0.0, start.elapsed_time(end)) / 1e3
 
 
+class DevicePhases:
+    """Phases timed on the device by :func:`mark` events as the host queues them, booked into
+    a solve's ``stats.phases`` once a wait has passed their end (:meth:`book`): the host
+    does not wait to time them.
+
+    Examples
+    --------
+    >>> phases = DevicePhases()
+    >>> phases.names()
+    []
+    """
+
+    def __init__(self) -> None:
+        self._marks: list[tuple[str, Any, Any]] = []
+
+    @contextmanager
+    def phase(self, name: str) -> Iterator[None]:
+        """The kernels queued in the block, as one occurrence of phase ``name``."""
+        start = mark()
+        yield
+        self._marks.append((name, start, mark()))
+
+    def book(self, stats: Stats) -> None:
+        """Add each phase's device time to ``stats.phases`` (the device has passed every
+        phase's end: call it after a wait)."""
+        for name, start, end in self._marks:
+            stats.phases[name] = stats.phases.get(name, 0.0) + elapsed(start, end)
+        self._marks.clear()
+
+
 def launch(kernel: Any, grid: tuple[int, int], *args: Any) -> None:
     """``kernel[grid](*args)``, counted by :func:`tally`, through a pre-packed parameter block
     on a GPU (:mod:`parmst._cuda.packed`: no per-call argument preparation) and through the
@@ -146,7 +180,16 @@ def launch(kernel: Any, grid: tuple[int, int], *args: Any) -> None:
     packed = _PACKED[0] if _PACKED else _packed_launches()
     if packed is not None and packed.launch(kernel, grid, args):
         return
+    if packed is not None or not _packable(grid, args):
+        _count("dispatched")
     kernel[grid](*args)
+
+
+def _packable(grid: tuple[int, int], args: tuple) -> bool:
+    """Whether a GPU would pre-pack this launch (:func:`parmst._cuda.packed.packable`)."""
+    from parmst._cuda import packed
+
+    return packed.packable(grid, args)
 
 
 _PACKED: list[Any] = []
@@ -189,8 +232,19 @@ def timed_transfer(stats: Stats, key: str) -> Iterator[None]:
         stats.extra[key] = stats.extra.get(key, 0.0) + time.perf_counter() - start
 
 
+def device_array(shape: int | tuple[int, ...], dtype: Any) -> Any:
+    """A new device array (contents undefined), counted by :func:`tally` as an allocation
+    where it holds any item."""
+    from numba import cuda
+
+    if np.prod(shape, dtype=np.int64):
+        _count("allocations")
+    return cuda.device_array(shape, dtype=dtype)
+
+
 def to_device(array: np.ndarray) -> Any:
-    """Copy a host array to the device (contiguous first; the caller's array is untouched).
+    """Copy a host array to the device (contiguous first; the caller's array is untouched),
+    counted by :func:`tally` as an allocation.
 
     One pageable copy: a pipeline through pinned staging buffers (the host
     fills one 8 MiB buffer while the other crosses the bus) measured no
@@ -199,4 +253,5 @@ def to_device(array: np.ndarray) -> Any:
     """
     from numba import cuda
 
+    _count("allocations")
     return cuda.to_device(np.ascontiguousarray(array))

@@ -10,8 +10,12 @@ fields of the solve's :class:`~parmst.stats.Stats`.
 from __future__ import annotations
 
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
+from parmst._cuda import pool
 from parmst._cuda.runtime import (
     device_name,
     read,
@@ -98,15 +102,30 @@ def device_csr(graph: Any, stats: Stats) -> tuple[Any, Any, Any]:
 
 def result_ids(graph: Any, keys: Any, in_forest: Any, stats: Stats,
                size: int | None = None) -> Any:
-    """The forest's ascending edge ids from the per-slot flags, compacted on the device
-    (``size``: how many are flagged, where the solver counted them).
+    """The forest's ascending edge ids from the per-slot flags, compacted on the device.
 
     They stay on the device for a device graph (:attr:`parmst.Forest.edge_ids_device`) and
-    come back to the host for a host graph; either way timed as ``copy_back_time``.
+    come back to the host for a host graph, timed as ``copy_back_time``. Where the solver
+    counted them (``size``), nothing waits but the copy back to the host: a device graph's
+    ids are queued into an array lent by the device pool (one item per vertex, so a call
+    repeated on a graph of the same size allocates nothing; the ids are its first ``size``),
+    and its ``copy_back_time`` is the host time of queueing them. Otherwise the ids are
+    counted first (one read), with the device drained at both ends of the timing.
     """
-    with timed_transfer(stats, "copy_back_time"):
-        ids = keys.forest_ids(in_forest, size)
-        return ids if graph.is_on_device else read(ids)
+    if size is None:
+        with timed_transfer(stats, "copy_back_time"):
+            ids = keys.forest_ids(in_forest)
+            return ids if graph.is_on_device else read(ids)
+    start = time.perf_counter()
+    if graph.is_on_device:
+        ids = keys.forest_ids(in_forest, size, pool.lend(graph.num_vertices, np.int64))
+    else:
+        with pool.lease() as lease:
+            ids = read(keys.forest_ids(in_forest, size,
+                                       lease.take(graph.num_vertices, np.int64)))
+    stats.extra["copy_back_time"] = stats.extra.get("copy_back_time", 0.0) \
+        + time.perf_counter() - start
+    return ids
 
 
 def record_device(stats: Stats, device_bytes: int) -> None:

@@ -7,12 +7,13 @@ a per-edge flag array, so that one ``atomicMin`` settles weight and tie
 :func:`~parmst.order.choose_mode`), made in kernels on the device copy of
 the weights, so a graph's weights never come back to the host:
 
-1. the order-preserving weight key (:func:`parmst.order.weight_key`, the
-   same device function), with float64 weights narrowed to float32 when
-   every value is an exact float32 (a device-side check), and the smallest
-   and largest key (one 16-byte copy back);
-2. keys less their minimum, so a narrow range needs few bits;
-3. when weight key and edge id fit in 63 bits, the packed key
+1. the smallest and largest order-preserving weight key (:func:`parmst.order.weight_key`,
+   the same device function), of float64 weights narrowed to float32 where every value is
+   an exact float32: found by the pass that checked a graph built from device arrays
+   (:attr:`parmst._graph_device.DeviceEdges.key_range`), else one reduction launch and one
+   small copy back (:func:`parmst._cuda.arrays.weight_key_range`);
+2. and 3., one launch: each key less the minimum, so a narrow range needs few bits, and,
+   when weight key and edge id fit in 63 bits, the packed key
    ``weight_key << id_bits | edge_id`` (slot = edge id);
 4. otherwise, one of the two exact routes, as the solver asks:
 
@@ -46,8 +47,8 @@ from numba import cuda
 from parmst._cuda import arrays as _arrays
 from parmst._cuda import pool as _pool
 from parmst._cuda import runtime as _runtime
-from parmst._cuda.arrays import launch_grid, reduction_grid
-from parmst.order import MAX_KEY, EdgeKeys, choose_mode, id_bits, weight_key
+from parmst._cuda.arrays import launch_grid
+from parmst.order import MAX_KEY, EdgeKeys, choose_mode, id_bits
 from parmst.solvers import ecl_host
 from parmst.stats import Stats
 
@@ -57,16 +58,17 @@ __all__ = ["MAX_KEY", "DeviceEdgeKeys", "device_keys", "graph_keys", "threshold_
 class DeviceEdgeKeys(EdgeKeys):
     """:class:`parmst.order.EdgeKeys` whose ``keys`` and ``order`` are device arrays."""
 
-    def forest_ids(self, in_forest: Any, size: int | None = None) -> Any:
+    def forest_ids(self, in_forest: Any, size: int | None = None, out: Any = None) -> Any:
         """Ascending edge ids (int64 device array) of the slots flagged in ``in_forest``
-        (``size`` of them, where the caller knows it: no count comes back then)."""
+        (``size`` of them, where the caller knows it: no count comes back then), into
+        ``out`` where given (:func:`parmst._cuda.arrays.compact`)."""
         flags = in_forest[:len(self.keys)]
         if self.order is None:
-            return _arrays.compact(flags, size=size)
+            return _arrays.compact(flags, size=size, out=out)
         by_edge = _arrays.fill(len(self.keys), 0, np.uint8)
         _runtime.launch(_slots_to_edges, _arrays.launch_grid(len(flags)), flags, self.order,
                         by_edge)
-        return _arrays.compact(by_edge, size=size)
+        return _arrays.compact(by_edge, size=size, out=out)
 
     def edge_ids(self, slots: np.ndarray) -> np.ndarray:
         """Edge ids (host) of the given slots (host); the slot order comes back to the host."""
@@ -74,47 +76,14 @@ class DeviceEdgeKeys(EdgeKeys):
         return slots if self.order is None else _runtime.read(self.order)[slots]
 
 
-_key_of = cuda.jit(device=True, inline=True)(weight_key.py_func)
-
-
 @cuda.jit(cache=True)
-def _narrow(weight, out, partials):
-    """float64 weights as float32 into ``out``; per block, in ``partials[b, 2]``, how many
-    change."""
-    shared = cuda.shared.array(3, np.int64)
-    _arrays.block_partials(shared, 0, 0)
-    changed = 0
-    for e in range(cuda.grid(1), weight.shape[0], cuda.gridsize(1)):
-        narrow = np.float32(weight[e])
-        out[e] = narrow
-        if narrow != weight[e]:
-            changed += 1
-    _arrays.store_partials(shared, partials, 0, 0, changed)
-
-
-@cuda.jit(cache=True)
-def _write_weight_keys(bits, is_float, sign, keys, partials):
-    """Fallin et al. section 3.2, first bullet, step 1: order-preserving weight keys into
-    ``keys``; per block, their minimum and maximum in ``partials[b, :2]``."""
-    shared = cuda.shared.array(3, np.uint64)
-    _arrays.block_partials(shared, MAX_KEY, np.uint64(0))
-    low = MAX_KEY
-    high = np.uint64(0)
-    for e in range(cuda.grid(1), bits.shape[0], cuda.gridsize(1)):
-        k = _key_of(np.uint64(bits[e]), is_float, sign)
-        keys[e] = k
-        low = min(low, k)
-        high = max(high, k)
-    _arrays.store_partials(shared, partials, low, high, np.uint64(0))
-
-
-@cuda.jit(cache=True)
-def _shift_and_pack(keys, offset, bits, with_ids):
-    """Fallin et al. section 3.2, first bullet, step 2: ``keys - offset``, then
-    ``<< bits | edge_id``."""
+def _write_keys(bits, is_float, sign, narrow, offset, shift, with_ids, keys):
+    """Fallin et al. section 3.2, first bullet, steps 1 and 2 in one pass: each weight's
+    order-preserving key (of its float32 where ``narrow``) less ``offset``, then
+    ``<< shift | edge_id`` where ``with_ids``."""
     for e in range(cuda.grid(1), keys.shape[0], cuda.gridsize(1)):
-        k = keys[e] - offset
-        keys[e] = (k << bits) | np.uint64(e) if with_ids else k
+        k = _arrays.weight_key_of(np.uint64(bits[e]), is_float, sign, narrow) - offset
+        keys[e] = (k << shift) | np.uint64(e) if with_ids else k
 
 
 @cuda.jit(cache=True)
@@ -132,34 +101,8 @@ def _slots_to_edges(flags, order, by_edge):
             by_edge[order[i]] = 1
 
 
-def _weight_keys(weight: Any, keys: Any = None) -> tuple[Any, int, int]:
-    """Device weight keys of a device weight array (into ``keys`` where given, else a new
-    array), and their smallest and largest value. The narrowed weights and the reductions'
-    rows are pooled scratch.
-    """
-    m = weight.shape[0]
-    if keys is None:
-        keys = cuda.device_array(m, np.uint64)
-    if not m:
-        return keys, int(MAX_KEY), 0
-    grid = reduction_grid(m)
-    with _pool.lease() as lease:
-        if weight.dtype == np.float64:
-            narrow = lease.take(m, np.float32)
-            inexact = lease.take((grid[0], 3), np.int64)
-            _runtime.launch(_narrow, grid, weight, narrow, inexact)
-            if not _arrays.fold_partials(inexact)[2]:
-                weight = narrow
-        width = 8 * weight.dtype.itemsize
-        partials = lease.take((grid[0], 3), np.uint64)
-        _runtime.launch(_write_weight_keys, grid, weight.view(f"u{weight.dtype.itemsize}"),
-                        weight.dtype.kind == "f", np.uint64(1 << (width - 1)), keys, partials)
-        low, high, _ = _arrays.fold_partials(partials)
-    return keys, low, high
-
-
 def device_keys(weight: Any, method: str = "auto", unpacked: str = "rank",
-                out: Any = None) -> DeviceEdgeKeys:
+                out: Any = None, key_range: _arrays.KeyRange | None = None) -> DeviceEdgeKeys:
     """Packed keys where weight key and id fit in 63 bits, the ``unpacked`` route otherwise.
 
     ``weight`` is a device array (int32, int64, float32 or float64, no NaN);
@@ -168,48 +111,59 @@ def device_keys(weight: Any, method: str = "auto", unpacked: str = "rank",
     keys, for kernels that break ties by edge id); see the module's step 4.
     The keys order edges exactly as :func:`parmst.order.canonical_order`
     (two-pass keys with the ids). ``out``: a uint64 device array of one key per edge to
-    write them into (default: a new one).
+    write them into (default: a new one). ``key_range``: the weights'
+    :class:`~parmst._cuda.arrays.KeyRange` where known (a device graph's checks found it),
+    so that the keys are one launch and nothing comes back; otherwise one launch ranges
+    them first and one small copy brings the range back.
     """
     choose_mode(0, 1, method, unpacked)  # rejects bad options before any kernel runs
-    keys, low, high = _weight_keys(weight, out)
-    m = len(keys)
+    m = weight.shape[0]
+    keys = _runtime.device_array(m, np.uint64) if out is None else out
     if not m:
         return DeviceEdgeKeys(keys, "packed", id_bits(0))
+    low, high, narrow = _arrays.weight_key_range(weight) if key_range is None else key_range
     mode = choose_mode((high - low).bit_length(), m, method, unpacked)
-    bits = id_bits(m)
-    if mode == "packed":
-        _runtime.launch(_shift_and_pack, launch_grid(m), keys, np.uint64(low), np.uint64(bits),
-                        True)
-        return DeviceEdgeKeys(keys, "packed", bits)
-    _runtime.launch(_shift_and_pack, launch_grid(m), keys, np.uint64(low), np.uint64(0), False)
-    if mode == "two-pass":
-        return DeviceEdgeKeys(keys, "two-pass")
+    bits = id_bits(m) if mode == "packed" else 0
+    width = weight.dtype.itemsize
+    _runtime.launch(_write_keys, launch_grid(m), weight.view(f"u{width}"),
+                    weight.dtype.kind == "f", np.uint64(1 << (8 * width - 1)), bool(narrow),
+                    np.uint64(low), np.uint64(bits), mode == "packed", keys)
+    if mode != "rank":
+        return DeviceEdgeKeys(keys, mode, bits)
     order = _arrays.radix_order(keys, (high - low).bit_length())
     _runtime.launch(_ranks, launch_grid(m), order, keys)
     return DeviceEdgeKeys(keys, "rank", 0, order)
 
 
-def graph_keys(graph: Any, method: str, stats: Stats, unpacked: str = "rank") -> DeviceEdgeKeys:
+def graph_keys(graph: Any, method: str, stats: Stats, unpacked: str = "rank",
+               phases: _runtime.DevicePhases | None = None) -> DeviceEdgeKeys:
     """:func:`device_keys` of the graph's device weights, cached on the graph per method and
-    timed as the ``keys`` phase of initialization.
+    timed as the ``keys`` phase of initialization: by a wait for the kernels, or, given
+    ``phases``, by events that the caller books after a wait of its own (no wait here).
 
     The key array comes from the device pool and goes back to it when the graph drops its
     cache (the graph is freed, or :meth:`~parmst.Graph.clear_cache`): a solve of a fresh
     graph of the same edge count, as a caller rebuilding graphs from device arrays makes
-    every call, allocates no keys.
+    every call, allocates no keys. A graph built from device arrays knows its weights' key
+    range from its checks (:attr:`parmst._graph_device.DeviceEdges.key_range`): its keys
+    are then one launch and no wait.
     """
     cache_key = ("gpu-keys", method, unpacked)
     cached = graph._cache.get(cache_key)
     if cached is None:
         from parmst.solvers.gpu import _device
 
-        weight = _device.device_graph(graph, stats).weight
+        edges = _device.device_graph(graph, stats)
         owner = _pool.device_pool()
-        out = owner.take(weight.shape[0], np.uint64)
+        out = owner.take(edges.weight.shape[0], np.uint64)
         try:
-            with stats.phase("keys"):
-                cached = device_keys(weight, method, unpacked, out)
-                _runtime.synchronize()
+            if phases is None:
+                with stats.phase("keys"):
+                    cached = device_keys(edges.weight, method, unpacked, out, edges.key_range)
+                    _runtime.synchronize()
+            else:
+                with phases.phase("keys"):
+                    cached = device_keys(edges.weight, method, unpacked, out, edges.key_range)
         except BaseException:
             owner.give([out])
             raise

@@ -229,10 +229,11 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
     if int(batched_min) != batched_min or batched_min < 1:
         raise ValueError(f"ecl/gpu: batched_min must be an integer of at least 1, "
                          f"got {batched_min!r}")
+    phases = runtime.DevicePhases()  # device time, booked after the solve's one wait
     with runtime.tally() as tally, pool.lease() as lease:
         with stats.init():
             edges = _device.device_graph(graph, stats)
-            keys = graph_keys(graph, keys, stats, unpacked="two-pass")
+            keys = graph_keys(graph, keys, stats, unpacked="two-pass", phases=phases)
             plan = threshold_plan(graph.num_edges, graph.num_vertices, seed, filter_target,
                                   sample_count(filter_samples, graph.num_edges)) \
                 if filter else None
@@ -241,17 +242,14 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
                       atomic_guards, max_registers)
         heavy_phases = (True,) if plan is None else (False, True)
         with stats.compute():
-            marks = [runtime.mark()]
             for phase, heavy in enumerate(heavy_phases):
-                if compress and phase:
-                    run.flatten()
-                run.populate(phase, heavy)
-                run.rounds(phase)
-                marks.append(runtime.mark())
+                with phases.phase(("light", "heavy")[phase]):
+                    if compress and phase:
+                        run.flatten()
+                    run.populate(phase, heavy)
+                    run.rounds(phase)
             log = run.finish()
-        # Device time per phase: the host queues a phase's kernels without waiting for them.
-        for name, start, end in zip(("light", "heavy"), marks, marks[1:]):
-            stats.phases[name] = stats.phases.get(name, 0.0) + runtime.elapsed(start, end)
+        phases.book(stats)
         run.record(log, stats)
         stats.extra.update(key_method=keys.mode, init=init,
                            filter_threshold=None if plan is None else int(log[0]))
