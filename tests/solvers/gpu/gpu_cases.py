@@ -261,25 +261,65 @@ def test_ecl_stats_report_rounds_times_and_memory():
 
 @pytest.mark.parametrize("dtype", ["int32", "float64"])
 def test_ecl_solve_launches_and_waits_a_fixed_few_times(dtype):
-    """The host side of a solve cannot creep back: a repeated solve of a filtered graph is
-    eight launches (work reset with the threshold, per phase a populate and a persistent
-    kernel, the sets compressed between the phases, the two compaction passes) and four waits (the log with the forest's size, the
-    ids' copy and the transfer timer's two), on the simulator and on a GPU alike; the first
-    solve adds the key preparation (two launches and a wait, one each more to narrow float64
-    weights, and the wait that times it)."""
+    """The host side of a solve cannot creep back: a repeated solve of a filtered host graph
+    is eight launches (work reset with the threshold, per phase a populate and a persistent
+    kernel, the sets compressed between the phases, the two compaction passes) and two waits
+    (the log with the forest's size, the ids' copy), on the simulator and on a GPU alike;
+    the first solve adds the device copy (its timer's two waits) and the key preparation
+    (the key range, one launch and its read, and the keys, one launch)."""
     n = SIZES[-1][0]
     graph = random_graph(7, n, 4 * n, dtype)
     first = assert_exact(graph, "ecl/gpu", **BLOCK).stats
     again = assert_exact(graph, "ecl/gpu", **BLOCK).stats
     assert again.extra["filter_threshold"] is not None and again.extra["persistent_rounds"]
-    assert (again.extra["launches"], again.extra["host_syncs"]) == (8, 4)
-    narrow = dtype == "float64"
-    assert first.extra["launches"] == 10 + narrow
-    assert first.extra["host_syncs"] == 8 + narrow
+    assert (again.extra["launches"], again.extra["host_syncs"]) == (8, 2)
+    assert (first.extra["launches"], first.extra["host_syncs"]) == (10, 5)
+    assert again.extra["dispatched"] == first.extra["dispatched"] == 0
     # ECL-MST's host loop (unfused): a wait per round (the size read) instead.
     per_round = assert_exact(graph, "ecl/gpu", launch="per-round", fused=False,
                              **BLOCK).stats
-    assert per_round.extra["host_syncs"] == 4 + per_round.rounds + 2
+    assert per_round.extra["host_syncs"] == 2 + per_round.rounds + 2
+
+
+def device_arrays(graph: parmst.Graph) -> list:
+    from numba import cuda
+
+    return [cuda.to_device(a) for a in (graph.src, graph.dst, graph.weight)]
+
+
+@pytest.mark.parametrize(("dtype", "key_method"), [("int32", "packed"), ("float32", "packed"),
+                                                   ("float64", "packed"),
+                                                   ("float64-wide", "two-pass")])
+def test_ecl_whole_call_from_device_arrays_has_no_fixed_cost(dtype, key_method):
+    """The whole call from device arrays (the graph built from them, the solve, the forest's
+    ids left on the device), repeated on arrays of the same sizes, as a caller holding CuPy
+    arrays makes it: ten launches, none through numba-cuda's dispatcher (the checks with the
+    weights' key range, the keys, the work reset, per phase a populate and a persistent
+    kernel, the compression between the phases, the two compaction passes), two waits (the
+    checks' result, the solve's log) and no allocation (the graph's copies, its keys and the
+    forest's ids come from the device pool); every weight kind, float64 weights that are
+    exact float32 values (narrowed) or not (two-pass keys) included; exact."""
+    n = SIZES[-1][0]
+    host = random_graph(12, n, 4 * n, dtype.removesuffix("-wide"))
+    if dtype.endswith("-wide"):
+        rng = np.random.default_rng(12)
+        host = host.with_weights(rng.random(host.num_edges) * 10.0 ** rng.integers(-200, 200,
+                                                                                  4 * n))
+    arrays = device_arrays(host)
+
+    def call():
+        graph = parmst.Graph.from_edges(*arrays, num_vertices=n)
+        forest = parmst.minimum_spanning_forest(graph, "ecl/gpu", **BLOCK)
+        return forest, forest.edge_ids_device
+
+    call()  # fills the pool with buffers of these sizes
+    with runtime.tally() as counts:
+        forest, ids = call()
+    assert counts == {"launches": 10, "dispatched": 0, "host_syncs": 2, "allocations": 0}
+    assert forest.stats.extra["key_method"] == key_method
+    assert forest.stats.extra["filter_threshold"] is not None
+    expected = parmst.minimum_spanning_forest(host, "kruskal/serial").edge_ids
+    np.testing.assert_array_equal(ids.copy_to_host(), expected)
 
 
 @pytest.mark.parametrize(("samples", "target"), [(None, None), (20, 1.5), (1000, 0.75)])
@@ -427,6 +467,68 @@ def test_float64_weights_that_do_not_pack_take_the_device_sort():
         _device_keys(KEY_WEIGHTS["float64-wide"], "packed")
     with pytest.raises(ValueError, match="keys must be one of"):
         _device_keys(KEY_WEIGHTS["int32"], "two-pass")
+
+
+@pytest.mark.parametrize("name", KEY_WEIGHTS)
+def test_device_graph_checks_find_the_weights_key_range(name):
+    """The pass that checks a graph's device arrays finds its weights' key range, the same as
+    ranging them on their own and as the host's keys (float64 weights that are all exact
+    float32 values ranged as float32), so that the solvers' keys read nothing back."""
+    from numba import cuda
+
+    from parmst._cuda import arrays as cuda_arrays
+
+    weight = KEY_WEIGHTS[name]
+    ids = cuda.to_device(np.zeros(len(weight), np.int32))
+    found = parmst.Graph.from_edges(ids, ids, cuda.to_device(weight)).to_device().key_range
+    assert found == cuda_arrays.weight_key_range(cuda.to_device(weight))
+    narrow = weight.dtype == np.float64 and bool((weight.astype(np.float32) == weight).all())
+    keys = parmst.order.weight_keys(weight.astype(np.float32) if narrow else weight)
+    assert found == (int(keys.min()), int(keys.max()), narrow)
+
+
+def test_float32_bits_narrow_exactly_where_numpy_does():
+    """:func:`~parmst._cuda.arrays.float32_bits` (the device's narrowing of float64 weights,
+    on their bits): exact where NumPy's float32 is the same value, with its bit pattern;
+    normals, subnormals, zeros, infinities, NaN, overflow and underflow."""
+    from parmst._cuda.arrays import float32_bits
+
+    f32 = np.finfo(np.float32)
+    exact = np.concatenate([
+        np.random.default_rng(3).standard_normal(200).astype(np.float32),
+        np.float32([0.0, -0.0, np.inf, -np.inf, f32.max, -f32.max, f32.tiny, -f32.tiny]),
+        f32.smallest_subnormal * np.float32([1, -1, 7, 2**22 + 1, 2**23 - 1])])
+    inexact = [0.1, 1e39, -1e39, 2.0**-150, 5e-324, np.nan, 1 + 2.0**-30, -(2.0**-149) * 1.5,
+               float(f32.max) * (1 + 2.0**-30)]
+    for value in np.concatenate([exact.astype(np.float64), inexact]):
+        bits, same = float32_bits(value.view(np.uint64))
+        assert bool(same) == bool(np.float32(value) == value), value
+        if same:
+            assert int(bits) == int(np.float32(value).view(np.uint32)), value
+
+
+def test_lent_arrays_go_back_to_the_pool_when_their_last_view_goes():
+    """:func:`parmst._cuda.pool.lend`: an array a caller keeps comes from the pool and returns
+    to it only once it and every view of it are gone; the next one of that size allocates
+    nothing."""
+    import gc
+
+    from parmst._cuda import pool as cuda_pool
+
+    pool = cuda_pool.device_pool()
+    lent = cuda_pool.lend(37, np.int64)
+    view = lent[3:9].view(np.uint64)
+    idle = pool.idle_bytes
+    del lent
+    gc.collect()
+    assert pool.idle_bytes == idle  # the view still holds it
+    del view
+    gc.collect()
+    assert pool.idle_bytes == idle + 8 * 37
+    with runtime.tally() as counts:
+        again = cuda_pool.lend(37, np.int64)
+    assert pool.idle_bytes == idle and again.shape == (37,)
+    assert counts["allocations"] == 0
 
 
 @pytest.mark.parametrize("bits", [6, 29, 64])
