@@ -145,7 +145,8 @@ def fold_rows(partials: Any) -> list[tuple[int, int, int]]:
     """Per triple of a reduction's rows (``partials[:, 3k:3k + 3]``), the smallest low, the
     largest high and the total count: one copy back for all of them."""
     rows = runtime.read(partials)
-    return [(int(rows[:, at].min()), int(rows[:, at + 1].max()), int(rows[:, at + 2].sum()))
+    lows, highs, counts = rows.min(axis=0), rows.max(axis=0), rows.sum(axis=0)
+    return [(int(lows[at]), int(highs[at + 1]), int(counts[at + 2]))
             for at in range(0, rows.shape[1], 3)]
 
 

@@ -20,6 +20,8 @@ has free, counting idle pooled buffers as memory the solve can have back.
 
 from __future__ import annotations
 
+import functools
+import math
 import threading
 import weakref
 from collections import OrderedDict
@@ -42,12 +44,25 @@ _Key = tuple[tuple[int, ...], str]
 
 
 def _key(shape: int | tuple[int, ...], dtype: Any) -> _Key:
-    shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
-    return tuple(int(s) for s in shape), np.dtype(dtype).str
+    shape = (int(shape),) if isinstance(shape, (int, np.integer)) \
+        else tuple(int(s) for s in shape)
+    return shape, _dtype_name(dtype)
+
+
+# Cached, as _nbytes below: a solve looks up some thirty buffers, and every microsecond of
+# host time here is one the device may idle.
+@functools.cache
+def _dtype_name(dtype: Any) -> str:
+    return np.dtype(dtype).str
+
+
+@functools.cache
+def _itemsize(dtype: str) -> int:
+    return np.dtype(dtype).itemsize
 
 
 def _nbytes(key: _Key) -> int:
-    return int(np.prod(key[0], dtype=np.int64)) * np.dtype(key[1]).itemsize
+    return math.prod(key[0]) * _itemsize(key[1])  # np.prod of a tuple: microseconds
 
 
 class DevicePool:

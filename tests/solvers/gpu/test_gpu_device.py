@@ -220,9 +220,11 @@ def test_packed_launches_match_the_dispatcher_and_skip_it(monkeypatch):
 
 
 def test_a_repeated_device_call_copies_nothing_in_and_packs_every_launch(monkeypatch):
-    """A graph built again from the same device arrays and solved: no host-to-device copy
-    (values the kernels need are arguments or computed there) and no launch through numba's
-    dispatcher, and the forest exact."""
+    """A graph built again from the same device arrays and solved, the ids left on the
+    device: no host-to-device copy (values the kernels need are arguments or computed there),
+    no device allocation (the graph's copies, its keys and the forest's ids are lent by the
+    pool, and pooled memory that a previous call's forest held came back), no launch through
+    numba's dispatcher, ten launches and two waits in all, and the forest exact."""
     from numba.cuda import dispatcher
     from numba.cuda.cudadrv import driver
 
@@ -231,17 +233,46 @@ def test_a_repeated_device_call_copies_nothing_in_and_packs_every_launch(monkeyp
 
     def call():
         graph = parmst.Graph.from_edges(*arrays, num_vertices=host.num_vertices)
-        return parmst.minimum_spanning_forest(graph, "ecl/gpu")
+        return parmst.minimum_spanning_forest(graph, "ecl/gpu").edge_ids_device
 
     call()
-    copies_in = []
-    real_copy = driver.host_to_device
+    copies_in, allocations = [], []
+    real_copy, real_alloc = driver.host_to_device, driver.Context.memalloc
     monkeypatch.setattr(driver, "host_to_device",
                         lambda *a, **k: (copies_in.append(a[2]), real_copy(*a, **k))[1])
+    monkeypatch.setattr(driver.Context, "memalloc",
+                        lambda self, size: (allocations.append(size), real_alloc(self, size))[1])
     monkeypatch.setattr(dispatcher.CUDADispatcher, "call",
                         lambda *a, **k: pytest.fail("a launch went through the dispatcher"))
-    forest = call()
+    with runtime.tally() as counts:
+        ids = call()
     monkeypatch.undo()
-    assert copies_in == []
+    assert copies_in == [] and allocations == []
+    assert counts == {"launches": 10, "dispatched": 0, "host_syncs": 2, "allocations": 0}
     expected = parmst.minimum_spanning_forest(host, "kruskal/serial").edge_ids
-    np.testing.assert_array_equal(forest.edge_ids_device.copy_to_host(), expected)
+    np.testing.assert_array_equal(ids.copy_to_host(), expected)
+
+
+def test_lent_device_memory_goes_back_to_the_pool_with_its_last_view():
+    """On a GPU a lent array's memory is numba-cuda's reference-counted pointer over a pooled
+    buffer: it returns to the pool when the array and its views are gone, not before, and its
+    contents are the buffer's."""
+    import gc
+
+    from parmst._cuda import pool as cuda_pool
+
+    pool = cuda_pool.device_pool()
+    lent = cuda_pool.lend(1013, np.int64)
+    lent.copy_to_device(np.arange(1013))
+    view = lent[10:20]
+    idle = pool.idle_bytes
+    del lent
+    gc.collect()
+    assert pool.idle_bytes == idle
+    np.testing.assert_array_equal(view.copy_to_host(), np.arange(10, 20))
+    del view
+    gc.collect()
+    assert pool.idle_bytes == idle + 8 * 1013
+    again = cuda_pool.lend(1013, np.int64)
+    assert pool.idle_bytes == idle
+    np.testing.assert_array_equal(again.copy_to_host(), np.arange(1013))
