@@ -145,14 +145,7 @@ def elapsed(start: Any, end: Any) -> float:
 class DevicePhases:
     """Phases timed on the device by :func:`mark` events as the host queues them, booked into
     a solve's ``stats.phases`` once a wait has passed their end (:meth:`book`): the host
-    does not wait to time them.
-
-    Examples
-    --------
-    >>> phases = DevicePhases()
-    >>> phases.names()
-    []
-    """
+    does not wait to time them."""
 
     def __init__(self) -> None:
         self._marks: list[tuple[str, Any, Any]] = []
