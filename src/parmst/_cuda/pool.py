@@ -7,12 +7,17 @@ H200 machine numba-cuda spends 40-140 µs of host time per allocation and
 more than the kernels of a 2^22-edge solve's initialization take on the
 device. A solve takes its buffers from a :class:`Lease` and gives them all
 back when it ends, so the next solve with the same sizes allocates nothing.
+Arrays a caller keeps (a graph's device copies, a forest's ids) are lent
+(:func:`lend`): they come back to the pool when the caller drops them and
+every view of them, so a whole call repeated on inputs of the same sizes
+allocates nothing either.
 
 Why reuse is safe: every kernel of the GPU solvers runs on the default
 stream, in order, so a buffer given back while queued kernels still use it is
 only handed to kernels queued after them. Buffers come back as the last user
 left them: every taker resets what it reads (a test checks that nothing of a
-previous graph leaks into the next solve).
+previous graph leaks into the next solve). A lent array comes back only once nothing
+refers to its memory; kernels queued on it before then run before any queued after.
 
 :func:`ensure_memory` checks a solve's memory need against what the device
 has free, counting idle pooled buffers as memory the solve can have back.

@@ -147,7 +147,12 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
         device (cached on the graph too); ``extra["end_to_end_time"]`` adds
         the compaction of the forest's ids and, for a host graph, their
         copy-back ("ECL-MST memcpy"). A graph on the device gets its ids back
-        as a device array.
+        as a device array, queued with no wait (its ``copy_back_time`` is the
+        host time of queueing the compaction). ``phases``: ``keys`` (where
+        prepared), ``light`` and ``heavy`` in device time. ``extra``: the
+        launches, waits and allocations the solve made (``launches``,
+        ``dispatched``, ``host_syncs``, ``allocations``;
+        :func:`parmst._cuda.runtime.tally`).
     init : {"edge", "hybrid", "thread"}
         How the first worklist is populated: from the edge list, one thread
         per edge; or from the CSR view, Fallin et al.'s hybrid thread/warp split,
