@@ -17,8 +17,7 @@ winning pairs join their components through ECL-MST's lock-free union-find
 As in :mod:`parmst.solvers.kdtree_boruvka` (whose per-point step,
 :func:`~parmst.solvers.kdtree_boruvka.list_answer`, runs here as a device function), every
 point may first list its ``neighbours`` nearest points
-(:func:`~parmst.kernels.kdtree.nearest_k_point`, one search per point, where the CPU runs
-one per leaf), which answer most queries of the first rounds without a search; with
+(one search per point, where the CPU runs one per leaf), which answer most queries of the first rounds without a search; with
 ``neighbours=0`` there are no lists, and the first round searches for every point, as
 Prokopenko et al. do. A point's answer stays its answer while its point is still outside
 the component (outside points only become fewer), so it is not asked again; an absorbed
@@ -31,6 +30,12 @@ The tree's pairs go back to the host in the order of their ids: grouped by first
 the device by a counting sort (:func:`parmst._cuda.arrays.group_order`), each group then put
 in order by its second index, or sorted by id with the radix sort (``pair_sort="radix"``,
 and wherever a group is too long for one thread).
+
+Both searches, the lists' and the rounds', are the k-d tree's
+(:func:`~parmst.kernels.kdtree.nearest_k_point`, :func:`~parmst.kernels.kdtree.nearest_outside`);
+by default the 32 searches of a warp walk the tree together
+(:mod:`parmst.solvers.gpu._packet_search`, ``walk="warp"``), or each thread walks alone
+(``walk="thread"``).
 
 Keys are the squared distances of :mod:`parmst.kernels.distance` with the device's
 arithmetic made the CPU's (:mod:`parmst.kernels.distance_cuda`), so the pairs are exactly
