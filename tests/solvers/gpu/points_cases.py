@@ -58,7 +58,8 @@ def test_pairs_equal_the_cpu_solvers(name, min_samples):
 
 @pytest.mark.parametrize("options", [{"leaf_size": 1}, {"leaf_size": 200},
                                      {"device": 0}, {"neighbours": 0},
-                                     {"pair_sort": "radix", "morton_bounds": False}])
+                                     {"pair_sort": "radix", "morton_bounds": False},
+                                     {"walk": "thread"}])
 def test_options_do_not_change_the_tree(options):
     """Mutual reachability: ``neighbours`` does not apply (the core distances' lists)."""
     x = CASES["lattice-3d"]
@@ -71,10 +72,12 @@ def test_options_do_not_change_the_tree(options):
     ("uniform-3d", {"neighbours": 0}),
     ("duplicates-4d", {"neighbours": 2}),
     ("clustered-2d", {"neighbours": 0, "morton_bounds": False}),
+    ("lattice-3d", {"neighbours": 0, "walk": "thread"}),
+    ("duplicates-4d", {"neighbours": 3, "walk": "thread"}),
 ])
 def test_neighbour_list_lengths_do_not_change_the_tree(name, options):
-    """No lists (every point searches in the first round), lists of two, and no bounds
-    from Morton neighbours."""
+    """No lists (every point searches in the first round), lists of two or three, no bounds
+    from Morton neighbours, and each thread walking the tree alone."""
     x = CASES[name]
     tree = parmst.euclidean_mst(x, solver=SOLVER, **options)
     expected = parmst.euclidean_mst(x, solver="boruvka-kdtree/serial")
@@ -107,6 +110,7 @@ def test_pairs_come_back_in_id_order(pair_sort, copies):
     ({"neighbours": 2.0}, r"neighbours must be an integer >= 0, got 2\.0"),
     ({"pair_sort": "host"}, "pair_sort must be one of counting, radix, got 'host'"),
     ({"morton_bounds": 1}, "morton_bounds must be True or False, got 1"),
+    ({"walk": "block"}, "walk must be one of warp, thread, got 'block'"),
 ])
 def test_bad_options_name_their_value(options, message):
     with pytest.raises(PointsValueError, match=message):

@@ -69,9 +69,10 @@ register(Solver(
     requires=_REQUIRES,
     # neighbours: points listed per point before the rounds (0: none, every point searches
     # in the first round); pair_sort: "counting" or "radix"; morton_bounds: component
-    # bounds seeded from Morton neighbours each round (solvers/gpu/boruvka_bvh.py).
+    # bounds seeded from Morton neighbours each round; walk: "warp" (a warp's searches walk
+    # the tree together) or "thread" (solvers/gpu/boruvka_bvh.py).
     options={"min_samples": None, "leaf_size": 32, "device": None, "neighbours": 8,
-             "pair_sort": "counting", "morton_bounds": True},
+             "pair_sort": "counting", "morton_bounds": True, "walk": "warp"},
     probe=probe,
     limit=points_limit,
     kind="points",

@@ -17,8 +17,7 @@ winning pairs join their components through ECL-MST's lock-free union-find
 As in :mod:`parmst.solvers.kdtree_boruvka` (whose per-point step,
 :func:`~parmst.solvers.kdtree_boruvka.list_answer`, runs here as a device function), every
 point may first list its ``neighbours`` nearest points
-(:func:`~parmst.kernels.kdtree.nearest_k_point`, one search per point, where the CPU runs
-one per leaf), which answer most queries of the first rounds without a search; with
+(one search per point, where the CPU runs one per leaf), which answer most queries of the first rounds without a search; with
 ``neighbours=0`` there are no lists, and the first round searches for every point, as
 Prokopenko et al. do. A point's answer stays its answer while its point is still outside
 the component (outside points only become fewer), so it is not asked again; an absorbed
@@ -31,6 +30,12 @@ The tree's pairs go back to the host in the order of their ids: grouped by first
 the device by a counting sort (:func:`parmst._cuda.arrays.group_order`), each group then put
 in order by its second index, or sorted by id with the radix sort (``pair_sort="radix"``,
 and wherever a group is too long for one thread).
+
+Both searches, the lists' and the rounds', are the k-d tree's
+(:func:`~parmst.kernels.kdtree.nearest_k_point`, :func:`~parmst.kernels.kdtree.nearest_outside`);
+by default the 32 searches of a warp walk the tree together
+(:mod:`parmst.solvers.gpu._packet_search`, ``walk="warp"``), or each thread walks alone
+(``walk="thread"``).
 
 Keys are the squared distances of :mod:`parmst.kernels.distance` with the device's
 arithmetic made the CPU's (:mod:`parmst.kernels.distance_cuda`), so the pairs are exactly
@@ -54,9 +59,11 @@ from parmst.kernels.kdtree import NO_POINT
 from parmst.solvers import kdtree_boruvka
 from parmst.solvers.gpu import _device, _point_tree
 from parmst.solvers.gpu._kernels import find, join
+from parmst.solvers.gpu._packet_search import nearest_k_packet, nearest_outside_packet
+from parmst.solvers.gpu._simulated import simulated
 from parmst.stats import Stats
 
-__all__ = ["PAIR_SORTS", "solve"]
+__all__ = ["PAIR_SORTS", "WALKS", "solve"]
 
 STACK = 64
 """Entries of a query's stack: a depth-first search keeps at most one pending node per level
@@ -68,6 +75,10 @@ QUERY_BLOCK = 256
 """Threads per block of the query kernels: their stacks live in local memory, so fewer
 threads a block than the edge kernels' 512."""
 
+WALKS = ("warp", "thread")
+"""How a query kernel walks the tree: the 32 searches of a warp together
+(:mod:`parmst.solvers.gpu._packet_search`), or each thread its own search."""
+
 PAIR_SORTS = ("counting", "radix")
 """How the tree's pairs are put in id order on the device: grouped by first index (a
 counting sort, then each group by second index), or a radix sort of their ids."""
@@ -77,23 +88,14 @@ GROUP_LIMIT = 64
 many copies is the centre of a star) sends the pairs to the radix sort instead."""
 
 
-def _simulated(function):
-    """``function`` (a CPU-compiled kernel) callable from a kernel run by the CUDA simulator:
-    the simulator hands kernels its own array objects, which compiled code cannot take, so
-    the call gets the NumPy arrays beneath them (the same memory)."""
-    def call(*args):
-        return function(*[getattr(getattr(a, "_item", a), "_ary", a) for a in args])
-    return call
-
-
 if runtime.simulator_active():
-    leaf_component = _simulated(kdtree.leaf_component)
-    nearest_k_point = _simulated(kdtree.nearest_k_point)
-    nearest_outside = _simulated(kdtree.nearest_outside)
-    list_answer = _simulated(kdtree_boruvka.list_answer)
-    sort_run = _simulated(_pair_order.sort_run)
-    squared_distance = _simulated(distance.squared_distance)
-    mutual_reachability = _simulated(distance.mutual_reachability)
+    leaf_component = simulated(kdtree.leaf_component)
+    nearest_k_point = simulated(kdtree.nearest_k_point)
+    nearest_outside = simulated(kdtree.nearest_outside)
+    list_answer = simulated(kdtree_boruvka.list_answer)
+    sort_run = simulated(_pair_order.sort_run)
+    squared_distance = simulated(distance.squared_distance)
+    mutual_reachability = simulated(distance.mutual_reachability)
 else:
     leaf_component = kdtree.leaf_component
     nearest_k_point = kdtree.nearest_k_point
@@ -118,6 +120,22 @@ def _neighbours(points, order, start, end, lo, hi, first_leaf, near, near_key, c
         nearest_k_point(points, order, start, end, lo, hi, first_leaf, q, near, near_key,
                         stack, stack_bound)
         if core_column >= 0:
+            core2[q] = near_key[q, core_column]
+
+
+@cuda.jit(cache=True)
+def _neighbours_warp(points, order, start, end, lo, hi, first_leaf, near, near_key, core2,
+                     core_column):
+    """:func:`_neighbours` with the searches of a warp walking the tree together
+    (:func:`~parmst.solvers.gpu._packet_search.nearest_k_packet`)."""
+    stack = cuda.local.array(STACK, np.int64)
+    stack_bound = cuda.local.array(STACK, np.float64)
+    n = points.shape[0]
+    for q in range(cuda.grid(1), (n + 31) // 32 * 32, cuda.gridsize(1)):
+        active = q < n
+        nearest_k_packet(points, order, start, end, lo, hi, first_leaf, q, active, near,
+                         near_key, stack, stack_bound)
+        if active and core_column >= 0:
             core2[q] = near_key[q, core_column]
 
 
@@ -212,6 +230,33 @@ def _queries(points, order, start, end, lo, hi, first_leaf, comp, node_comp, cor
             cuda.atomic.min(bound, c, key)
         else:
             answer_key[q] = limit
+
+
+@cuda.jit(cache=True)
+def _queries_warp(points, order, start, end, lo, hi, first_leaf, comp, node_comp, core2,
+                  node_core, bound, answer, answer_key, worklist):
+    """:func:`_queries` with the searches of a warp walking the tree together
+    (:func:`~parmst.solvers.gpu._packet_search.nearest_outside_packet`)."""
+    stack = cuda.local.array(STACK, np.int64)
+    stack_bound = cuda.local.array(STACK, np.float64)
+    count = worklist.shape[0]
+    for i in range(cuda.grid(1), (count + 31) // 32 * 32, cuda.gridsize(1)):
+        active = i < count
+        q = worklist[i] if active else worklist[0]
+        c = comp[q]
+        limit = bound[c]
+        if answer_key[q] > limit:  # lowered since the point was listed
+            active = False
+        p, key = nearest_outside_packet(points, order, start, end, lo, hi, first_leaf, comp,
+                                        node_comp, core2, node_core, q, active, limit, stack,
+                                        stack_bound)
+        if active:
+            if p != NO_POINT:
+                answer[q] = p
+                answer_key[q] = key
+                cuda.atomic.min(bound, c, key)
+            else:
+                answer_key[q] = limit
 
 
 @cuda.jit(cache=True)
@@ -322,9 +367,10 @@ class _Settings(NamedTuple):
     neighbours: int
     pair_sort: str
     morton_bounds: bool
+    walk: str
 
 
-def _settings(neighbours: Any, pair_sort: Any, morton_bounds: Any) -> _Settings:
+def _settings(neighbours: Any, pair_sort: Any, morton_bounds: Any, walk: Any) -> _Settings:
     """The options checked: each bad one raises a :class:`PointsValueError` naming it."""
     if (isinstance(neighbours, (bool, np.bool_)) or not isinstance(neighbours, (int, np.integer))
             or neighbours < 0):
@@ -336,12 +382,15 @@ def _settings(neighbours: Any, pair_sort: Any, morton_bounds: Any) -> _Settings:
     if not isinstance(morton_bounds, (bool, np.bool_)):
         raise PointsValueError(f"boruvka-bvh/gpu: morton_bounds must be True or False, got "
                                f"{morton_bounds!r}")
-    return _Settings(int(neighbours), pair_sort, bool(morton_bounds))
+    if walk not in WALKS:
+        raise PointsValueError(f"boruvka-bvh/gpu: walk must be one of {', '.join(WALKS)}, got "
+                               f"{walk!r}")
+    return _Settings(int(neighbours), pair_sort, bool(morton_bounds), walk)
 
 
 def solve(x: Any, stats: Stats, *, min_samples: int | None, leaf_size: int,
           device: int | None = None, neighbours: int = kdtree_boruvka.NEIGHBOURS,
-          pair_sort: str = "counting", morton_bounds: bool = True
+          pair_sort: str = "counting", morton_bounds: bool = True, walk: str = "warp"
           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The minimum spanning tree of the points ``x`` (float64, shape (n, d): a host array,
     or a device array already checked by :func:`parmst.pointset_device.as_device_points`)
@@ -358,11 +407,14 @@ def solve(x: Any, stats: Stats, *, min_samples: int | None, leaf_size: int,
     morton_bounds : bool
         Start each round's component bounds from the pairs of consecutive points in
         Morton order that join two components (:func:`_seed_bounds`).
+    walk : str
+        How the query kernels walk the tree (:data:`WALKS`): ``"warp"``, the searches of a
+        warp together; ``"thread"``, each its own.
 
     Returns ``(first, second, key)`` on the host: input indices ``first < second`` of each
     tree pair and its squared (mutual-reachability) distance, sorted by pair id.
     """
-    settings = _settings(neighbours, pair_sort, morton_bounds)
+    settings = _settings(neighbours, pair_sort, morton_bounds, walk)
     if device is None or runtime.simulator_active():
         return _solve(x, stats, min_samples, leaf_size, settings)
     with cuda.gpus[device]:
@@ -392,9 +444,10 @@ def _solve(x: Any, stats: Stats, min_samples: int | None, leaf_size: int, settin
             if k:
                 near = cuda.device_array((n, k), dtype=kdtree.index_dtype(n))
                 near_key = cuda.device_array((n, k), dtype=np.float64)
-                _neighbours[_grid(n)](tree.points, tree.order, tree.start, tree.end, tree.lo,
-                                      tree.hi, np.int64(tree.first_leaf), near, near_key,
-                                      core2, np.int64(k - 1 if mutual else -1))
+                search = _neighbours_warp if settings.walk == "warp" else _neighbours
+                search[_grid(n)](tree.points, tree.order, tree.start, tree.end, tree.lo,
+                                 tree.hi, np.int64(tree.first_leaf), near, near_key, core2,
+                                 np.int64(k - 1 if mutual else -1))
             if mutual:
                 near = near_key = None
                 _point_tree.node_minima(tree, core2, node_core)
@@ -449,10 +502,11 @@ def _rounds(tree: _point_tree.DeviceTree, core2: Any, node_core: Any, near: Any,
             _flag_queries[grid](comp, answer, answer_key, bound, flags)
             worklist = arrays.compact(flags)
             if worklist.shape[0]:
-                _queries[_grid(worklist.shape[0])](tree.points, tree.order, tree.start,
-                                                   tree.end, tree.lo, tree.hi, first_leaf, comp,
-                                                   node_comp, core2, node_core, bound, answer,
-                                                   answer_key, worklist)
+                queries = _queries_warp if settings.walk == "warp" else _queries
+                queries[_grid(worklist.shape[0])](tree.points, tree.order, tree.start,
+                                                  tree.end, tree.lo, tree.hi, first_leaf, comp,
+                                                  node_comp, core2, node_core, bound, answer,
+                                                  answer_key, worklist)
             runtime.synchronize()
         stats.worklist_sizes.append(int(worklist.shape[0]))
         with stats.phase("hook"):

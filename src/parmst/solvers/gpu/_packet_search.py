@@ -1,0 +1,175 @@
+"""The point tree's two searches for ``boruvka-bvh/gpu``, walked by a whole warp together.
+
+:func:`parmst.kernels.kdtree.nearest_k_point` and :func:`~parmst.kernels.kdtree.nearest_outside`
+search for one point each. Run one thread a point, the 32 searches of a warp take different
+paths through the tree and the warp executes the union of them with few lanes active at a
+time (Nsight Compute on 4 M clustered 3-D points, H100: 4.7 and 8.0 active threads a warp).
+Here the 32 queries of a warp, neighbours in Morton order, walk ONE depth-first order over
+the tree together (packet traversal, as ray tracers walk a bounding-volume hierarchy with a
+ray packet; Aila and Laine, "Understanding the efficiency of ray traversal on GPUs", HPG
+2009): a child goes on the shared stack when any lane still needs it (a vote), the nearer
+child for most lanes is visited first, and at a leaf every lane that needs it scans the same
+points, so the lanes run the same instructions. Each lane keeps its own bound and its own
+answer, and prunes for itself exactly as the one-point searches do, so every answer is the
+same: the k-nearest list under ``(d2, input index)`` and the nearest outside point under
+``(key, pair id)`` do not depend on the order in which leaves are scanned.
+
+Every lane of a warp must call a search together (the kernels' loops run whole warps:
+:func:`warp_rounded`); a lane without a query passes ``active=False``. Under the CUDA
+simulator there are no warp votes: each thread then walks alone, which is the same search
+for one lane.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import cuda
+
+from parmst._cuda import runtime
+from parmst.kernels import distance, kdtree
+
+__all__ = ["nearest_k_packet", "nearest_outside_packet", "warp_rounded"]
+
+FULL_MASK = 0xFFFFFFFF
+WARP_VOTES = not runtime.simulator_active()
+_NO_ID = np.int64(2**63 - 1)
+
+if WARP_VOTES:
+    _leaf_of = kdtree._leaf_of
+    _seed_list = kdtree._seed_list
+    _add_nearer = kdtree._add_nearer
+    _box_distance = kdtree._box_distance
+    _squared_distance = distance.squared_distance
+    _mutual_reachability = distance.mutual_reachability
+    _pair_id = distance.pair_id
+else:
+    from parmst.solvers.gpu._simulated import simulated
+    _leaf_of = simulated(kdtree._leaf_of)
+    _seed_list = simulated(kdtree._seed_list)
+    _add_nearer = simulated(kdtree._add_nearer)
+    _box_distance = simulated(kdtree._box_distance)
+    _squared_distance = simulated(distance.squared_distance)
+    _mutual_reachability = simulated(distance.mutual_reachability)
+    _pair_id = simulated(distance.pair_id)
+
+
+def warp_rounded(count: int) -> int:
+    """``count`` rounded up to whole warps: the search loops run whole warps, so that every
+    lane takes part in each vote."""
+    return -(-count // 32) * 32
+
+
+@cuda.jit(device=True, inline=True)
+def _any(flag):
+    """Whether any lane of the warp holds ``flag`` (the lane's own flag under the simulator)."""
+    if WARP_VOTES:
+        return cuda.any_sync(FULL_MASK, flag)
+    return flag
+
+
+@cuda.jit(device=True, inline=True)
+def _most(flag, voting):
+    """Whether at least half of the ``voting`` lanes hold ``flag``."""
+    if WARP_VOTES:
+        yes = cuda.popc(cuda.ballot_sync(FULL_MASK, flag and voting))
+        return 2 * yes >= cuda.popc(cuda.ballot_sync(FULL_MASK, voting))
+    return flag
+
+
+@cuda.jit(device=True, inline=True)
+def _push_children(v, bound_a, bound_b, want_a, want_b, stack, stack_bound, top):
+    """Put node ``v``'s children on the shared stack: each one some lane wants, the one
+    nearer for most of those lanes last (it is popped first). Returns the new top."""
+    a = 2 * v + 1
+    a_first = _most(bound_a <= bound_b, want_a or want_b)
+    if not a_first:
+        if _any(want_a):
+            stack[top], stack_bound[top] = a, bound_a
+            top += 1
+        if _any(want_b):
+            stack[top], stack_bound[top] = a + 1, bound_b
+            top += 1
+    else:
+        if _any(want_b):
+            stack[top], stack_bound[top] = a + 1, bound_b
+            top += 1
+        if _any(want_a):
+            stack[top], stack_bound[top] = a, bound_a
+            top += 1
+    return top
+
+
+@cuda.jit(device=True)
+def nearest_k_packet(points, order, start, end, lo, hi, first_leaf, q, active, near, near_key,
+                     stack, stack_bound):
+    """Row ``q`` of ``near``/``near_key``: the ``k`` points nearest to tree position ``q`` in
+    ``(d2, input index)`` order, as :func:`parmst.kernels.kdtree.nearest_k_point` gives it,
+    found by the warp's shared walk (module docstring). The list starts from ``q``'s own
+    leaf; a lane needs a node while its box is within the list's last key."""
+    k = near.shape[1]
+    home = -1
+    last = -1.0
+    if active:
+        home = _leaf_of(start, end, first_leaf, q)
+        _seed_list(points, order, start[home], end[home], q, near[q], near_key[q])
+        last = near_key[q, k - 1]
+    stack[0], stack_bound[0], top = 0, 0.0, 1
+    while top:
+        top -= 1
+        v = stack[top]
+        need = active and v != home and stack_bound[top] <= last
+        if v >= first_leaf:
+            if need:
+                _add_nearer(points, order, start[v], end[v], q, near[q], near_key[q])
+                last = near_key[q, k - 1]
+            continue
+        bound_a = bound_b = np.inf
+        if need:
+            bound_a = _box_distance(lo, hi, 2 * v + 1, points, q)
+            bound_b = _box_distance(lo, hi, 2 * v + 2, points, q)
+        top = _push_children(v, bound_a, bound_b, need and bound_a <= last,
+                             need and bound_b <= last, stack, stack_bound, top)
+
+
+@cuda.jit(device=True)
+def nearest_outside_packet(points, order, start, end, lo, hi, first_leaf, comp, node_comp,
+                           core2, node_core, q, active, bound, stack, stack_bound):
+    """The point of another component nearest to ``q`` under ``(key, pair id)`` with a key
+    at most ``bound``, as :func:`parmst.kernels.kdtree.nearest_outside` gives it (Prokopenko,
+    Sao and Lebrun-Grandié, Algorithm 2), found by the warp's shared walk. Returns
+    ``(position, key)``; ``(NO_POINT, bound)`` if there is none (or the lane is not active)."""
+    n = order.shape[0]
+    cq = np.int64(-2)
+    core_q = 0.0
+    best, best_key, best_id = kdtree.NO_POINT, -1.0, _NO_ID
+    if active:
+        cq = comp[q]
+        core_q = core2[q]
+        best_key = bound
+    stack[0], stack_bound[0], top = 0, 0.0, 1
+    while top:
+        top -= 1
+        v = stack[top]
+        need = active and stack_bound[top] <= best_key
+        if v >= first_leaf:
+            if need:
+                for p in range(start[v], end[v]):
+                    if comp[p] == cq:
+                        continue
+                    key = _mutual_reachability(core2, q, p,
+                                               _squared_distance(points, q, points, p))
+                    if key <= best_key:
+                        ident = _pair_id(order[q], order[p], n)
+                        if key < best_key or ident < best_id:
+                            best, best_key, best_id = p, key, ident
+            continue
+        a = 2 * v + 1
+        bound_a = bound_b = np.inf
+        want_a = want_b = False
+        if need:
+            bound_a = max(core_q, node_core[a], _box_distance(lo, hi, a, points, q))
+            bound_b = max(core_q, node_core[a + 1], _box_distance(lo, hi, a + 1, points, q))
+            want_a = bound_a <= best_key and node_comp[a] != cq
+            want_b = bound_b <= best_key and node_comp[a + 1] != cq
+        top = _push_children(v, bound_a, bound_b, want_a, want_b, stack, stack_bound, top)
+    return best, best_key
