@@ -62,7 +62,7 @@ def test_the_per_point_search_lists_what_the_per_leaf_search_lists(leaf_size: in
     stack, stack_bound = np.empty(STACK_SIZE, dtype=np.int64), np.empty(STACK_SIZE)
     for q in range(len(x)):
         nearest_k_point(tree.points, tree.order, tree.start, tree.end, tree.lo, tree.hi,
-                        tree.first_leaf, q, row, row_key, stack, stack_bound)
+                        tree.min_index, tree.first_leaf, q, row, row_key, stack, stack_bound)
     np.testing.assert_array_equal(row, near)
     np.testing.assert_array_equal(row_key, near_key)
 
@@ -93,14 +93,14 @@ def test_nearest_outside_is_the_lightest_pair_to_another_component() -> None:
                           ((pts[outside] - pts[q]) ** 2).sum(axis=1))
         ids = np.array([pair_id(order[q], order[p], n) for p in outside])
         best = outside[np.lexsort((ids, keys))[0]]
-        p, key = nearest_outside(pts, order, tree.start, tree.end, tree.lo, tree.hi,
-                                 tree.first_leaf, comp, node_comp, core2, node_core, q, np.inf,
-                                 stack, stack_bound)
+        p, key, _ = nearest_outside(pts, order, tree.start, tree.end, tree.lo, tree.hi,
+                                    tree.min_index, tree.first_leaf, comp, node_comp, core2,
+                                    node_core, q, np.inf, stack, stack_bound)
         assert (p, key) == (best, keys.min())
         # Under a bound below the answer nothing is found.
-        found, _ = nearest_outside(pts, order, tree.start, tree.end, tree.lo, tree.hi,
-                                   tree.first_leaf, comp, node_comp, core2, node_core, q,
-                                   keys.min() - 0.5, stack, stack_bound)
+        found, _, _ = nearest_outside(pts, order, tree.start, tree.end, tree.lo, tree.hi,
+                                      tree.min_index, tree.first_leaf, comp, node_comp, core2,
+                                      node_core, q, keys.min() - 0.5, stack, stack_bound)
         assert found == NO_POINT
 
 

@@ -20,6 +20,15 @@ squared distances from :mod:`parmst.kernels.distance`, or squared mutual-reachab
 distances (``core2`` zero for plain distances), and ties go to the smaller pair id, so the
 answer is the exact minimum under the ``(key, i, j)`` order. The box bound is a true lower
 bound of the computed key: every rounding step involved is monotone.
+
+Ties. For one query point ``q`` the pair id ``pair_id(q, j)`` grows with ``j``'s input index,
+so among candidates of equal key the order is that of their input indices. Every node keeps
+the smallest input index of its points (``min_index``), and every search also prunes a node
+whose lower bound EQUALS its current bound when that index exceeds the index of the entry
+that sets the bound (:func:`_cannot_precede`): none of its points can come first. Without
+it, points with many equal keys (identical points, lattices, mutual reachability's equal
+core distances) make every node of equal bound a visit, and a search over ``n`` identical
+points visits all of them.
 """
 
 from __future__ import annotations
@@ -30,6 +39,7 @@ import numba
 import numpy as np
 
 from parmst.kernels.distance import add_square, mutual_reachability, pair_id, squared_distance
+from parmst.stats import Stats
 
 __all__ = ["NO_POINT", "SERIAL_NODES", "STACK_SIZE", "KDTree", "index_dtype", "leaf_component",
            "nearest_k_all",
@@ -58,6 +68,8 @@ class KDTree:
         Each node's range of tree positions.
     lo, hi : ndarray, shape (num_nodes, d)
         Each node's bounding box.
+    min_index : ndarray of int64
+        Each node's smallest input index among its points: the tie bound of the searches.
     first_leaf : int
         Nodes from this one on are leaves.
     """
@@ -68,6 +80,7 @@ class KDTree:
     end: np.ndarray
     lo: np.ndarray
     hi: np.ndarray
+    min_index: np.ndarray
     first_leaf: int
 
     @property
@@ -84,11 +97,12 @@ one thread: a parallel region per small level costs more than the level's work."
 
 @numba.njit(cache=True, parallel=True)
 def node_minima(values, start, end, first_leaf):
-    """Each node's smallest value among its points (``values`` in tree order): the core
-    distance bound of a node for mutual reachability. Leaves in parallel, then the inner
-    nodes from their children, a level at a time in parallel
+    """Each node's smallest value among its points (``values`` in tree order, the minima
+    of ``values``' type): the core distance bound of a node for mutual reachability, and
+    the node's smallest input index (``values = order``). Leaves in parallel, then the
+    inner nodes from their children, a level at a time in parallel
     (:data:`SERIAL_NODES`)."""
-    minima = np.empty(len(start))
+    minima = np.empty(len(start), dtype=values.dtype)
     for v in numba.prange(first_leaf, len(start)):
         minima[v] = values[start[v]:end[v]].min()
     level = first_leaf
@@ -150,29 +164,66 @@ def _box_distance(lo, hi, v, points, q):
     return total
 
 
+_NO_INDEX = np.iinfo(np.int64).max
+"""The tie index of an empty list entry, or of no answer yet: every point of an equal key
+comes before it."""
+
+
+@numba.njit(cache=True, inline="always")
+def _tie_index(order, p):
+    """The input index that breaks a tie with entry ``p`` (a tree position) of one query
+    point: ``order[p]``, or :data:`_NO_INDEX` for :data:`NO_POINT`."""
+    return order[p] if p != NO_POINT else _NO_INDEX
+
+
+@numba.njit(cache=True, inline="always")
+def _cannot_precede(node_bound, node_index, bound, bound_index):
+    """Whether no point of a node whose keys are at least ``node_bound`` and whose input
+    indices are at least ``node_index`` comes before the entry ``(bound, bound_index)``
+    of the same query point: all its keys are larger, or equal with a larger index (for
+    one query point ``q``, ``pair_id(q, j)`` grows with ``j``, so among equal keys the
+    smaller index wins). The equal case is what keeps identical and lattice points from
+    making a search visit every node of equal bound."""
+    return node_bound > bound or (node_bound == bound and node_index > bound_index)
+
+
+@numba.njit(cache=True, inline="always")
+def _nearer_first(min_index, a, a_bound, b, b_bound):
+    """Children ``a`` and ``b`` with their bounds, the one to search first first: the
+    smaller bound, or on equal bounds the smaller input index (the winner of a tie, so
+    that the bound's index drops early and prunes the other)."""
+    if b_bound < a_bound or (b_bound == a_bound and min_index[b] < min_index[a]):
+        return b, b_bound, a, a_bound
+    return a, a_bound, b, b_bound
+
+
 @numba.njit(cache=True)
-def nearest_outside(tree_points, order, start, end, lo, hi, first_leaf, comp, node_comp,
-                    core2, node_core, q, bound, stack, stack_bound):
+def nearest_outside(tree_points, order, start, end, lo, hi, min_index, first_leaf, comp,
+                    node_comp, core2, node_core, q, bound, stack, stack_bound):
     """The point of another component nearest to ``q`` under ``(key, pair id)``, or
     :data:`NO_POINT` if none has a key at most ``bound``.
 
     Prokopenko, Sao and Lebrun-Grandié, Algorithm 2 (single-tree nearest neighbour
     with component pruning). ``key = max(core2[q], core2[p], d2(q, p))``; all
     positions are tree positions, ties compare pair ids of input indices
-    (``order``). Returns ``(position, key)``; ``stack`` and ``stack_bound`` are
-    the caller's scratch of :data:`STACK_SIZE` entries.
+    (``order``), and a node of bound equal to the best key is pruned when its
+    smallest input index (``min_index``) exceeds the best's (:func:`_cannot_precede`).
+    Returns ``(position, key, leaves)``, ``leaves`` the number of leaves scanned;
+    ``stack`` and ``stack_bound`` are the caller's scratch of :data:`STACK_SIZE` entries.
     """
     n = len(order)
     cq = comp[q]
     core_q = core2[q]
     best, best_key, best_id = NO_POINT, bound, np.iinfo(np.int64).max
+    best_index, leaves = _NO_INDEX, 0
     stack[0], stack_bound[0], top = 0, 0.0, 1
     while top:
         top -= 1
         v = stack[top]
-        if stack_bound[top] > best_key:
+        if _cannot_precede(stack_bound[top], min_index[v], best_key, best_index):
             continue
         if v >= first_leaf:
+            leaves += 1
             for p in range(start[v], end[v]):
                 if comp[p] == cq:
                     continue
@@ -181,20 +232,23 @@ def nearest_outside(tree_points, order, start, end, lo, hi, first_leaf, comp, no
                 if key <= best_key:
                     ident = pair_id(order[q], order[p], n)
                     if key < best_key or ident < best_id:
-                        best, best_key, best_id = p, key, ident
+                        best, best_key, best_id, best_index = p, key, ident, order[p]
             continue
-        near, far = 2 * v + 1, 2 * v + 2
-        near_bound = max(core_q, node_core[near], _box_distance(lo, hi, near, tree_points, q))
-        far_bound = max(core_q, node_core[far], _box_distance(lo, hi, far, tree_points, q))
-        if far_bound < near_bound:
-            near, far, near_bound, far_bound = far, near, far_bound, near_bound
-        if far_bound <= best_key and node_comp[far] != cq:
+        near, near_bound, far, far_bound = _nearer_first(
+            min_index,
+            2 * v + 1, max(core_q, node_core[2 * v + 1],
+                           _box_distance(lo, hi, 2 * v + 1, tree_points, q)),
+            2 * v + 2, max(core_q, node_core[2 * v + 2],
+                           _box_distance(lo, hi, 2 * v + 2, tree_points, q)))
+        if (node_comp[far] != cq
+                and not _cannot_precede(far_bound, min_index[far], best_key, best_index)):
             stack[top], stack_bound[top] = far, far_bound
             top += 1
-        if near_bound <= best_key and node_comp[near] != cq:
+        if (node_comp[near] != cq
+                and not _cannot_precede(near_bound, min_index[near], best_key, best_index)):
             stack[top], stack_bound[top] = near, near_bound
             top += 1
-    return best, best_key
+    return best, best_key, leaves
 
 
 @numba.njit(cache=True, inline="always")
@@ -258,40 +312,44 @@ def _leaf_of(start, end, first_leaf, q):
 
 
 @numba.njit(cache=True)
-def nearest_k_point(tree_points, order, start, end, lo, hi, first_leaf, q, near, near_key,
-                    stack, stack_bound):
+def nearest_k_point(tree_points, order, start, end, lo, hi, min_index, first_leaf, q, near,
+                    near_key, stack, stack_bound):
     """Fill row ``q`` of ``near`` and ``near_key`` (``k`` columns) with the ``k`` points
     nearest to tree position ``q`` and their squared distances, in ``(d2, input index)``
     order, as :func:`nearest_k_leaf` does for a whole leaf, but for one point: the
     query of one GPU thread (one thread per point, in tree order, keeps a warp's searches
-    alike; one thread per leaf would leave the GPU mostly idle).
+    alike; one thread per leaf would leave the GPU mostly idle). Returns the number of
+    leaves scanned besides ``q``'s own.
 
     The list is seeded from ``q``'s own leaf, then a depth-first search, nearer child
-    first (box distance), pruned by the list's last key, scans the other leaves.
+    first (box distance), pruned by the list's last entry (:func:`_cannot_precede`: its
+    key, and on an equal bound its input index), scans the other leaves.
     """
     k = near.shape[1]
     home = _leaf_of(start, end, first_leaf, q)
     _seed_list(tree_points, order, start[home], end[home], q, near[q], near_key[q])
+    leaves = 0
     stack[0], stack_bound[0], top = 0, 0.0, 1
     while top:
         top -= 1
         v = stack[top]
-        if stack_bound[top] > near_key[q, k - 1] or v == home:
+        last, last_index = near_key[q, k - 1], _tie_index(order, near[q, k - 1])
+        if v == home or _cannot_precede(stack_bound[top], min_index[v], last, last_index):
             continue
         if v >= first_leaf:
+            leaves += 1
             _add_nearer(tree_points, order, start[v], end[v], q, near[q], near_key[q])
             continue
-        near_child, far = 2 * v + 1, 2 * v + 2
-        near_bound = _box_distance(lo, hi, near_child, tree_points, q)
-        far_bound = _box_distance(lo, hi, far, tree_points, q)
-        if far_bound < near_bound:
-            near_child, far, near_bound, far_bound = far, near_child, far_bound, near_bound
-        if far_bound <= near_key[q, k - 1]:
+        near_child, near_bound, far, far_bound = _nearer_first(
+            min_index, 2 * v + 1, _box_distance(lo, hi, 2 * v + 1, tree_points, q),
+            2 * v + 2, _box_distance(lo, hi, 2 * v + 2, tree_points, q))
+        if not _cannot_precede(far_bound, min_index[far], last, last_index):
             stack[top], stack_bound[top] = far, far_bound
             top += 1
-        if near_bound <= near_key[q, k - 1]:
+        if not _cannot_precede(near_bound, min_index[near_child], last, last_index):
             stack[top], stack_bound[top] = near_child, near_bound
             top += 1
+    return leaves
 
 
 @numba.njit(cache=True, inline="always")
@@ -305,56 +363,66 @@ def _box_gap(lo, hi, a, b):
 
 
 @numba.njit(cache=True, inline="always")
-def _largest_last(near_key, first, stop):
-    """The largest last key of rows ``first .. stop - 1``: the leaf's search bound (a plain
-    loop, so that the search also compiles as a CUDA device function)."""
-    largest = near_key[first, near_key.shape[1] - 1]
+def _leaf_bound(order, near, near_key, first, stop):
+    """The search bound of the lists of rows ``first .. stop - 1``: the largest last key,
+    and the largest tie index (:func:`_tie_index`) among the rows whose last key that is
+    (a plain loop, so that the search also compiles as a CUDA device function)."""
+    k = near_key.shape[1]
+    largest, index = near_key[first, k - 1], _tie_index(order, near[first, k - 1])
     for q in range(first + 1, stop):
-        largest = max(largest, near_key[q, near_key.shape[1] - 1])
-    return largest
+        key = near_key[q, k - 1]
+        if key > largest:
+            largest, index = key, _tie_index(order, near[q, k - 1])
+        elif key == largest:
+            index = max(index, _tie_index(order, near[q, k - 1]))
+    return largest, index
 
 
 @numba.njit(cache=True)
-def nearest_k_leaf(tree_points, order, start, end, lo, hi, first_leaf, leaf, near, near_key,
-                   stack, stack_bound):
+def nearest_k_leaf(tree_points, order, start, end, lo, hi, min_index, first_leaf, leaf, near,
+                   near_key, stack, stack_bound):
     """Fill rows ``start[leaf] .. end[leaf] - 1`` of ``near`` and ``near_key`` (``k``
     columns) with each of the leaf's points' ``k`` nearest other points and their squared
     distances, in ``(d2, input index)`` order: each point's first ``k`` pairs in the
     ``(key, pair id)`` order of plain distances (for one point, the pair id grows with
     the other point's index). ``near_key`` holds inf where fewer than ``k`` exist.
+    Returns the number of other leaves scanned.
 
     One depth-first search serves the whole leaf (nearer node first, by box gap),
-    pruned by the largest ``k``-th distance of its points, after each point's list
-    is seeded from its own leaf; a visited leaf is scanned for each point whose
-    own bound its box does not exceed.
+    pruned by the largest ``k``-th entry of its points' lists (:func:`_leaf_bound`,
+    :func:`_cannot_precede`), after each point's list is seeded from its own leaf; a
+    visited leaf is scanned for each point whose own last entry its box does not
+    rule out.
     """
     k = near.shape[1]
     for q in range(start[leaf], end[leaf]):
         _seed_list(tree_points, order, start[leaf], end[leaf], q, near[q], near_key[q])
-    bound = _largest_last(near_key, start[leaf], end[leaf])
+    bound, bound_index = _leaf_bound(order, near, near_key, start[leaf], end[leaf])
+    leaves = 0
     stack[0], stack_bound[0], top = 0, 0.0, 1
     while top:
         top -= 1
         v = stack[top]
-        if stack_bound[top] > bound or v == leaf:
+        if v == leaf or _cannot_precede(stack_bound[top], min_index[v], bound, bound_index):
             continue
         if v >= first_leaf:
+            leaves += 1
             for q in range(start[leaf], end[leaf]):
-                if _box_distance(lo, hi, v, tree_points, q) <= near_key[q, k - 1]:
+                if not _cannot_precede(_box_distance(lo, hi, v, tree_points, q), min_index[v],
+                                       near_key[q, k - 1], _tie_index(order, near[q, k - 1])):
                     _add_nearer(tree_points, order, start[v], end[v], q, near[q], near_key[q])
-            bound = _largest_last(near_key, start[leaf], end[leaf])
+            bound, bound_index = _leaf_bound(order, near, near_key, start[leaf], end[leaf])
             continue
-        near_child, far = 2 * v + 1, 2 * v + 2
-        near_bound = _box_gap(lo, hi, leaf, near_child)
-        far_bound = _box_gap(lo, hi, leaf, far)
-        if far_bound < near_bound:
-            near_child, far, near_bound, far_bound = far, near_child, far_bound, near_bound
-        if far_bound <= bound:
+        near_child, near_bound, far, far_bound = _nearer_first(
+            min_index, 2 * v + 1, _box_gap(lo, hi, leaf, 2 * v + 1),
+            2 * v + 2, _box_gap(lo, hi, leaf, 2 * v + 2))
+        if not _cannot_precede(far_bound, min_index[far], bound, bound_index):
             stack[top], stack_bound[top] = far, far_bound
             top += 1
-        if near_bound <= bound:
+        if not _cannot_precede(near_bound, min_index[near_child], bound, bound_index):
             stack[top], stack_bound[top] = near_child, near_bound
             top += 1
+    return leaves
 
 
 def index_dtype(n: int) -> type:
@@ -377,21 +445,26 @@ leave threads idle)."""
 
 
 @numba.njit(cache=True, parallel=True)
-def _nearest_k_leaves(points, order, start, end, lo, hi, first_leaf, near, near_key):
+def _nearest_k_leaves(points, order, start, end, lo, hi, min_index, first_leaf, near,
+                      near_key):
     """:func:`nearest_k_leaf` of every leaf into ``near`` and ``near_key``, the leaves
-    split over the threads."""
+    split over the threads; returns the number of leaves their searches scanned."""
     leaves = len(start) - first_leaf
+    scanned = np.empty(leaves, dtype=np.int64)
     for c in numba.prange(leaves):
         stack = np.empty(STACK_SIZE, dtype=np.int64)
         stack_bound = np.empty(STACK_SIZE)
-        nearest_k_leaf(points, order, start, end, lo, hi, first_leaf, first_leaf + c, near,
-                       near_key, stack, stack_bound)
+        scanned[c] = nearest_k_leaf(points, order, start, end, lo, hi, min_index, first_leaf,
+                                    first_leaf + c, near, near_key, stack, stack_bound)
+    return scanned.sum()
 
 
-def nearest_k_all(tree: KDTree, k: int) -> tuple[np.ndarray, np.ndarray]:
+def nearest_k_all(tree: KDTree, k: int, stats: Stats | None = None
+                  ) -> tuple[np.ndarray, np.ndarray]:
     """Every tree position's ``k`` nearest other points (tree positions) and their squared
     distances, in ``(d2, input index)`` order (:func:`nearest_k_leaf`), rows in tree order;
-    positions as :func:`index_dtype`.
+    positions as :func:`index_dtype`. With ``stats``, the leaves the searches scanned
+    (each leaf's own not counted) go to ``stats.extra["neighbour_leaves"]``.
 
     Examples
     --------
@@ -405,6 +478,8 @@ def nearest_k_all(tree: KDTree, k: int) -> tuple[np.ndarray, np.ndarray]:
     near = np.empty((n, k), dtype=index_dtype(n))
     near_key = np.empty((n, k))
     with numba.parallel_chunksize(_LEAF_CHUNK):
-        _nearest_k_leaves(tree.points, tree.order, tree.start, tree.end, tree.lo, tree.hi,
-                          tree.first_leaf, near, near_key)
+        scanned = _nearest_k_leaves(tree.points, tree.order, tree.start, tree.end, tree.lo,
+                                    tree.hi, tree.min_index, tree.first_leaf, near, near_key)
+    if stats is not None:
+        stats.extra["neighbour_leaves"] = int(scanned)
     return near, near_key

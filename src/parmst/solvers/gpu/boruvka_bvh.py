@@ -105,8 +105,8 @@ else:
 
 
 @cuda.jit(cache=True)
-def _neighbours(points, order, start, end, lo, hi, first_leaf, near, near_key, core2,
-                core_column):
+def _neighbours(points, order, start, end, lo, hi, min_index, first_leaf, near, near_key,
+                core2, core_column):
     """Each point's ``k`` nearest other points and their squared distances, one thread per
     point (:func:`~parmst.kernels.kdtree.nearest_k_point`; consecutive threads take
     consecutive points of the Morton order, so a warp's searches visit the same nodes);
@@ -115,8 +115,8 @@ def _neighbours(points, order, start, end, lo, hi, first_leaf, near, near_key, c
     stack = cuda.local.array(STACK, np.int64)
     stack_bound = cuda.local.array(STACK, np.float64)
     for q in range(cuda.grid(1), points.shape[0], cuda.gridsize(1)):
-        nearest_k_point(points, order, start, end, lo, hi, first_leaf, q, near, near_key,
-                        stack, stack_bound)
+        nearest_k_point(points, order, start, end, lo, hi, min_index, first_leaf, q, near,
+                        near_key, stack, stack_bound)
         if core_column >= 0:
             core2[q] = near_key[q, core_column]
 
@@ -190,8 +190,8 @@ def _flag_queries(comp, answer, answer_key, bound, flags):
 
 
 @cuda.jit(cache=True)
-def _queries(points, order, start, end, lo, hi, first_leaf, comp, node_comp, core2, node_core,
-             bound, answer, answer_key, worklist):
+def _queries(points, order, start, end, lo, hi, min_index, first_leaf, comp, node_comp, core2,
+             node_core, bound, answer, answer_key, worklist):
     """Prokopenko et al. Algorithm 2 for the listed points (consecutive threads take
     consecutive points, neighbours in tree order): the search runs under the component's
     bound, and a pair found lowers it for the component's other queries. Not found: every
@@ -204,8 +204,9 @@ def _queries(points, order, start, end, lo, hi, first_leaf, comp, node_comp, cor
         limit = bound[c]
         if answer_key[q] > limit:  # lowered since the point was listed
             continue
-        p, key = nearest_outside(points, order, start, end, lo, hi, first_leaf, comp,
-                                 node_comp, core2, node_core, q, limit, stack, stack_bound)
+        p, key, _ = nearest_outside(points, order, start, end, lo, hi, min_index, first_leaf,
+                                    comp, node_comp, core2, node_core, q, limit, stack,
+                                    stack_bound)
         if p != NO_POINT:
             answer[q] = p
             answer_key[q] = key
@@ -310,10 +311,11 @@ def _grid(count: int) -> tuple[int, int]:
 
 def _memory_bytes(n: int, d: int, k: int, num_nodes: int) -> int:
     """Device bytes of a solve: input and sorted points, per-point state and sort scratch,
-    node boxes and labels, the ``k`` nearest neighbours of every point (a position and a
-    float64 key each) and, with lists, their cursors and leads."""
+    node boxes, ranges, labels, core minima and smallest input indices, the ``k`` nearest
+    neighbours of every point (a position and a float64 key each) and, with lists, their
+    cursors and leads."""
     per_entry = np.dtype(kdtree.index_dtype(n)).itemsize + 8
-    return n * (16 * d + 144 + (k * per_entry + 16 if k else 0)) + num_nodes * (16 * d + 40)
+    return n * (16 * d + 144 + (k * per_entry + 16 if k else 0)) + num_nodes * (16 * d + 48)
 
 
 class _Settings(NamedTuple):
@@ -393,8 +395,8 @@ def _solve(x: Any, stats: Stats, min_samples: int | None, leaf_size: int, settin
                 near = cuda.device_array((n, k), dtype=kdtree.index_dtype(n))
                 near_key = cuda.device_array((n, k), dtype=np.float64)
                 _neighbours[_grid(n)](tree.points, tree.order, tree.start, tree.end, tree.lo,
-                                      tree.hi, np.int64(tree.first_leaf), near, near_key,
-                                      core2, np.int64(k - 1 if mutual else -1))
+                                      tree.hi, tree.min_index, np.int64(tree.first_leaf), near,
+                                      near_key, core2, np.int64(k - 1 if mutual else -1))
             if mutual:
                 near = near_key = None
                 _point_tree.node_minima(tree, core2, node_core)
@@ -450,9 +452,9 @@ def _rounds(tree: _point_tree.DeviceTree, core2: Any, node_core: Any, near: Any,
             worklist = arrays.compact(flags)
             if worklist.shape[0]:
                 _queries[_grid(worklist.shape[0])](tree.points, tree.order, tree.start,
-                                                   tree.end, tree.lo, tree.hi, first_leaf, comp,
-                                                   node_comp, core2, node_core, bound, answer,
-                                                   answer_key, worklist)
+                                                   tree.end, tree.lo, tree.hi, tree.min_index,
+                                                   first_leaf, comp, node_comp, core2, node_core,
+                                                   bound, answer, answer_key, worklist)
             runtime.synchronize()
         stats.worklist_sizes.append(int(worklist.shape[0]))
         with stats.phase("hook"):
