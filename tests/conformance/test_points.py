@@ -17,7 +17,8 @@ from parmst import registry
 from points.reference import POINT_CASES, brute_tree
 
 POINT_SOLVERS = list(registry.solvers("points"))
-MUTUAL_CASES = ["uniform-2d", "uniform-5d", "duplicates-3d", "lattice-2d", "three-equal"]
+MUTUAL_CASES = ["uniform-2d", "uniform-5d", "duplicates-3d", "lattice-2d", "three-equal",
+                "identical-4d-float32"]
 
 
 @functools.cache

@@ -62,7 +62,7 @@ def test_the_per_point_search_lists_what_the_per_leaf_search_lists(leaf_size: in
     stack, stack_bound = np.empty(STACK_SIZE, dtype=np.int64), np.empty(STACK_SIZE)
     for q in range(len(x)):
         nearest_k_point(tree.points, tree.order, tree.start, tree.end, tree.lo, tree.hi,
-                        tree.first_leaf, q, row, row_key, stack, stack_bound)
+                        tree.min_index, tree.first_leaf, q, row, row_key, stack, stack_bound)
     np.testing.assert_array_equal(row, near)
     np.testing.assert_array_equal(row_key, near_key)
 
@@ -93,14 +93,14 @@ def test_nearest_outside_is_the_lightest_pair_to_another_component() -> None:
                           ((pts[outside] - pts[q]) ** 2).sum(axis=1))
         ids = np.array([pair_id(order[q], order[p], n) for p in outside])
         best = outside[np.lexsort((ids, keys))[0]]
-        p, key = nearest_outside(pts, order, tree.start, tree.end, tree.lo, tree.hi,
-                                 tree.first_leaf, comp, node_comp, core2, node_core, q, np.inf,
-                                 stack, stack_bound)
+        p, key, _ = nearest_outside(pts, order, tree.start, tree.end, tree.lo, tree.hi,
+                                    tree.min_index, tree.first_leaf, comp, node_comp, core2,
+                                    node_core, q, np.inf, stack, stack_bound)
         assert (p, key) == (best, keys.min())
         # Under a bound below the answer nothing is found.
-        found, _ = nearest_outside(pts, order, tree.start, tree.end, tree.lo, tree.hi,
-                                   tree.first_leaf, comp, node_comp, core2, node_core, q,
-                                   keys.min() - 0.5, stack, stack_bound)
+        found, _, _ = nearest_outside(pts, order, tree.start, tree.end, tree.lo, tree.hi,
+                                      tree.min_index, tree.first_leaf, comp, node_comp, core2,
+                                      node_core, q, keys.min() - 0.5, stack, stack_bound)
         assert found == NO_POINT
 
 
@@ -173,3 +173,61 @@ def test_levels_of_many_nodes_fill_their_boxes_minima_and_labels_in_parallel() -
         a, z = tree.start[u], tree.end[u]
         assert minima[u] == values[a:z].min()
         assert node_comp[u] == (comp[a] if comp[a] == comp[z - 1] else -1)
+
+
+def test_for_one_point_the_pair_id_grows_with_the_other_points_index() -> None:
+    # The tie rule of the searches: among candidates of equal key, the smaller index wins.
+    n = 40
+    for q in range(n):
+        ids = [pair_id(q, j, n) for j in range(n) if j != q]
+        assert ids == sorted(ids) and len(set(ids)) == n - 1
+
+
+def _heavy_ties() -> dict[str, np.ndarray]:
+    """All identical, few distinct values repeated, lattices, float32 values: 1-4 D."""
+    rng = np.random.default_rng(8)
+    axes = np.meshgrid(*[np.arange(3.0)] * 4, indexing="ij")
+    return {
+        "identical-2d": np.full((150, 2), 0.25),
+        "few-values-1d": rng.integers(0, 4, (200, 1)).astype(np.float64),
+        "lattice-4d": np.stack([a.ravel() for a in axes], axis=1)[rng.permutation(81)],
+        "float32-3d": rng.integers(0, 3, (180, 3)).astype(np.float32).astype(np.float64) / 3,
+    }
+
+
+@pytest.mark.parametrize("name", list(_heavy_ties()))
+def test_searches_among_equal_keys_give_the_smallest_indices(name: str) -> None:
+    x = _heavy_ties()[name]
+    n = len(x)
+    tree = build(x, 4)
+    order = tree.order
+    for v in range(tree.num_nodes):
+        assert tree.min_index[v] == order[tree.start[v]:tree.end[v]].min()
+    near, near_key = nearest_k_all(tree, 6)
+    row, row_key = np.empty_like(near), np.empty_like(near_key)
+    stack, stack_bound = np.empty(STACK_SIZE, dtype=np.int64), np.empty(STACK_SIZE)
+    d2 = ((x[:, None, :] - x[None, :, :]) ** 2).sum(axis=2)
+    for t in range(n):
+        q = order[t]
+        others = np.array([p for p in np.lexsort((np.arange(n), d2[q])) if p != q])[:6]
+        assert order[near[t]].tolist() == others.tolist()
+        nearest_k_point(tree.points, order, tree.start, tree.end, tree.lo, tree.hi,
+                        tree.min_index, tree.first_leaf, t, row, row_key, stack, stack_bound)
+    np.testing.assert_array_equal(row, near)
+    np.testing.assert_array_equal(row_key, near_key)
+    # Nearest outside, plain and under mutual reachability (core distances of the 3rd
+    # nearest: whole regions tie at the core distance).
+    comp = (np.arange(n) * 7 % 3).astype(np.int64)  # tree positions in three components
+    node_comp = np.empty(tree.num_nodes, dtype=np.int64)
+    node_components(comp, tree.start, tree.end, tree.first_leaf, node_comp)
+    for core2 in (np.zeros(n), near_key[:, 2].copy()):
+        node_core = node_minima(core2, tree.start, tree.end, tree.first_leaf)
+        for t in range(n):
+            outside = np.flatnonzero(comp != comp[t])
+            keys = np.maximum(np.maximum(core2[t], core2[outside]), d2[order[t], order[outside]])
+            best = outside[np.lexsort((order[outside], keys))[0]]
+            p, key, _ = nearest_outside(tree.points, order, tree.start, tree.end, tree.lo,
+                                        tree.hi, tree.min_index, tree.first_leaf, comp,
+                                        node_comp, core2, node_core, t, np.inf, stack,
+                                        stack_bound)
+            assert (p, key) == (best, keys.min())

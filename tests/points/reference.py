@@ -97,9 +97,16 @@ def _collinear() -> np.ndarray:
     return np.outer(t, [1.0, 2.0, -0.5, 0.25])
 
 
+def _few_values() -> np.ndarray:
+    """Four distinct values on a line, each repeated about 75 times."""
+    return np.random.default_rng(11).integers(0, 4, (300, 1)).astype(np.float64)
+
+
 POINT_CASES: dict[str, Callable[[], np.ndarray]] = {
     "two-points": lambda: np.array([[0.0, 1.0], [2.0, 3.0]]),
     "three-equal": lambda: np.zeros((3, 2)),
+    "identical-4d-float32": lambda: np.full((300, 4), 0.1, dtype=np.float32),
+    "few-values-1d": _few_values,
     "uniform-1d": _uniform(500, 1, 1),
     "uniform-2d": _uniform(1500, 2, 2),
     "uniform-3d": _uniform(1200, 3, 3),

@@ -58,3 +58,19 @@ def test_one_round_joins_a_path_of_links_as_long_as_the_input() -> None:
     tree = parmst.euclidean_mst(x, solver="boruvka-kdtree/cpu", threads=threads)
     assert tree.stats.rounds == 1
     assert tree.src.tolist() == list(range(1999)) and tree.dst.tolist() == list(range(1, 2000))
+
+
+def test_identical_points_cost_each_search_a_few_leaves_not_all_of_them() -> None:
+    # Counted work, not time: 20,000 identical points in leaves of 16 (1,250 leaves). A
+    # search that cannot prune a node of bound equal to its k-th key (0 here) scans every
+    # leaf: 1,250 per leaf's neighbour search, 1,250 per point's search under mutual
+    # reachability (where the lists answer nothing); pruning on the tie order scans ~23.
+    n, leaves = 20_000, 1_250
+    x = np.zeros((n, 2))
+    for min_samples in (None, 5):
+        tree = parmst.euclidean_mst(x, solver="boruvka-kdtree/serial", leaf_size=16,
+                                    min_samples=min_samples)
+        assert tree.src.tolist() == [0] * (n - 1)  # a star at the smallest index
+        assert tree.dst.tolist() == list(range(1, n))
+        assert 0 < tree.stats.extra["neighbour_leaves"] <= 40 * leaves
+        assert tree.stats.extra["query_leaves"] <= 4 * n

@@ -6,9 +6,10 @@ Floyd and Rivest's SELECT, CACM 1975, picks the pivots). The levels with at leas
 nodes as threads split their nodes in parallel, one node a thread; a level of fewer nodes
 splits each wide node by parallel passes (per-block extents for the widest coordinate, two
 sampled pivots, a stable three-run partition into a second buffer), then selects only
-within the run that holds the middle. The nodes' boxes are filled bottom-up, a level at a
-time. The splits, and so the tree, do not depend on the thread count's answers: the order
-of points inside a node may, the queries' results may not.
+within the run that holds the middle. The nodes' boxes, and their smallest input indices
+(the searches' tie bound), are filled bottom-up, a level at a time. The splits, and so the
+tree, do not depend on the thread count's answers: the order of points inside a node may,
+the queries' results may not.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import numba
 import numpy as np
 
 from parmst._blocks import block_span, exclusive_sums, num_blocks
-from parmst.kernels.kdtree import SERIAL_NODES, KDTree
+from parmst.kernels.kdtree import SERIAL_NODES, KDTree, node_minima
 
 __all__ = ["build"]
 
@@ -346,4 +347,6 @@ def build(x: np.ndarray, leaf_size: int) -> KDTree:
         _split_level(points, index, start, end, (1 << level) - 1, 1 << level)
     first_leaf = (1 << depth) - 1
     lo, hi = _boxes(points, start, end, first_leaf)
-    return KDTree(points, index, start, end, lo, hi, first_leaf)
+    # Each node's smallest input index: the searches' tie bound (kernels.kdtree, "Ties").
+    min_index = node_minima(index, start, end, first_leaf)
+    return KDTree(points, index, start, end, lo, hi, min_index, first_leaf)

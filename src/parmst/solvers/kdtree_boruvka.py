@@ -147,10 +147,11 @@ def list_answer(comp, order, near, near_key, core2, mutual, cursor, answer, answ
 
 
 @numba.njit(cache=True, parallel=True)
-def _answer_round(points, order, start, end, lo, hi, first_leaf, comp, node_comp, core2,
-                  node_core, bound, bits, answer, answer_key, answer_bits):
+def _answer_round(points, order, start, end, lo, hi, min_index, first_leaf, comp, node_comp,
+                  core2, node_core, bound, bits, answer, answer_key, answer_bits):
     """Search the tree for every point without an answer whose answer may be its
-    component's lightest pair; returns how many points searched.
+    component's lightest pair; returns how many points searched and how many leaves
+    their searches scanned.
 
     A point whose lower bound (``answer_key``) exceeds its component's bound (``bound``;
     ``bits`` the same array as bits, :data:`_INF_BITS`) is skipped; the others search under that bound,
@@ -165,6 +166,7 @@ def _answer_round(points, order, start, end, lo, hi, first_leaf, comp, node_comp
     n = len(points)
     blocks = (n + _BLOCK - 1) // _BLOCK
     searched = np.zeros(blocks, dtype=np.int64)
+    scanned = np.zeros(blocks, dtype=np.int64)
     for b in numba.prange(blocks):
         stack = np.empty(STACK_SIZE, dtype=np.int64)
         stack_bound = np.empty(STACK_SIZE)
@@ -178,15 +180,17 @@ def _answer_round(points, order, start, end, lo, hi, first_leaf, comp, node_comp
             if answer_key[q] > run_key:
                 continue
             searched[b] += 1
-            p, key = nearest_outside(points, order, start, end, lo, hi, first_leaf, comp,
-                                     node_comp, core2, node_core, q, run_key, stack, stack_bound)
+            p, key, leaves = nearest_outside(points, order, start, end, lo, hi, min_index,
+                                             first_leaf, comp, node_comp, core2, node_core, q,
+                                             run_key, stack, stack_bound)
+            scanned[b] += leaves
             answer[q] = p
             # Found: the exact answer. Not found: every outside key exceeds the bound.
             answer_key[q] = key if p != NO_POINT else run_key
             if p != NO_POINT:
                 _lower(bits, c, answer_bits[q])
             run_key = min(run_key, key)
-    return searched.sum()
+    return searched.sum(), scanned.sum()
 
 
 @numba.njit(cache=True, inline="always")
@@ -345,7 +349,7 @@ def solve(x: np.ndarray, stats: Stats, *, min_samples: int | None, leaf_size: in
                 # no entry could be proved an answer.
                 k = NEIGHBOURS if not mutual else max(NEIGHBOURS,
                                                       min_samples - 1 + NEIGHBOURS // 2)
-                near, near_key = nearest_k_all(tree, min(k, n - 1))
+                near, near_key = nearest_k_all(tree, min(k, n - 1), stats)
             core2 = np.zeros(n)
             if mutual:
                 core2 = np.ascontiguousarray(near_key[:, min_samples - 2])
@@ -379,6 +383,7 @@ def _rounds(tree, core2: np.ndarray, node_core: np.ndarray, near: np.ndarray,
     second = np.empty(n - 1, dtype=np.int64)
     keys = np.empty(n - 1)
     count, rounds, m = 0, 0, n
+    stats.extra["query_leaves"] = 0
     while count < n - 1:
         rounds += 1
         with stats.phase("labels"):
@@ -387,12 +392,14 @@ def _rounds(tree, core2: np.ndarray, node_core: np.ndarray, near: np.ndarray,
                           bound_bits)
             node_components(comp, tree.start, tree.end, tree.first_leaf, node_comp)
         with stats.phase("queries"), numba.parallel_chunksize(_BLOCK_CHUNK):
-            searched = _answer_round(tree.points, tree.order, tree.start, tree.end,
-                                     tree.lo, tree.hi, tree.first_leaf, comp, node_comp,
-                                     core2, node_core, bound_bits.view(np.float64),
-                                     bound_bits, answer, answer_key,
-                                     answer_key.view(np.int64))
+            searched, scanned = _answer_round(tree.points, tree.order, tree.start, tree.end,
+                                              tree.lo, tree.hi, tree.min_index,
+                                              tree.first_leaf, comp, node_comp, core2,
+                                              node_core, bound_bits.view(np.float64),
+                                              bound_bits, answer, answer_key,
+                                              answer_key.view(np.int64))
         stats.worklist_sizes.append(int(searched))
+        stats.extra["query_leaves"] += int(scanned)
         with stats.phase("hook"):
             _lightest_answers(comp, tree.order, answer, answer_key.view(np.int64), bound_bits,
                               best_id, best)

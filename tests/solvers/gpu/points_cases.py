@@ -28,7 +28,8 @@ pytestmark = pytest.mark.skipif(runtime.probe() is not True,
 
 
 def point_sets() -> dict[str, np.ndarray]:
-    """Uniform, clustered, duplicated and lattice points: ties everywhere but the first."""
+    """Uniform, clustered, duplicated, lattice and identical points: ties everywhere but the
+    first (identical points: every search prunes on the tie order, kernels.kdtree)."""
     rng = np.random.default_rng(3)
     side = round(SIZE ** (1 / 3))
     axes = np.meshgrid(*[np.arange(side, dtype=np.float64)] * 3, indexing="ij")
@@ -39,6 +40,7 @@ def point_sets() -> dict[str, np.ndarray]:
         "duplicates-4d": rng.random((SIZE // 10, 4))[rng.integers(0, SIZE // 10, SIZE)],
         "lattice-3d": np.stack([a.ravel() for a in axes], axis=1)[
             rng.permutation(side ** 3)],
+        "identical-2d": np.full((SIZE, 2), 0.5),
     }
 
 

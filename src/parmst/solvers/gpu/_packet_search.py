@@ -39,6 +39,7 @@ if WARP_VOTES:
     _seed_list = kdtree._seed_list
     _add_nearer = kdtree._add_nearer
     _box_distance = kdtree._box_distance
+    _cannot_precede = kdtree._cannot_precede
     _squared_distance = distance.squared_distance
     _mutual_reachability = distance.mutual_reachability
     _pair_id = distance.pair_id
@@ -48,6 +49,7 @@ else:
     _seed_list = simulated(kdtree._seed_list)
     _add_nearer = simulated(kdtree._add_nearer)
     _box_distance = simulated(kdtree._box_distance)
+    _cannot_precede = simulated(kdtree._cannot_precede)
     _squared_distance = simulated(distance.squared_distance)
     _mutual_reachability = simulated(distance.mutual_reachability)
     _pair_id = simulated(distance.pair_id)
@@ -77,12 +79,14 @@ def _most(flag, voting):
 
 
 @cuda.jit(device=True, inline=True)
-def _push_children(v, bound_a, bound_b, want_a, want_b, stack, stack_bound, top):
-    """Put node ``v``'s children on the shared stack: each one some lane wants, the one
-    nearer for most of those lanes last (it is popped first). Returns the new top."""
+def _push_children(v, bound_a, bound_b, min_index, want_a, want_b, stack, stack_bound, top):
+    """Put node ``v``'s children on the shared stack: each one some lane wants, the one to
+    search first for most of those lanes last (it is popped first). A lane searches first
+    the child of smaller bound, on equal bounds the one of smaller input index (the winner
+    of a tie, as the one-point searches order them). Returns the new top."""
     a = 2 * v + 1
-    a_first = _most(bound_a <= bound_b, want_a or want_b)
-    if not a_first:
+    b_first = bound_b < bound_a or (bound_b == bound_a and min_index[a + 1] < min_index[a])
+    if _most(b_first, want_a or want_b):
         if _any(want_a):
             stack[top], stack_bound[top] = a, bound_a
             top += 1
@@ -100,57 +104,66 @@ def _push_children(v, bound_a, bound_b, want_a, want_b, stack, stack_bound, top)
 
 
 @cuda.jit(device=True)
-def nearest_k_packet(points, order, start, end, lo, hi, first_leaf, q, active, near, near_key,
-                     stack, stack_bound):
+def nearest_k_packet(points, order, start, end, lo, hi, min_index, first_leaf, q, active, near,
+                     near_key, stack, stack_bound):
     """Row ``q`` of ``near``/``near_key``: the ``k`` points nearest to tree position ``q`` in
     ``(d2, input index)`` order, as :func:`parmst.kernels.kdtree.nearest_k_point` gives it,
     found by the warp's shared walk (module docstring). The list starts from ``q``'s own
-    leaf; a lane needs a node while its box is within the list's last key."""
+    leaf; a lane needs a node while some point of it could still enter its list (its box
+    within the list's last key, or equal to it with a smaller input index:
+    :func:`~parmst.kernels.kdtree._cannot_precede`)."""
     k = near.shape[1]
     home = -1
-    last = -1.0
+    last, last_entry = -1.0, kdtree.NO_POINT
     if active:
         home = _leaf_of(start, end, first_leaf, q)
         _seed_list(points, order, start[home], end[home], q, near[q], near_key[q])
-        last = near_key[q, k - 1]
     stack[0], stack_bound[0], top = 0, 0.0, 1
     while top:
         top -= 1
         v = stack[top]
-        need = active and v != home and stack_bound[top] <= last
+        need = False
+        if active:
+            last, last_entry = near_key[q, k - 1], near[q, k - 1]
+            need = v != home and not _cannot_precede(stack_bound[top], min_index, v, last,
+                                                     order, last_entry)
         if v >= first_leaf:
             if need:
                 _add_nearer(points, order, start[v], end[v], q, near[q], near_key[q])
-                last = near_key[q, k - 1]
             continue
+        a = 2 * v + 1
         bound_a = bound_b = np.inf
+        want_a = want_b = False
         if need:
-            bound_a = _box_distance(lo, hi, 2 * v + 1, points, q)
-            bound_b = _box_distance(lo, hi, 2 * v + 2, points, q)
-        top = _push_children(v, bound_a, bound_b, need and bound_a <= last,
-                             need and bound_b <= last, stack, stack_bound, top)
+            bound_a = _box_distance(lo, hi, a, points, q)
+            bound_b = _box_distance(lo, hi, a + 1, points, q)
+            want_a = not _cannot_precede(bound_a, min_index, a, last, order, last_entry)
+            want_b = not _cannot_precede(bound_b, min_index, a + 1, last, order, last_entry)
+        top = _push_children(v, bound_a, bound_b, min_index, want_a, want_b, stack,
+                             stack_bound, top)
 
 
 @cuda.jit(device=True)
-def nearest_outside_packet(points, order, start, end, lo, hi, first_leaf, comp, node_comp,
-                           core2, node_core, q, active, bound, stack, stack_bound):
+def nearest_outside_packet(points, order, start, end, lo, hi, min_index, first_leaf, comp,
+                           node_comp, core2, node_core, q, active, bound, stack, stack_bound):
     """The point of another component nearest to ``q`` under ``(key, pair id)`` with a key
     at most ``bound``, as :func:`parmst.kernels.kdtree.nearest_outside` gives it (Prokopenko,
-    Sao and Lebrun-Grandié, Algorithm 2), found by the warp's shared walk. Returns
-    ``(position, key)``; ``(NO_POINT, bound)`` if there is none (or the lane is not active)."""
+    Sao and Lebrun-Grandié, Algorithm 2, with its tie pruning), found by the warp's shared
+    walk. Returns ``(position, key)``; ``(NO_POINT, bound)`` if there is none (or the lane
+    is not active)."""
     n = order.shape[0]
     cq = np.int64(-2)
     core_q = 0.0
-    best, best_key, best_id = kdtree.NO_POINT, -1.0, _NO_ID
+    best, best_key, best_id = kdtree.NO_POINT, bound, _NO_ID
     if active:
         cq = comp[q]
         core_q = core2[q]
-        best_key = bound
     stack[0], stack_bound[0], top = 0, 0.0, 1
     while top:
         top -= 1
         v = stack[top]
-        need = active and stack_bound[top] <= best_key
+        need = active and not _cannot_precede(stack_bound[top], min_index, v, best_key, order,
+                                              best)
         if v >= first_leaf:
             if need:
                 for p in range(start[v], end[v]):
@@ -169,7 +182,10 @@ def nearest_outside_packet(points, order, start, end, lo, hi, first_leaf, comp, 
         if need:
             bound_a = max(core_q, node_core[a], _box_distance(lo, hi, a, points, q))
             bound_b = max(core_q, node_core[a + 1], _box_distance(lo, hi, a + 1, points, q))
-            want_a = bound_a <= best_key and node_comp[a] != cq
-            want_b = bound_b <= best_key and node_comp[a + 1] != cq
-        top = _push_children(v, bound_a, bound_b, want_a, want_b, stack, stack_bound, top)
+            want_a = (not _cannot_precede(bound_a, min_index, a, best_key, order, best)
+                      and node_comp[a] != cq)
+            want_b = (not _cannot_precede(bound_b, min_index, a + 1, best_key, order, best)
+                      and node_comp[a + 1] != cq)
+        top = _push_children(v, bound_a, bound_b, min_index, want_a, want_b, stack,
+                             stack_bound, top)
     return best, best_key

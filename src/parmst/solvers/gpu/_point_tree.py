@@ -7,7 +7,7 @@ their Morton codes (coordinates scaled to the bounding box, bits interleaved), t
 balanced hierarchy over that order in the layout of :mod:`parmst.kernels.kdtree` (node
 ``v`` has children ``2v + 1`` and ``2v + 2``, level ``L`` splits the sorted points into
 ``2**L`` runs of nearly equal length, all leaves at one depth), with each node's tight
-bounding box. Karras's hierarchy ("Maximizing parallelism in the construction of BVHs,
+bounding box and smallest input index (the searches' tie bound). Karras's hierarchy ("Maximizing parallelism in the construction of BVHs,
 octrees, and k-d trees", HPG 2012) splits at Morton prefixes instead; the balanced split
 keeps the k-d tree's implicit layout, so the k-d tree's own queries
 (:func:`~parmst.kernels.kdtree.nearest_outside`, :func:`~parmst.kernels.kdtree.nearest_k_leaf`)
@@ -54,6 +54,8 @@ class DeviceTree:
         Each node's range of tree positions.
     lo, hi : device arrays, shape (num_nodes, d)
         Each node's bounding box.
+    min_index : device array of int64
+        Each node's smallest input index among its points: the searches' tie bound.
     first_leaf : int
         Nodes from this one on are leaves.
     """
@@ -64,6 +66,7 @@ class DeviceTree:
     end: Any
     lo: Any
     hi: Any
+    min_index: Any
     first_leaf: int
 
     @property
@@ -200,16 +203,19 @@ def build(x: Any, leaf_size: int) -> DeviceTree:
     lo = cuda.device_array((num_nodes, d), dtype=np.float64)
     hi = cuda.device_array((num_nodes, d), dtype=np.float64)
     _leaf_boxes[_grid(num_nodes - first_leaf)](points, start, end, np.int64(first_leaf), lo, hi)
-    tree = DeviceTree(points, order, start, end, lo, hi, first_leaf)
+    min_index = cuda.device_array(num_nodes, dtype=np.int64)
+    tree = DeviceTree(points, order, start, end, lo, hi, min_index, first_leaf)
     for level in tree.levels():
         count = 1 << level
         _inner_boxes[_grid(count)](np.int64(count - 1), np.int64(count), lo, hi)
+    node_minima(tree, order, min_index)
     return tree
 
 
 def node_minima(tree: DeviceTree, values: Any, out: Any) -> Any:
-    """Each node's smallest value among its points (``values`` in tree order) into ``out``:
-    the core-distance bound of a node under mutual reachability."""
+    """Each node's smallest value among its points (``values`` in tree order) into ``out``
+    (of ``values``' type): the core-distance bound of a node under mutual reachability, and
+    its smallest input index (``values = tree.order``)."""
     leaves = tree.num_nodes - tree.first_leaf
     _leaf_minima[_grid(leaves)](values, tree.start, tree.end, np.int64(tree.first_leaf), out)
     for level in tree.levels():

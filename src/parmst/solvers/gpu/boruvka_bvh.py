@@ -107,8 +107,8 @@ else:
 
 
 @cuda.jit(cache=True)
-def _neighbours(points, order, start, end, lo, hi, first_leaf, near, near_key, core2,
-                core_column):
+def _neighbours(points, order, start, end, lo, hi, min_index, first_leaf, near, near_key,
+                core2, core_column):
     """Each point's ``k`` nearest other points and their squared distances, one thread per
     point (:func:`~parmst.kernels.kdtree.nearest_k_point`; consecutive threads take
     consecutive points of the Morton order, so a warp's searches visit the same nodes);
@@ -117,15 +117,15 @@ def _neighbours(points, order, start, end, lo, hi, first_leaf, near, near_key, c
     stack = cuda.local.array(STACK, np.int64)
     stack_bound = cuda.local.array(STACK, np.float64)
     for q in range(cuda.grid(1), points.shape[0], cuda.gridsize(1)):
-        nearest_k_point(points, order, start, end, lo, hi, first_leaf, q, near, near_key,
-                        stack, stack_bound)
+        nearest_k_point(points, order, start, end, lo, hi, min_index, first_leaf, q, near,
+                        near_key, stack, stack_bound)
         if core_column >= 0:
             core2[q] = near_key[q, core_column]
 
 
 @cuda.jit(cache=True)
-def _neighbours_warp(points, order, start, end, lo, hi, first_leaf, near, near_key, core2,
-                     core_column):
+def _neighbours_warp(points, order, start, end, lo, hi, min_index, first_leaf, near, near_key,
+                     core2, core_column):
     """:func:`_neighbours` with the searches of a warp walking the tree together
     (:func:`~parmst.solvers.gpu._packet_search.nearest_k_packet`)."""
     stack = cuda.local.array(STACK, np.int64)
@@ -133,8 +133,8 @@ def _neighbours_warp(points, order, start, end, lo, hi, first_leaf, near, near_k
     n = points.shape[0]
     for q in range(cuda.grid(1), (n + 31) // 32 * 32, cuda.gridsize(1)):
         active = q < n
-        nearest_k_packet(points, order, start, end, lo, hi, first_leaf, q, active, near,
-                         near_key, stack, stack_bound)
+        nearest_k_packet(points, order, start, end, lo, hi, min_index, first_leaf, q, active,
+                         near, near_key, stack, stack_bound)
         if active and core_column >= 0:
             core2[q] = near_key[q, core_column]
 
@@ -208,8 +208,8 @@ def _flag_queries(comp, answer, answer_key, bound, flags):
 
 
 @cuda.jit(cache=True)
-def _queries(points, order, start, end, lo, hi, first_leaf, comp, node_comp, core2, node_core,
-             bound, answer, answer_key, worklist):
+def _queries(points, order, start, end, lo, hi, min_index, first_leaf, comp, node_comp, core2,
+             node_core, bound, answer, answer_key, worklist):
     """Prokopenko et al. Algorithm 2 for the listed points (consecutive threads take
     consecutive points, neighbours in tree order): the search runs under the component's
     bound, and a pair found lowers it for the component's other queries. Not found: every
@@ -222,8 +222,9 @@ def _queries(points, order, start, end, lo, hi, first_leaf, comp, node_comp, cor
         limit = bound[c]
         if answer_key[q] > limit:  # lowered since the point was listed
             continue
-        p, key = nearest_outside(points, order, start, end, lo, hi, first_leaf, comp,
-                                 node_comp, core2, node_core, q, limit, stack, stack_bound)
+        p, key, _ = nearest_outside(points, order, start, end, lo, hi, min_index, first_leaf,
+                                    comp, node_comp, core2, node_core, q, limit, stack,
+                                    stack_bound)
         if p != NO_POINT:
             answer[q] = p
             answer_key[q] = key
@@ -233,8 +234,8 @@ def _queries(points, order, start, end, lo, hi, first_leaf, comp, node_comp, cor
 
 
 @cuda.jit(cache=True)
-def _queries_warp(points, order, start, end, lo, hi, first_leaf, comp, node_comp, core2,
-                  node_core, bound, answer, answer_key, worklist):
+def _queries_warp(points, order, start, end, lo, hi, min_index, first_leaf, comp, node_comp,
+                  core2, node_core, bound, answer, answer_key, worklist):
     """:func:`_queries` with the searches of a warp walking the tree together
     (:func:`~parmst.solvers.gpu._packet_search.nearest_outside_packet`)."""
     stack = cuda.local.array(STACK, np.int64)
@@ -247,9 +248,9 @@ def _queries_warp(points, order, start, end, lo, hi, first_leaf, comp, node_comp
         limit = bound[c]
         if answer_key[q] > limit:  # lowered since the point was listed
             active = False
-        p, key = nearest_outside_packet(points, order, start, end, lo, hi, first_leaf, comp,
-                                        node_comp, core2, node_core, q, active, limit, stack,
-                                        stack_bound)
+        p, key = nearest_outside_packet(points, order, start, end, lo, hi, min_index,
+                                        first_leaf, comp, node_comp, core2, node_core, q, active,
+                                        limit, stack, stack_bound)
         if active:
             if p != NO_POINT:
                 answer[q] = p
@@ -355,10 +356,11 @@ def _grid(count: int) -> tuple[int, int]:
 
 def _memory_bytes(n: int, d: int, k: int, num_nodes: int) -> int:
     """Device bytes of a solve: input and sorted points, per-point state and sort scratch,
-    node boxes and labels, the ``k`` nearest neighbours of every point (a position and a
-    float64 key each) and, with lists, their cursors and leads."""
+    node boxes, ranges, labels, core minima and smallest input indices, the ``k`` nearest
+    neighbours of every point (a position and a float64 key each) and, with lists, their
+    cursors and leads."""
     per_entry = np.dtype(kdtree.index_dtype(n)).itemsize + 8
-    return n * (16 * d + 144 + (k * per_entry + 16 if k else 0)) + num_nodes * (16 * d + 40)
+    return n * (16 * d + 144 + (k * per_entry + 16 if k else 0)) + num_nodes * (16 * d + 48)
 
 
 class _Settings(NamedTuple):
@@ -446,8 +448,8 @@ def _solve(x: Any, stats: Stats, min_samples: int | None, leaf_size: int, settin
                 near_key = cuda.device_array((n, k), dtype=np.float64)
                 search = _neighbours_warp if settings.walk == "warp" else _neighbours
                 search[_grid(n)](tree.points, tree.order, tree.start, tree.end, tree.lo,
-                                 tree.hi, np.int64(tree.first_leaf), near, near_key, core2,
-                                 np.int64(k - 1 if mutual else -1))
+                                 tree.hi, tree.min_index, np.int64(tree.first_leaf), near,
+                                 near_key, core2, np.int64(k - 1 if mutual else -1))
             if mutual:
                 near = near_key = None
                 _point_tree.node_minima(tree, core2, node_core)
@@ -504,9 +506,9 @@ def _rounds(tree: _point_tree.DeviceTree, core2: Any, node_core: Any, near: Any,
             if worklist.shape[0]:
                 queries = _queries_warp if settings.walk == "warp" else _queries
                 queries[_grid(worklist.shape[0])](tree.points, tree.order, tree.start,
-                                                  tree.end, tree.lo, tree.hi, first_leaf, comp,
-                                                  node_comp, core2, node_core, bound, answer,
-                                                  answer_key, worklist)
+                                                  tree.end, tree.lo, tree.hi, tree.min_index,
+                                                  first_leaf, comp, node_comp, core2, node_core,
+                                                  bound, answer, answer_key, worklist)
             runtime.synchronize()
         stats.worklist_sizes.append(int(worklist.shape[0]))
         with stats.phase("hook"):
