@@ -37,8 +37,8 @@ PARTS_PER_THREAD = 4
 
 PART_LABELS = 1 << 15
 """Labels per part, at most about: a part's table (two slots per label, 16 bytes a slot)
-is then 1 MiB, within a core's L2 cache. On 16 M labels, one thread, 2**6 to 2**10 parts
-took 0.95, 0.79, 0.82 and 0.80 s: flat from 2**8 on."""
+is then 1 MiB, within a core's L2 cache. On 16 M labels, one thread, 2**6, 2**8, 2**9 and
+2**10 parts took 0.95, 0.79, 0.82 and 0.80 s: flat from 2**8 on."""
 
 MAX_PART_BITS = 10
 """At most ``2**10`` parts: the partition's per-block counts (blocks x parts words) and

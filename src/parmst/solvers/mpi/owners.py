@@ -24,9 +24,10 @@ keeps its edges as pairs of local ids (:mod:`parmst.solvers.mpi.local_ids`). One
    request and reply per jump, only for components whose colour is not yet a root) gives
    every component its root, and the jump that reaches the root brings the root's number
    too.
-3. **Relabel.** Each rank asks the owners for the new label of the other components its
-   edges touch (one request and reply per distinct component, the first round's
-   included), relabels its edges, drops those inside one component, and, once parallel
+3. **Relabel.** Each rank asks the owners for the new label of every other component it
+   has a local id for (one request and reply per local id, the first round's included),
+   numbers the new labels (finished components get none), relabels its edges through
+   that small table of local ids, drops those inside one component, and, once parallel
    edges are likely, keeps only the lightest of them (by the cycle property the others
    are in no minimum spanning forest). The edges are rewritten and compacted in place.
 
@@ -394,7 +395,16 @@ def _relabel(channel: Any, edges: _Edges, starts: np.ndarray, label: np.ndarray,
                                       in_place=True)
     with stats.phase("relabel"):
         edges.contract(narrow_ids(remap, len(edges.comp)), len(edges.comp))
-    return channel.range_starts(count)
+    with stats.phase("rounds-sync"):
+        return channel.range_starts(count)
+
+
+def _edges_left(channel: Any, edges: _Edges, stats: Stats) -> int:
+    """The edges left on all ranks, at the start of a round (phase ``rounds-sync``: this
+    collective and the next round's ranges carry no data to speak of, so their time is
+    the wait for the slowest rank, the rounds' imbalance)."""
+    with stats.phase("rounds-sync"):
+        return channel.allreduce_int(edges.size, "sum")
 
 
 def _hook_and_choose(channel: Any, starts: np.ndarray,
@@ -470,7 +480,7 @@ def owner_rounds(channel: Any, cu: np.ndarray, cv: np.ndarray, keys: np.ndarray,
         edges = _Edges(cu, cv, keys, ids, int(starts[channel.rank]),
                        int(starts[channel.rank + 1] - starts[channel.rank]))
     minima = first_minima
-    while channel.allreduce_int(edges.size, "sum") > FINISH_EDGES:
+    while _edges_left(channel, edges, stats) > FINISH_EDGES:
         stats.worklist_sizes.append(int(starts[-1]))
         if minima is None:
             with stats.phase("minima"):
