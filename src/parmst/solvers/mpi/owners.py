@@ -110,15 +110,16 @@ def _relabel_in_place(lu, lv, key, eid, remap):
 
 
 @numba.njit(cache=True)
-def _drop_heavier_twins(lu, lv, key, eid, groups):
+def _drop_heavier_twins(lu, lv, key, eid, groups, table):
     """Keep only the lightest edge of each pair of ends (ends ``0..groups-1``, smaller first).
 
     Compacts the four arrays in place and returns how many edges are kept.
+    ``table``: ``2**table_bits(len(lu))`` slots filled with -1, int32 where the
+    positions fit (half the cache lines of int64 slots for its scattered probes).
     """
     bits = table_bits(len(lu))
     mask = (1 << bits) - 1
     shift = np.uint64(64 - bits)
-    table = np.full(1 << bits, -1, dtype=np.int64)
     kept = 0
     for e in range(len(lu)):
         a, b = lu[e], lv[e]
@@ -261,7 +262,9 @@ class _Edges:
         self.size = _relabel_in_place(*self.arrays(), remap)
         if self.size * TWIN_DENSITY > groups * groups:
             lu, lv, key, eid = self.arrays()
-            self.size = _drop_heavier_twins(lu, lv, key, eid, groups)
+            slots = np.full(1 << int(table_bits(len(lu))), -1,
+                            dtype=np.int32 if len(lu) < (1 << 31) else np.int64)
+            self.size = _drop_heavier_twins(lu, lv, key, eid, groups, slots)
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The live edges: local ids of both ends, weight keys, global ids."""
