@@ -194,8 +194,11 @@ graph = parmst.generate(sys.argv[1])
 reference = parmst.minimum_spanning_forest(graph, "kruskal/serial").edge_ids.tolist()
 forest = parmst.minimum_spanning_forest(DistributedGraph.from_graph(graph),
                                         "filter-boruvka/mpi", rounds="owners")
+timed = [name for name in ("held-labels", "filter-choice", "local-ids", "relabel-fetch",
+                            "relabel", "rounds-sync") if name in forest.stats.phases]
 if forest.stats.extra["rank"] == 0:
-    print("exact", forest.edge_ids.tolist() == reference, "rounds", forest.stats.rounds)
+    print("exact", forest.edge_ids.tolist() == reference, "rounds", forest.stats.rounds,
+          "timed", ",".join(timed))
 """
 
 
@@ -203,10 +206,14 @@ def test_owner_rounds_when_components_finish_while_others_go_on():
     """RMAT scale 14 has components that finish in early rounds while the rest goes on.
 
     A rank whose edges of such a component had all become loops once asked for the
-    finished component's label (it has none), which wrote out of bounds on the device.
+    finished component's label (it has none), which wrote out of bounds on the device;
+    now a finished component gets no local id, and every local id asks. The steps between
+    the named phases are timed too (the rounds' waits in ``rounds-sync``).
     """
     done = run_ranks(2, ["-c", OWNER_ROUNDS_TO_THE_END, "rmat:scale=14,seed=1"], timeout=300)
     assert "exact True" in done.stdout, done.stdout + done.stderr
+    assert "timed held-labels,filter-choice,local-ids,relabel-fetch,relabel,rounds-sync" \
+        in done.stdout, done.stdout
 
 
 SHARES = """

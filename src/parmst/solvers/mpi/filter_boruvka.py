@@ -179,9 +179,11 @@ def _on_ranks(dg: DistributedGraph, stats: Stats, local_solver: str, threads: in
         stats.extra["rounds_by"] = "merge"
         stats.extra["local_filter"] = "off"  # the merge replaces the filter and the rounds
         return merge_held(dg, stats, local_solver, threads)
-    labels = vertex_labels(dg)
-    local, loops, held = held_counts(labels, dg.edge_ids)
-    use_filter = local_filter == "on" or (local_filter == "auto" and filter_pays(dg, local))
+    with stats.phase("held-labels"):
+        labels = vertex_labels(dg)
+        local, loops, held = held_counts(labels, dg.edge_ids)
+    with stats.phase("filter-choice"):  # a collective: its time is the wait for the others
+        use_filter = local_filter == "on" or (local_filter == "auto" and filter_pays(dg, local))
     stats.extra["local_filter"] = "on" if use_filter else "off"
     if use_filter:
         contracted = filter_contract(dg, stats, labels, local_solver, threads, local + loops)

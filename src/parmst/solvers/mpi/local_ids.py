@@ -6,15 +6,21 @@ pairs of local ids ``0..u-1``: the components the rank owns
 are numbered from ``count`` on through open-addressing hash tables, linear
 time where a sort would not be.
 
-On more than one thread the labels outside the owned range are split into
-parts by the top bits of their hash; each part is numbered by one thread
-with its own table, the labels of a part in the order first seen. The ids
-of a part follow one another, so the round's later passes over
-per-component arrays stream through a few ranges of ids instead of jumping
-around as ids in slot order did (a table filled by all threads at once made
-the relabel phase 1.5 times slower), and each part's table is small enough
-to miss the cache less than one table for all. On one thread there is one
-part: the labels are numbered in the order first seen.
+The labels outside the owned range are first split into parts by the top
+bits of their hash (a radix partition: one pass that counts, one that
+writes each part's labels in position order), then each part is numbered by
+one thread with its own table, the labels of a part in the order first
+seen. There are enough parts that each part's table stays in a core's
+cache (:data:`PART_LABELS`), and at least :data:`PARTS_PER_THREAD` per
+thread: one table for all the labels of a rank missed the cache at nearly
+every lookup once it held millions of them (the owner rounds' numbering took
+31 % of a 64-rank R-MAT solve), where the partition's writes go to a few
+hundred places in sequence. A table slot holds the label and its number
+side by side, so a probe reads one cache line. The ids of a part follow one
+another, so the round's later passes over per-component arrays stream
+through a few ranges of ids instead of jumping around as ids in slot order
+did (a table filled by all threads at once made the relabel phase 1.5 times
+slower).
 """
 
 from __future__ import annotations
@@ -27,7 +33,16 @@ from parmst._blocks import block_span, exclusive_sums, num_blocks
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing's multiplier
 
 PARTS_PER_THREAD = 4
-"""Parts per thread: more parts than threads even out the parts' uneven sizes."""
+"""Parts per thread, at least: more parts than threads even out the parts' uneven sizes."""
+
+PART_LABELS = 1 << 15
+"""Labels per part, at most about: a part's table (two slots per label, 16 bytes a slot)
+is then 1 MiB, within a core's L2 cache. On 16 M labels, one thread, 2**6, 2**8, 2**9 and
+2**10 parts took 0.95, 0.79, 0.82 and 0.80 s: flat from 2**8 on."""
+
+MAX_PART_BITS = 10
+"""At most ``2**10`` parts: the partition's per-block counts (blocks x parts words) and
+its write positions stay small."""
 
 
 @numba.njit(cache=True, inline="always")
@@ -43,6 +58,21 @@ def table_bits(n):
     while (1 << bits) < 2 * n:
         bits += 1
     return bits
+
+
+def part_bits_for(n: int, threads: int) -> int:
+    """Bits of the part number for ``n`` labels on ``threads`` threads: enough parts for
+    :data:`PARTS_PER_THREAD` per thread (none on one thread) and for at most about
+    :data:`PART_LABELS` labels per part, at most :data:`MAX_PART_BITS`.
+
+    Examples
+    --------
+    >>> part_bits_for(1000, 1), part_bits_for(1000, 4), part_bits_for(1 << 22, 1)
+    (0, 4, 7)
+    """
+    by_threads = 0 if threads == 1 else int(threads * PARTS_PER_THREAD - 1).bit_length()
+    by_size = max(0, int((n - 1) // PART_LABELS).bit_length())
+    return min(MAX_PART_BITS, max(by_threads, by_size))
 
 
 @numba.njit(cache=True, inline="always")
@@ -62,9 +92,10 @@ def _part_slot(value, part_bits, bits):
 
 @numba.njit(parallel=True, cache=True)
 def _group_by_part(values, first, count, part_bits, group):
-    """Owned values' local ids (``value - first``) written to ``group``; the positions of the
-    outside labels grouped by hash part (``members``, part ``p`` at
-    ``part_start[p] .. part_start[p + 1] - 1``, each part in position order)."""
+    """Owned values' local ids (``value - first``; -1 for a negative value) written to
+    ``group``; the outside labels grouped by hash part (part ``p`` at ``part_start[p] ..
+    part_start[p + 1] - 1``, each part in position order): their positions ``members``
+    and the labels themselves ``grouped``, so that numbering a part reads in sequence."""
     n = len(values)
     parts = 1 << part_bits
     blocks = num_blocks(n)
@@ -72,31 +103,37 @@ def _group_by_part(values, first, count, part_bits, group):
     for blk in numba.prange(blocks):
         lo, hi = block_span(blk, n)
         for i in range(lo, hi):
-            if not first <= values[i] < first + count:
-                counts[blk, _part(values[i], part_bits)] += 1
+            x = values[i]
+            if x >= 0 and not first <= x < first + count:
+                counts[blk, _part(x, part_bits)] += 1
     offsets = exclusive_sums(counts)
     part_start = np.zeros(parts + 1, dtype=np.int64)
     for p in range(parts):
         part_start[p + 1] = part_start[p] + offsets[blocks, p]
     members = np.empty(part_start[parts], dtype=np.int64)
+    grouped = np.empty(part_start[parts], dtype=np.int64)
     for blk in numba.prange(blocks):
         lo, hi = block_span(blk, n)
         fill = offsets[blk] + part_start[:parts]
         for i in range(lo, hi):
-            if first <= values[i] < first + count:
-                group[i] = values[i] - first
+            x = values[i]
+            if x < 0:
+                group[i] = -1
+            elif first <= x < first + count:
+                group[i] = x - first
             else:
-                p = _part(values[i], part_bits)
-                members[fill[p]] = i
+                p = _part(x, part_bits)
+                members[fill[p]], grouped[fill[p]] = i, x
                 fill[p] += 1
-    return members, part_start
+    return members, grouped, part_start
 
 
 @numba.njit(parallel=True, cache=True)
-def _number_each_part(values, members, part_start, part_bits, group):
-    """Each part's distinct outside labels numbered in the order first seen, one thread a
-    part with its own hash table: the number written to ``group``, the labels to ``found``
-    (part ``p``'s at ``part_start[p]`` on), and how many each part has."""
+def _number_each_part(grouped, part_start, part_bits):
+    """Each part's distinct labels numbered in the order first seen, one thread a part with
+    its own table of ``(label, number)`` slots: each label of ``grouped`` is replaced by
+    its number within its part, the distinct labels go to ``found`` (part ``p``'s at
+    ``part_start[p]`` on); returns ``found`` and how many each part has."""
     parts = len(part_start) - 1
     found = np.empty(part_start[parts], dtype=np.int64)
     distinct = np.zeros(parts, dtype=np.int64)
@@ -104,26 +141,26 @@ def _number_each_part(values, members, part_start, part_bits, group):
         lo, hi = part_start[p], part_start[p + 1]
         bits = table_bits(hi - lo)
         mask = (1 << bits) - 1
-        table = np.full(1 << bits, -1, dtype=np.int64)
+        table = np.full(2 << bits, -1, dtype=np.int64)  # label, number; label -1: empty
         k = 0
         for j in range(lo, hi):
-            i = members[j]
-            h = _part_slot(values[i], part_bits, bits)
-            while table[h] >= 0 and found[lo + table[h]] != values[i]:
+            x = grouped[j]
+            h = _part_slot(x, part_bits, bits)
+            while table[2 * h] >= 0 and table[2 * h] != x:
                 h = (h + 1) & mask
-            if table[h] < 0:
-                table[h] = k
-                found[lo + k] = values[i]
+            if table[2 * h] < 0:
+                table[2 * h], table[2 * h + 1] = x, k
+                found[lo + k] = x
                 k += 1
-            group[i] = table[h]
+            grouped[j] = table[2 * h + 1]
         distinct[p] = k
     return found, distinct
 
 
 @numba.njit(parallel=True, cache=True)
-def _offset_parts(members, part_start, found, distinct, count, group):
-    """The parts' numbers shifted to local ids (``count`` on, part after part); returns the
-    outside labels in local-id order."""
+def _offset_parts(members, numbers, part_start, found, distinct, count, group):
+    """Each outside label's local id (``count`` on, part after part) written to ``group`` at
+    its position; returns the outside labels in local-id order."""
     parts = len(distinct)
     id_start = np.zeros(parts + 1, dtype=np.int64)
     for p in range(parts):
@@ -131,24 +168,25 @@ def _offset_parts(members, part_start, found, distinct, count, group):
     others = np.empty(id_start[parts], dtype=np.int64)
     for p in numba.prange(parts):
         lo, hi = part_start[p], part_start[p + 1]
+        offset = count + id_start[p]
         for j in range(lo, hi):
-            group[members[j]] += count + id_start[p]
+            group[members[j]] = numbers[j] + offset
         others[id_start[p]:id_start[p + 1]] = found[lo:lo + distinct[p]]
     return others
 
 
 def _number_in_parts(values, first, count, part_bits, group):
-    """Local ids of ``values`` (owned: ``value - first``; others: ``count`` on, part by
-    part, each part in the order first seen) written to ``group``, and the outside labels
-    in id order.
+    """Local ids of ``values`` (owned: ``value - first``; negative: -1; others: ``count``
+    on, part by part, each part in the order first seen) written to ``group``, and the
+    outside labels in id order.
 
-    ``group`` may be ``values`` itself: each value is read for the last time in the pass
-    that writes its id (the owned ones while grouping, the others while numbering), and no
-    other pass reads it afterwards.
+    ``group`` may be ``values`` itself: the grouping pass reads each value before it
+    writes that position (owned and negative ones), and copies the others, whose
+    positions are written only after every value has been read.
     """
-    members, part_start = _group_by_part(values, first, count, part_bits, group)
-    found, distinct = _number_each_part(values, members, part_start, part_bits, group)
-    return _offset_parts(members, part_start, found, distinct, count, group)
+    members, grouped, part_start = _group_by_part(values, first, count, part_bits, group)
+    found, distinct = _number_each_part(grouped, part_start, part_bits)
+    return _offset_parts(members, grouped, part_start, found, distinct, count, group)
 
 
 def local_ids(labels: np.ndarray, first: int, count: int, in_place: bool = False
@@ -156,18 +194,18 @@ def local_ids(labels: np.ndarray, first: int, count: int, in_place: bool = False
     """Local id of each component label, and the label of each local id.
 
     The owned labels ``first..first+count-1`` are local ids ``0..count-1``;
-    the others are numbered from ``count`` on, in parts of the rank's
-    threads (module docstring). ``in_place`` writes the ids over ``labels``
-    (int64) and returns it: no second array of the labels' size.
+    the others are numbered from ``count`` on, in hash parts (module
+    docstring); a negative label (a finished component) gets -1 and no id.
+    ``in_place`` writes the ids over ``labels`` (int64) and returns it: no
+    second array of the labels' size.
 
     Examples
     --------
-    >>> group, comp = local_ids(np.array([7, 2, 7, 3]), 2, 2)
+    >>> group, comp = local_ids(np.array([7, 2, -1, 7, 3]), 2, 2)
     >>> group.tolist(), comp.tolist()
-    ([2, 0, 2, 1], [2, 3, 7])
+    ([2, 0, -1, 2, 1], [2, 3, 7])
     """
-    threads = numba.get_num_threads()
-    part_bits = 0 if threads == 1 else int(threads * PARTS_PER_THREAD - 1).bit_length()
+    part_bits = part_bits_for(len(labels), numba.get_num_threads())
     group = labels if in_place else np.empty(len(labels), dtype=np.int64)
     others = _number_in_parts(labels, first, count, part_bits, group)
     return group, np.concatenate([np.arange(first, first + count, dtype=np.int64), others])

@@ -24,9 +24,10 @@ keeps its edges as pairs of local ids (:mod:`parmst.solvers.mpi.local_ids`). One
    request and reply per jump, only for components whose colour is not yet a root) gives
    every component its root, and the jump that reaches the root brings the root's number
    too.
-3. **Relabel.** Each rank asks the owners for the new label of the other components its
-   edges touch (one request and reply per distinct component, the first round's
-   included), relabels its edges, drops those inside one component, and, once parallel
+3. **Relabel.** Each rank asks the owners for the new label of every other component it
+   has a local id for (one request and reply per local id, the first round's included),
+   numbers the new labels (finished components get none), relabels its edges through
+   that small table of local ids, drops those inside one component, and, once parallel
    edges are likely, keeps only the lightest of them (by the cycle property the others
    are in no minimum spanning forest). The edges are rewritten and compacted in place.
 
@@ -109,15 +110,16 @@ def _relabel_in_place(lu, lv, key, eid, remap):
 
 
 @numba.njit(cache=True)
-def _drop_heavier_twins(lu, lv, key, eid, groups):
+def _drop_heavier_twins(lu, lv, key, eid, groups, table):
     """Keep only the lightest edge of each pair of ends (ends ``0..groups-1``, smaller first).
 
     Compacts the four arrays in place and returns how many edges are kept.
+    ``table``: ``2**table_bits(len(lu))`` slots filled with -1, int32 where the
+    positions fit (half the cache lines of int64 slots for its scattered probes).
     """
     bits = table_bits(len(lu))
     mask = (1 << bits) - 1
     shift = np.uint64(64 - bits)
-    table = np.full(1 << bits, -1, dtype=np.int64)
     kept = 0
     for e in range(len(lu)):
         a, b = lu[e], lv[e]
@@ -260,7 +262,9 @@ class _Edges:
         self.size = _relabel_in_place(*self.arrays(), remap)
         if self.size * TWIN_DENSITY > groups * groups:
             lu, lv, key, eid = self.arrays()
-            self.size = _drop_heavier_twins(lu, lv, key, eid, groups)
+            slots = np.full(1 << int(table_bits(len(lu))), -1,
+                            dtype=np.int32 if len(lu) < (1 << 31) else np.int64)
+            self.size = _drop_heavier_twins(lu, lv, key, eid, groups, slots)
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The live edges: local ids of both ends, weight keys, global ids."""
@@ -377,30 +381,33 @@ def _relabel(channel: Any, edges: _Edges, starts: np.ndarray, label: np.ndarray,
     others' fetched from their owners); returns the next round's ``starts``.
 
     Phases: ``relabel-fetch`` (the request and reply), ``local-ids`` (numbering the
-    new labels), ``relabel`` (the rest: which local ids ask, rewriting the edges).
+    new labels), ``relabel`` (rewriting the edges).
+
+    Every local id asks, whether or not an edge still touches it: a local id is a
+    component of this round (the numbering gives none to a finished one), so its owner
+    answers, and a pass over the edges to find the touched ones (two scattered writes
+    per edge) cost more than the few idle ids it spared (in the first round, none).
     """
     first = int(starts[channel.rank])
-    with stats.phase("relabel"):
-        # Only local components that still have an edge here ask: one whose edges all
-        # became loops may belong to a finished component, which has no label (-1) and no
-        # owner.
-        lu, lv, _, _ = edges.arrays()
-        used = np.zeros(len(edges.comp), dtype=np.bool_)
-        used[lu] = True
-        used[lv] = True
-        asking = np.flatnonzero(used)
-        # Local ids below len(label) are owned here: their labels need no message.
-        owned = np.searchsorted(asking, len(label))
-        far = edges.comp[asking[owned:]]
     with stats.phase("relabel-fetch"):
-        (far_label,) = channel.fetch(far, None, first, [label], starts)
+        # Local ids below len(label) are owned here: their labels need no message.
+        (far_label,) = channel.fetch(edges.comp[len(label):], None, first, [label], starts)
     with stats.phase("local-ids"):
-        comp = np.concatenate([label[asking[:owned]], far_label])
-        remap = np.full(len(edges.comp), -1, dtype=np.int64)
-        remap[asking], edges.comp = local_ids(comp, new_first, count)
+        # A finished component (label -1) gets no local id: no edge is left at it.
+        remap, edges.comp = local_ids(np.concatenate([label, far_label]), new_first, count,
+                                      in_place=True)
     with stats.phase("relabel"):
-        edges.contract(remap, len(edges.comp))
-    return channel.range_starts(count)
+        edges.contract(narrow_ids(remap, len(edges.comp)), len(edges.comp))
+    with stats.phase("rounds-sync"):
+        return channel.range_starts(count)
+
+
+def _edges_left(channel: Any, edges: _Edges, stats: Stats) -> int:
+    """The edges left on all ranks, at the start of a round (phase ``rounds-sync``: this
+    collective and the next round's ranges carry no data to speak of, so their time is
+    the wait for the slowest rank, the rounds' imbalance)."""
+    with stats.phase("rounds-sync"):
+        return channel.allreduce_int(edges.size, "sum")
 
 
 def _hook_and_choose(channel: Any, starts: np.ndarray,
@@ -438,6 +445,18 @@ def _finish(channel: Any, edges: _Edges, num_components: int) -> tuple[np.ndarra
     return ids[taken], holder[taken]
 
 
+def narrow_ids(ids: np.ndarray, bound: int) -> np.ndarray:
+    """``ids`` (all below ``bound``) as int32 where they fit: the relabel's two scattered
+    reads per edge then touch half the cache lines.
+
+    Examples
+    --------
+    >>> narrow_ids(np.array([3, -1, 0]), 4).dtype, narrow_ids(np.array([3]), 1 << 40).dtype
+    (dtype('int32'), dtype('int64'))
+    """
+    return ids.astype(np.int32) if bound < (1 << 31) else ids
+
+
 def owner_rounds(channel: Any, cu: np.ndarray, cv: np.ndarray, keys: np.ndarray,
                  ids: np.ndarray, starts: np.ndarray, stats: Stats,
                  first_minima: tuple[np.ndarray, np.ndarray, np.ndarray], key_bits: int = 64,
@@ -464,7 +483,7 @@ def owner_rounds(channel: Any, cu: np.ndarray, cv: np.ndarray, keys: np.ndarray,
         edges = _Edges(cu, cv, keys, ids, int(starts[channel.rank]),
                        int(starts[channel.rank + 1] - starts[channel.rank]))
     minima = first_minima
-    while channel.allreduce_int(edges.size, "sum") > FINISH_EDGES:
+    while _edges_left(channel, edges, stats) > FINISH_EDGES:
         stats.worklist_sizes.append(int(starts[-1]))
         if minima is None:
             with stats.phase("minima"):
