@@ -12,7 +12,7 @@ import pytest
 from mpi_launch import run_ranks
 from parmst import Graph, Stats, minimum_spanning_forest
 from parmst._threads import using_threads
-from parmst.kernels.unionfind import reset_at
+from parmst.kernels.unionfind import reset_signed_at
 from parmst.order import weight_keys
 from parmst.solvers.mpi.forest_merge import _local_forest, forest_of_two, merge_fits
 
@@ -40,7 +40,7 @@ def _ordered_forest(src, dst, weight, ids, n):
 def test_scan_of_two_ordered_forests_is_the_forest_of_their_union(seed, threads):
     """Two forests of disjoint edge sets (few distinct weights: many ties, decided by the
     global id) merged by the step's scan are Kruskal's forest of all their edges, in
-    (weight, id) order, on one thread or two; the union-find arrays start as garbage, are
+    (weight, id) order, on one thread or two; the union-find array starts as garbage, is
     reset at the endpoints only and reused."""
     rng = np.random.default_rng(seed)
     n, m = 60, int(rng.integers(0, 400))
@@ -50,12 +50,12 @@ def test_scan_of_two_ordered_forests_is_the_forest_of_their_union(seed, threads)
     part = rng.integers(0, 2, m).astype(bool)
     a = _ordered_forest(src[part], dst[part], weight[part], ids[part], n)
     b = _ordered_forest(src[~part], dst[~part], weight[~part], ids[~part], n)
-    parent, size = rng.integers(-9, 9, n), rng.integers(-9, 9, n)
+    parent = rng.integers(-9, 9, n)
     for _ in range(2):
         for forest in (a, b):
-            reset_at(forest[0], forest[1], parent, size)
+            reset_signed_at(forest[0], forest[1], parent)
         with using_threads(threads, Stats()):
-            got = forest_of_two(a, b, (parent, size))
+            got = forest_of_two(a, b, parent)
         want = _ordered_forest(src, dst, weight, ids, n)
         assert [g.tolist() for g in got] == [w.tolist() for w in want]
 
@@ -70,9 +70,8 @@ def test_local_forest_comes_in_key_and_id_order(solver, threads):
     src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
     weight = rng.integers(0, 5, m).astype(np.float64)
     ids = np.sort(rng.permutation(3 * m)[:m])
-    union_find = (np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64))
     with using_threads(threads, Stats()):
-        got = _local_forest((src, dst, weight, ids), n, solver, threads, union_find)
+        got = _local_forest((src, dst, weight, ids), n, solver, threads)
     want = _ordered_forest(src, dst, weight, ids, n)
     assert [g.tolist() for g in got[:2] + got[3:]] == [w.tolist() for w in want[:2] + want[3:]]
     assert (got[2] == weight_keys(want[2])).all() and len(got[2]) > 40
