@@ -9,13 +9,15 @@ spanning forest of the whole graph. So
    ``src`` for even ids, of ``dst`` for odd ones; they partition the edges,
    and unlike the owners of ``src`` alone they do not pile the edges of
    generators that write the smaller end first on the lowest ranks) with the
-   best one-process solver on its threads (``merge-local``);
+   best one-process solver on its threads, over the vertices those edges touch,
+   numbered ``0 .. k - 1`` (:mod:`~parmst.solvers.mpi.touched`) (``merge-local``);
 2. at step ``k`` (``ceil(log2 p)`` steps), each rank ``r`` still holding a
    forest with bit ``k`` set sends it, as global ends, weight key and edge id
    in ``(key, id)`` order, to rank ``r - 2**k``, which keeps the forest of
-   the union of the two: one union-find scan over the merge of the two
-   ordered lists, the merge and the gather of the kept edges on the rank's
-   threads (``merge-step-k``); a forest has at most ``n - 1``
+   the union of the two: one union-find scan (one array, roots holding minus
+   their size) over the merge of the two ordered lists, the merge and the
+   gather of the kept edges on the rank's threads (``merge-step-k``); a
+   forest has at most ``n - 1``
    edges, so a merge never reads more than ``2 (n - 1)``;
 3. rank 0 then holds the whole forest and sends every rank the ids of its
    primary edges in it: the share :func:`~parmst.solvers.mpi.held.held_share`
@@ -100,18 +102,22 @@ def _count_mine(ls, ld, ids, first, stop, src, dst, marks):
 
 
 @numba.njit(parallel=True, cache=True)
-def _take_mine(ls, ld, ids, first, stop, starts, src, dst, weight, bits, before, out_src,
-               out_dst, out_weight, out_ids):
+def _take_mine(ls, ld, ids, first, stop, starts, src, dst, weight, numbered, bits, before,
+               out_src, out_dst, out_weight, out_ids):
     """The held edges this rank merges, in held (so id) order: each block writes its edges'
-    ends as numbers of touched vertices (:func:`~parmst.solvers.mpi.touched.number_of`),
-    weight and id from its offset ``starts[b, 0]``."""
+    ends, weight and id from its offset ``starts[b, 0]``; the ends as numbers of touched
+    vertices (:func:`~parmst.solvers.mpi.touched.number_of`) where ``numbered``, else as
+    they are."""
     for b in numba.prange(num_blocks(len(ls))):
         lo, hi = block_span(b, len(ls))
         j = starts[b, 0]
         for e in range(lo, hi):
             if _is_mine(ls[e], ld[e], ids[e], first, stop):
-                out_src[j] = number_of(bits, before, np.int64(src[e]))
-                out_dst[j] = number_of(bits, before, np.int64(dst[e]))
+                if numbered:
+                    out_src[j] = number_of(bits, before, np.int64(src[e]))
+                    out_dst[j] = number_of(bits, before, np.int64(dst[e]))
+                else:
+                    out_src[j], out_dst[j] = src[e], dst[e]
                 out_weight[j], out_ids[j] = weight[e], ids[e]
                 j += 1
 
@@ -126,8 +132,8 @@ def _mine(dg: DistributedGraph) -> tuple[tuple[np.ndarray, ...], Numbering]:
     The local solver then works over the ``k`` touched vertices, not all ``n``: ecl/cpu's
     per-vertex passes and its filter's target of one light edge per vertex follow the
     vertices (R-MAT scale 20 at 4 ranks, a share of 3.8 M edges touching 408 k of the
-    1 M vertices: 290 ms on one thread against 450 ms over all ``n``, for 35 ms of
-    numbering).
+    1 M vertices: 144 ms on one thread against 237 ms over all ``n``, for 22 ms of
+    numbering; CPU time).
     """
     labels = vertex_labels(dg)
     args = (labels.src, labels.dst, dg.edge_ids, labels.first, labels.stop)
@@ -139,8 +145,9 @@ def _mine(dg: DistributedGraph) -> tuple[tuple[np.ndarray, ...], Numbering]:
     ends = index_dtype_for(k, count)
     out = (np.empty(count, dtype=ends), np.empty(count, dtype=ends),
            np.empty(count, dtype=dg.weight.dtype), np.empty(count, dtype=dg.edge_ids.dtype))
-    _take_mine(*args, starts, dg.src, dg.dst, dg.weight, numbering.bits, numbering.before,
-               *out)
+    # Every vertex touched (dense graphs): the numbers are the ids, and no lookup is made.
+    _take_mine(*args, starts, dg.src, dg.dst, dg.weight, k < dg.num_vertices, numbering.bits,
+               numbering.before, *out)
     return out, numbering
 
 
@@ -212,7 +219,10 @@ def forest_of_two(a: tuple[np.ndarray, ...], b: tuple[np.ndarray, ...],
     ``(key, id)`` order, no id in both), in that order: Kruskal's scan over their merge.
 
     ``parent``, a one-array union-find (:func:`~parmst.kernels.unionfind.find_signed`),
-    must hold -1 (a singleton) at every end of both.
+    must hold -1 (a singleton) at every end of both. The scan stays serial on any
+    number of threads: Blelloch et al.'s deterministic reservations (exact, parallel)
+    and ecl/cpu on the union both cost several times the scan on the merged forests
+    (docs/mpi.md).
     """
     merged = merge_edges(a, b)
     kept = np.empty(len(merged[0]), dtype=np.int64)

@@ -10,8 +10,9 @@ anyway; :func:`number_touched` packs the bytes into a bitmap, one
 exclusive sum): a touched vertex's number is its word's count plus the set bits below
 it in the word (:func:`number_of`). The lookup reads ``n / 8 + n / 8`` bytes (bitmap
 and counts, 1 MiB for 4 M vertices: a core's cache) where a table of numbers would
-read ``4 n`` at random (on that share, numbering the 7.6 M ends took 35 ms against
-54 ms with the table, on one thread).
+read ``4 n`` at random (on that share, 3.8 M edges, marking, packing and numbering
+took 21.7 ms of CPU time on one thread, with a table 27.2 ms; copying the ends alone
+4.0 ms).
 """
 
 from __future__ import annotations
