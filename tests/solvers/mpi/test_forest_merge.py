@@ -14,7 +14,12 @@ from parmst import Graph, Stats, minimum_spanning_forest
 from parmst._threads import using_threads
 from parmst.kernels.unionfind import reset_signed_at
 from parmst.order import weight_keys
-from parmst.solvers.mpi.forest_merge import _local_forest, forest_of_two, merge_fits
+from parmst.solvers.mpi.forest_merge import (
+    DENSE_SHARE_DEGREE,
+    _local_forest,
+    forest_of_two,
+    merge_fits,
+)
 
 HERE = Path(__file__).resolve().parent
 
@@ -75,6 +80,21 @@ def test_local_forest_comes_in_key_and_id_order(solver, threads):
     want = _ordered_forest(src, dst, weight, ids, n)
     assert [g.tolist() for g in got[:2] + got[3:]] == [w.tolist() for w in want[:2] + want[3:]]
     assert (got[2] == weight_keys(want[2])).all() and len(got[2]) > 40
+
+
+def test_local_forest_of_a_dense_share_is_exact():
+    """A share with at least DENSE_SHARE_DEGREE edges per vertex runs ecl/cpu with its own
+    filter target; the forest is still Kruskal's, in (weight, id) order."""
+    rng = np.random.default_rng(11)
+    n = 12
+    m = DENSE_SHARE_DEGREE * n
+    src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+    weight = rng.integers(0, 50, m).astype(np.int32)
+    ids = np.sort(rng.permutation(2 * m)[:m])
+    with using_threads(1, Stats()):
+        got = _local_forest((src, dst, weight, ids), n, "ecl/cpu", 1)
+    want = _ordered_forest(src, dst, weight, ids, n)
+    assert got[3].tolist() == want[3].tolist() and len(got[3]) == n - 1
 
 
 @pytest.mark.parametrize("ranks", [3, 4])

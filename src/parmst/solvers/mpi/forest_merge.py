@@ -61,6 +61,19 @@ from parmst.stats import Stats
 MERGE_SHARE_FACTOR = 2.0
 
 
+# ecl/cpu's filter on a rank's share of a dense graph: its light run aims at as many light
+# edges as vertices, a random graph of average degree 2 whose giant component leaves about a
+# fifth of the vertices out, and every heavy edge at those survives the filter. The whole
+# graph escapes it by its sample's granularity (the target is below one sampled key of 1,024
+# there, about two per vertex are taken); a share's target is sampled more finely. On
+# seed000-dense (5 k vertices, 11 M edges) at 4 ranks the four shares (2.75 M edges each) took
+# 28, 28, 136 and 30 ms of CPU time with the default target and 23, 21, 23 and 25 ms with 2;
+# on R-MAT scale 20 (9.3 edges per touched vertex) a target of 2 cost 10-23 % more on every
+# share. So shares with at least DENSE_SHARE_DEGREE edges per touched vertex get the target 2.
+DENSE_SHARE_DEGREE = 64
+DENSE_SHARE_FILTER_TARGET = 2.0
+
+
 def merge_fits(num_vertices: int, num_edges: int, ranks: int,
                factor: float = MERGE_SHARE_FACTOR) -> bool:
     """Whether ``rounds="auto"`` merges forests: ``2 (n - 1) <= factor * m / p``.
@@ -179,11 +192,14 @@ def _local_forest(edges: tuple[np.ndarray, ...], num_vertices: int, local_solver
     """
     src, dst, weight, _ = edges
     graph = Graph(src, dst, weight, num_vertices)
-    if local_solver_name(graph, local_solver, threads) == "kruskal/serial":
+    name = local_solver_name(graph, local_solver, threads)
+    if name == "kruskal/serial":
         kept = _kruskal_in_key_order(src, dst, weight, num_vertices)
         fields = take_edges(edges, kept)
         return (*fields[:2], weight_keys(fields[2]), fields[3])
-    kept = in_id_order(solve_locally(graph, local_solver, threads), len(src))
+    options = {"filter_target": DENSE_SHARE_FILTER_TARGET} if name == "ecl/cpu" \
+        and len(src) >= DENSE_SHARE_DEGREE * num_vertices else {}
+    kept = in_id_order(solve_locally(graph, name, threads, options), len(src))
     fields = take_edges(edges, kept)
     return sort_edges((*fields[:2], weight_keys(fields[2]), fields[3]))
 
