@@ -68,7 +68,7 @@ MERGE_SHARE_FACTOR = 2.0
 # there, about two per vertex are taken); a share's target is sampled more finely. On
 # seed000-dense (5 k vertices, 11 M edges) at 4 ranks the four shares (2.75 M edges each) took
 # 28, 28, 136 and 30 ms of CPU time with the default target and 23, 21, 23 and 25 ms with 2;
-# on R-MAT scale 20 (9.3 edges per touched vertex) a target of 2 cost 10-23 % more on every
+# on R-MAT scale 20 (9.3 edges per touched vertex) a target of 2 cost 15-23 % more on every
 # share. So shares with at least DENSE_SHARE_DEGREE edges per touched vertex get the target 2.
 DENSE_SHARE_DEGREE = 64
 DENSE_SHARE_FILTER_TARGET = 2.0
