@@ -104,6 +104,6 @@ def test_forest_merge_on_ranks_is_exact(ranks):
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
     assert len(lines) == 1, done.stdout + done.stderr
     result = json.loads(lines[0])
-    assert result["ranks"] == ranks and result["checks"] == 6 * (2 * 2 + 1) + 1
+    assert result["ranks"] == ranks and result["checks"] == 6 * (2 * 2 + 1) + 2 + 1
     assert result["failures"] == []
     assert done.returncode == 0
