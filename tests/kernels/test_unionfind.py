@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from parmst.kernels.unionfind import label_kept_roots, scan_in_order, scan_in_order_ascending
+from parmst.kernels.unionfind import (
+    find_signed,
+    label_kept_roots,
+    reset_signed_at,
+    scan_in_order,
+    scan_in_order_ascending,
+    scan_in_order_signed,
+    scan_signed,
+)
 
 
 def test_scan_continues_from_count_and_stops_when_spanning():
@@ -50,3 +58,30 @@ def test_kept_roots_are_numbered_in_root_order_from_the_offset():
     labels, count = label_kept_roots(parent, keep, 10)
     assert count == 3
     assert labels.tolist() == [10, 10, -1, -1, 11, 12]
+
+
+def test_one_array_scan_keeps_kruskals_forest_and_the_sizes_at_the_roots():
+    """On random multigraphs with loops, the one-array scan keeps what the two-array scan
+    keeps, leaves minus each tree's size at its root, and continues from a count; the reset
+    at some endpoints makes them singletons again and leaves the rest."""
+    rng = np.random.default_rng(3)
+    for n in (1, 7, 40):
+        m = 3 * n
+        src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+        order = rng.permutation(m)
+        want = np.empty(n, dtype=np.int64)
+        k = scan_in_order(order, src, dst, np.arange(n), np.ones(n, np.int64), want, 0)
+        parent = np.full(n, -1)
+        got = np.empty(n, dtype=np.int64)
+        assert scan_in_order_signed(order, src, dst, parent, got) == k
+        assert got[:k].tolist() == want[:k].tolist()
+        roots = np.array([find_signed(parent, v) for v in range(n)])
+        assert (-parent[np.unique(roots)]).tolist() == np.bincount(roots)[np.unique(roots)].tolist()
+        parent = np.full(n, -1)
+        half = scan_signed(src[order[:m // 2]], dst[order[:m // 2]], parent, got, 0)
+        whole = scan_signed(src[order[m // 2:]], dst[order[m // 2:]], parent, got, half)
+        assert whole == k and order[got[:half]].tolist() == want[:half].tolist()
+        assert order[m // 2 + got[half:k]].tolist() == want[half:k].tolist()
+    parent = np.array([-3, 0, 0, -1])
+    reset_signed_at(np.array([1]), np.array([3]), parent)
+    assert parent.tolist() == [-3, -1, 0, -1]

@@ -9,6 +9,7 @@ Checks, each against kruskal/serial's edge ids:
   or only isolated ones);
 - ``gather=False``: each rank's share is the forest's ids in its id range, and the shares
   together are the forest;
+- ``rounds="merge"`` with ecl/cpu as the local solver, on the R-MAT and dense graphs;
 - ``rounds="auto"`` merges exactly where :func:`merge_fits` says;
 - ``Channel.send_arrays`` / ``recv_arrays`` between every pair of neighbouring ranks,
   empty arrays included.
@@ -33,6 +34,9 @@ GRAPHS = {
     "uniform": "seed000-sparse:n=600,m=900,seed=3",
     "road": "road:side=20,seed=4,weights=float",
 }
+
+# Also merged from ecl/cpu's local forests (put in key order, not kept so by the scan).
+ECL_LOCAL = ("rmat", "dense")
 
 
 def _equal_weights(graph: parmst.Graph) -> parmst.Graph:
@@ -104,6 +108,14 @@ def main() -> None:
                     failures.append(f"{name} {ownership}: gather=False shares on ranks "
                                     f"{[r for r, good in enumerate(every) if not good]}")
         dg = DistributedGraph.from_graph(graph, channel)
+        if name in ECL_LOCAL:
+            by_ecl = parmst.minimum_spanning_forest(dg, solver="filter-boruvka/mpi",
+                                                    rounds="merge", local_solver="ecl/cpu",
+                                                    threads=1)
+            if channel.rank == 0:
+                checks += 1
+                if by_ecl.edge_ids.tolist() != reference.tolist():
+                    failures.append(f"{name}: merged forest with ecl/cpu's local forests differs")
         auto = parmst.minimum_spanning_forest(dg, solver="filter-boruvka/mpi", threads=1)
         if channel.rank == 0:
             checks += 1

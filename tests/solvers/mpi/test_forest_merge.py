@@ -12,9 +12,14 @@ import pytest
 from mpi_launch import run_ranks
 from parmst import Graph, Stats, minimum_spanning_forest
 from parmst._threads import using_threads
-from parmst.kernels.unionfind import reset_at
+from parmst.kernels.unionfind import reset_signed_at
 from parmst.order import weight_keys
-from parmst.solvers.mpi.forest_merge import _local_forest, forest_of_two, merge_fits
+from parmst.solvers.mpi.forest_merge import (
+    DENSE_SHARE_DEGREE,
+    _local_forest,
+    forest_of_two,
+    merge_fits,
+)
 
 HERE = Path(__file__).resolve().parent
 
@@ -40,7 +45,7 @@ def _ordered_forest(src, dst, weight, ids, n):
 def test_scan_of_two_ordered_forests_is_the_forest_of_their_union(seed, threads):
     """Two forests of disjoint edge sets (few distinct weights: many ties, decided by the
     global id) merged by the step's scan are Kruskal's forest of all their edges, in
-    (weight, id) order, on one thread or two; the union-find arrays start as garbage, are
+    (weight, id) order, on one thread or two; the union-find array starts as garbage, is
     reset at the endpoints only and reused."""
     rng = np.random.default_rng(seed)
     n, m = 60, int(rng.integers(0, 400))
@@ -50,12 +55,12 @@ def test_scan_of_two_ordered_forests_is_the_forest_of_their_union(seed, threads)
     part = rng.integers(0, 2, m).astype(bool)
     a = _ordered_forest(src[part], dst[part], weight[part], ids[part], n)
     b = _ordered_forest(src[~part], dst[~part], weight[~part], ids[~part], n)
-    parent, size = rng.integers(-9, 9, n), rng.integers(-9, 9, n)
+    parent = rng.integers(-9, 9, n)
     for _ in range(2):
         for forest in (a, b):
-            reset_at(forest[0], forest[1], parent, size)
+            reset_signed_at(forest[0], forest[1], parent)
         with using_threads(threads, Stats()):
-            got = forest_of_two(a, b, (parent, size))
+            got = forest_of_two(a, b, parent)
         want = _ordered_forest(src, dst, weight, ids, n)
         assert [g.tolist() for g in got] == [w.tolist() for w in want]
 
@@ -70,12 +75,26 @@ def test_local_forest_comes_in_key_and_id_order(solver, threads):
     src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
     weight = rng.integers(0, 5, m).astype(np.float64)
     ids = np.sort(rng.permutation(3 * m)[:m])
-    union_find = (np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64))
     with using_threads(threads, Stats()):
-        got = _local_forest((src, dst, weight, ids), n, solver, threads, union_find)
+        got = _local_forest((src, dst, weight, ids), n, solver, threads)
     want = _ordered_forest(src, dst, weight, ids, n)
     assert [g.tolist() for g in got[:2] + got[3:]] == [w.tolist() for w in want[:2] + want[3:]]
     assert (got[2] == weight_keys(want[2])).all() and len(got[2]) > 40
+
+
+def test_local_forest_of_a_dense_share_is_exact():
+    """A share with at least DENSE_SHARE_DEGREE edges per vertex runs ecl/cpu with its own
+    filter target; the forest is still Kruskal's, in (weight, id) order."""
+    rng = np.random.default_rng(11)
+    n = 12
+    m = DENSE_SHARE_DEGREE * n
+    src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+    weight = rng.integers(0, 50, m).astype(np.int32)
+    ids = np.sort(rng.permutation(2 * m)[:m])
+    with using_threads(1, Stats()):
+        got = _local_forest((src, dst, weight, ids), n, "ecl/cpu", 1)
+    want = _ordered_forest(src, dst, weight, ids, n)
+    assert got[3].tolist() == want[3].tolist() and len(got[3]) == n - 1
 
 
 @pytest.mark.parametrize("ranks", [3, 4])
@@ -85,6 +104,6 @@ def test_forest_merge_on_ranks_is_exact(ranks):
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
     assert len(lines) == 1, done.stdout + done.stderr
     result = json.loads(lines[0])
-    assert result["ranks"] == ranks and result["checks"] == 6 * (2 * 2 + 1) + 1
+    assert result["ranks"] == ranks and result["checks"] == 6 * (2 * 2 + 1) + 2 + 1
     assert result["failures"] == []
     assert done.returncode == 0

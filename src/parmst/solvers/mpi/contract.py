@@ -196,9 +196,10 @@ def local_solver_name(graph: Graph, local_solver: str, threads: int) -> str:
     return local_solver
 
 
-def solve_locally(graph: Graph, local_solver: str, threads: int) -> np.ndarray:
+def solve_locally(graph: Graph, local_solver: str, threads: int,
+                  options: dict | None = None) -> np.ndarray:
     """Positions in ``graph`` of its minimum spanning forest, by the one-process solver
-    ``local_solver`` on ``threads`` threads.
+    ``local_solver`` on ``threads`` threads (and ``options`` of that solver, if given).
 
     ``local_solver`` names a registered one-process solver, or ``"auto"``:
     kruskal/serial on one thread, else the solver :func:`parmst.registry.select`
@@ -206,8 +207,10 @@ def solve_locally(graph: Graph, local_solver: str, threads: int) -> np.ndarray:
     is called directly: the graph holds no NaN and needs no Forest.
     """
     local_solver = local_solver_name(graph, local_solver, threads)
-    options = {"threads": threads} if "threads" in registry.get(local_solver).options else {}
-    _, solve = registry.prepare(local_solver, graph, options)
+    given = dict(options or {})
+    if "threads" in registry.get(local_solver).options:
+        given["threads"] = threads
+    _, solve = registry.prepare(local_solver, graph, given)
     return solve(graph, Stats())
 
 

@@ -9,13 +9,15 @@ spanning forest of the whole graph. So
    ``src`` for even ids, of ``dst`` for odd ones; they partition the edges,
    and unlike the owners of ``src`` alone they do not pile the edges of
    generators that write the smaller end first on the lowest ranks) with the
-   best one-process solver on its threads (``merge-local``);
+   best one-process solver on its threads, over the vertices those edges touch,
+   numbered ``0 .. k - 1`` (:mod:`~parmst.solvers.mpi.touched`) (``merge-local``);
 2. at step ``k`` (``ceil(log2 p)`` steps), each rank ``r`` still holding a
    forest with bit ``k`` set sends it, as global ends, weight key and edge id
    in ``(key, id)`` order, to rank ``r - 2**k``, which keeps the forest of
-   the union of the two: one union-find scan over the merge of the two
-   ordered lists, the merge and the gather of the kept edges on the rank's
-   threads (``merge-step-k``); a forest has at most ``n - 1``
+   the union of the two: one union-find scan (one array, roots holding minus
+   their size) over the merge of the two ordered lists, the merge and the
+   gather of the kept edges on the rank's threads (``merge-step-k``); a
+   forest has at most ``n - 1``
    edges, so a merge never reads more than ``2 (n - 1)``;
 3. rank 0 then holds the whole forest and sends every rank the ids of its
    primary edges in it: the share :func:`~parmst.solvers.mpi.held.held_share`
@@ -40,13 +42,14 @@ import numpy as np
 from parmst._blocks import block_span, exclusive_sums, num_blocks
 from parmst._mpi.channel import group_order
 from parmst.distributed import DistributedGraph
-from parmst.graph import Graph
-from parmst.kernels.unionfind import reset_at, scan_in_order, scan_sorted
+from parmst.graph import Graph, index_dtype_for
+from parmst.kernels.unionfind import reset_signed_at, scan_in_order_signed, scan_signed
 from parmst.order import canonical_order_or_none, weight_keys
 from parmst.solvers.mpi.contract import local_solver_name, solve_locally
 from parmst.solvers.mpi.gather import in_id_order
 from parmst.solvers.mpi.held import GIVEN, LOCAL, edge_kind, vertex_labels
 from parmst.solvers.mpi.ordered_edges import merge_edges, sort_edges, take_edges
+from parmst.solvers.mpi.touched import Numbering, number_of, number_touched, vertices_of
 from parmst.stats import Stats
 
 # rounds="auto" merges forests when 2 (n - 1), the most edges a merge reads, is at most this
@@ -56,6 +59,19 @@ from parmst.stats import Stats
 # (2.9 m / p). Twice the share is also about what a rank holds already where most edges
 # cross ranks (each cut edge is held twice), so a merge adds no more than the held edges.
 MERGE_SHARE_FACTOR = 2.0
+
+
+# ecl/cpu's filter on a rank's share of a dense graph: its light run aims at as many light
+# edges as vertices, a random graph of average degree 2 whose giant component leaves about a
+# fifth of the vertices out, and every heavy edge at those survives the filter. The whole
+# graph escapes it by its sample's granularity (the target is below one sampled key of 1,024
+# there, about two per vertex are taken); a share's target is sampled more finely. On
+# seed000-dense (5 k vertices, 11 M edges) at 4 ranks the four shares (2.75 M edges each) took
+# 28, 28, 136 and 30 ms of CPU time with the default target and 23, 21, 23 and 25 ms with 2;
+# on R-MAT scale 20 (9.3 edges per touched vertex) a target of 2 cost 15-23 % more on every
+# share. So shares with at least DENSE_SHARE_DEGREE edges per touched vertex get the target 2.
+DENSE_SHARE_DEGREE = 64
+DENSE_SHARE_FILTER_TARGET = 2.0
 
 
 def merge_fits(num_vertices: int, num_edges: int, ranks: int,
@@ -83,71 +99,87 @@ def _is_mine(s, d, edge_id, first, stop):
 
 
 @numba.njit(parallel=True, cache=True)
-def _count_mine(ls, ld, ids, first, stop):
-    """Per block of held edges, how many this rank merges (:func:`_is_mine`)."""
+def _count_mine(ls, ld, ids, first, stop, src, dst, marks):
+    """Per block of held edges, how many this rank merges (:func:`_is_mine`); their ends
+    ``src``, ``dst`` marked in ``marks`` (a byte per vertex)."""
     blocks = num_blocks(len(ls))
     counts = np.zeros((blocks, 1), dtype=np.int64)
     for b in numba.prange(blocks):
         lo, hi = block_span(b, len(ls))
         for e in range(lo, hi):
-            counts[b, 0] += _is_mine(ls[e], ld[e], ids[e], first, stop)
+            if _is_mine(ls[e], ld[e], ids[e], first, stop):
+                counts[b, 0] += 1
+                marks[src[e]] = 1  # every thread writes 1: the races are harmless
+                marks[dst[e]] = 1
     return counts
 
 
 @numba.njit(parallel=True, cache=True)
-def _take_mine(ls, ld, ids, first, stop, starts, src, dst, weight, out_src, out_dst,
-               out_weight, out_ids):
+def _take_mine(ls, ld, ids, first, stop, starts, src, dst, weight, numbered, bits, before,
+               out_src, out_dst, out_weight, out_ids):
     """The held edges this rank merges, in held (so id) order: each block writes its edges'
-    ``src``, ``dst``, ``weight`` and id from its offset ``starts[b, 0]``."""
+    ends, weight and id from its offset ``starts[b, 0]``; the ends as numbers of touched
+    vertices (:func:`~parmst.solvers.mpi.touched.number_of`) where ``numbered``, else as
+    they are."""
     for b in numba.prange(num_blocks(len(ls))):
         lo, hi = block_span(b, len(ls))
         j = starts[b, 0]
         for e in range(lo, hi):
             if _is_mine(ls[e], ld[e], ids[e], first, stop):
-                out_src[j], out_dst[j], out_weight[j], out_ids[j] = src[e], dst[e], weight[e], ids[e]
+                if numbered:
+                    out_src[j] = number_of(bits, before, np.int64(src[e]))
+                    out_dst[j] = number_of(bits, before, np.int64(dst[e]))
+                else:
+                    out_src[j], out_dst[j] = src[e], dst[e]
+                out_weight[j], out_ids[j] = weight[e], ids[e]
                 j += 1
 
 
-def _mine(dg: DistributedGraph) -> tuple[np.ndarray, ...]:
-    """The held edges this rank merges (src, dst, weight, id; ids increasing): those whose
-    holder end (:func:`~parmst.solvers.mpi.held.holder`) it owns, self-loops left out.
-    Two passes on the rank's threads: count per block, then write from each block's
-    offset.
+def _mine(dg: DistributedGraph) -> tuple[tuple[np.ndarray, ...], Numbering]:
+    """The held edges this rank merges (src, dst, weight, id; ids increasing), those whose
+    holder end (:func:`~parmst.solvers.mpi.held.holder`) it owns, self-loops left out,
+    with their ends numbered ``0 .. k - 1`` over the ``k`` vertices they touch; and that
+    :class:`~parmst.solvers.mpi.touched.Numbering`. Two passes on the rank's threads:
+    count per block and mark the ends, then write from each block's offset.
 
-    The ends keep their vertex ids, so the local solver works over all ``n``
-    vertices where the rank's share touches fewer (R-MAT scale 19 at 2 ranks: 275 k of
-    524 k). Numbering the touched vertices made ecl/cpu's solve of the share a quarter
-    faster (239 against 323 ms on one thread: its per-vertex passes and its filter's
-    target of one light edge per vertex follow the vertices), but the renumbering's
-    random reads, one per end, cost as much in this pass (130 against 40-80 ms), so the
-    ends are taken as they are.
+    The local solver then works over the ``k`` touched vertices, not all ``n``: ecl/cpu's
+    per-vertex passes and its filter's target of one light edge per vertex follow the
+    vertices (R-MAT scale 20 at 4 ranks, a share of 3.8 M edges touching 408 k of the
+    1 M vertices: 144 ms on one thread against 237 ms over all ``n``, for 22 ms of
+    numbering; CPU time).
     """
     labels = vertex_labels(dg)
     args = (labels.src, labels.dst, dg.edge_ids, labels.first, labels.stop)
-    starts = exclusive_sums(_count_mine(*args))
-    fields = (dg.src, dg.dst, dg.weight)
-    out = tuple(np.empty(int(starts[-1, 0]), dtype=a.dtype) for a in (*fields, dg.edge_ids))
-    _take_mine(*args, starts, *fields, *out)
-    return out
+    marks = np.zeros(dg.num_vertices, dtype=np.uint8)
+    starts = exclusive_sums(_count_mine(*args, dg.src, dg.dst, marks))
+    numbering = number_touched(marks)
+    del marks
+    count, k = int(starts[-1, 0]), len(numbering.touched)
+    ends = index_dtype_for(k, count)
+    out = (np.empty(count, dtype=ends), np.empty(count, dtype=ends),
+           np.empty(count, dtype=dg.weight.dtype), np.empty(count, dtype=dg.edge_ids.dtype))
+    # Every vertex touched (dense graphs): the numbers are the ids, and no lookup is made.
+    _take_mine(*args, starts, dg.src, dg.dst, dg.weight, k < dg.num_vertices, numbering.bits,
+               numbering.before, *out)
+    return out, numbering
 
 
 def _kruskal_in_key_order(src: np.ndarray, dst: np.ndarray, weight: np.ndarray,
-                          union_find: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+                          num_vertices: int) -> np.ndarray:
     """Positions of Kruskal's forest of the edges, in the order its scan keeps them: the
     ``(weight, position)`` order, so no ordering pass follows (kruskal/serial hands its
-    forest back in position order, which would cost a sort here)."""
-    parent, size = union_find
-    _singletons(parent, size)
-    chosen = np.empty(max(len(parent) - 1, 0), dtype=np.int64)
+    forest back in position order, which would cost a sort here). One union-find array
+    (:func:`~parmst.kernels.unionfind.scan_signed`)."""
+    parent = np.full(num_vertices, -1, dtype=index_dtype_for(num_vertices, 0))
+    chosen = np.empty(max(num_vertices - 1, 0), dtype=np.int64)
     order = canonical_order_or_none(weight)
     if order is None:  # the weights never decrease along the positions
-        return chosen[:scan_sorted(src, dst, parent, size, chosen, 0)]
-    return chosen[:scan_in_order(order, src, dst, parent, size, chosen, 0)]
+        return chosen[:scan_signed(src, dst, parent, chosen, 0)]
+    return chosen[:scan_in_order_signed(order, src, dst, parent, chosen)]
 
 
 def _local_forest(edges: tuple[np.ndarray, ...], num_vertices: int, local_solver: str,
-                  threads: int, union_find: tuple[np.ndarray, np.ndarray]
-                  ) -> tuple[np.ndarray, ...]:
+                  threads: int) -> tuple[np.ndarray, ...]:
     """The minimum spanning forest of ``edges`` (src, dst, weight, id; ids increasing) as
     src, dst, weight key (:func:`~parmst.order.weight_keys`) and id, in ``(key, id)`` order.
 
@@ -160,17 +192,20 @@ def _local_forest(edges: tuple[np.ndarray, ...], num_vertices: int, local_solver
     """
     src, dst, weight, _ = edges
     graph = Graph(src, dst, weight, num_vertices)
-    if local_solver_name(graph, local_solver, threads) == "kruskal/serial":
-        kept = _kruskal_in_key_order(src, dst, weight, union_find)
+    name = local_solver_name(graph, local_solver, threads)
+    if name == "kruskal/serial":
+        kept = _kruskal_in_key_order(src, dst, weight, num_vertices)
         fields = take_edges(edges, kept)
         return (*fields[:2], weight_keys(fields[2]), fields[3])
-    kept = in_id_order(solve_locally(graph, local_solver, threads), len(src))
+    options = {"filter_target": DENSE_SHARE_FILTER_TARGET} if name == "ecl/cpu" \
+        and len(src) >= DENSE_SHARE_DEGREE * num_vertices else {}
+    kept = in_id_order(solve_locally(graph, name, threads, options), len(src))
     fields = take_edges(edges, kept)
     return sort_edges((*fields[:2], weight_keys(fields[2]), fields[3]))
 
 
 def _step(dg: DistributedGraph, k: int, forest: tuple[np.ndarray, ...],
-          union_find: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, ...] | None:
+          parent: np.ndarray) -> tuple[np.ndarray, ...] | None:
     """Step ``k`` of the tree: send ``forest`` to ``rank - 2**k`` (returns None), or receive
     from ``rank + 2**k`` and return the forest of both, or keep ``forest`` as it is.
 
@@ -179,9 +214,9 @@ def _step(dg: DistributedGraph, k: int, forest: tuple[np.ndarray, ...],
     no graph, no key preparation, no sort. The merge and the gather of the
     kept edges run on the rank's threads
     (:mod:`~parmst.solvers.mpi.ordered_edges`); the scan between them is
-    serial (Kruskal's, :func:`~parmst.kernels.unionfind.scan_sorted`), but
-    reads the ends in sequence. ``union_find`` is the solve's pair of vertex
-    arrays, reset for the step (:func:`_reset`).
+    serial (Kruskal's, :func:`~parmst.kernels.unionfind.scan_signed`), but
+    reads the ends in sequence. ``parent`` is the solve's one-array union-find
+    over the vertices, reset for the step (:func:`_reset`).
     """
     channel, rank, bit = dg.channel, dg.rank, 1 << k
     if rank & bit:
@@ -190,20 +225,24 @@ def _step(dg: DistributedGraph, k: int, forest: tuple[np.ndarray, ...],
     if rank + bit >= channel.size:
         return forest
     other = channel.recv_arrays(rank + bit, [a.dtype for a in forest])
-    _reset(union_find, (forest, other))
-    return forest_of_two(forest, other, union_find)
+    _reset(parent, (forest, other))
+    return forest_of_two(forest, other, parent)
 
 
 def forest_of_two(a: tuple[np.ndarray, ...], b: tuple[np.ndarray, ...],
-                  union_find: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, ...]:
+                  parent: np.ndarray) -> tuple[np.ndarray, ...]:
     """The minimum spanning forest of two forests' edges (``src, dst, key, id`` each, in
     ``(key, id)`` order, no id in both), in that order: Kruskal's scan over their merge.
 
-    ``union_find`` (parent, size) must be singletons at every end of both.
+    ``parent``, a one-array union-find (:func:`~parmst.kernels.unionfind.find_signed`),
+    must hold -1 (a singleton) at every end of both. The scan stays serial on any
+    number of threads: Blelloch et al.'s deterministic reservations (exact, parallel)
+    and ecl/cpu on the union both cost several times the scan on the merged forests
+    (docs/mpi.md).
     """
     merged = merge_edges(a, b)
     kept = np.empty(len(merged[0]), dtype=np.int64)
-    kept = kept[:scan_sorted(merged[0], merged[1], *union_find, kept, 0)]
+    kept = kept[:scan_signed(merged[0], merged[1], parent, kept, 0)]
     return take_edges(merged, kept)
 
 
@@ -215,21 +254,20 @@ RESET_ALL_SHARE = 8
 
 
 @numba.njit(parallel=True, cache=True)
-def _singletons(parent, size):
-    """Every vertex its own parent, of size 1, on the rank's threads."""
+def _singletons(parent):
+    """Every vertex a singleton (-1) of the one-array union-find, on the rank's threads."""
     for v in numba.prange(len(parent)):
-        parent[v], size[v] = v, 1
+        parent[v] = -1
 
 
-def _reset(union_find: tuple[np.ndarray, np.ndarray], forests: tuple[tuple, ...]) -> None:
-    """Make ``union_find`` singletons at the ``forests``' endpoints (see
+def _reset(parent: np.ndarray, forests: tuple[tuple, ...]) -> None:
+    """Make the union-find ``parent`` singletons at the ``forests``' endpoints (see
     :data:`RESET_ALL_SHARE`)."""
-    parent, size = union_find
     if RESET_ALL_SHARE * sum(len(f[0]) for f in forests) >= len(parent):
-        _singletons(parent, size)
+        _singletons(parent)
         return
     for forest in forests:
-        reset_at(forest[0], forest[1], parent, size)
+        reset_signed_at(forest[0], forest[1], parent)
 
 
 def _shares(dg: DistributedGraph, forest: tuple[np.ndarray, ...] | None) -> np.ndarray:
@@ -270,14 +308,18 @@ def merge_held(dg: DistributedGraph, stats: Stats, local_solver: str, threads: i
     ndarray
         The forest's ids among this rank's primary edges, increasing.
     """
-    # The union-find arrays, allocated once: the local Kruskal fills them, each merge step
-    # resets them (:func:`_reset`).
-    union_find = tuple(np.empty(dg.num_vertices, dtype=dg.src.dtype) for _ in range(2))
     with stats.phase("merge-local"):
-        forest = _local_forest(_mine(dg), dg.num_vertices, local_solver, threads, union_find)
+        edges, numbering = _mine(dg)
+        forest = _local_forest(edges, len(numbering.touched), local_solver, threads)
+        del edges
+        forest = (vertices_of(numbering, forest[0]), vertices_of(numbering, forest[1]),
+                  *forest[2:])
+    stats.extra["merge_touched_vertices"] = len(numbering.touched)
+    # The steps' union-find over all the vertices, allocated once; each step resets it.
+    parent = np.empty(dg.num_vertices, dtype=index_dtype_for(dg.num_vertices, 0))
     for k in range(max(0, (dg.size - 1).bit_length())):
         with stats.phase(f"merge-step-{k}"):
             if forest is not None:
-                forest = _step(dg, k, forest, union_find)
+                forest = _step(dg, k, forest, parent)
     with stats.phase("merge-shares"):
         return _shares(dg, forest)

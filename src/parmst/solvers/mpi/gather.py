@@ -19,6 +19,7 @@ import numpy as np
 
 from parmst._blocks import block_span, exclusive_sums, num_blocks
 from parmst.forest import exact_sum
+from parmst.solvers.mpi.touched import popcount
 
 
 @numba.njit(cache=True)
@@ -114,16 +115,6 @@ def take_fields(position, src, dst, weight):
     return out_src, out_dst, out_weight
 
 
-@numba.njit(cache=True, inline="always")
-def _popcount(word):
-    """Set bits of a uint64 (SWAR)."""
-    word = word - ((word >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    word = (word & np.uint64(0x3333333333333333)) + ((word >> np.uint64(2))
-                                                     & np.uint64(0x3333333333333333))
-    word = (word + (word >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((word * np.uint64(0x0101010101010101)) >> np.uint64(56))
-
-
 @numba.njit(cache=True)
 def id_order(ids, num_edges):
     """``np.argsort(ids)`` for distinct ids below ``num_edges``, in linear time.
@@ -140,12 +131,12 @@ def id_order(ids, num_edges):
     total = 0
     for w in range(words):
         before[w] = total
-        total += _popcount(bits[w])
+        total += popcount(bits[w])
     order = np.empty(len(ids), dtype=np.int64)
     for i in range(len(ids)):
         x = ids[i]
         below = bits[x >> 6] & ((np.uint64(1) << np.uint64(x & 63)) - np.uint64(1))
-        order[before[x >> 6] + _popcount(below)] = i
+        order[before[x >> 6] + popcount(below)] = i
     return order
 
 
