@@ -154,8 +154,14 @@ def _answer_round(points, order, start, end, lo, hi, min_index, first_leaf, comp
     their searches scanned.
 
     A point whose lower bound (``answer_key``) exceeds its component's bound (``bound``;
-    ``bits`` the same array as bits, :data:`_INF_BITS`) is skipped; the others search under that bound,
-    tightened by the answers found for the same component earlier in the block (points
+    ``bits`` the same array as bits, :data:`_INF_BITS`) is skipped, and so is a copy: a
+    point at the coordinates of an earlier point of its block in the same run of equal
+    points and the same component, but of larger input index (equal coordinates, equal
+    core distances, so equal keys to every point, and for every other point ``p`` the
+    pair with the smaller index has the smaller id: the copy's pairs all lose, so its
+    answer is never its component's lightest pair; many copies of one point otherwise
+    all search in every round once their lists hold only each other). The others search
+    under that bound, tightened by the answers found for the same component earlier in the block (points
     in tree order are neighbours, so runs of one component are common): every bound is
     the key of a real pair, so the component's lightest pair is never pruned. A found
     answer lowers its component's bound, so that afterwards ``bits`` holds each
@@ -171,7 +177,13 @@ def _answer_round(points, order, start, end, lo, hi, min_index, first_leaf, comp
         stack = np.empty(STACK_SIZE, dtype=np.int64)
         stack_bound = np.empty(STACK_SIZE)
         run_comp, run_key = NO_POINT, np.inf
+        copy = NO_POINT  # of the run of equal points of one component: the smallest index
         for q in range(b * _BLOCK, min(n, (b + 1) * _BLOCK)):
+            if (copy == NO_POINT or comp[copy] != comp[q] or order[q] < order[copy]
+                    or not _same_point(points, copy, q)):
+                copy = q
+            elif answer[q] == NO_POINT:
+                continue  # each of its pairs loses to the copy's: never the lightest
             if answer[q] != NO_POINT:
                 continue
             c = comp[q]
@@ -191,6 +203,15 @@ def _answer_round(points, order, start, end, lo, hi, min_index, first_leaf, comp
                 _lower(bits, c, answer_bits[q])
             run_key = min(run_key, key)
     return searched.sum(), scanned.sum()
+
+
+@numba.njit(cache=True, inline="always")
+def _same_point(points, a, b):
+    """Whether tree positions ``a`` and ``b`` hold equal coordinates."""
+    for k in range(points.shape[1]):
+        if points[a, k] != points[b, k]:
+            return False
+    return True
 
 
 @numba.njit(cache=True, inline="always")
