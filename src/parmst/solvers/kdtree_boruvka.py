@@ -39,7 +39,7 @@ from parmst.kernels.kdtree_build import build
 from parmst.solvers.cpu._atomics import atomic_load, atomic_min
 from parmst.stats import Stats
 
-__all__ = ["NEIGHBOURS", "default_leaf_size", "list_answer", "solve"]
+__all__ = ["NEIGHBOURS", "default_leaf_size", "is_copy", "list_answer", "solve"]
 
 NEIGHBOURS = 8
 """Nearest neighbours listed per point for plain distances (with ``min_samples``, half as
@@ -154,13 +154,9 @@ def _answer_round(points, order, start, end, lo, hi, min_index, first_leaf, comp
     their searches scanned.
 
     A point whose lower bound (``answer_key``) exceeds its component's bound (``bound``;
-    ``bits`` the same array as bits, :data:`_INF_BITS`) is skipped, and so is a copy: a
-    point at the coordinates of an earlier point of its block in the same run of equal
-    points and the same component, but of larger input index (equal coordinates, equal
-    core distances, so equal keys to every point, and for every other point ``p`` the
-    pair with the smaller index has the smaller id: the copy's pairs all lose, so its
-    answer is never its component's lightest pair; many copies of one point otherwise
-    all search in every round once their lists hold only each other). The others search
+    ``bits`` the same array as bits, :data:`_INF_BITS`) is skipped, and so is a copy
+    (:func:`is_copy`) of the point of smallest index so far in its run of equal points
+    of the block. The others search
     under that bound, tightened by the answers found for the same component earlier in the block (points
     in tree order are neighbours, so runs of one component are common): every bound is
     the key of a real pair, so the component's lightest pair is never pruned. A found
@@ -179,11 +175,10 @@ def _answer_round(points, order, start, end, lo, hi, min_index, first_leaf, comp
         run_comp, run_key = NO_POINT, np.inf
         copy = NO_POINT  # of the run of equal points of one component: the smallest index
         for q in range(b * _BLOCK, min(n, (b + 1) * _BLOCK)):
-            if (copy == NO_POINT or comp[copy] != comp[q] or order[q] < order[copy]
-                    or not _same_point(points, copy, q)):
+            if copy == NO_POINT or not is_copy(points, order, comp, copy, q):
                 copy = q
             elif answer[q] == NO_POINT:
-                continue  # each of its pairs loses to the copy's: never the lightest
+                continue
             if answer[q] != NO_POINT:
                 continue
             c = comp[q]
@@ -206,10 +201,20 @@ def _answer_round(points, order, start, end, lo, hi, min_index, first_leaf, comp
 
 
 @numba.njit(cache=True, inline="always")
-def _same_point(points, a, b):
-    """Whether tree positions ``a`` and ``b`` hold equal coordinates."""
+def is_copy(points, order, comp, a, q):
+    """Whether point ``q`` is a copy of point ``a`` (tree positions): equal coordinates, the
+    same component, a larger input index (also a device function of ``boruvka-bvh/gpu``).
+
+    A copy's answer is never its component's lightest pair, so it need not search: equal
+    coordinates give equal core distances and equal keys to every other point ``p``, and
+    the pair ``(a, p)`` has the smaller id (for every ``p``, the pair with the smaller of
+    two indices comes first). Many copies of one point otherwise all search in every
+    round once their lists hold only each other.
+    """
+    if comp[a] != comp[q] or order[q] < order[a]:
+        return False
     for k in range(points.shape[1]):
-        if points[a, k] != points[b, k]:
+        if points[a, k] != points[q, k]:
             return False
     return True
 
