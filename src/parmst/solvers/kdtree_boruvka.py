@@ -155,8 +155,9 @@ def _answer_round(points, order, start, end, lo, hi, min_index, first_leaf, comp
 
     A point whose lower bound (``answer_key``) exceeds its component's bound (``bound``;
     ``bits`` the same array as bits, :data:`_INF_BITS`) is skipped, and so is a copy
-    (:func:`is_copy`) of the point of smallest index so far in its run of equal points
-    of the block. The others search
+    (:func:`is_copy`) of the point that last searched (or of the point that was a copy
+    of: tested only for points about to search, it costs the rounds nothing where no
+    point repeats). The others search
     under that bound, tightened by the answers found for the same component earlier in the block (points
     in tree order are neighbours, so runs of one component are common): every bound is
     the key of a real pair, so the component's lightest pair is never pruned. A found
@@ -173,12 +174,8 @@ def _answer_round(points, order, start, end, lo, hi, min_index, first_leaf, comp
         stack = np.empty(STACK_SIZE, dtype=np.int64)
         stack_bound = np.empty(STACK_SIZE)
         run_comp, run_key = NO_POINT, np.inf
-        copy = NO_POINT  # of the run of equal points of one component: the smallest index
+        copy = NO_POINT  # the last point to search, or the copy it was of
         for q in range(b * _BLOCK, min(n, (b + 1) * _BLOCK)):
-            if copy == NO_POINT or not is_copy(points, order, comp, copy, q):
-                copy = q
-            elif answer[q] == NO_POINT:
-                continue
             if answer[q] != NO_POINT:
                 continue
             c = comp[q]
@@ -186,6 +183,9 @@ def _answer_round(points, order, start, end, lo, hi, min_index, first_leaf, comp
                 run_comp, run_key = c, bound[c]
             if answer_key[q] > run_key:
                 continue
+            if copy != NO_POINT and is_copy(points, order, comp, copy, q):
+                continue
+            copy = q
             searched[b] += 1
             p, key, leaves = nearest_outside(points, order, start, end, lo, hi, min_index,
                                              first_leaf, comp, node_comp, core2, node_core, q,
