@@ -4,13 +4,15 @@ and ``boruvka-kdtree/cpu``.
 Each round, every component finds its lightest pair to another component under the
 ``(key, i, j)`` order, the pairs join components through union-find, and labels are
 refreshed (Borůvka's rounds; the per-point query of Prokopenko, Sao and Lebrun-Grandié,
-ICPP 2022, on :mod:`parmst.kernels.kdtree`). Three facts keep later rounds cheap:
+ICPP 2022, on :mod:`parmst.kernels.kdtree`). Four facts keep later rounds cheap:
 
 * a point's answer stays its answer while that point is still in another component
   (the set of outside points only shrinks), so it is not asked again;
 * an answer that was absorbed is a lower bound on the point's next answer;
 * a component's valid answers bound its lightest outgoing pair from above, so a point
-  whose lower bound exceeds that bound is not asked, and the others search under it.
+  whose lower bound exceeds that bound is not asked, and the others search under it;
+* a copy of a point of its component (equal coordinates, larger input index) never
+  holds the lightest pair (:func:`is_copy`), so it is not asked either.
 
 The query loop runs over fixed blocks of tree positions with ``prange``; the tie rule
 makes its result independent of the number of threads, and the serial solver is the
