@@ -74,3 +74,21 @@ def test_identical_points_cost_each_search_a_few_leaves_not_all_of_them() -> Non
         assert tree.dst.tolist() == list(range(1, n))
         assert 0 < tree.stats.extra["neighbour_leaves"] <= 40 * leaves
         assert tree.stats.extra["query_leaves"] <= 4 * n
+
+
+def test_copies_of_a_point_skip_their_searches_and_the_tree_stays_exact() -> None:
+    # Ten copies of each of 300 points: once the copies join, their lists hold only each
+    # other and every later round searches; of a run of equal points in one component
+    # only the smallest index searches. Against dense Prim (no tree, no skipping), plain
+    # and mutual reachability, leaves that split runs of copies, one and two threads.
+    rng = np.random.default_rng(12)
+    x = rng.random((300, 2))[rng.permutation(np.repeat(np.arange(300), 10))]
+    threads = min(2, numba.config.NUMBA_NUM_THREADS)
+    for min_samples in (None, 5, 14):
+        expected = parmst.euclidean_mst(x, solver="prim-dense/points", min_samples=min_samples)
+        for leaf_size, solver, options in ((16, "boruvka-kdtree/serial", {}),
+                                           (7, "boruvka-kdtree/cpu", {"threads": threads})):
+            tree = parmst.euclidean_mst(x, solver=solver, min_samples=min_samples,
+                                        leaf_size=leaf_size, **options)
+            np.testing.assert_array_equal(tree.edge_ids, expected.edge_ids)
+            np.testing.assert_array_equal(tree.weight, expected.weight)

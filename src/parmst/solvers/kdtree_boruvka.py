@@ -4,13 +4,15 @@ and ``boruvka-kdtree/cpu``.
 Each round, every component finds its lightest pair to another component under the
 ``(key, i, j)`` order, the pairs join components through union-find, and labels are
 refreshed (Borůvka's rounds; the per-point query of Prokopenko, Sao and Lebrun-Grandié,
-ICPP 2022, on :mod:`parmst.kernels.kdtree`). Three facts keep later rounds cheap:
+ICPP 2022, on :mod:`parmst.kernels.kdtree`). Four facts keep later rounds cheap:
 
 * a point's answer stays its answer while that point is still in another component
   (the set of outside points only shrinks), so it is not asked again;
 * an answer that was absorbed is a lower bound on the point's next answer;
 * a component's valid answers bound its lightest outgoing pair from above, so a point
-  whose lower bound exceeds that bound is not asked, and the others search under it.
+  whose lower bound exceeds that bound is not asked, and the others search under it;
+* a copy of a point of its component (equal coordinates, larger input index) never
+  holds the lightest pair (:func:`is_copy`), so it is not asked either.
 
 The query loop runs over fixed blocks of tree positions with ``prange``; the tie rule
 makes its result independent of the number of threads, and the serial solver is the
@@ -39,7 +41,7 @@ from parmst.kernels.kdtree_build import build
 from parmst.solvers.cpu._atomics import atomic_load, atomic_min
 from parmst.stats import Stats
 
-__all__ = ["NEIGHBOURS", "default_leaf_size", "list_answer", "solve"]
+__all__ = ["NEIGHBOURS", "default_leaf_size", "is_copy", "list_answer", "solve"]
 
 NEIGHBOURS = 8
 """Nearest neighbours listed per point for plain distances (with ``min_samples``, half as
@@ -154,8 +156,11 @@ def _answer_round(points, order, start, end, lo, hi, min_index, first_leaf, comp
     their searches scanned.
 
     A point whose lower bound (``answer_key``) exceeds its component's bound (``bound``;
-    ``bits`` the same array as bits, :data:`_INF_BITS`) is skipped; the others search under that bound,
-    tightened by the answers found for the same component earlier in the block (points
+    ``bits`` the same array as bits, :data:`_INF_BITS`) is skipped, and so is a copy
+    (:func:`is_copy`) of the point that last searched (or of the point that was a copy
+    of: tested only for points about to search, it costs the rounds nothing where no
+    point repeats). The others search
+    under that bound, tightened by the answers found for the same component earlier in the block (points
     in tree order are neighbours, so runs of one component are common): every bound is
     the key of a real pair, so the component's lightest pair is never pruned. A found
     answer lowers its component's bound, so that afterwards ``bits`` holds each
@@ -171,6 +176,7 @@ def _answer_round(points, order, start, end, lo, hi, min_index, first_leaf, comp
         stack = np.empty(STACK_SIZE, dtype=np.int64)
         stack_bound = np.empty(STACK_SIZE)
         run_comp, run_key = NO_POINT, np.inf
+        copy = NO_POINT  # the last point to search, or the copy it was of
         for q in range(b * _BLOCK, min(n, (b + 1) * _BLOCK)):
             if answer[q] != NO_POINT:
                 continue
@@ -179,6 +185,9 @@ def _answer_round(points, order, start, end, lo, hi, min_index, first_leaf, comp
                 run_comp, run_key = c, bound[c]
             if answer_key[q] > run_key:
                 continue
+            if copy != NO_POINT and is_copy(points, order, comp, copy, q):
+                continue
+            copy = q
             searched[b] += 1
             p, key, leaves = nearest_outside(points, order, start, end, lo, hi, min_index,
                                              first_leaf, comp, node_comp, core2, node_core, q,
@@ -191,6 +200,25 @@ def _answer_round(points, order, start, end, lo, hi, min_index, first_leaf, comp
                 _lower(bits, c, answer_bits[q])
             run_key = min(run_key, key)
     return searched.sum(), scanned.sum()
+
+
+@numba.njit(cache=True, inline="always")
+def is_copy(points, order, comp, a, q):
+    """Whether point ``q`` is a copy of point ``a`` (tree positions): equal coordinates, the
+    same component, a larger input index (also a device function of ``boruvka-bvh/gpu``).
+
+    A copy's answer is never its component's lightest pair, so it need not search: equal
+    coordinates give equal core distances and equal keys to every other point ``p``, and
+    the pair ``(a, p)`` has the smaller id (for every ``p``, the pair with the smaller of
+    two indices comes first). Many copies of one point otherwise all search in every
+    round once their lists hold only each other.
+    """
+    if comp[a] != comp[q] or order[q] < order[a]:
+        return False
+    for k in range(points.shape[1]):
+        if points[a, k] != points[q, k]:
+            return False
+    return True
 
 
 @numba.njit(cache=True, inline="always")

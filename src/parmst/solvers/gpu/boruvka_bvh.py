@@ -93,6 +93,7 @@ if runtime.simulator_active():
     nearest_k_point = simulated(kdtree.nearest_k_point)
     nearest_outside = simulated(kdtree.nearest_outside)
     list_answer = simulated(kdtree_boruvka.list_answer)
+    is_copy = simulated(kdtree_boruvka.is_copy)
     sort_run = simulated(_pair_order.sort_run)
     squared_distance = simulated(distance.squared_distance)
     mutual_reachability = simulated(distance.mutual_reachability)
@@ -101,6 +102,7 @@ else:
     nearest_k_point = kdtree.nearest_k_point
     nearest_outside = kdtree.nearest_outside
     list_answer = kdtree_boruvka.list_answer
+    is_copy = kdtree_boruvka.is_copy
     sort_run = _pair_order.sort_run
     squared_distance = distance.squared_distance
     mutual_reachability = distance.mutual_reachability
@@ -200,11 +202,14 @@ def _seed_bounds(points, comp, core2, bound):
 
 
 @cuda.jit(cache=True)
-def _flag_queries(comp, answer, answer_key, bound, flags):
-    """The points that must search: no answer, and a lower bound within their component's
-    bound (others cannot hold its lightest pair)."""
+def _flag_queries(points, order, comp, answer, answer_key, bound, flags):
+    """The points that must search: no answer, a lower bound within their component's
+    bound, and not a copy of the point before them in tree order
+    (:func:`~parmst.solvers.kdtree_boruvka.is_copy`): others cannot hold its lightest
+    pair."""
     for q in range(cuda.grid(1), comp.shape[0], cuda.gridsize(1)):
-        flags[q] = 1 if answer[q] == NO_POINT and answer_key[q] <= bound[comp[q]] else 0
+        search = answer[q] == NO_POINT and answer_key[q] <= bound[comp[q]]
+        flags[q] = 1 if search and (q == 0 or not is_copy(points, order, comp, q - 1, q)) else 0
 
 
 @cuda.jit(cache=True)
@@ -501,7 +506,7 @@ def _rounds(tree: _point_tree.DeviceTree, core2: Any, node_core: Any, near: Any,
                 _seed_bounds[grid](tree.points, comp, core2, bound)
             runtime.synchronize()
         with stats.phase("queries"):
-            _flag_queries[grid](comp, answer, answer_key, bound, flags)
+            _flag_queries[grid](tree.points, tree.order, comp, answer, answer_key, bound, flags)
             worklist = arrays.compact(flags)
             if worklist.shape[0]:
                 queries = _queries_warp if settings.walk == "warp" else _queries
