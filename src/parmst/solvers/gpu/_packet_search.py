@@ -27,6 +27,7 @@ from numba import cuda
 
 from parmst._cuda import runtime
 from parmst.kernels import distance, kdtree
+from parmst.solvers.gpu._simulated import for_kernels
 
 __all__ = ["nearest_k_packet", "nearest_outside_packet", "warp_rounded"]
 
@@ -34,25 +35,14 @@ FULL_MASK = 0xFFFFFFFF
 WARP_VOTES = not runtime.simulator_active()
 _NO_ID = np.int64(2**63 - 1)
 
-if WARP_VOTES:
-    _leaf_of = kdtree._leaf_of
-    _seed_list = kdtree._seed_list
-    _add_nearer = kdtree._add_nearer
-    _box_distance = kdtree._box_distance
-    _cannot_precede = kdtree._cannot_precede
-    _squared_distance = distance.squared_distance
-    _mutual_reachability = distance.mutual_reachability
-    _pair_id = distance.pair_id
-else:
-    from parmst.solvers.gpu._simulated import simulated
-    _leaf_of = simulated(kdtree._leaf_of)
-    _seed_list = simulated(kdtree._seed_list)
-    _add_nearer = simulated(kdtree._add_nearer)
-    _box_distance = simulated(kdtree._box_distance)
-    _cannot_precede = simulated(kdtree._cannot_precede)
-    _squared_distance = simulated(distance.squared_distance)
-    _mutual_reachability = simulated(distance.mutual_reachability)
-    _pair_id = simulated(distance.pair_id)
+_leaf_of = for_kernels(kdtree._leaf_of)
+_seed_list = for_kernels(kdtree._seed_list)
+_add_nearer = for_kernels(kdtree._add_nearer)
+_box_distance = for_kernels(kdtree._box_distance)
+_cannot_precede = for_kernels(kdtree._cannot_precede)
+_squared_distance = for_kernels(distance.squared_distance)
+_mutual_reachability = for_kernels(distance.mutual_reachability)
+_pair_id = for_kernels(distance.pair_id)
 
 
 def warp_rounded(count: int) -> int:

@@ -1,11 +1,13 @@
-"""CPU-compiled functions called from kernels that numba-cuda's simulator runs."""
+"""CPU-compiled functions called from kernels, on a GPU and under numba-cuda's simulator."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["simulated"]
+from parmst._cuda import runtime
+
+__all__ = ["for_kernels", "simulated"]
 
 
 def simulated(function: Callable[..., Any]) -> Callable[..., Any]:
@@ -15,3 +17,10 @@ def simulated(function: Callable[..., Any]) -> Callable[..., Any]:
     def call(*args):
         return function(*[getattr(getattr(a, "_item", a), "_ary", a) for a in args])
     return call
+
+
+def for_kernels(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``function`` (compiled for the CPU, and by numba-cuda for the device where a kernel
+    calls it) as kernels call it here: itself on a GPU, :func:`simulated` under the
+    simulator."""
+    return simulated(function) if runtime.simulator_active() else function

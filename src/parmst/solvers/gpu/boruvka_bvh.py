@@ -60,7 +60,7 @@ from parmst.solvers import kdtree_boruvka
 from parmst.solvers.gpu import _device, _point_tree
 from parmst.solvers.gpu._kernels import find, join
 from parmst.solvers.gpu._packet_search import nearest_k_packet, nearest_outside_packet
-from parmst.solvers.gpu._simulated import simulated
+from parmst.solvers.gpu._simulated import for_kernels
 from parmst.stats import Stats
 
 __all__ = ["PAIR_SORTS", "WALKS", "solve"]
@@ -88,24 +88,14 @@ GROUP_LIMIT = 64
 many copies is the centre of a star) sends the pairs to the radix sort instead."""
 
 
-if runtime.simulator_active():
-    leaf_component = simulated(kdtree.leaf_component)
-    nearest_k_point = simulated(kdtree.nearest_k_point)
-    nearest_outside = simulated(kdtree.nearest_outside)
-    list_answer = simulated(kdtree_boruvka.list_answer)
-    is_copy = simulated(kdtree_boruvka.is_copy)
-    sort_run = simulated(_pair_order.sort_run)
-    squared_distance = simulated(distance.squared_distance)
-    mutual_reachability = simulated(distance.mutual_reachability)
-else:
-    leaf_component = kdtree.leaf_component
-    nearest_k_point = kdtree.nearest_k_point
-    nearest_outside = kdtree.nearest_outside
-    list_answer = kdtree_boruvka.list_answer
-    is_copy = kdtree_boruvka.is_copy
-    sort_run = _pair_order.sort_run
-    squared_distance = distance.squared_distance
-    mutual_reachability = distance.mutual_reachability
+leaf_component = for_kernels(kdtree.leaf_component)
+nearest_k_point = for_kernels(kdtree.nearest_k_point)
+nearest_outside = for_kernels(kdtree.nearest_outside)
+list_answer = for_kernels(kdtree_boruvka.list_answer)
+is_copy = for_kernels(kdtree_boruvka.is_copy)
+sort_run = for_kernels(_pair_order.sort_run)
+squared_distance = for_kernels(distance.squared_distance)
+mutual_reachability = for_kernels(distance.mutual_reachability)
 
 
 @cuda.jit(cache=True)
