@@ -53,13 +53,11 @@ def _tuples(snap: NxSnapshot, halves: np.ndarray, keys: bool, data: bool) -> lis
     picked = np.zeros(len(snap.nbr), dtype=np.bool_)
     picked[halves] = True
     in_memory_order = np.flatnonzero(picked)
-    place = np.empty(len(snap.nbr), dtype=np.int64)
+    place = np.empty(len(snap.nbr), dtype=np.intp)
     place[halves] = np.arange(count)
     place = place[in_memory_order]  # where each tuple made in memory order goes
     labels = snap.label_array()
-    # Object arrays, not lists: the collections between bursts do not walk them.
-    ends = [labels[snap.row[in_memory_order]], labels[snap.nbr[in_memory_order]]]
-    del labels
+    rows, nbrs = snap.row[in_memory_order], snap.nbr[in_memory_order]
     rest = []  # iterators, drawn by zip only after both ends of a tuple
     if snap.multigraph and keys:
         rest.append(_picking(snap.keys, in_memory_order))
@@ -69,10 +67,11 @@ def _tuples(snap: NxSnapshot, halves: np.ndarray, keys: bool, data: bool) -> lis
     # just made, never those placed before.
     edges = np.empty(count, dtype=object)
     for start, stop in _bursts(count):
+        # The labels taken per burst: each is touched again by the tuple while in cache.
         edges[place[start:stop]] = np.fromiter(
-            zip(*(end[start:stop].tolist() for end in ends), *rest), dtype=object,
-            count=stop - start)
-    del ends, rest
+            zip(labels[rows[start:stop]].tolist(), labels[nbrs[start:stop]].tolist(), *rest),
+            dtype=object, count=stop - start)
+    del labels, rest
     return edges.tolist()
 
 
