@@ -190,6 +190,36 @@ def test_labels_that_are_positions_give_networkx_results(multigraph, route):
                  _outcome(mst.minimum_spanning_edges, graph, backend="networkx"))
 
 
+def test_integer_labels_of_any_type_give_networkx_results(route):
+    """Labels read as integers (``bool``, numpy's ints) are positions when they are 0..n-1
+    in node order; out of order, only ``int`` labels map through an array, others through
+    a dict: every way gives NetworkX's answer, with the graph's own label objects."""
+    import numpy as np
+
+    grid = nx.convert_node_labels_to_integers(nx.grid_2d_graph(5, 4))
+    for k, (_, _, data) in enumerate(grid.edges(data=True)):
+        data["weight"] = (k * 7) % 5
+    as_positions = [lambda i: bool(i) if i < 2 else i, np.int64, np.int32]
+    out_of_order = [lambda i: 3 * i + 7, lambda i: np.int64(3 * i + 7), lambda i: float(i)]
+    for relabel, positions in [(f, True) for f in as_positions] + [(f, False) for f in out_of_order]:
+        graph = nx.relabel_nodes(grid, {i: relabel(i) for i in grid})
+        assert NxSnapshot(graph).labels_are_positions == positions
+        ours = list(BackendInterface.minimum_spanning_edges(graph))
+        theirs = list(mst.minimum_spanning_edges(graph, backend="networkx"))
+        assert ours == theirs
+        assert all(a[0] is b[0] and a[1] is b[1] and a[2] is b[2] for a, b in zip(ours, theirs))
+
+
+def test_snapshot_lists_start_out_of_the_youngest_generation():
+    """The snapshot's lists of nodes and dicts are moved to an older generation while
+    empty, so that the collections between bursts of results never walk them."""
+    graph = nx.convert_node_labels_to_integers(nx.grid_2d_graph(20, 20))
+    snap = NxSnapshot(graph)
+    young = {id(o) for o in gc.get_objects(generation=0)}
+    assert id(snap.nodes) not in young and id(snap.edge_dicts) not in young
+    assert len(snap.nodes) == 400 and len(snap.edge_dicts) == 760
+
+
 def test_subclass_uses_public_methods():
     class Roads(nx.Graph):
         pass
