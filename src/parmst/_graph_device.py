@@ -46,7 +46,7 @@ class DeviceEdges:
         Whose arrays the graph was built from (``"cupy"``, ``"torch"``,
         ``"numba"``), or ``"host"`` for a host graph's device copy; results
         on the device come back as the same kind (:attr:`parmst.Forest.edge_ids_device`).
-    key_range : parmst._cuda.arrays.KeyRange or None
+    key_range : parmst._cuda.edge_scan.KeyRange or None
         The weights' smallest and largest order-preserving key, found by the pass that
         checked them (:func:`validated`), so that the GPU solvers' key preparation reads
         nothing back; ``None`` where not known.
@@ -148,7 +148,7 @@ def validated(src: Any, dst: Any, weight: Any, num_vertices: Any, *, allow_nan: 
     ``copy=False``.
     """
     _optional.require("numba_cuda", "a Graph from GPU arrays")
-    from parmst._cuda import arrays, foreign, pool
+    from parmst._cuda import arrays, edge_scan, foreign, pool
 
     kind = next(foreign.array_kind(a) for a in (src, dst, weight) if is_device_array(a))
     s, d = _device_column("src", src), _device_column("dst", dst)
@@ -179,9 +179,9 @@ def validated(src: Any, dst: Any, weight: Any, num_vertices: Any, *, allow_nan: 
                            in zip((*copy_ids, copy_weight), (idx, idx, wide or w.dtype))])
     # One launch checks the ids and the weights, ranges the weights' keys (weights without
     # NaN, in the graph's dtype) and makes the copies; one small copy back.
-    scan = arrays.edge_scan(s, d, w, search_nan=search_nan, copies=tuple(copies),
+    scan = edge_scan.edge_scan(s, d, w, search_nan=search_nan, copies=tuple(copies),
                             key_range=not allow_nan and wide is None) \
-        if m else arrays.EdgeScan(0, -1, 0, None)
+        if m else edge_scan.EdgeScan(0, -1, 0, None)
     n = scan.high + 1 if given is None else given
     if scan.low < 0 or scan.high >= n or scan.nans > 0 or _memory.shortfall(n) is not None:
         return None
@@ -212,6 +212,6 @@ def copy_to_device(src: np.ndarray, dst: np.ndarray, weight: np.ndarray) -> Devi
 
 def has_nan(edges: DeviceEdges) -> bool:
     """Whether any weight on the device is NaN (counted there, one number copied back)."""
-    from parmst._cuda import arrays
+    from parmst._cuda import edge_scan
 
-    return arrays.nan_count(edges.weight) > 0
+    return edge_scan.nan_count(edges.weight) > 0

@@ -186,15 +186,15 @@ def _check_part(k: int, part: Any, first: DevicePart, expected_first: int) -> No
 
 def _check_values(k: int, part: DevicePart) -> None:
     """Vertex ids in range and no NaN weight, counted on the part's device."""
-    from parmst._cuda import arrays
+    from parmst._cuda import edge_scan
 
     if not part.count:
         return
     edges = part.edges
     search_nan = np.dtype(edges.weight.dtype).kind == "f"
     with _on(part.device):
-        lo, hi, nans = arrays.edge_checks(edges.src, edges.dst,
-                                          edges.weight if search_nan else None)
+        lo, hi, nans = edge_scan.edge_checks(edges.src, edges.dst,
+                                             edges.weight if search_nan else None)
     if lo < 0 or hi >= part.num_vertices:
         bad = lo if lo < 0 else hi
         raise GraphValueError(f"part {k} (device {part.device}, edge ids {part.first_id}.."

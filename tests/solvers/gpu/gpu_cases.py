@@ -476,22 +476,22 @@ def test_device_graph_checks_find_the_weights_key_range(name):
     float32 values ranged as float32), so that the solvers' keys read nothing back."""
     from numba import cuda
 
-    from parmst._cuda import arrays as cuda_arrays
+    from parmst._cuda import edge_scan
 
     weight = KEY_WEIGHTS[name]
     ids = cuda.to_device(np.zeros(len(weight), np.int32))
     found = parmst.Graph.from_edges(ids, ids, cuda.to_device(weight)).to_device().key_range
-    assert found == cuda_arrays.weight_key_range(cuda.to_device(weight))
+    assert found == edge_scan.weight_key_range(cuda.to_device(weight))
     narrow = weight.dtype == np.float64 and bool((weight.astype(np.float32) == weight).all())
     keys = parmst.order.weight_keys(weight.astype(np.float32) if narrow else weight)
     assert found == (int(keys.min()), int(keys.max()), narrow)
 
 
 def test_float32_bits_narrow_exactly_where_numpy_does():
-    """:func:`~parmst._cuda.arrays.float32_bits` (the device's narrowing of float64 weights,
+    """:func:`~parmst._cuda.edge_scan.float32_bits` (the device's narrowing of float64 weights,
     on their bits): exact where NumPy's float32 is the same value, with its bit pattern;
     normals, subnormals, zeros, infinities, NaN, overflow and underflow."""
-    from parmst._cuda.arrays import float32_bits
+    from parmst._cuda.edge_scan import float32_bits
 
     f32 = np.finfo(np.float32)
     exact = np.concatenate([
@@ -807,11 +807,11 @@ def test_pool_reuses_by_shape_and_dtype_and_frees_beyond_its_cap():
 @pytest.mark.parametrize("dtype", ["int32", "int64"])
 @pytest.mark.parametrize("count", [1, 33, 700 if SIMULATOR else 3_000_000])
 def test_edge_checks_fold_every_block(dtype, count):
-    """Id bounds and NaN count of :func:`~parmst._cuda.arrays.edge_checks` (one row
+    """Id bounds and NaN count of :func:`~parmst._cuda.edge_scan.edge_checks` (one row
     per block, folded on the host) against NumPy, with extremes in the last items."""
     from numba import cuda
 
-    from parmst._cuda import arrays as cuda_arrays
+    from parmst._cuda import edge_scan
 
     rng = np.random.default_rng(count)
     src = rng.integers(5, 1000, count).astype(dtype)
@@ -821,6 +821,6 @@ def test_edge_checks_fold_every_block(dtype, count):
     weight[rng.random(count) < 0.1] = np.nan
     weight[-1] = np.nan
     d = cuda.to_device
-    assert cuda_arrays.edge_checks(d(src), d(dst), d(weight)) == (
+    assert edge_scan.edge_checks(d(src), d(dst), d(weight)) == (
         -7, 2**30, int(np.isnan(weight).sum()))
-    assert cuda_arrays.edge_checks(d(src), d(dst), None) == (-7, 2**30, 0)
+    assert edge_scan.edge_checks(d(src), d(dst), None) == (-7, 2**30, 0)

@@ -11,7 +11,7 @@ the weights, so a graph's weights never come back to the host:
    the same device function), of float64 weights narrowed to float32 where every value is
    an exact float32: found by the pass that checked a graph built from device arrays
    (:attr:`parmst._graph_device.DeviceEdges.key_range`), else one reduction launch and one
-   small copy back (:func:`parmst._cuda.arrays.weight_key_range`);
+   small copy back (:func:`parmst._cuda.edge_scan.weight_key_range`);
 2. and 3., one launch: each key less the minimum, so a narrow range needs few bits, and,
    when weight key and edge id fit in 63 bits, the packed key
    ``weight_key << id_bits | edge_id`` (slot = edge id);
@@ -45,6 +45,7 @@ import numpy as np
 from numba import cuda
 
 from parmst._cuda import arrays as _arrays
+from parmst._cuda import edge_scan as _edge_scan
 from parmst._cuda import pool as _pool
 from parmst._cuda import runtime as _runtime
 from parmst._cuda.arrays import launch_grid
@@ -82,7 +83,7 @@ def _write_keys(bits, is_float, sign, narrow, offset, shift, with_ids, keys):
     order-preserving key (of its float32 where ``narrow``) less ``offset``, then
     ``<< shift | edge_id`` where ``with_ids``."""
     for e in range(cuda.grid(1), keys.shape[0], cuda.gridsize(1)):
-        k = _arrays.weight_key_of(np.uint64(bits[e]), is_float, sign, narrow) - offset
+        k = _edge_scan.weight_key_of(np.uint64(bits[e]), is_float, sign, narrow) - offset
         keys[e] = (k << shift) | np.uint64(e) if with_ids else k
 
 
@@ -102,7 +103,7 @@ def _slots_to_edges(flags, order, by_edge):
 
 
 def device_keys(weight: Any, method: str = "auto", unpacked: str = "rank",
-                out: Any = None, key_range: _arrays.KeyRange | None = None) -> DeviceEdgeKeys:
+                out: Any = None, key_range: _edge_scan.KeyRange | None = None) -> DeviceEdgeKeys:
     """Packed keys where weight key and id fit in 63 bits, the ``unpacked`` route otherwise.
 
     ``weight`` is a device array (int32, int64, float32 or float64, no NaN);
@@ -112,7 +113,7 @@ def device_keys(weight: Any, method: str = "auto", unpacked: str = "rank",
     The keys order edges exactly as :func:`parmst.order.canonical_order`
     (two-pass keys with the ids). ``out``: a uint64 device array of one key per edge to
     write them into (default: a new one). ``key_range``: the weights'
-    :class:`~parmst._cuda.arrays.KeyRange` where known (a device graph's checks found it),
+    :class:`~parmst._cuda.edge_scan.KeyRange` where known (a device graph's checks found it),
     so that the keys are one launch and nothing comes back; otherwise one launch ranges
     them first and one small copy brings the range back.
     """
@@ -121,7 +122,7 @@ def device_keys(weight: Any, method: str = "auto", unpacked: str = "rank",
     keys = _runtime.device_array(m, np.uint64) if out is None else out
     if not m:
         return DeviceEdgeKeys(keys, "packed", id_bits(0))
-    low, high, narrow = _arrays.weight_key_range(weight) if key_range is None else key_range
+    low, high, narrow = _edge_scan.weight_key_range(weight) if key_range is None else key_range
     mode = choose_mode((high - low).bit_length(), m, method, unpacked)
     bits = id_bits(m) if mode == "packed" else 0
     width = weight.dtype.itemsize
