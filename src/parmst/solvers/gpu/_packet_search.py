@@ -45,10 +45,11 @@ _mutual_reachability = for_kernels(distance.mutual_reachability)
 _pair_id = for_kernels(distance.pair_id)
 
 
-def warp_rounded(count: int) -> int:
-    """``count`` rounded up to whole warps: the search loops run whole warps, so that every
-    lane takes part in each vote."""
-    return -(-count // 32) * 32
+@cuda.jit(device=True, inline=True)
+def warp_rounded(count):
+    """``count`` rounded up to whole warps: a search kernel's loop runs to it, so that every
+    lane of a warp takes part in each vote."""
+    return (count + 31) // 32 * 32
 
 
 @cuda.jit(device=True, inline=True)

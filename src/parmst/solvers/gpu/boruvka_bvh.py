@@ -59,7 +59,11 @@ from parmst.kernels.kdtree import NO_POINT
 from parmst.solvers import kdtree_boruvka
 from parmst.solvers.gpu import _device, _point_tree
 from parmst.solvers.gpu._kernels import find, join
-from parmst.solvers.gpu._packet_search import nearest_k_packet, nearest_outside_packet
+from parmst.solvers.gpu._packet_search import (
+    nearest_k_packet,
+    nearest_outside_packet,
+    warp_rounded,
+)
 from parmst.solvers.gpu._simulated import for_kernels
 from parmst.stats import Stats
 
@@ -123,7 +127,7 @@ def _neighbours_warp(points, order, start, end, lo, hi, min_index, first_leaf, n
     stack = cuda.local.array(STACK, np.int64)
     stack_bound = cuda.local.array(STACK, np.float64)
     n = points.shape[0]
-    for q in range(cuda.grid(1), (n + 31) // 32 * 32, cuda.gridsize(1)):
+    for q in range(cuda.grid(1), warp_rounded(n), cuda.gridsize(1)):
         active = q < n
         nearest_k_packet(points, order, start, end, lo, hi, min_index, first_leaf, q, active,
                          near, near_key, stack, stack_bound)
@@ -236,7 +240,7 @@ def _queries_warp(points, order, start, end, lo, hi, min_index, first_leaf, comp
     stack = cuda.local.array(STACK, np.int64)
     stack_bound = cuda.local.array(STACK, np.float64)
     count = worklist.shape[0]
-    for i in range(cuda.grid(1), (count + 31) // 32 * 32, cuda.gridsize(1)):
+    for i in range(cuda.grid(1), warp_rounded(count), cuda.gridsize(1)):
         active = i < count
         q = worklist[i] if active else worklist[0]
         c = comp[q]
