@@ -118,6 +118,16 @@ def test_scipy_peer_agrees_on_the_total_weight(tiny):
     assert len(peer.times) == 2 and peer.init_time is not None
 
 
+def test_floor_table_comes_from_the_floor_timed_in_the_calls_worker(tiny):
+    pytest.importorskip("networkx")
+    result = run([tiny], ["kruskal/serial"], peers=["parmst-networkx-uncached"], repeat=3,
+                 progress=False)
+    call = result.records[1]
+    assert call.solver == "parmst-networkx-uncached" and call.status == "ok"
+    assert len(call.extra["floor_times"]) == len(call.times) == 3
+    assert "## Floor" in to_markdown(result)  # without the floor's own row
+
+
 def test_scipy_peer_is_skipped_on_zero_weights():
     g = parmst.Graph.from_edges([0, 1], [1, 2], [0, 1])
     result = run([g], ["kruskal/serial"], peers=["scipy"], repeat=1, progress=False)

@@ -63,6 +63,59 @@ def test_the_whole_call_comes_with_its_bare_solve_timed_beside_each_run(runner):
     assert floor.wrapped_times == [] and floor.wrapped_solver is None  # wraps nothing
 
 
+def test_the_uncached_backend_call_comes_with_its_floor_timed_beside_each_run(runner):
+    pytest.importorskip("networkx")
+    g = parmst.generate("grid2d:side=5,seed=1")
+    out = runner.run("parmst-networkx-uncached", *_arrays(g), runs=3)
+    assert out.error is None and len(out.times) == 3
+    assert len(out.floor_times) == 3 and all(t > 0 for t in out.floor_times)
+    alone = runner.run("networkx-edges-floor", *_arrays(g), runs=1)
+    assert alone.error is None and alone.floor_times == []  # its own row, no floor beside it
+
+
+def test_every_floor_takes_its_callers_prepared_graph():
+    with_floor = [peer for peer in PEERS.values() if peer.floor]
+    assert with_floor
+    for peer in with_floor:
+        assert PEERS[peer.floor].prepare is peer.prepare and not PEERS[peer.floor].finds_tree
+
+
+def test_the_floor_runs_on_the_same_graph_in_the_same_process_alternating(monkeypatch):
+    """The worker loop itself, in this process, with peers that log what they were given."""
+    import io
+    import pickle
+
+    from parmst.bench import peer_runner
+    from parmst.bench.peers import Peer
+
+    log = []
+
+    def solve(tag, prepared):
+        log.append((tag, id(prepared)))
+        return tag
+
+    monkeypatch.setitem(PEERS, "fake-call", Peer(
+        "fake-call", None, "", lambda *inputs: object(), lambda g: solve("call", g),
+        lambda result: 1.0, floor="fake-floor"))
+    monkeypatch.setitem(PEERS, "fake-floor", Peer(
+        "fake-floor", None, "", PEERS["fake-call"].prepare, lambda g: solve("floor", g),
+        lambda result: None, finds_tree=False))
+    jobs, replies = io.BytesIO(), io.BytesIO()
+    pickle.dump(("fake-call", (), 3), jobs)
+    pickle.dump(None, jobs)
+    jobs.seek(0)
+    peer_runner._serve(jobs, replies)
+    replies.seek(0)
+    kinds = []
+    while replies.tell() < len(replies.getvalue()):
+        kinds.append(pickle.load(replies)[0])
+    # warm-up run and three timed runs, the floor after the call, then before it, ...
+    assert [tag for tag, _ in log] == ["call", "floor", "floor", "call", "call", "floor",
+                                       "floor", "call"]
+    assert len({graph for _, graph in log}) == 1
+    assert kinds.count("run") == kinds.count("floor") == 4 and kinds[-1] == "done"
+
+
 def test_a_prefix_names_every_peer_it_starts():
     names, _ = resolve_peers(["parmst"])
     assert names == [p for p in PEERS if p.startswith("parmst-")]

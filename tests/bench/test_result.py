@@ -170,22 +170,34 @@ def test_every_committed_result_loads_and_renders():
         assert f"# parmst bench: {result.config['name']}" in to_markdown(result), path.name
 
 
-def test_floor_table_divides_the_backend_call_by_its_floor():
+def test_floor_table_divides_each_run_by_the_floor_timed_beside_it():
     result = _result()
     result.records += [
-        Record("g1", "parmst-networkx-tree", kind="peer", times=[0.03], time=0.03,
-               total_weight=30.0, weight_ok=True),
-        Record("g1", "networkx-edges-floor", kind="peer", times=[0.02], time=0.02),
+        Record("g1", "parmst-networkx-tree", kind="peer", times=[0.03, 0.09, 0.02],
+               time=0.03, total_weight=30.0, weight_ok=True,
+               extra={"floor_times": [0.02, 0.03, 0.01]}),  # per run 1.5x, 3x, 2x
         Record("g2", "parmst-networkx-tree", kind="peer", times=[0.1], time=0.1,
-               total_weight=1.5, weight_ok=True),
-        Record("g2", "networkx-edges-floor", kind="peer", times=[0.05], time=0.05),
+               total_weight=1.5, weight_ok=True, extra={"floor_times": [0.08]}),
+        # the floor's own row, timed in its own loop: not what the table divides by
+        Record("g1", "networkx-edges-floor", kind="peer", times=[0.001], time=0.001),
     ]
     text = to_markdown(result)
     assert "## Floor" in text
-    assert "| graph | edges | parmst-networkx-tree / networkx-edges-floor |" in text
-    assert "| g1 | 24 | 1.50x |" in text and "| g2 | 100 | 2.00x |" in text
-    assert "| highest |  | 2.00x |" in text
-    assert "## Floor" not in to_markdown(_result())  # no floor timed, no table
+    assert "| graph | edges | call | call (s) | floor beside it (s) | call / floor |" in text
+    assert "| g1 | 24 | parmst-networkx-tree | 0.03 | 0.02 | 2.00x |" in text
+    assert "| g2 | 100 | parmst-networkx-tree | 0.1 | 0.08 | 1.25x |" in text
+    assert "| highest |  | parmst-networkx-tree |  |  | 2.00x |" in text
+    result.records[-3].extra.clear()
+    result.records[-2].extra.clear()
+    assert "## Floor" not in to_markdown(result)  # no floor timed beside a call, no table
+
+
+def test_paired_ratio_needs_a_floor_beside_every_run():
+    from parmst.bench.tables import paired_ratio
+
+    assert paired_ratio([1.0, 4.0, 3.0], [1.0, 1.0, 2.0]) == 1.5
+    with pytest.raises(ValueError, match="2 runs but 1 floor"):
+        paired_ratio([1.0, 2.0], [1.0])
 
 
 def test_overhead_table_divides_the_whole_call_by_the_solve_timed_beside_it():

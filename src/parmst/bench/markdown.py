@@ -100,10 +100,13 @@ def to_markdown(result: BenchResult) -> str:
                  "and reading each weight, the most any backend that reads the graph "
                  "could gain)."),
                  front_door_table(result)),
-                ("Floor", ("Each uncached NetworkX backend call's time over the floor's, "
-                 "timed in the same run: iterating `G.edges(data=True)` and reading each "
-                 "weight, the least a backend that reads the graph must do (1.00x: as "
-                 "fast as that)."), floor_table(result)),
+                ("Floor", ("Each uncached NetworkX backend call against the floor: "
+                 "iterating `G.edges(data=True)` and reading each weight, the least a "
+                 "backend that reads the graph must do, timed by the wall clock in the "
+                 "call's worker on the same graph beside each of its runs (after it on one run, "
+                 "before it on the next); `call / floor` is the median of the per-run "
+                 "ratios, the times the medians of their runs (1.00x: as fast as the "
+                 "floor)."), floor_table(result)),
                 ("Call overhead", ("`parmst.minimum_spanning_forest(graph)`'s whole time (the "
                  "`parmst-auto` call: selection, checks, the solve, the Forest, reading its "
                  "ids) over the bare solve of the solver it picks, timed right after each "

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, BinaryIO
 
@@ -31,7 +32,8 @@ __all__ = ["PeerOutcome", "PeerRunner", "worker_main"]
 @dataclass
 class PeerOutcome:
     """What a peer did on one graph: its times and weight (and, for a call that wraps a
-    solve, the times of that bare solve paired with its runs), or why it did not run."""
+    solve, the times of that bare solve paired with its runs; for a call with a floor, the
+    floor's times on the same graph paired with its runs), or why it did not run."""
 
     times: list[float] = field(default_factory=list)
     prepare_time: float | None = None
@@ -39,6 +41,7 @@ class PeerOutcome:
     pair_ids: np.ndarray | None = None
     wrapped_solver: str | None = None
     wrapped_times: list[float] = field(default_factory=list)
+    floor_times: list[float] = field(default_factory=list)
     skipped: str | None = None
     error: str | None = None
 
@@ -70,7 +73,12 @@ def _serve(jobs: BinaryIO, replies: BinaryIO) -> None:
                 if peer.pair_ids_of is not None:
                     reply("pairs", peer.pair_ids_of(result, *inputs))
             else:
+                floor = None if peer.floor is None else PEERS[peer.floor]
                 for run in range(runs + 1):
+                    # The floor on the same graph beside each run, first on every other run,
+                    # so that neither always finds the graph as the other left it in cache.
+                    if floor is not None and run % 2:
+                        reply("floor", _wall(floor.solve, prepared))
                     start = time.perf_counter()
                     result = peer.solve(prepared)
                     elapsed = time.perf_counter() - start
@@ -80,11 +88,22 @@ def _serve(jobs: BinaryIO, replies: BinaryIO) -> None:
                     del result
                     if peer.wraps is not None:  # the bare solve, paired with this run
                         reply("wrapped", *peer.wraps(prepared))
+                    if floor is not None and not run % 2:
+                        reply("floor", _wall(floor.solve, prepared))
             del prepared  # a program's input file goes now, not at the next job
         except Exception as exc:  # noqa: BLE001 - reported to the parent, which decides
             reply("error", f"{type(exc).__name__}: {exc}")
         else:
             reply("done")
+
+
+def _wall(solve: Callable[[Any], Any], prepared: Any) -> float:
+    """Wall-clock seconds of ``solve(prepared)``, its result freed untimed."""
+    start = time.perf_counter()
+    result = solve(prepared)
+    elapsed = time.perf_counter() - start
+    del result
+    return elapsed
 
 
 def _forward(replies: BinaryIO, inbox: queue.Queue) -> None:
@@ -212,6 +231,8 @@ class PeerRunner:
             elif message[0] == "wrapped":
                 outcome.wrapped_solver = message[1]
                 outcome.wrapped_times.append(message[2])
+            elif message[0] == "floor":
+                outcome.floor_times.append(message[1])
             else:
                 outcome.times.append(message[1])
                 outcome.total_weight = message[2]
@@ -220,13 +241,14 @@ class PeerRunner:
         if message is None:
             self._stop()
             outcome.skipped = f"exceeded the {self.budget:g} s budget ({step})"
-            outcome.times, outcome.wrapped_times = [], []
+            outcome.times, outcome.wrapped_times, outcome.floor_times = [], [], []
         elif message[0] == "error":
             if self._process.poll() is not None:
                 self._stop()
             outcome.error = message[1]
         outcome.times = outcome.times[1:]  # drop the warm-up run
         outcome.wrapped_times = outcome.wrapped_times[1:]  # and the solve paired with it
+        outcome.floor_times = outcome.floor_times[1:]  # and the floor paired with it
         return outcome
 
 

@@ -142,4 +142,6 @@ def _checked(record: Record, peer, outcome, info: GraphInfo, integer: bool, sche
     if outcome.wrapped_times:  # the bare solve, timed beside each run in the same process
         record.extra["wrapped_solver"] = outcome.wrapped_solver
         record.extra["wrapped_time"] = select(outcome.wrapped_times, scheme).value
+    if outcome.floor_times:  # the floor on the same graph, timed beside each run
+        record.extra["floor_times"] = outcome.floor_times
     return record

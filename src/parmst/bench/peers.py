@@ -96,9 +96,11 @@ class Peer:
         For parmst's front doors, the peer whose call it replaces (the report's
         "Front doors" table divides that peer's time by this one's).
     floor : str, optional
-        For parmst's front doors, the reference timing of the least such a call
-        must do (reading every edge and its weight); the report's "Floor" table
-        divides this peer's time by that one's.
+        For parmst's front doors, the reference peer timing the least such a call must
+        do (reading every edge and its weight), whose ``solve`` takes this peer's prepared
+        object: the worker times it on the same graph beside each run of this peer, in
+        the same process (first on every other run), and the report's "Floor" table
+        divides each run's time by the floor's beside it.
     wraps : callable, optional
         For parmst's own whole call: ``wraps(prepared) -> (solver, seconds)`` times,
         in the same process and right after each run of the call, the bare solve of

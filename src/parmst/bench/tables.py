@@ -8,6 +8,7 @@ table's lines, or none when the result has nothing for it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from statistics import median
 
 from parmst.bench.cells import (
     fmt_rate,
@@ -21,7 +22,7 @@ from parmst.bench.cells import (
 from parmst.bench.result import SCIPY, BenchResult
 
 __all__ = ["detail_table", "floor_table", "front_door_table", "graph_table", "headline_table", "notes",
-           "overhead_table", "summary_table"]
+           "overhead_table", "paired_ratio", "summary_table"]
 
 
 def headline_table(result: BenchResult) -> list[str]:
@@ -72,10 +73,59 @@ def front_door_table(result: BenchResult) -> list[str]:
 
 
 def floor_table(result: BenchResult) -> list[str]:
-    """Per graph: each front door's time over its floor (the least such a call must do, timed
-    in the same run); geometric mean and highest last."""
-    return _paired_table(result, "floor", "/", lambda mine, least: mine / least,
-                         "highest", max)
+    """Per graph and front door with a floor: its time, the floor's timed beside each of its
+    runs on the same graph in the same process, and the median of the per-run ratios
+    (:func:`paired_ratio`); per door its geometric mean and highest last.
+
+    Examples
+    --------
+    >>> from parmst.bench.result import GraphInfo, Record
+    >>> result = BenchResult(machine={}, config={},
+    ...                      graphs=[GraphInfo("g", "grid2d", 500, 1000, "float64")],
+    ...                      records=[Record("g", "parmst-networkx-uncached", kind="peer",
+    ...                                      times=[0.42, 0.9, 0.4], time=0.42,
+    ...                                      extra={"floor_times": [0.35, 0.5, 0.35]})])
+    >>> floor_table(result)[2]
+    '| g | 1,000 | parmst-networkx-uncached | 0.42 | 0.35 | 1.20x |'
+    """
+    from parmst.bench.peers import PEERS
+
+    edges = {g.name: g.num_edges for g in result.graphs}
+    calls = [label for label in result.labels() if label in PEERS and PEERS[label].floor]
+    rows = []
+    for label in calls:
+        ratios = []
+        for r in result.records:
+            if r.label != label or not r.ok or not r.extra.get("floor_times"):
+                continue
+            ratios.append(paired_ratio(r.times, r.extra["floor_times"]))
+            rows.append([r.graph, f"{edges.get(r.graph, 0):,}", label, fmt_time(r.time),
+                         fmt_time(median(r.extra["floor_times"])), fmt_ratio(ratios[-1])])
+        if ratios:
+            rows.append(["geometric mean", "", label, "", "", fmt_ratio(geomean(ratios))])
+            rows.append(["highest", "", label, "", "", fmt_ratio(max(ratios))])
+    if not rows:
+        return []
+    return table(["graph", "edges", "call", "call (s)", "floor beside it (s)",
+                  "call / floor"], rows)
+
+
+def paired_ratio(times: list[float], floor_times: list[float]) -> float:
+    """The median over runs of each run's time over the floor's timed beside it.
+
+    Each pair was timed within a second or so, so a load change slower than that
+    scales both of its times and leaves its ratio; the median then drops the pairs that
+    a change inside the pair moved. (A ratio of the two medians would divide times
+    taken at different moments again.)
+
+    Examples
+    --------
+    >>> paired_ratio([2.0, 9.0, 3.0], [1.0, 3.0, 2.0])
+    2.0
+    """
+    if len(times) != len(floor_times):
+        raise ValueError(f"{len(times)} runs but {len(floor_times)} floor runs beside them")
+    return median([mine / least for mine, least in zip(times, floor_times)])
 
 
 def overhead_table(result: BenchResult) -> list[str]:
