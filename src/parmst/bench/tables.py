@@ -73,9 +73,10 @@ def front_door_table(result: BenchResult) -> list[str]:
 
 
 def floor_table(result: BenchResult) -> list[str]:
-    """Per graph and front door with a floor: its time, the floor's timed beside each of its
-    runs on the same graph in the same process, and the median of the per-run ratios
-    (:func:`paired_ratio`); per door its geometric mean and highest last.
+    """Per graph and front door with a floor: the median of its runs, the median of the
+    floor's timed beside each of them on the same graph in the same process, and the median
+    of the per-run ratios (:func:`paired_ratio`), whatever the run's scheme; per door the
+    geometric mean and the highest last.
 
     Examples
     --------
@@ -99,7 +100,7 @@ def floor_table(result: BenchResult) -> list[str]:
             if r.label != label or not r.ok or not r.extra.get("floor_times"):
                 continue
             ratios.append(paired_ratio(r.times, r.extra["floor_times"]))
-            rows.append([r.graph, f"{edges.get(r.graph, 0):,}", label, fmt_time(r.time),
+            rows.append([r.graph, f"{edges.get(r.graph, 0):,}", label, fmt_time(median(r.times)),
                          fmt_time(median(r.extra["floor_times"])), fmt_ratio(ratios[-1])])
         if ratios:
             rows.append(["geometric mean", "", label, "", "", fmt_ratio(geomean(ratios))])
