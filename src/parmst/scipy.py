@@ -166,6 +166,5 @@ def _join_with_nan(rows: np.ndarray, indices: np.ndarray, nan: np.ndarray, chose
 
     order = np.concatenate([chosen, np.flatnonzero(nan)])
     picked = np.empty(max(n - 1, 0), dtype=np.int64)
-    count = scan_in_order(order, rows, indices, np.arange(n), np.ones(n, dtype=np.int64),
-                          picked, 0)
+    count = scan_in_order(order, rows, indices, np.full(n, -1, dtype=np.int64), picked, 0)
     return picked[:count]

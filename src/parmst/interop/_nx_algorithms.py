@@ -118,13 +118,12 @@ def _kruskal_scan(src: np.ndarray, dst: np.ndarray, signed: np.ndarray, n: int) 
     order = canonical_order_or_none(signed)
     idx = index_dtype_for(n, len(src))
     src, dst = src.astype(idx, copy=False), dst.astype(idx, copy=False)
-    parent = np.arange(n, dtype=idx)
-    size = np.ones(n, dtype=idx)
+    parent = np.full(n, -1, dtype=idx)
     chosen = np.empty(max(n - 1, 0), dtype=np.int64)
     if order is None:  # the weights never decrease: positions are the order
-        count = scan_sorted(src, dst, parent, size, chosen, 0)
+        count = scan_sorted(src, dst, parent, chosen, 0)
     else:
-        count = scan_in_order(order, src, dst, parent, size, chosen, 0)
+        count = scan_in_order(order, src, dst, parent, chosen, 0)
     return chosen[:count]
 
 
@@ -174,8 +173,7 @@ def _boruvka(snap: NxSnapshot, minimum: bool, weight: Any, ignore_nan: bool):
     usable = ~nan & (signed != np.inf) if signed.dtype.kind == "f" else ~nan
     n = snap.num_vertices
     label = np.arange(n, dtype=np.int64)
-    parent = np.arange(n, dtype=np.int64)
-    size = np.ones(n, dtype=np.int64)
+    parent = np.full(n, -1, dtype=np.int64)
     best = np.empty(n, dtype=np.int64)
     tied = np.empty(n, dtype=np.bool_)
     chosen = np.empty(max(n - 1, 0), dtype=np.int64)
@@ -184,7 +182,7 @@ def _boruvka(snap: NxSnapshot, minimum: bool, weight: Any, ignore_nan: bool):
         for c in np.flatnonzero(tied).tolist():
             best[c] = _set_order_winner(snap, c, label, keys, usable, int(best[c]))
         joins = best[best >= 0]  # by label: components in UnionFind.to_sets order
-        count = scan_in_order(joins, snap.row, snap.nbr, parent, size, chosen, count)
+        count = scan_in_order(joins, snap.row, snap.nbr, parent, chosen, count)
         label = smallest_vertex_labels(snap.row[chosen[:count]], snap.nbr[chosen[:count]], n)
     return chosen[:count], None
 

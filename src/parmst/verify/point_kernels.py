@@ -10,7 +10,7 @@ import numba
 import numpy as np
 
 from parmst.kernels.distance import mutual_reachability, pair_id, precedes_pair, squared_distance
-from parmst.kernels.unionfind import find, union_roots
+from parmst.kernels.unionfind import find, link_roots
 
 
 @numba.njit(cache=True)
@@ -26,13 +26,12 @@ def keys_of(x, core2, first, second):
 @numba.njit(cache=True)
 def count_joins(n, first, second):
     """Pairs that join two trees (the others close a cycle) and the trees left."""
-    parent = np.arange(n)
-    size = np.ones(n, dtype=np.int64)
+    parent = np.full(n, -1, dtype=np.int64)
     joins = 0
     for e in range(len(first)):
         a, b = find(parent, first[e]), find(parent, second[e])
         if a != b:
-            union_roots(parent, size, a, b)
+            link_roots(parent, a, b)
             joins += 1
     return joins, n - joins
 

@@ -25,7 +25,7 @@ import numba
 import numpy as np
 
 from parmst.graph import Graph
-from parmst.kernels.unionfind import find
+from parmst.kernels.unionfind import find, link_roots
 from parmst.order import precedes
 from parmst.verify.path_maxima import LinkTree, connection_rank
 from parmst.verify.result import Recorder
@@ -85,7 +85,7 @@ def _flag_missing_edges(src, dst, crossing_ids, roots, tree_parent, missing):
         a = find(tree_parent, roots[src[e]])
         b = find(tree_parent, roots[dst[e]])
         if a != b:
-            tree_parent[a] = b
+            link_roots(tree_parent, a, b)
             missing[k] = True
             count += 1
     return count
@@ -145,7 +145,7 @@ def missing_edges(edges: Edges, roots: np.ndarray, candidate: np.ndarray) -> np.
     crossing_ids = np.flatnonzero(crossing)
     if len(crossing_ids) == 0:
         return crossing_ids
-    tree_parent = np.arange(len(roots), dtype=roots.dtype)
+    tree_parent = np.full(len(roots), -1, dtype=roots.dtype)
     missing = np.zeros(len(crossing_ids), dtype=np.bool_)
     _flag_missing_edges(edges.src, edges.dst, crossing_ids, roots, tree_parent, missing)
     return crossing_ids[missing]

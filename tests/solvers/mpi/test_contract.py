@@ -52,14 +52,14 @@ def test_mpi_safe_contraction_sorting_only_the_forest_matches_the_full_scan(seed
     rng = np.random.default_rng(seed)
     n = int(rng.integers(2, 40))
     fa, fb, forest, cut, at, keys = _random_forest_and_cuts(rng, n, int(rng.integers(0, 30)))
-    parent = np.arange(n, dtype=np.int64)
+    parent = np.full(n, -1, dtype=np.int64)
     cut_key = np.zeros(n, dtype=np.uint64)
     cut_at = np.full(n, -1, dtype=np.int64)
     in_order = np.zeros(len(forest), dtype=np.bool_)
     _lightest_cut(at, cut, keys, cut_key, cut_at)
     order = _key_order(keys, 3, forest)
     _contract_forest(fa[order], fb[order], keys[forest[order]], forest[order], parent,
-                     np.ones(n, dtype=np.int64), cut_key, cut_at, in_order)
+                     cut_key, cut_at, in_order)
     contracted = np.empty_like(in_order)
     contracted[order] = in_order
     want_contracted, want_marked = _scan_all_in_key_order(n, fa, fb, forest, cut, at, keys)

@@ -12,7 +12,7 @@ import pytest
 from mpi_launch import run_ranks
 from parmst import Graph, Stats, minimum_spanning_forest
 from parmst._threads import using_threads
-from parmst.kernels.unionfind import reset_signed_at
+from parmst.kernels.unionfind import reset_at
 from parmst.order import weight_keys
 from parmst.solvers.mpi.forest_merge import (
     DENSE_SHARE_DEGREE,
@@ -58,7 +58,7 @@ def test_scan_of_two_ordered_forests_is_the_forest_of_their_union(seed, threads)
     parent = rng.integers(-9, 9, n)
     for _ in range(2):
         for forest in (a, b):
-            reset_signed_at(forest[0], forest[1], parent)
+            reset_at(forest[0], forest[1], parent)
         with using_threads(threads, Stats()):
             got = forest_of_two(a, b, parent)
         want = _ordered_forest(src, dst, weight, ids, n)

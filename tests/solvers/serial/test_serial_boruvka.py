@@ -35,7 +35,7 @@ def test_lightest_edge_is_found_per_component_root():
     src = np.array([0, 1, 2, 0], dtype=np.int32)
     dst = np.array([1, 2, 3, 3], dtype=np.int32)
     keys = np.array([4, 4, 2, 4], dtype=np.uint64)
-    parent = np.arange(4)
+    parent = np.full(4, -1)
     lightest = np.full(4, -1, dtype=np.int64)
     lightest_key = np.empty(4, dtype=np.uint64)
     live = np.arange(4, dtype=np.int64)

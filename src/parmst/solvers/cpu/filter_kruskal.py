@@ -26,18 +26,10 @@ import numpy as np
 
 from parmst._threads import using_threads
 from parmst.kernels.selection import median_of_three
-from parmst.kernels.unionfind import sort_and_scan
+from parmst.kernels.unionfind import find_read_only, sort_and_scan
 from parmst.order import EdgeKeys, edge_keys, precedes
 from parmst.solvers.cpu._common import BLOCK
 from parmst.stats import Stats
-
-
-@numba.njit(cache=True, inline="always")
-def _root(parent, v):
-    """Root of ``v`` without writing (safe while other threads also read)."""
-    while parent[v] != v:
-        v = parent[v]
-    return v
 
 
 @numba.njit(parallel=True, cache=True)
@@ -59,7 +51,7 @@ def _flag_cycle_edges(ids, lo, hi, src, dst, parent, flags, counts):
         count = 0
         for k in range(lo + b * BLOCK, min(lo + (b + 1) * BLOCK, hi)):
             e = ids[k]
-            cycle = _root(parent, src[e]) == _root(parent, dst[e])
+            cycle = find_read_only(parent, src[e]) == find_read_only(parent, dst[e])
             flags[k - lo] = cycle
             count += cycle
         counts[b] = count
@@ -118,8 +110,7 @@ def _block_counts(lo: int, hi: int) -> np.ndarray:
 def _filter_kruskal(edges: _Edges, graph, base_case: int, stats: Stats) -> np.ndarray:
     """Osipov et al. Alg. 1 on an explicit stack; light segments are solved first."""
     n = graph.num_vertices
-    parent = np.arange(n)
-    size = np.ones(n, dtype=np.int64)
+    parent = np.full(n, -1, dtype=np.int64)
     chosen = np.empty(max(n - 1, 0), dtype=np.int64)
     count = 0
     stack = [(0, graph.num_edges, False)]
@@ -135,7 +126,7 @@ def _filter_kruskal(edges: _Edges, graph, base_case: int, stats: Stats) -> np.nd
         if hi - lo <= base_case:
             with stats.phase("sort and scan"):
                 count = sort_and_scan(edges.keys, edges.ids, lo, hi, graph.src, graph.dst,
-                                       parent, size, chosen, count, edges.id_mask)
+                                      parent, chosen, count, edges.id_mask)
             continue
         with stats.phase("partition"):
             p = median_of_three(edges.keys, edges.ids, lo, hi)

@@ -33,8 +33,8 @@ import numpy as np
 
 from parmst._threads import using_threads
 from parmst.forest import exact_sum
-from parmst.kernels.unionfind import find, scan_in_order, union_roots
-from parmst.solvers.cpu._common import flagged_ids, singleton_parents
+from parmst.kernels.unionfind import scan_in_order
+from parmst.solvers.cpu._common import flagged_ids
 from parmst.solvers.cpu._parts import other_end, partitioned_start
 from parmst.solvers.serial import kruskal
 from parmst.stats import Stats
@@ -92,16 +92,14 @@ def _marked_edges(p, lo, hi, order, via, src, dst, part, boundary, indptr, indic
 
 
 @numba.njit(cache=True)
-def _kruskal_in_order(ids, a, b, keys, parent, size, accepted):
-    """Kruskal over the candidates in ``(key, id)`` order, marking the ones it takes."""
+def _kruskal_in_order(ids, a, b, keys, parent, accepted):
+    """Kruskal's scan (:func:`~parmst.kernels.unionfind.scan_in_order`) over the candidates
+    in ``(key, id)`` order, marking the ones it takes."""
     by_id = np.argsort(ids)
     order = by_id[np.argsort(keys[ids[by_id]], kind="mergesort")]
-    for i in order:
-        ru = find(parent, a[i])
-        rv = find(parent, b[i])
-        if ru != rv:
-            union_roots(parent, size, ru, rv)
-            accepted[i] = True
+    chosen = np.empty(max(len(parent) - 1, 0), dtype=np.int64)
+    for i in chosen[:scan_in_order(order, a, b, parent, chosen, 0)]:
+        accepted[i] = True
 
 
 @numba.njit(cache=True)
@@ -127,8 +125,7 @@ def _revisit_part(p, lo, hi, order, via, src, dst, part, boundary, indptr, indic
     ids, a, b, tree_count, slots = _marked_edges(p, lo, hi, order, via, src, dst, part, boundary,
                                                  indptr, indices, edge_ids, local, piece)
     accepted = np.zeros(len(ids), dtype=np.bool_)
-    _kruskal_in_order(ids, a, b, keys, np.arange(slots), np.ones(slots, dtype=np.int64),
-                      accepted)
+    _kruskal_in_order(ids, a, b, keys, np.full(slots, -1, dtype=np.int64), accepted)
     for i in range(len(ids)):
         if accepted[i]:
             if i < tree_count:
@@ -152,11 +149,10 @@ def _break_cycles(graph, keys, crossing_kept, piece, keep):
     of cycles broken."""
     crossing = flagged_ids(crossing_kept)
     order = np.lexsort((crossing, keys[crossing]))
-    parent = singleton_parents(graph.num_vertices, np.int64)
-    size = np.ones(graph.num_vertices, dtype=np.int64)
+    parent = np.full(graph.num_vertices, -1, dtype=np.int64)
     chosen = np.empty(len(crossing), dtype=np.int64)
     count = scan_in_order(order, piece[graph.src[crossing]], piece[graph.dst[crossing]],
-                                  parent, size, chosen, 0)
+                          parent, chosen, 0)
     keep[crossing[chosen[:count]]] = True
     return len(crossing) - count
 

@@ -33,7 +33,7 @@ import numpy as np
 from parmst._csr import build_csr
 from parmst._threads import using_threads
 from parmst.kernels.heap import offer, pop_min
-from parmst.kernels.unionfind import find, union_roots
+from parmst.kernels.unionfind import find, link_roots
 from parmst.order import edge_keys
 from parmst.solvers.cpu._atomics import atomic_cas, atomic_load
 from parmst.solvers.cpu._common import flagged_ids
@@ -98,8 +98,7 @@ def _join_hooked_trees(owner, hook, src, dst, colour):
     Trees are named by their root vertex, so the union-find runs over vertex ids.
     """
     n = len(owner)
-    parent = np.arange(n)
-    size = np.ones(n, dtype=np.int64)
+    parent = np.full(n, -1, dtype=np.int64)
     for root in range(n):
         e = hook[root]
         if e < 0:
@@ -107,7 +106,7 @@ def _join_hooked_trees(owner, hook, src, dst, colour):
         ru = find(parent, owner[src[e]])
         rv = find(parent, owner[dst[e]])
         if ru != rv:
-            union_roots(parent, size, ru, rv)
+            link_roots(parent, ru, rv)
     for v in range(n):
         colour[v] = find(parent, owner[v])
 

@@ -25,7 +25,7 @@ from parmst._threads import using_threads
 from parmst.kernels.unionfind import scan_in_order
 from parmst.order import precedes
 from parmst.partition import crossing_mask
-from parmst.solvers.cpu._common import flagged_ids, singleton_parents
+from parmst.solvers.cpu._common import flagged_ids
 from parmst.solvers.cpu._parts import other_end, partitioned_start
 from parmst.stats import Stats
 
@@ -119,10 +119,9 @@ def _kruskal_on_paths_and_crossing(graph, keys, path_edge, path_end, crossing, i
     a = np.concatenate([lower, graph.src[crossing]])
     b = np.concatenate([path_end[lower], graph.dst[crossing]])
     order = np.lexsort((ids, keys[ids]))
-    parent = singleton_parents(graph.num_vertices, np.int64)
-    size = np.ones(graph.num_vertices, dtype=np.int64)
+    parent = np.full(graph.num_vertices, -1, dtype=np.int64)
     chosen = np.empty(len(ids), dtype=np.int64)
-    count = scan_in_order(order, a, b, parent, size, chosen, 0)
+    count = scan_in_order(order, a, b, parent, chosen, 0)
     in_forest[ids[chosen[:count]]] = True
     return len(ids)
 

@@ -26,7 +26,7 @@ import numba
 import numpy as np
 
 from parmst.distributed import DistributedGraph
-from parmst.kernels.unionfind import find, label_kept_roots, union_roots
+from parmst.kernels.unionfind import find, label_kept_roots, link_roots
 from parmst.order import id_bits, precedes
 from parmst.solvers.mpi.held import edge_keys, held_share
 from parmst.stats import Stats
@@ -69,7 +69,7 @@ def _other_ends(best_id, winner, best_pos, cu, cv, target):
 
 
 @numba.njit(cache=True)
-def _join(winner, target, parent, size, chosen, count):
+def _join(winner, target, parent, chosen, count):
     """Listing 8 lines 33-38: join along the winning edges, in component order on every rank."""
     for c in range(len(winner)):
         if winner[c] == NO_EDGE:
@@ -77,7 +77,7 @@ def _join(winner, target, parent, size, chosen, count):
         ru = find(parent, c)
         rv = find(parent, target[c])
         if ru != rv:
-            union_roots(parent, size, ru, rv)
+            link_roots(parent, ru, rv)
             chosen[count] = winner[c]
             count += 1
     return count
@@ -148,10 +148,9 @@ def allreduce_rounds(channel: Any, cu: np.ndarray, cv: np.ndarray, keys: np.ndar
             _other_ends(best_id, winner, best_pos, cu, cv, target)
             channel.allreduce(target, "max")
         with stats.phase("contract"):
-            parent = np.arange(k, dtype=np.int64)
-            size = np.ones(k, dtype=np.int64)
+            parent = np.full(k, -1, dtype=np.int64)
             chosen = np.empty(k, dtype=np.int64)
-            count = _join(winner, target, parent, size, chosen, 0)
+            count = _join(winner, target, parent, chosen, 0)
             chosen_parts.append(chosen[:count])
             label, k = _renumber(winner, parent)
             live = _contract_edges(cu[:live], cv[:live], keys[:live], ids[:live], label)

@@ -30,7 +30,7 @@ from parmst._mpi.channel import owner_of
 from parmst.distributed import DistributedGraph
 from parmst.graph import Graph, index_dtype_for
 from parmst.kernels.local_forest import Share, local_forest_filter
-from parmst.kernels.unionfind import find, label_kept_roots, union_roots
+from parmst.kernels.unionfind import find, label_kept_roots, link_roots
 from parmst.order import id_bits, precedes
 from parmst.solvers.mpi.contracted import Contracted, FirstMinima, RoundEdges
 from parmst.solvers.mpi.held import Labels, edge_keys, holder
@@ -52,7 +52,7 @@ def _lightest_cut(at, cut, keys, cut_key, cut_pos):
 
 
 @numba.njit(cache=True)
-def _contract_forest(a, b, key, pos, parent, size, cut_key, cut_pos, contracted):
+def _contract_forest(a, b, key, pos, parent, cut_key, cut_pos, contracted):
     """Filter step 2: join a local forest edge if one of its two components met no cut edge.
 
     The local forest edges come in key order: ends ``a``, ``b``, keys
@@ -68,8 +68,8 @@ def _contract_forest(a, b, key, pos, parent, size, cut_key, cut_pos, contracted)
         met_b = cut_pos[rb] >= 0 and precedes(cut_key[rb], cut_pos[rb], key[k], pos[k])
         if met_a and met_b:
             continue
-        union_roots(parent, size, ra, rb)
-        root, other = (ra, rb) if find(parent, ra) == ra else (rb, ra)
+        root = link_roots(parent, ra, rb)
+        other = rb if root == ra else ra
         if cut_pos[other] >= 0 and (cut_pos[root] < 0 or precedes(
                 cut_key[other], cut_pos[other], cut_key[root], cut_pos[root])):
             cut_key[root], cut_pos[root] = cut_key[other], cut_pos[other]
@@ -274,7 +274,7 @@ def filter_contract(dg: DistributedGraph, stats: Stats, labels: Labels, local_so
         fa, fb = lsrc[in_forest], ldst[in_forest]
         n_owned = labels.stop - labels.first
         if len(cut):
-            parent = np.arange(n_owned, dtype=np.int64)
+            parent = np.full(n_owned, -1, dtype=np.int64)
             cut_key = np.zeros(n_owned, dtype=np.uint64)
             cut_at = np.full(n_owned, -1, dtype=np.int64)
             _lightest_cut(at, cut, keys, cut_key, cut_at)
@@ -282,8 +282,7 @@ def filter_contract(dg: DistributedGraph, stats: Stats, labels: Labels, local_so
             order = _key_order(keys, key_bits, forest_pos)
             in_order = np.zeros(len(forest_pos), dtype=np.bool_)
             _contract_forest(fa[order], fb[order], keys[forest_pos[order]], forest_pos[order],
-                             parent, np.ones(n_owned, dtype=np.int64), cut_key, cut_at,
-                             in_order)
+                             parent, cut_key, cut_at, in_order)
             contracted = np.empty_like(in_order)
             contracted[order] = in_order
             touched = cut_at >= 0  # at a root: its component still has a cut edge
@@ -292,7 +291,7 @@ def filter_contract(dg: DistributedGraph, stats: Stats, labels: Labels, local_so
             parent = np.zeros(0, dtype=np.int64)  # and no component is left here
             touched = np.zeros(0, dtype=np.bool_)
             cut_at = np.zeros(0, dtype=np.int64)
-    roots = np.flatnonzero(touched & (parent == np.arange(len(parent))))  # in label order
+    roots = np.flatnonzero(touched & (parent < 0))  # in label order
     k_here = len(roots)
     offset = channel.exscan_int(k_here)
     total = channel.allreduce_int(k_here, "sum")

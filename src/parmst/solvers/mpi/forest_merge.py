@@ -43,7 +43,7 @@ from parmst._blocks import block_span, exclusive_sums, num_blocks
 from parmst._mpi.channel import group_order
 from parmst.distributed import DistributedGraph
 from parmst.graph import Graph, index_dtype_for
-from parmst.kernels.unionfind import reset_signed_at, scan_in_order_signed, scan_signed
+from parmst.kernels.unionfind import reset_at, scan_in_order, scan_sorted
 from parmst.order import canonical_order_or_none, weight_keys
 from parmst.solvers.mpi.contract import local_solver_name, solve_locally
 from parmst.solvers.mpi.gather import in_id_order
@@ -169,13 +169,13 @@ def _kruskal_in_key_order(src: np.ndarray, dst: np.ndarray, weight: np.ndarray,
     """Positions of Kruskal's forest of the edges, in the order its scan keeps them: the
     ``(weight, position)`` order, so no ordering pass follows (kruskal/serial hands its
     forest back in position order, which would cost a sort here). One union-find array
-    (:func:`~parmst.kernels.unionfind.scan_signed`)."""
+    (:func:`~parmst.kernels.unionfind.scan_sorted`)."""
     parent = np.full(num_vertices, -1, dtype=index_dtype_for(num_vertices, 0))
     chosen = np.empty(max(num_vertices - 1, 0), dtype=np.int64)
     order = canonical_order_or_none(weight)
     if order is None:  # the weights never decrease along the positions
-        return chosen[:scan_signed(src, dst, parent, chosen, 0)]
-    return chosen[:scan_in_order_signed(order, src, dst, parent, chosen)]
+        return chosen[:scan_sorted(src, dst, parent, chosen, 0)]
+    return chosen[:scan_in_order(order, src, dst, parent, chosen, 0)]
 
 
 def _local_forest(edges: tuple[np.ndarray, ...], num_vertices: int, local_solver: str,
@@ -214,7 +214,7 @@ def _step(dg: DistributedGraph, k: int, forest: tuple[np.ndarray, ...],
     no graph, no key preparation, no sort. The merge and the gather of the
     kept edges run on the rank's threads
     (:mod:`~parmst.solvers.mpi.ordered_edges`); the scan between them is
-    serial (Kruskal's, :func:`~parmst.kernels.unionfind.scan_signed`), but
+    serial (Kruskal's, :func:`~parmst.kernels.unionfind.scan_sorted`), but
     reads the ends in sequence. ``parent`` is the solve's one-array union-find
     over the vertices, reset for the step (:func:`_reset`).
     """
@@ -234,7 +234,7 @@ def forest_of_two(a: tuple[np.ndarray, ...], b: tuple[np.ndarray, ...],
     """The minimum spanning forest of two forests' edges (``src, dst, key, id`` each, in
     ``(key, id)`` order, no id in both), in that order: Kruskal's scan over their merge.
 
-    ``parent``, a one-array union-find (:func:`~parmst.kernels.unionfind.find_signed`),
+    ``parent``, a one-array union-find (:func:`~parmst.kernels.unionfind.find`),
     must hold -1 (a singleton) at every end of both. The scan stays serial on any
     number of threads: Blelloch et al.'s deterministic reservations (exact, parallel)
     and ecl/cpu on the union both cost several times the scan on the merged forests
@@ -242,7 +242,7 @@ def forest_of_two(a: tuple[np.ndarray, ...], b: tuple[np.ndarray, ...],
     """
     merged = merge_edges(a, b)
     kept = np.empty(len(merged[0]), dtype=np.int64)
-    kept = kept[:scan_signed(merged[0], merged[1], parent, kept, 0)]
+    kept = kept[:scan_sorted(merged[0], merged[1], parent, kept, 0)]
     return take_edges(merged, kept)
 
 
@@ -267,7 +267,7 @@ def _reset(parent: np.ndarray, forests: tuple[tuple, ...]) -> None:
         _singletons(parent)
         return
     for forest in forests:
-        reset_signed_at(forest[0], forest[1], parent)
+        reset_at(forest[0], forest[1], parent)
 
 
 def _shares(dg: DistributedGraph, forest: tuple[np.ndarray, ...] | None) -> np.ndarray:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from parmst.kernels.unionfind import find, union_roots
+from parmst.kernels.unionfind import find, link_roots
 from parmst.order import edge_keys, precedes
 from parmst.stats import Stats
 
@@ -46,7 +46,7 @@ def _lightest_edge_per_component(live, num_live, src, dst, keys, parent, lightes
 
 
 @numba.njit(cache=True)
-def _join_along_bridges(lightest, src, dst, parent, size, chosen, count):
+def _join_along_bridges(lightest, src, dst, parent, chosen, count):
     """Shou and He Listing 3 lines 9-12: join each bridge's endpoints unless already joined.
 
     Resets ``lightest`` for the next round; returns the new number of chosen edges.
@@ -59,7 +59,7 @@ def _join_along_bridges(lightest, src, dst, parent, size, chosen, count):
         ru = find(parent, src[e])
         rv = find(parent, dst[e])
         if ru != rv:
-            union_roots(parent, size, ru, rv)
+            link_roots(parent, ru, rv)
             chosen[count] = e
             count += 1
     return count
@@ -94,8 +94,7 @@ def solve(graph, stats: Stats) -> np.ndarray:
         with stats.phase("keys"):
             keys = edge_keys(graph.weight).keys
         live = np.flatnonzero(src != dst)
-        parent = np.arange(n)
-        size = np.ones(n, dtype=np.int64)
+        parent = np.full(n, -1, dtype=np.int64)
         lightest = np.full(n, -1, dtype=np.int64)
         lightest_key = np.empty(n, dtype=np.uint64)
         chosen = np.empty(max(n - 1, 0), dtype=np.int64)
@@ -107,7 +106,7 @@ def solve(graph, stats: Stats) -> np.ndarray:
                 _lightest_edge_per_component(live, num_live, src, dst, keys, parent, lightest,
                                              lightest_key)
             with stats.phase("join"):
-                count = _join_along_bridges(lightest, src, dst, parent, size, chosen, count)
+                count = _join_along_bridges(lightest, src, dst, parent, chosen, count)
             with stats.phase("drop-internal"):
                 num_live = _drop_internal_edges(live, num_live, src, dst, parent)
     stats.rounds = len(stats.worklist_sizes)

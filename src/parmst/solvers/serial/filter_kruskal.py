@@ -67,8 +67,7 @@ def _filter_kruskal(keys, ids, id_mask, src, dst, num_vertices, base_case):
     Returns the chosen edge ids and counters: segments handled, partitions,
     edges filtered out.
     """
-    parent = np.arange(num_vertices)
-    size = np.ones(num_vertices, dtype=np.int64)
+    parent = np.full(num_vertices, -1, dtype=np.int64)
     chosen = np.empty(max(num_vertices - 1, 0), dtype=np.int64)
     spare_keys = np.empty_like(keys)
     spare_ids = np.empty_like(ids)
@@ -83,8 +82,7 @@ def _filter_kruskal(keys, ids, id_mask, src, dst, num_vertices, base_case):
             filtered += hi - kept
             hi = kept
         if hi - lo <= base_case:
-            count = sort_and_scan(keys, ids, lo, hi, src, dst, parent, size, chosen, count,
-                                   id_mask)
+            count = sort_and_scan(keys, ids, lo, hi, src, dst, parent, chosen, count, id_mask)
             continue
         p = median_of_three(keys, ids, lo, hi)
         mid = _stable_partition(keys, ids, lo, hi, keys[p], ids[p], spare_keys, spare_ids)

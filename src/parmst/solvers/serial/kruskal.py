@@ -46,15 +46,13 @@ def solve(graph, stats: Stats) -> np.ndarray:
         with stats.phase("sort"):
             order = canonical_order_or_none(graph.weight)
         with stats.phase("scan"):
-            # Vertex-sized arrays as narrow as the graph's indices: half the cache misses.
-            parent = np.arange(n, dtype=graph.src.dtype)
-            size = np.ones(n, dtype=graph.src.dtype)
+            # One union-find array as narrow as the graph's indices: half the cache misses.
+            parent = np.full(n, -1, dtype=graph.src.dtype)
             capacity = max(n - 1, 0)
             if order is None:  # positions are edge ids, taken ascending
                 chosen = np.empty(capacity, dtype=np.int64)
-                kept = chosen[:scan_sorted(graph.src, graph.dst, parent, size, chosen, 0)]
+                kept = chosen[:scan_sorted(graph.src, graph.dst, parent, chosen, 0)]
             else:
-                kept = scan_in_order_ascending(order, graph.src, graph.dst, parent, size,
-                                               capacity)
+                kept = scan_in_order_ascending(order, graph.src, graph.dst, parent, capacity)
     stats.rounds = 1
     return kept
