@@ -265,21 +265,25 @@ def filter_contract(dg: DistributedGraph, stats: Stats, labels: Labels, local_so
     found without a message (:func:`_lightest_of_components`).
     """
     channel = dg.channel
-    local_pos, lsrc, ldst, cut, at, far, primary = _split(dg, labels, n_local)
+    with stats.phase("split-held"):
+        local_pos, lsrc, ldst, cut, at, far, primary = _split(dg, labels, n_local)
     with stats.phase("local-forest"):
         in_forest = _local_forest(dg, local_pos, lsrc, ldst, local_solver, threads)
         forest_pos = local_pos[in_forest]
-    with stats.phase("contract-local"):
-        keys, key_bits = edge_keys(dg)
         fa, fb = lsrc[in_forest], ldst[in_forest]
-        n_owned = labels.stop - labels.first
-        if len(cut):
+    with stats.phase("edge-keys"):
+        keys, key_bits = edge_keys(dg)
+    n_owned = labels.stop - labels.first
+    if len(cut):
+        with stats.phase("lightest-cut"):
             parent = np.arange(n_owned, dtype=np.int64)
             cut_key = np.zeros(n_owned, dtype=np.uint64)
             cut_at = np.full(n_owned, -1, dtype=np.int64)
             _lightest_cut(at, cut, keys, cut_key, cut_at)
+        with stats.phase("forest-order"):
             # Gathered in key order first: the scan then reads them in sequence.
             order = _key_order(keys, key_bits, forest_pos)
+        with stats.phase("contract-local"):
             in_order = np.zeros(len(forest_pos), dtype=np.bool_)
             _contract_forest(fa[order], fb[order], keys[forest_pos[order]], forest_pos[order],
                              parent, np.ones(n_owned, dtype=np.int64), cut_key, cut_at,
@@ -287,34 +291,39 @@ def filter_contract(dg: DistributedGraph, stats: Stats, labels: Labels, local_so
             contracted = np.empty_like(in_order)
             contracted[order] = in_order
             touched = cut_at >= 0  # at a root: its component still has a cut edge
-        else:  # no cut edge: the local forest is this rank's part of the answer, all of it
-            contracted = np.ones(len(forest_pos), dtype=np.bool_)
-            parent = np.zeros(0, dtype=np.int64)  # and no component is left here
-            touched = np.zeros(0, dtype=np.bool_)
-            cut_at = np.zeros(0, dtype=np.int64)
-    roots = np.flatnonzero(touched & (parent == np.arange(len(parent))))  # in label order
-    k_here = len(roots)
-    offset = channel.exscan_int(k_here)
-    total = channel.allreduce_int(k_here, "sum")
-    # A component touching no cut edge is finished: label -1.
-    label, _ = label_kept_roots(parent, touched, offset)
-    lightest, lightest_far, holder_end = _lightest_of_components(
-        roots, cut_at, labels.src, labels.dst, dg.edge_ids, labels.first, labels.stop)
+    else:  # no cut edge: the local forest is this rank's part of the answer, all of it
+        contracted = np.ones(len(forest_pos), dtype=np.bool_)
+        parent = np.zeros(0, dtype=np.int64)  # and no component is left here
+        touched = np.zeros(0, dtype=np.bool_)
+        cut_at = np.zeros(0, dtype=np.int64)
+    with stats.phase("component-labels"):
+        roots = np.flatnonzero(touched & (parent == np.arange(len(parent))))  # in label order
+        k_here = len(roots)
+    with stats.phase("contract-sync"):  # collectives: their time is the wait for the others
+        offset = channel.exscan_int(k_here)
+        total = channel.allreduce_int(k_here, "sum")
+    with stats.phase("component-labels"):
+        # A component touching no cut edge is finished: label -1.
+        label, _ = label_kept_roots(parent, touched, offset)
+        lightest, lightest_far, holder_end = _lightest_of_components(
+            roots, cut_at, labels.src, labels.dst, dg.edge_ids, labels.first, labels.stop)
     # Per-vertex state and the far ends are done with: freed before the exchange's buffers.
     del parent, cut_at, touched, roots
-    # Contracted graph: forest edges left uncontracted, and each cut edge once. The far
-    # labels of the components' lightest edges come in the same request.
-    primary_far = far[primary]
-    del far
-    far_label = channel.fetch(np.concatenate([primary_far, lightest_far]), None, labels.first,
-                              [label], labels.starts)[0]
-    far_label, lightest_far_label = far_label[:len(primary_far)], far_label[len(primary_far):]
+    with stats.phase("contract-fetch"):
+        # Contracted graph: forest edges left uncontracted, and each cut edge once. The far
+        # labels of the components' lightest edges come in the same request.
+        primary_far = far[primary]
+        del far
+        far_label = channel.fetch(np.concatenate([primary_far, lightest_far]), None,
+                                  labels.first, [label], labels.starts)[0]
+        far_label, lightest_far_label = far_label[:len(primary_far)], far_label[len(primary_far):]
+    with stats.phase("contracted-edges"):
+        edges = RoundEdges(*_contracted_edges(label, fa, fb, forest_pos, contracted, at, cut,
+                                              primary, far_label, keys, dg.edge_ids))
+        minima = FirstMinima(lightest, lightest_far_label, owner_of(labels.starts, holder_end))
+        forest = dg.edge_ids[forest_pos[contracted]]
     stats.extra["local_edges"] = len(local_pos)
     stats.extra["cut_edges_held"] = len(cut)
-    stats.extra["contracted_edges"] = int(np.count_nonzero(contracted))
+    stats.extra["contracted_edges"] = len(forest)
     stats.extra["components_after_filter"] = total
-    edges = RoundEdges(*_contracted_edges(label, fa, fb, forest_pos, contracted, at, cut,
-                                          primary, far_label, keys, dg.edge_ids))
-    minima = FirstMinima(lightest, lightest_far_label, owner_of(labels.starts, holder_end))
-    return Contracted(dg.edge_ids[forest_pos[contracted]], edges, total, key_bits, offset,
-                      k_here, minima)
+    return Contracted(forest, edges, total, key_bits, offset, k_here, minima)
