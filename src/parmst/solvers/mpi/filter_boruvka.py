@@ -186,7 +186,8 @@ def _on_ranks(dg: DistributedGraph, stats: Stats, local_solver: str, threads: in
         use_filter = local_filter == "on" or (local_filter == "auto" and filter_pays(dg, local))
     stats.extra["local_filter"] = "on" if use_filter else "off"
     if use_filter:
-        contracted = filter_contract(dg, stats, labels, local_solver, threads, local + loops)
+        contracted = filter_contract(dg, stats, labels, local_solver, threads, local + loops,
+                                     held - local)
     else:
         with stats.phase("vertex-graph"):
             contracted = vertex_graph(dg, labels, held)
