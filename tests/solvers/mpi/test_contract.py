@@ -71,11 +71,11 @@ def test_mpi_safe_contraction_sorting_only_the_forest_matches_the_full_scan(seed
 
 
 def test_mpi_filter_passes_agree_with_plain_numpy_across_blocks_and_threads():
-    """The lightest cut edge per vertex, the forest's key order and the contracted edges
-    on several blocks of parmst._blocks, on one thread and on two."""
+    """The lightest cut edge per vertex, the forest's key order, the contracted edges and
+    the components' labels on several blocks of parmst._blocks, on one thread and on two."""
     import numba
 
-    from parmst.solvers.mpi.contract import _contracted_edges
+    from parmst.solvers.mpi.contract import _component_labels, _contracted_edges, _kept_roots
 
     rng = np.random.default_rng(5)
     n, m, n_forest, n_cut = 3_000, 90_000, 40_000, 45_000
@@ -99,6 +99,18 @@ def test_mpi_filter_passes_agree_with_plain_numpy_across_blocks_and_threads():
     want_edges = [np.concatenate(p) for p in (
         (label[fa[kept]], label[at[primary]]), (label[fb[kept]], far_label),
         (keys[forest[kept]], keys[cut[primary]]), (ids[forest[kept]], ids[cut[primary]]))]
+    # A union-find forest over more vertices: each non-root points to a smaller vertex.
+    parent = np.arange(40_000)
+    linked = rng.random(len(parent)) < 0.7
+    linked[0] = False
+    parent[linked] = (rng.random(int(linked.sum())) * np.flatnonzero(linked)).astype(np.int64)
+    roots_of = parent.copy()
+    for v in range(len(parent)):
+        roots_of[v] = roots_of[parent[v]]
+    component_cut = np.where(rng.random(len(parent)) < 0.5, 7, -1)
+    want_roots = np.flatnonzero((parent == np.arange(len(parent))) & (component_cut >= 0))
+    root_label = np.full(len(parent), -1)
+    root_label[want_roots] = 100 + np.arange(len(want_roots))
     before = numba.get_num_threads()
     try:
         for threads in {1, min(2, numba.config.NUMBA_NUM_THREADS)}:
@@ -114,5 +126,10 @@ def test_mpi_filter_passes_agree_with_plain_numpy_across_blocks_and_threads():
             for got, want in zip(edges, want_edges):
                 np.testing.assert_array_equal(got, want)
             np.testing.assert_array_equal(forest_ids, ids[forest[contracted]])
+            kept = _kept_roots(parent, component_cut)
+            assert kept.sum() == len(want_roots)
+            roots, labels = _component_labels(parent, component_cut, kept, 100)
+            np.testing.assert_array_equal(roots, want_roots)
+            np.testing.assert_array_equal(labels, root_label[roots_of])
     finally:
         numba.set_num_threads(before)

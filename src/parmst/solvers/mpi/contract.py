@@ -30,7 +30,7 @@ from parmst._mpi.channel import owner_of
 from parmst.distributed import DistributedGraph
 from parmst.graph import Graph, index_dtype_for
 from parmst.kernels.local_forest import Share, local_forest_filter
-from parmst.kernels.unionfind import find, label_kept_roots, union_roots
+from parmst.kernels.unionfind import find, union_roots
 from parmst.order import id_bits, precedes
 from parmst.solvers.mpi.contracted import Contracted, FirstMinima, RoundEdges
 from parmst.solvers.mpi.held import GIVEN, LOCAL, LOOP, Labels, edge_keys, edge_kind, holder
@@ -296,6 +296,62 @@ def _local_forest(dg: DistributedGraph, local_pos: np.ndarray, lsrc: np.ndarray,
                                lambda share: solve_locally(share, local_solver, threads))
 
 
+@numba.njit(cache=True, inline="always")
+def _root_of(parent, v):
+    """The root of ``v`` in the union-find ``parent``, read only (no path halving), so
+    that threads may climb at once."""
+    root = np.int64(v)  # a prange index's own type does not unify with the parents'
+    while parent[root] != root:
+        root = np.int64(parent[root])
+    return root
+
+
+@numba.njit(parallel=True, cache=True)
+def _kept_roots(parent, cut_pos):
+    """Filter step 3's count: per block of owned vertices (:mod:`parmst._blocks`), the
+    roots of the union-find ``parent`` whose component still has a cut edge (``cut_pos``,
+    its lightest one, at least 0)."""
+    n = len(parent)
+    blocks = num_blocks(n)
+    counts = np.zeros((blocks, 1), dtype=np.int64)
+    for b in numba.prange(blocks):
+        lo, hi = block_span(b, n)
+        kept = 0
+        for v in range(lo, hi):
+            kept += parent[v] == v and cut_pos[v] >= 0
+        counts[b, 0] = kept
+    return counts
+
+
+@numba.njit(parallel=True, cache=True)
+def _component_labels(parent, cut_pos, counts, offset):
+    """Filter step 3's numbering, on the rank's threads: the kept roots (``counts`` per
+    block, from :func:`_kept_roots`) in label order, and each owned vertex its root's
+    label ``offset, offset + 1, ...`` in root order (-1 where its component is finished).
+
+    Each block labels its kept roots from its offset, as the serial numbering
+    would; then every other vertex reads its root's label.
+    """
+    n = len(parent)
+    starts = exclusive_sums(counts)
+    blocks = len(counts)
+    roots = np.empty(starts[blocks, 0], dtype=np.int64)
+    label = np.empty(n, dtype=np.int64)
+    for b in numba.prange(blocks):
+        lo, hi = block_span(b, n)
+        j = starts[b, 0]
+        for v in range(lo, hi):
+            if parent[v] == v:
+                label[v] = -1
+                if cut_pos[v] >= 0:
+                    roots[j], label[v] = v, offset + j
+                    j += 1
+    for v in numba.prange(n):
+        if parent[v] != v:
+            label[v] = label[_root_of(parent, v)]  # roots are labelled: no thread writes them
+    return roots, label
+
+
 @numba.njit(parallel=True, cache=True)
 def _lightest_of_components(roots, cut_at, src, dst, ids, first, stop):
     """The contracted graph's lightest edge at each of this rank's components, known here.
@@ -361,25 +417,22 @@ def filter_contract(dg: DistributedGraph, stats: Stats, labels: Labels, local_so
                              in_order)
             contracted = np.empty_like(in_order)
             contracted[order] = in_order
-            touched = cut_at >= 0  # at a root: its component still has a cut edge
     else:  # no cut edge: the local forest is this rank's part of the answer, all of it
         contracted = np.ones(len(forest_pos), dtype=np.bool_)
         parent = np.zeros(0, dtype=np.int64)  # and no component is left here
-        touched = np.zeros(0, dtype=np.bool_)
         cut_at = np.zeros(0, dtype=np.int64)
     with stats.phase("component-labels"):
-        roots = np.flatnonzero(touched & (parent == np.arange(len(parent))))  # in label order
-        k_here = len(roots)
+        kept = _kept_roots(parent, cut_at)
+        k_here = int(kept.sum())
     with stats.phase("contract-sync"):  # collectives: their time is the wait for the others
         offset = channel.exscan_int(k_here)
         total = channel.allreduce_int(k_here, "sum")
     with stats.phase("component-labels"):
-        # A component touching no cut edge is finished: label -1.
-        label, _ = label_kept_roots(parent, touched, offset)
+        roots, label = _component_labels(parent, cut_at, kept, offset)
         lightest, lightest_far, holder_end = _lightest_of_components(
             roots, cut_at, labels.src, labels.dst, dg.edge_ids, labels.first, labels.stop)
     # Per-vertex state is done with: freed before the exchange's buffers.
-    del parent, cut_at, touched, roots
+    del parent, cut_at, roots
     with stats.phase("contract-fetch"):
         # Contracted graph: forest edges left uncontracted, and each cut edge once. The far
         # labels of the components' lightest edges come in the same request.
