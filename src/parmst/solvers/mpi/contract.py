@@ -34,7 +34,7 @@ from parmst.kernels.unionfind import find, union_roots
 from parmst.order import id_bits, precedes
 from parmst.solvers.mpi.contracted import Contracted, FirstMinima, RoundEdges
 from parmst.solvers.mpi.held import GIVEN, LOCAL, LOOP, Labels, edge_keys, edge_kind, holder
-from parmst.solvers.mpi.ordered_edges import sort_edges
+from parmst.solvers.mpi.ordered_edges import _run_order, sort_edges
 from parmst.solvers.mpi.shared_min import lower_min
 from parmst.solvers.mpi.vertex_graph import NO_KEY, NO_POSITION
 from parmst.stats import Stats
@@ -177,14 +177,17 @@ def _key_order(keys: np.ndarray, key_bits: int, cand: np.ndarray) -> np.ndarray:
     order, sorted on the rank's threads.
 
     Held edges are in global id order, so their positions break ties as ids
-    do: :func:`~parmst.solvers.mpi.ordered_edges.sort_edges` orders the
-    indices with the keys and positions beside them (keys of at most 32 bits
-    are narrowed first, which its per-thread runs sort as one word each).
+    do, and so do the indices of increasing positions. Keys of at most 32
+    bits are narrowed first, so that a run sorts as one word per edge
+    (:func:`~parmst.solvers.mpi.ordered_edges.sort_edges`: one run per
+    thread, merged by co-ranks; on one thread the run's order is the answer).
     """
-    index = np.arange(len(cand))
     key = keys[cand]
     if key_bits <= 32:
         key = key.astype(np.uint32)
+    if numba.get_num_threads() == 1:
+        return _run_order(key)
+    index = np.arange(len(cand))
     return sort_edges((index, index, key, cand))[0]
 
 
