@@ -138,8 +138,10 @@ def _contracted_edges(label, fa, fb, forest_pos, contracted, at, cut, primary, f
             counts[b, 0], counts[b, 1] = hi - lo - joined, joined
         else:
             lo, hi = block_span(b - forest_blocks, n_cut)
+            given = 0
             for k in range(lo, hi):
-                counts[b, 0] += primary[k]
+                given += primary[k]
+            counts[b, 0] = given
     starts = exclusive_sums(counts)
     total = starts[blocks, 0]
     cu = np.empty(total, dtype=np.int64)
