@@ -33,7 +33,7 @@ from parmst.kernels.local_forest import Share, local_forest_filter
 from parmst.kernels.unionfind import find, union_roots
 from parmst.order import id_bits, precedes
 from parmst.solvers.mpi.contracted import Contracted, FirstMinima, RoundEdges
-from parmst.solvers.mpi.held import GIVEN, LOCAL, LOOP, Labels, edge_keys, edge_kind, holder
+from parmst.solvers.mpi.held import GIVEN, LOCAL, LOOP, Labels, edge_keys, holder
 from parmst.solvers.mpi.ordered_edges import _run_order, sort_edges
 from parmst.solvers.mpi.shared_min import lower_min
 from parmst.solvers.mpi.vertex_graph import NO_KEY, NO_POSITION
@@ -194,7 +194,8 @@ def _key_order(keys: np.ndarray, key_bits: int, cand: np.ndarray) -> np.ndarray:
 
 
 @numba.njit(parallel=True, cache=True)
-def _split_held(src, dst, ids, first, stop, local_pos, lsrc, ldst, cut, at, primary, far):
+def _split_held(src, dst, ids, first, stop, kinds, local_pos, lsrc, ldst, cut, at, primary,
+                far):
     """Filter step 1's input: the held edges split into local and cut edges, in held order.
 
     ``src``, ``dst`` are the held edges' range labels; this rank owns the
@@ -203,20 +204,16 @@ def _split_held(src, dst, ids, first, stop, local_pos, lsrc, ldst, cut, at, prim
     local index ``at``, and whether this rank is its *primary* holder
     (:func:`~parmst.solvers.mpi.held.holder`): each cut edge joins the
     contracted graph once. ``far``: the far end's label of each primary cut
-    edge, in order (only those are asked for). Blocks count their local and
-    primary cut edges, then each writes from its offsets (:mod:`parmst._blocks`).
+    edge, in order (only those are asked for). ``kinds`` counts each block's
+    edges of each :func:`~parmst.solvers.mpi.held.edge_kind` (the pass that
+    chose the filter), so each block writes from its offsets at once
+    (:mod:`parmst._blocks`).
     """
     n = len(src)
     blocks = num_blocks(n)
-    counts = np.zeros((blocks, 2), dtype=np.int64)
-    for b in numba.prange(blocks):
-        lo, hi = block_span(b, n)
-        n_local = n_primary = 0
-        for e in range(lo, hi):
-            kind = edge_kind(np.int64(src[e]), np.int64(dst[e]), ids[e], first, stop)
-            n_local += kind == LOCAL or kind == LOOP
-            n_primary += kind == GIVEN
-        counts[b, 0], counts[b, 1] = n_local, n_primary
+    counts = np.empty((blocks, 2), dtype=np.int64)  # local edges, primary cut edges
+    for b in range(blocks):
+        counts[b, 0], counts[b, 1] = kinds[b, LOCAL] + kinds[b, LOOP], kinds[b, GIVEN]
     starts = exclusive_sums(counts)
     for b in numba.prange(blocks):
         lo, hi = block_span(b, n)
@@ -240,11 +237,12 @@ def _split_held(src, dst, ids, first, stop, local_pos, lsrc, ldst, cut, at, prim
             n_cut += 1
 
 
-def _split(dg: DistributedGraph, labels: Labels, n_local: int, n_primary: int
-           ) -> tuple[np.ndarray, ...]:
-    """:func:`_split_held` on this rank's edges, its arrays allocated to size (``n_local``
-    edges with both ends owned, ``n_primary`` cut edges this rank gives to the rounds, from
-    :func:`~parmst.solvers.mpi.filter_boruvka.held_counts`)."""
+def _split(dg: DistributedGraph, labels: Labels, kinds: np.ndarray) -> tuple[np.ndarray, ...]:
+    """:func:`_split_held` on this rank's edges, its arrays allocated to size from the
+    per-block counts of each edge kind ``kinds``
+    (:func:`~parmst.solvers.mpi.filter_boruvka.held_counts`)."""
+    totals = kinds.sum(axis=0)
+    n_local = int(totals[LOCAL] + totals[LOOP])
     n_cut = len(dg.src) - n_local
     # The narrowest types that hold them: held positions, local indices, labels (int32
     # below 2**31 halves what a rank holds of its cut edges until the rounds).
@@ -254,8 +252,9 @@ def _split(dg: DistributedGraph, labels: Labels, n_local: int, n_primary: int
     arrays = (np.empty(n_local, dtype=pos), np.empty(n_local, dtype=idx),
               np.empty(n_local, dtype=idx), np.empty(n_cut, dtype=pos),
               np.empty(n_cut, dtype=idx), np.empty(n_cut, dtype=np.bool_),
-              np.empty(n_primary, dtype=vertex))
-    _split_held(labels.src, labels.dst, dg.edge_ids, labels.first, labels.stop, *arrays)
+              np.empty(int(totals[GIVEN]), dtype=vertex))
+    _split_held(labels.src, labels.dst, dg.edge_ids, labels.first, labels.stop, kinds,
+                *arrays)
     return arrays
 
 
@@ -384,10 +383,9 @@ def _lightest_of_components(roots, cut_at, src, dst, ids, first, stop):
 
 
 def filter_contract(dg: DistributedGraph, stats: Stats, labels: Labels, local_solver: str,
-                    threads: int, n_local: int, n_primary: int) -> Contracted:
+                    threads: int, kinds: np.ndarray) -> Contracted:
     """Steps 1-3 of filter-boruvka: local forest, safe contraction, contracted graph
-    (``n_local``: the held edges with both ends owned here, ``n_primary``: the cut edges
-    this rank gives to the rounds, from
+    (``kinds``: the held edges of each kind per block, from
     :func:`~parmst.solvers.mpi.filter_boruvka.held_counts`).
 
     The contracted graph's components are labelled in block-owned ranges;
@@ -396,8 +394,7 @@ def filter_contract(dg: DistributedGraph, stats: Stats, labels: Labels, local_so
     """
     channel = dg.channel
     with stats.phase("split-held"):
-        local_pos, lsrc, ldst, cut, at, primary, primary_far = _split(dg, labels, n_local,
-                                                                      n_primary)
+        local_pos, lsrc, ldst, cut, at, primary, primary_far = _split(dg, labels, kinds)
     with stats.phase("local-forest"):
         in_forest = _local_forest(dg, local_pos, lsrc, ldst, local_solver, threads)
         forest_pos = local_pos[in_forest]
