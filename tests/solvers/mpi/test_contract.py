@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from parmst.order import id_bits
 from parmst.solvers.mpi.contract import _contract_forest, _key_order, _lightest_cut
 
 
@@ -19,8 +20,9 @@ def _random_forest_and_cuts(rng: np.random.Generator, n: int, cuts: int):
             fb.append(int(rng.integers(0, v)))
     positions = rng.permutation(len(fa) + cuts)
     keys = rng.integers(0, 8, size=len(positions)).astype(np.uint64)
+    # The local forest's held positions increase, as the filter takes them.
     return (np.array(fa, dtype=np.int64), np.array(fb, dtype=np.int64),
-            positions[:len(fa)].astype(np.int64), positions[len(fa):].astype(np.int64),
+            np.sort(positions[:len(fa)]).astype(np.int64), positions[len(fa):].astype(np.int64),
             rng.integers(0, n, size=cuts).astype(np.int64), keys)
 
 
@@ -45,18 +47,19 @@ def _scan_all_in_key_order(n, fa, fb, forest, cut, at, keys):
     return contracted, [marked[comp[v]] for v in range(n)]
 
 
+@pytest.mark.parametrize("packed", [True, False])
 @pytest.mark.parametrize("seed", range(8))
-def test_mpi_safe_contraction_sorting_only_the_forest_matches_the_full_scan(seed):
+def test_mpi_safe_contraction_sorting_only_the_forest_matches_the_full_scan(seed, packed):
     from parmst.kernels.unionfind import find
 
     rng = np.random.default_rng(seed)
     n = int(rng.integers(2, 40))
     fa, fb, forest, cut, at, keys = _random_forest_and_cuts(rng, n, int(rng.integers(0, 30)))
     parent = np.full(n, -1, dtype=np.int64)
-    cut_key = np.zeros(n, dtype=np.uint64)
-    cut_at = np.full(n, -1, dtype=np.int64)
     in_order = np.zeros(len(forest), dtype=np.bool_)
-    _lightest_cut(at, cut, keys, cut_key, cut_at)
+    # Keys and positions in one word, or the two-pass minima of keys too wide for that.
+    shift = id_bits(len(keys)) if packed else 0
+    cut_key, cut_at = _lightest_cut(at, cut, keys, n, shift, False)
     order = _key_order(keys, 3, forest)
     _contract_forest(fa[order], fb[order], keys[forest[order]], forest[order], parent,
                      cut_key, cut_at, in_order)
@@ -65,3 +68,69 @@ def test_mpi_safe_contraction_sorting_only_the_forest_matches_the_full_scan(seed
     want_contracted, want_marked = _scan_all_in_key_order(n, fa, fb, forest, cut, at, keys)
     assert contracted.tolist() == want_contracted.tolist()
     assert [bool(cut_at[find(parent, v)] >= 0) for v in range(n)] == want_marked
+
+
+def test_mpi_filter_passes_agree_with_plain_numpy_across_blocks_and_threads():
+    """The lightest cut edge per vertex, the forest's key order, the contracted edges and
+    the components' labels on several blocks of parmst._blocks, on one thread and on two."""
+    import numba
+
+    from parmst.solvers.mpi.contract import _component_labels, _contracted_edges, _kept_roots
+
+    rng = np.random.default_rng(5)
+    n, m, n_forest, n_cut = 3_000, 90_000, 40_000, 45_000
+    keys = rng.integers(0, 50, size=m).astype(np.uint64)  # many ties, broken by position
+    positions = rng.permutation(m)
+    forest = np.sort(positions[:n_forest])
+    cut = positions[n_forest:n_forest + n_cut]
+    at, fa, fb = (rng.integers(0, n, size=k) for k in (n_cut, n_forest, n_forest))
+    contracted = rng.random(n_forest) < 0.6
+    primary = rng.random(n_cut) < 0.5
+    label = rng.integers(-1, 500, size=n)
+    far_label = rng.integers(0, 500, size=int(primary.sum()))
+    ids = np.arange(m) * 3
+
+    want_pos = np.full(n, -1)
+    for e, v in sorted(zip(cut.tolist(), at.tolist()), key=lambda p: (keys[p[0]], p[0]),
+                       reverse=True):
+        want_pos[v] = e  # the lightest comes last
+    want_order = np.lexsort((forest, keys[forest]))
+    kept = ~contracted
+    want_edges = [np.concatenate(p) for p in (
+        (label[fa[kept]], label[at[primary]]), (label[fb[kept]], far_label),
+        (keys[forest[kept]], keys[cut[primary]]), (ids[forest[kept]], ids[cut[primary]]))]
+    # A union-find forest over more vertices (one signed array: a root holds minus a size),
+    # each non-root pointing to a smaller vertex.
+    parent = np.full(40_000, -1)
+    linked = rng.random(len(parent)) < 0.7
+    linked[0] = False
+    parent[linked] = (rng.random(int(linked.sum())) * np.flatnonzero(linked)).astype(np.int64)
+    roots_of = np.arange(len(parent))
+    for v in np.flatnonzero(linked):
+        roots_of[v] = roots_of[parent[v]]
+    component_cut = np.where(rng.random(len(parent)) < 0.5, 7, -1)
+    want_roots = np.flatnonzero((parent < 0) & (component_cut >= 0))
+    root_label = np.full(len(parent), -1)
+    root_label[want_roots] = 100 + np.arange(len(want_roots))
+    before = numba.get_num_threads()
+    try:
+        for threads in {1, min(2, numba.config.NUMBA_NUM_THREADS)}:
+            numba.set_num_threads(threads)
+            for shift in (id_bits(m), 0):
+                cut_key, cut_pos = _lightest_cut(at, cut, keys, n, shift, threads > 1)
+                np.testing.assert_array_equal(cut_pos, want_pos)
+                np.testing.assert_array_equal(cut_key[want_pos >= 0], keys[want_pos[want_pos >= 0]])
+            for key_bits in (32, 64):
+                np.testing.assert_array_equal(_key_order(keys, key_bits, forest), want_order)
+            *edges, forest_ids = _contracted_edges(label, fa, fb, forest, contracted, at, cut,
+                                                   primary, far_label, keys, ids)
+            for got, want in zip(edges, want_edges):
+                np.testing.assert_array_equal(got, want)
+            np.testing.assert_array_equal(forest_ids, ids[forest[contracted]])
+            kept = _kept_roots(parent, component_cut)
+            assert kept.sum() == len(want_roots)
+            roots, labels = _component_labels(parent, component_cut, kept, 100)
+            np.testing.assert_array_equal(roots, want_roots)
+            np.testing.assert_array_equal(labels, root_label[roots_of])
+    finally:
+        numba.set_num_threads(before)

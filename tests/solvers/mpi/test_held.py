@@ -38,7 +38,8 @@ def test_labels_and_counts_follow_the_ownership(kind, rank):
     src_here, dst_here = own.owner(dg.src) == rank, own.owner(dg.dst) == rank
     loop = dg.src == dg.dst
     holder_rank = np.where(dg.edge_ids % 2 == 0, own.owner(dg.src), own.owner(dg.dst))
-    local, loops, held = held_counts(labels, dg.edge_ids)
+    local, loops, held, per_block = held_counts(labels, dg.edge_ids)
     assert local == np.count_nonzero(~loop & src_here & dst_here)
     assert loops == np.count_nonzero(loop & src_here)
     assert held == np.count_nonzero(~loop & (holder_rank == rank))
+    assert per_block.sum() == len(dg.src)

@@ -30,25 +30,61 @@ from parmst._mpi.channel import owner_of
 from parmst.distributed import DistributedGraph
 from parmst.graph import Graph, index_dtype_for
 from parmst.kernels.local_forest import Share, local_forest_filter
-from parmst.kernels.unionfind import find, label_kept_roots, link_roots
+from parmst.kernels.unionfind import find, find_read_only, link_roots
 from parmst.order import id_bits, precedes
 from parmst.solvers.mpi.contracted import Contracted, FirstMinima, RoundEdges
-from parmst.solvers.mpi.held import Labels, edge_keys, holder
+from parmst.solvers.mpi.held import GIVEN, LOCAL, LOOP, Labels, edge_keys, holder
+from parmst.solvers.mpi.ordered_edges import _run_order, sort_edges
+from parmst.solvers.mpi.shared_min import lower_min
+from parmst.solvers.mpi.vertex_graph import NO_KEY, NO_POSITION
 from parmst.stats import Stats
 
 
-@numba.njit(cache=True)
-def _lightest_cut(at, cut, keys, cut_key, cut_pos):
-    """Filter step 2's cut side: the lightest cut edge at each owned vertex, in one pass.
+@numba.njit(parallel=True, cache=True)
+def _lightest_cut(at, cut, keys, n_owned, shift, shared):
+    """Filter step 2's cut side: the lightest cut edge at each owned vertex, on the rank's
+    threads.
 
     ``at`` is the owned end (local index) of each cut edge ``cut`` (held
-    positions, which break ties as edge ids do); ``cut_pos`` stays -1 where a
-    vertex has no cut edge.
+    positions, which break ties as edge ids do). As for the vertex graph's
+    first minima (:func:`~parmst.solvers.mpi.vertex_graph.vertex_graph`), each
+    cut edge offers ``key << shift | position`` to its owned end by an atomic
+    minimum behind a guard (Fallin et al. section 5.3), one word settling key
+    and tie at once; with ``shift == 0`` (keys too wide to share a word) the
+    keys win first and a second pass takes the smallest position among the
+    cut edges of the winning key. ``shared``: more than one thread runs.
+    Returns each vertex's lightest cut edge: its key and its held position
+    (-1 where the vertex has none).
     """
-    for i in range(len(cut)):
-        v, e = at[i], cut[i]
-        if cut_pos[v] < 0 or precedes(keys[e], e, cut_key[v], cut_pos[v]):
-            cut_key[v], cut_pos[v] = keys[e], e
+    best = np.full(n_owned, NO_KEY, dtype=np.uint64)
+    n = len(cut)
+    blocks = num_blocks(n)
+    for b in numba.prange(blocks):
+        lo, hi = block_span(b, n)
+        for i in range(lo, hi):
+            e = np.int64(cut[i])
+            word = (keys[e] << np.uint64(shift)) | np.uint64(e) if shift else keys[e]
+            lower_min(best, np.int64(at[i]), word, shared)
+    cut_key = np.zeros(n_owned, dtype=np.uint64)
+    cut_pos = np.full(n_owned, -1, dtype=np.int64)
+    if shift:
+        low = (np.uint64(1) << np.uint64(shift)) - np.uint64(1)
+        for v in numba.prange(n_owned):
+            if best[v] != NO_KEY:
+                cut_pos[v] = np.int64(best[v] & low)
+                cut_key[v] = keys[cut_pos[v]]
+        return cut_key, cut_pos
+    position = np.full(n_owned, NO_POSITION, dtype=np.int64)
+    for b in numba.prange(blocks):
+        lo, hi = block_span(b, n)
+        for i in range(lo, hi):
+            e, v = np.int64(cut[i]), np.int64(at[i])
+            if keys[e] == best[v]:
+                lower_min(position, v, e, shared)
+    for v in numba.prange(n_owned):
+        if position[v] != NO_POSITION:
+            cut_key[v], cut_pos[v] = best[v], position[v]
+    return cut_key, cut_pos
 
 
 @numba.njit(cache=True)
@@ -76,82 +112,112 @@ def _contract_forest(a, b, key, pos, parent, cut_key, cut_pos, contracted):
         contracted[k] = True
 
 
-@numba.njit(cache=True)
+@numba.njit(parallel=True, cache=True)
 def _contracted_edges(label, fa, fb, forest_pos, contracted, at, cut, primary, far_label,
                       keys, edge_ids):
-    """Filter step 3: the contracted graph's edges held here, in one pass.
+    """Filter step 3: the contracted graph's edges held here, and the contracted forest
+    edges' ids, on the rank's threads.
 
-    The local forest edges left uncontracted, then each cut edge this rank is
-    primary for, as ``(cu, cv, key, id)`` between component labels;
-    ``far_label`` is the far end's label of each primary cut edge, in order.
+    The contracted graph's edges are the local forest edges left uncontracted,
+    then each cut edge this rank is primary for, as ``(cu, cv, key, id)``
+    between component labels; ``far_label`` is the far end's label of each
+    primary cut edge, in order. Blocks of forest edges and of cut edges count
+    what they keep, then each writes from its offsets (:mod:`parmst._blocks`),
+    so the output is in the serial order.
     """
-    total = len(contracted) - np.count_nonzero(contracted) + len(far_label)
+    n_forest, n_cut = len(contracted), len(cut)
+    forest_blocks = num_blocks(n_forest)
+    blocks = forest_blocks + num_blocks(n_cut)
+    counts = np.zeros((blocks, 2), dtype=np.int64)  # edges kept, forest edges contracted
+    for b in numba.prange(blocks):
+        if b < forest_blocks:
+            lo, hi = block_span(b, n_forest)
+            joined = 0
+            for k in range(lo, hi):
+                joined += contracted[k]
+            counts[b, 0], counts[b, 1] = hi - lo - joined, joined
+        else:
+            lo, hi = block_span(b - forest_blocks, n_cut)
+            given = 0
+            for k in range(lo, hi):
+                given += primary[k]
+            counts[b, 0] = given
+    starts = exclusive_sums(counts)
+    total = starts[blocks, 0]
     cu = np.empty(total, dtype=np.int64)
     cv = np.empty(total, dtype=np.int64)
     key = np.empty(total, dtype=keys.dtype)
     eid = np.empty(total, dtype=np.int64)
-    j = 0
-    for k in range(len(contracted)):
-        if not contracted[k]:
-            cu[j], cv[j] = label[fa[k]], label[fb[k]]
-            key[j], eid[j] = keys[forest_pos[k]], edge_ids[forest_pos[k]]
-            j += 1
-    f = 0
-    for k in range(len(cut)):
-        if primary[k]:
-            cu[j], cv[j] = label[at[k]], far_label[f]
-            key[j], eid[j] = keys[cut[k]], edge_ids[cut[k]]
-            j += 1
-            f += 1
-    return cu, cv, key, eid
+    forest = np.empty(starts[blocks, 1], dtype=np.int64)
+    first_cut = starts[forest_blocks, 0]  # where the primary cut edges start
+    for b in numba.prange(blocks):
+        j, c = starts[b, 0], starts[b, 1]
+        if b < forest_blocks:
+            lo, hi = block_span(b, n_forest)
+            for k in range(lo, hi):
+                e = forest_pos[k]
+                if contracted[k]:
+                    forest[c] = edge_ids[e]
+                    c += 1
+                else:
+                    cu[j], cv[j] = label[fa[k]], label[fb[k]]
+                    key[j], eid[j] = keys[e], edge_ids[e]
+                    j += 1
+        else:
+            lo, hi = block_span(b - forest_blocks, n_cut)
+            for k in range(lo, hi):
+                if primary[k]:
+                    e = cut[k]
+                    cu[j], cv[j] = label[at[k]], far_label[j - first_cut]
+                    key[j], eid[j] = keys[e], edge_ids[e]
+                    j += 1
+    return cu, cv, key, eid, forest
 
 
 def _key_order(keys: np.ndarray, key_bits: int, cand: np.ndarray) -> np.ndarray:
-    """Indices into ``cand`` (held-edge positions) in ``(weight, edge_id)`` order.
+    """Indices into ``cand`` (held-edge positions, increasing) in ``(weight, edge_id)``
+    order, sorted on the rank's threads.
 
     Held edges are in global id order, so their positions break ties as ids
-    do: one sort of ``key << bits | position`` when that fits 64 bits, else a
-    two-key sort.
+    do, and so do the indices of increasing positions. Keys of at most 32
+    bits are narrowed first, so that a run sorts as one word per edge
+    (:func:`~parmst.solvers.mpi.ordered_edges.sort_edges`: one run per
+    thread, merged by co-ranks; on one thread the run's order is the answer).
     """
-    if len(cand) == 0:
-        return np.zeros(0, dtype=np.int64)
-    bits = id_bits(int(cand.max()) + 1)
-    if key_bits + bits > 64:
-        return np.lexsort((cand, keys[cand]))
-    packed = (keys[cand] << np.uint64(bits)) | cand.astype(np.uint64)
-    packed.sort()
-    position = (packed & np.uint64((1 << bits) - 1)).astype(np.int64)
-    # Map positions back to indices into cand (cand holds distinct positions).
-    where = np.empty(int(cand.max()) + 1, dtype=np.int64)
-    where[cand] = np.arange(len(cand))
-    return where[position]
+    key = keys[cand]
+    if key_bits <= 32:
+        key = key.astype(np.uint32)
+    if numba.get_num_threads() == 1:
+        return _run_order(key)
+    index = np.arange(len(cand))
+    return sort_edges((index, index, key, cand))[0]
 
 
 @numba.njit(parallel=True, cache=True)
-def _split_held(src, dst, ids, first, stop, local_pos, lsrc, ldst, cut, at, far, primary):
+def _split_held(src, dst, ids, first, stop, kinds, local_pos, lsrc, ldst, cut, at, primary,
+                far):
     """Filter step 1's input: the held edges split into local and cut edges, in held order.
 
     ``src``, ``dst`` are the held edges' range labels; this rank owns the
     labels ``first .. stop - 1``. Local edges (both ends owned): held
     position and both local indices. Cut edges: held position, owned end's
-    local index ``at``, the far end's label ``far``, and whether this rank is
-    its *primary* holder (:func:`~parmst.solvers.mpi.held.holder`): each cut
-    edge joins the contracted graph once. Blocks count their local edges,
-    then each writes from its offsets (:mod:`parmst.solvers.mpi.blocks`).
+    local index ``at``, and whether this rank is its *primary* holder
+    (:func:`~parmst.solvers.mpi.held.holder`): each cut edge joins the
+    contracted graph once. ``far``: the far end's label of each primary cut
+    edge, in order (only those are asked for). ``kinds`` counts each block's
+    edges of each :func:`~parmst.solvers.mpi.held.edge_kind` (the pass that
+    chose the filter), so each block writes from its offsets at once
+    (:mod:`parmst._blocks`).
     """
     n = len(src)
     blocks = num_blocks(n)
-    counts = np.zeros((blocks, 1), dtype=np.int64)
-    for b in numba.prange(blocks):
-        lo, hi = block_span(b, n)
-        here = 0
-        for e in range(lo, hi):
-            here += first <= src[e] < stop and first <= dst[e] < stop
-        counts[b, 0] = here
+    counts = np.empty((blocks, 2), dtype=np.int64)  # local edges, primary cut edges
+    for b in range(blocks):
+        counts[b, 0], counts[b, 1] = kinds[b, LOCAL] + kinds[b, LOOP], kinds[b, GIVEN]
     starts = exclusive_sums(counts)
     for b in numba.prange(blocks):
         lo, hi = block_span(b, n)
-        n_local = starts[b, 0]
+        n_local, n_primary = starts[b, 0], starts[b, 1]
         n_cut = lo - n_local
         for e in range(lo, hi):
             s, d = np.int64(src[e]), np.int64(dst[e])
@@ -163,15 +229,20 @@ def _split_held(src, dst, ids, first, stop, local_pos, lsrc, ldst, cut, at, far,
                 continue
             cut[n_cut] = e
             at[n_cut] = s - first if src_here else d - first
-            far[n_cut] = d if src_here else s
             held_at = holder(s, d, ids[e])
             primary[n_cut] = first <= held_at < stop
+            if primary[n_cut]:
+                far[n_primary] = d if src_here else s
+                n_primary += 1
             n_cut += 1
 
 
-def _split(dg: DistributedGraph, labels: Labels, n_local: int) -> tuple[np.ndarray, ...]:
-    """:func:`_split_held` on this rank's edges, its arrays allocated to size (``n_local``
-    edges with both ends owned, from :func:`~parmst.solvers.mpi.filter_boruvka._held_counts`)."""
+def _split(dg: DistributedGraph, labels: Labels, kinds: np.ndarray) -> tuple[np.ndarray, ...]:
+    """:func:`_split_held` on this rank's edges, its arrays allocated to size from the
+    per-block counts of each edge kind ``kinds``
+    (:func:`~parmst.solvers.mpi.filter_boruvka.held_counts`)."""
+    totals = kinds.sum(axis=0)
+    n_local = int(totals[LOCAL] + totals[LOOP])
     n_cut = len(dg.src) - n_local
     # The narrowest types that hold them: held positions, local indices, labels (int32
     # below 2**31 halves what a rank holds of its cut edges until the rounds).
@@ -180,9 +251,10 @@ def _split(dg: DistributedGraph, labels: Labels, n_local: int) -> tuple[np.ndarr
     vertex = index_dtype_for(dg.num_vertices, 0)
     arrays = (np.empty(n_local, dtype=pos), np.empty(n_local, dtype=idx),
               np.empty(n_local, dtype=idx), np.empty(n_cut, dtype=pos),
-              np.empty(n_cut, dtype=idx), np.empty(n_cut, dtype=vertex),
-              np.empty(n_cut, dtype=np.bool_))
-    _split_held(labels.src, labels.dst, dg.edge_ids, labels.first, labels.stop, *arrays)
+              np.empty(n_cut, dtype=idx), np.empty(n_cut, dtype=np.bool_),
+              np.empty(int(totals[GIVEN]), dtype=vertex))
+    _split_held(labels.src, labels.dst, dg.edge_ids, labels.first, labels.stop, kinds,
+                *arrays)
     return arrays
 
 
@@ -228,7 +300,54 @@ def _local_forest(dg: DistributedGraph, local_pos: np.ndarray, lsrc: np.ndarray,
                                lambda share: solve_locally(share, local_solver, threads))
 
 
-@numba.njit(cache=True)
+@numba.njit(parallel=True, cache=True)
+def _kept_roots(parent, cut_pos):
+    """Filter step 3's count: per block of owned vertices (:mod:`parmst._blocks`), the
+    roots of the union-find ``parent`` (:mod:`parmst.kernels.unionfind`: a root holds minus
+    its size) whose component still has a cut edge (``cut_pos``,
+    its lightest one, at least 0)."""
+    n = len(parent)
+    blocks = num_blocks(n)
+    counts = np.zeros((blocks, 1), dtype=np.int64)
+    for b in numba.prange(blocks):
+        lo, hi = block_span(b, n)
+        kept = 0
+        for v in range(lo, hi):
+            kept += parent[v] < 0 and cut_pos[v] >= 0
+        counts[b, 0] = kept
+    return counts
+
+
+@numba.njit(parallel=True, cache=True)
+def _component_labels(parent, cut_pos, counts, offset):
+    """Filter step 3's numbering, on the rank's threads: the kept roots (``counts`` per
+    block, from :func:`_kept_roots`) in label order, and each owned vertex its root's
+    label ``offset, offset + 1, ...`` in root order (-1 where its component is finished).
+
+    Each block labels its kept roots from its offset, as the serial numbering
+    would; then every other vertex reads its root's label.
+    """
+    n = len(parent)
+    starts = exclusive_sums(counts)
+    blocks = len(counts)
+    roots = np.empty(starts[blocks, 0], dtype=np.int64)
+    label = np.empty(n, dtype=np.int64)
+    for b in numba.prange(blocks):
+        lo, hi = block_span(b, n)
+        j = starts[b, 0]
+        for v in range(lo, hi):
+            if parent[v] < 0:
+                label[v] = -1
+                if cut_pos[v] >= 0:
+                    roots[j], label[v] = v, offset + j
+                    j += 1
+    for v in numba.prange(n):
+        if parent[v] >= 0:  # roots are labelled, and no thread writes the parents: read only
+            label[v] = label[find_read_only(parent, np.int64(v))]
+    return roots, label
+
+
+@numba.njit(parallel=True, cache=True)
 def _lightest_of_components(roots, cut_at, src, dst, ids, first, stop):
     """The contracted graph's lightest edge at each of this rank's components, known here.
 
@@ -245,7 +364,7 @@ def _lightest_of_components(roots, cut_at, src, dst, ids, first, stop):
     eid = np.empty(k, dtype=np.int64)
     far = np.empty(k, dtype=np.int64)
     holder_end = np.empty(k, dtype=np.int64)
-    for c in range(k):
+    for c in numba.prange(k):
         e = cut_at[roots[c]]
         s, d = np.int64(src[e]), np.int64(dst[e])
         eid[c] = ids[e]
@@ -255,65 +374,72 @@ def _lightest_of_components(roots, cut_at, src, dst, ids, first, stop):
 
 
 def filter_contract(dg: DistributedGraph, stats: Stats, labels: Labels, local_solver: str,
-                    threads: int, n_local: int) -> Contracted:
+                    threads: int, kinds: np.ndarray) -> Contracted:
     """Steps 1-3 of filter-boruvka: local forest, safe contraction, contracted graph
-    (``n_local``: the held edges with both ends owned here, from
-    :func:`~parmst.solvers.mpi.filter_boruvka._held_counts`).
+    (``kinds``: the held edges of each kind per block, from
+    :func:`~parmst.solvers.mpi.filter_boruvka.held_counts`).
 
     The contracted graph's components are labelled in block-owned ranges;
     each component's lightest edge comes as the owner rounds' first minima,
     found without a message (:func:`_lightest_of_components`).
     """
     channel = dg.channel
-    local_pos, lsrc, ldst, cut, at, far, primary = _split(dg, labels, n_local)
+    with stats.phase("split-held"):
+        local_pos, lsrc, ldst, cut, at, primary, primary_far = _split(dg, labels, kinds)
     with stats.phase("local-forest"):
         in_forest = _local_forest(dg, local_pos, lsrc, ldst, local_solver, threads)
         forest_pos = local_pos[in_forest]
-    with stats.phase("contract-local"):
-        keys, key_bits = edge_keys(dg)
         fa, fb = lsrc[in_forest], ldst[in_forest]
-        n_owned = labels.stop - labels.first
-        if len(cut):
+    with stats.phase("edge-keys"):
+        keys, key_bits = edge_keys(dg)
+    n_owned = labels.stop - labels.first
+    if len(cut):
+        with stats.phase("lightest-cut"):
             parent = np.full(n_owned, -1, dtype=np.int64)
-            cut_key = np.zeros(n_owned, dtype=np.uint64)
-            cut_at = np.full(n_owned, -1, dtype=np.int64)
-            _lightest_cut(at, cut, keys, cut_key, cut_at)
+            shift = id_bits(len(keys))
+            cut_key, cut_at = _lightest_cut(at, cut, keys, n_owned,
+                                            shift if key_bits + shift < 64 else 0,
+                                            numba.get_num_threads() > 1)
+        with stats.phase("forest-order"):
             # Gathered in key order first: the scan then reads them in sequence.
             order = _key_order(keys, key_bits, forest_pos)
+        with stats.phase("contract-local"):
             in_order = np.zeros(len(forest_pos), dtype=np.bool_)
             _contract_forest(fa[order], fb[order], keys[forest_pos[order]], forest_pos[order],
                              parent, cut_key, cut_at, in_order)
             contracted = np.empty_like(in_order)
             contracted[order] = in_order
-            touched = cut_at >= 0  # at a root: its component still has a cut edge
-        else:  # no cut edge: the local forest is this rank's part of the answer, all of it
-            contracted = np.ones(len(forest_pos), dtype=np.bool_)
-            parent = np.zeros(0, dtype=np.int64)  # and no component is left here
-            touched = np.zeros(0, dtype=np.bool_)
-            cut_at = np.zeros(0, dtype=np.int64)
-    roots = np.flatnonzero(touched & (parent < 0))  # in label order
-    k_here = len(roots)
-    offset = channel.exscan_int(k_here)
-    total = channel.allreduce_int(k_here, "sum")
-    # A component touching no cut edge is finished: label -1.
-    label, _ = label_kept_roots(parent, touched, offset)
-    lightest, lightest_far, holder_end = _lightest_of_components(
-        roots, cut_at, labels.src, labels.dst, dg.edge_ids, labels.first, labels.stop)
-    # Per-vertex state and the far ends are done with: freed before the exchange's buffers.
-    del parent, cut_at, touched, roots
-    # Contracted graph: forest edges left uncontracted, and each cut edge once. The far
-    # labels of the components' lightest edges come in the same request.
-    primary_far = far[primary]
-    del far
-    far_label = channel.fetch(np.concatenate([primary_far, lightest_far]), None, labels.first,
-                              [label], labels.starts)[0]
-    far_label, lightest_far_label = far_label[:len(primary_far)], far_label[len(primary_far):]
+    else:  # no cut edge: the local forest is this rank's part of the answer, all of it
+        contracted = np.ones(len(forest_pos), dtype=np.bool_)
+        parent = np.zeros(0, dtype=np.int64)  # and no component is left here
+        cut_at = np.zeros(0, dtype=np.int64)
+    with stats.phase("component-labels"):
+        kept = _kept_roots(parent, cut_at)
+        k_here = int(kept.sum())
+    with stats.phase("contract-sync"):  # collectives: their time is the wait for the others
+        offset = channel.exscan_int(k_here)
+        total = channel.allreduce_int(k_here, "sum")
+    with stats.phase("component-labels"):
+        roots, label = _component_labels(parent, cut_at, kept, offset)
+        lightest, lightest_far, holder_end = _lightest_of_components(
+            roots, cut_at, labels.src, labels.dst, dg.edge_ids, labels.first, labels.stop)
+    # Per-vertex state is done with: freed before the exchange's buffers.
+    del parent, cut_at, roots
+    with stats.phase("contract-fetch"):
+        # Contracted graph: forest edges left uncontracted, and each cut edge once. The far
+        # labels of the components' lightest edges come in the same request.
+        asked = np.concatenate([primary_far, lightest_far])
+        n_primary = len(primary_far)
+        del primary_far
+        far_label = channel.fetch(asked, None, labels.first, [label], labels.starts)[0]
+        del asked
+        far_label, lightest_far_label = far_label[:n_primary], far_label[n_primary:]
+    with stats.phase("contracted-edges"):
+        *edges, forest = _contracted_edges(label, fa, fb, forest_pos, contracted, at, cut,
+                                           primary, far_label, keys, dg.edge_ids)
+        minima = FirstMinima(lightest, lightest_far_label, owner_of(labels.starts, holder_end))
     stats.extra["local_edges"] = len(local_pos)
     stats.extra["cut_edges_held"] = len(cut)
-    stats.extra["contracted_edges"] = int(np.count_nonzero(contracted))
+    stats.extra["contracted_edges"] = len(forest)
     stats.extra["components_after_filter"] = total
-    edges = RoundEdges(*_contracted_edges(label, fa, fb, forest_pos, contracted, at, cut,
-                                          primary, far_label, keys, dg.edge_ids))
-    minima = FirstMinima(lightest, lightest_far_label, owner_of(labels.starts, holder_end))
-    return Contracted(dg.edge_ids[forest_pos[contracted]], edges, total, key_bits, offset,
-                      k_here, minima)
+    return Contracted(forest, RoundEdges(*edges), total, key_bits, offset, k_here, minima)

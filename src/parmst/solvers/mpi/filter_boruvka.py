@@ -73,14 +73,17 @@ def _held_counts(src, dst, ids, first, stop):
     return counts
 
 
-def held_counts(labels: Labels, ids: np.ndarray) -> tuple[int, int, int]:
+def held_counts(labels: Labels, ids: np.ndarray) -> tuple[int, int, int, np.ndarray]:
     """Of the held edges (range ``labels``, global ``ids``): how many non-loop edges have
-    both ends owned here, how many self-loops it owns, and how many non-loop edges it gives
-    to the rounds. One pass serves the filter's choice and the allocation of the filter's
-    split or the vertex graph."""
-    counts = _held_counts(labels.src, labels.dst, ids, labels.first, labels.stop).sum(axis=0)
+    both ends owned here, how many self-loops it owns, how many non-loop edges it gives
+    to the rounds, and each kind's count per block of :mod:`parmst._blocks` (columns by
+    :func:`~parmst.solvers.mpi.held.edge_kind`). One pass serves the filter's choice,
+    the allocation of the vertex graph, and the filter's split, which writes each block
+    from these counts' offsets."""
+    per_block = _held_counts(labels.src, labels.dst, ids, labels.first, labels.stop)
+    counts = per_block.sum(axis=0)
     local, loops, given = int(counts[LOCAL]), int(counts[LOOP]), int(counts[GIVEN])
-    return local, loops, local + given
+    return local, loops, local + given, per_block
 
 
 def filter_pays(dg: DistributedGraph, local: int) -> bool:
@@ -181,12 +184,12 @@ def _on_ranks(dg: DistributedGraph, stats: Stats, local_solver: str, threads: in
         return merge_held(dg, stats, local_solver, threads)
     with stats.phase("held-labels"):
         labels = vertex_labels(dg)
-        local, loops, held = held_counts(labels, dg.edge_ids)
+        local, _, held, per_block = held_counts(labels, dg.edge_ids)
     with stats.phase("filter-choice"):  # a collective: its time is the wait for the others
         use_filter = local_filter == "on" or (local_filter == "auto" and filter_pays(dg, local))
     stats.extra["local_filter"] = "on" if use_filter else "off"
     if use_filter:
-        contracted = filter_contract(dg, stats, labels, local_solver, threads, local + loops)
+        contracted = filter_contract(dg, stats, labels, local_solver, threads, per_block)
     else:
         with stats.phase("vertex-graph"):
             contracted = vertex_graph(dg, labels, held)
