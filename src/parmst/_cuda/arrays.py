@@ -209,7 +209,8 @@ def cast(values: Any, dtype: Any) -> Any:
 
 
 def gather(values: Any, index: Any, out: Any | None = None) -> Any:
-    """``values[index]`` on the device, into ``out`` where given (else a new array)."""
+    """``values[index]`` on the device, into ``out`` where given (converted to its type; else
+    a new array)."""
     if out is None:
         out = runtime.device_array(index.shape[0], dtype=values.dtype)
     if index.shape[0]:

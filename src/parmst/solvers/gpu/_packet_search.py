@@ -109,18 +109,18 @@ def nearest_k_packet(points, order, start, end, lo, hi, min_index, first_leaf, q
     if active:
         home = _leaf_of(start, end, first_leaf, q)
         _seed_list(points, order, start[home], end[home], q, near[q], near_key[q])
+        # The list's last entry, read again only where the list can change: after a leaf.
+        last, last_entry = near_key[q, k - 1], near[q, k - 1]
     stack[0], stack_bound[0], top = 0, 0.0, 1
     while top:
         top -= 1
         v = stack[top]
-        need = False
-        if active:
-            last, last_entry = near_key[q, k - 1], near[q, k - 1]
-            need = v != home and not _cannot_precede(stack_bound[top], min_index, v, last,
-                                                     order, last_entry)
+        need = active and v != home and not _cannot_precede(stack_bound[top], min_index, v,
+                                                            last, order, last_entry)
         if v >= first_leaf:
             if need:
                 _add_nearer(points, order, start[v], end[v], q, near[q], near_key[q])
+                last, last_entry = near_key[q, k - 1], near[q, k - 1]
             continue
         a = 2 * v + 1
         bound_a = bound_b = np.inf
