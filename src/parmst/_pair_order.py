@@ -106,14 +106,16 @@ def sort_run(order, second, lo, hi):
         order[b] = e
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, parallel=True)
 def in_lexicographic_order(first, second):
     """Whether the pairs already come sorted by ``(first, second)`` (``boruvka-bvh/gpu``
-    sorts them on the device): then no order needs computing."""
-    for e in range(1, len(first)):
-        if first[e] < first[e - 1] or (first[e] == first[e - 1] and second[e] < second[e - 1]):
-            return False
-    return True
+    sorts them on the device): then no order needs computing. The descents are counted
+    on all threads (a GPU tree of 37 M pairs: one pass of 40 ms on one)."""
+    descents = 0
+    for e in numba.prange(1, len(first)):
+        descents += np.int64(first[e] < first[e - 1]
+                             or (first[e] == first[e - 1] and second[e] < second[e - 1]))
+    return descents == 0
 
 
 @numba.njit(cache=True, parallel=True)
