@@ -88,6 +88,19 @@ def test_float_total_of_many_values_of_every_magnitude():
     assert exact_sum(subnormal) == 1000 * 5e-324
 
 
+def test_float_total_summed_in_chunks_on_all_threads_is_still_exact():
+    # Past one chunk of 2**20 values each thread sums its own digits; the total must not
+    # depend on the split, the order or the thread count, and an infinity in a later chunk
+    # still makes the total infinite.
+    from parmst._forest_kernels import _CHUNK
+
+    rng = np.random.default_rng(12)
+    w = rng.normal(size=2 * _CHUNK + 5) * 10.0 ** rng.integers(-30, 30, 2 * _CHUNK + 5)
+    assert exact_sum(w) == math.fsum(w.tolist()) == exact_sum(w[::-1].copy())
+    w[_CHUNK + 3] = np.inf
+    assert exact_sum(w) == np.inf
+
+
 def test_digit_carry_keeps_the_value():
     # The carry that runs every 2**30 terms (too many for a test to sum): any digits,
     # negative ones too, keep their value and end within 32 bits below the top.

@@ -62,3 +62,24 @@ def test_the_order_does_not_depend_on_the_thread_count() -> None:
     finally:
         numba.set_num_threads(before)
     assert all(r == results[0] for r in results)
+
+
+def test_pairs_sorted_on_the_device_keep_their_order_and_may_come_as_int32() -> None:
+    # boruvka-bvh/gpu sends its pairs sorted, with int32 ends: the Forest takes them as
+    # they are (int64 fields); one descent anywhere, in either end, is seen on all threads.
+    from parmst._pair_order import in_lexicographic_order
+
+    n = 3000
+    first = np.repeat(np.arange(n // 2, dtype=np.int32), 2)[:n - 1]
+    second = (first + 1 + np.arange(n - 1) % 2).astype(np.int32)  # (i, i+1), (i, i+2)
+    assert in_lexicographic_order(first, second)
+    forest = forest_of_pairs(first, second, np.ones(n - 1), n)
+    assert forest.src.dtype == forest.dst.dtype == np.int64
+    assert forest.src.tolist() == first.tolist() and forest.dst.tolist() == second.tolist()
+    for at in (1, 1501, n - 3):  # a descent in the second end (same first), then the first
+        wrong = second.copy()
+        wrong[at - 1], wrong[at] = wrong[at], wrong[at - 1]
+        assert first[at - 1] == first[at] and not in_lexicographic_order(first, wrong)
+    wrong = first.copy()
+    wrong[[1499, 1500]] = wrong[[1500, 1499]]
+    assert wrong[1499] > wrong[1500] and not in_lexicographic_order(wrong, second)

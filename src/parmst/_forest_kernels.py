@@ -18,6 +18,9 @@ __all__ = ["DIGIT_BITS", "fixed_point_digits", "ids_in_order", "marked_ascending
 DIGIT_BITS = 32
 _DIGITS = 68  # 2**-1074 .. 2**1024 spans 2098 bits, plus room for the carries
 _CARRY_EVERY = 1 << 30  # digit-sized additions an int64 digit holds before it must carry
+_CHUNK = 1 << 20
+"""Values one thread sums into its own digits: each adds less than 2**32 to a digit, so a
+chunk never needs a carry on the way."""
 
 
 @numba.njit(cache=True)
@@ -29,7 +32,7 @@ def _carry(digits):
         digits[i + 1] += excess
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, parallel=True)
 def fixed_point_digits(values):
     """The exact sum of finite ``values`` as base-2**32 digits in units of 2**-1074.
 
@@ -37,16 +40,38 @@ def fixed_point_digits(values):
     meaningless) when some value is infinite or NaN. Each value costs a few
     integer operations and three additions, against a loop over all partials
     for the partial-sums method of ``math.fsum``; the rounding happens once,
-    on the Python side.
+    on the Python side. Above :data:`_CHUNK` values the chunks are summed on all
+    threads, each into digits of its own, and their digits added: the sum is exact,
+    so it does not depend on how the values were split.
     """
-    digits = np.zeros(_DIGITS, dtype=np.int64)
     bits = values.view(np.uint64)
+    m = len(bits)
+    chunks = (m + _CHUNK - 1) // _CHUNK
+    if chunks <= 1:  # no parallel region for a forest of a million edges or fewer
+        digits = np.zeros(_DIGITS, dtype=np.int64)
+        return digits, _add_digits(bits, 0, m, digits)
+    partial = np.zeros((chunks, _DIGITS), dtype=np.int64)
+    finite = np.ones(chunks, dtype=np.bool_)
+    for c in numba.prange(chunks):
+        finite[c] = _add_digits(bits, c * _CHUNK, min(m, (c + 1) * _CHUNK), partial[c])
+    digits = np.zeros(_DIGITS, dtype=np.int64)
+    for c in range(chunks):
+        _carry(partial[c])  # every digit but the last below 2**32 again
+        digits += partial[c]
+    _carry(digits)
+    return digits, finite.all()
+
+
+@numba.njit(cache=True)
+def _add_digits(bits, lo, hi, digits):
+    """Add the doubles whose bits are ``bits[lo:hi]`` to ``digits`` (carrying every
+    :data:`_CARRY_EVERY` values); False at the first infinite or NaN one."""
     mask = np.uint64((1 << DIGIT_BITS) - 1)
-    for i in range(len(bits)):
+    for i in range(lo, hi):
         b = bits[i]
         exponent = np.int64((b >> np.uint64(52)) & np.uint64(0x7FF))
         if exponent == 0x7FF:
-            return digits, False
+            return False
         mantissa = b & np.uint64((1 << 52) - 1)
         if exponent == 0:
             exponent = 1  # subnormal: no hidden bit, same scale as the smallest normal
@@ -66,9 +91,9 @@ def fixed_point_digits(values):
             digits[digit] += parts[0]
             digits[digit + 1] += parts[1]
             digits[digit + 2] += parts[2]
-        if (i + 1) % _CARRY_EVERY == 0:
+        if (i - lo + 1) % _CARRY_EVERY == 0:
             _carry(digits)
-    return digits, True
+    return True
 
 
 _DE_BRUIJN = 0x03F79D71B4CB0A89

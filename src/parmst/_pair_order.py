@@ -106,25 +106,31 @@ def sort_run(order, second, lo, hi):
         order[b] = e
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, parallel=True)
 def in_lexicographic_order(first, second):
     """Whether the pairs already come sorted by ``(first, second)`` (``boruvka-bvh/gpu``
-    sorts them on the device): then no order needs computing."""
-    for e in range(1, len(first)):
-        if first[e] < first[e - 1] or (first[e] == first[e - 1] and second[e] < second[e - 1]):
-            return False
-    return True
+    sorts them on the device): then no order needs computing. The descents are counted
+    on all threads (a GPU tree of 37 M pairs: one pass of 40 ms on one)."""
+    descents = 0
+    for e in numba.prange(1, len(first)):
+        descents += np.int64(first[e] < first[e - 1]
+                             or (first[e] == first[e - 1] and second[e] < second[e - 1]))
+    return descents == 0
 
 
 @numba.njit(cache=True, parallel=True)
 def sorted_fields(first, second, key, n):
     """The Forest's fields of pairs that already come sorted by ``(first, second)``
-    (``boruvka-bvh/gpu`` sorts them on the device), in one parallel pass: both ends, the
-    pair ids and the weights ``sqrt(key)`` (correctly rounded, as NumPy's)."""
+    (``boruvka-bvh/gpu`` sorts them on the device), in one parallel pass: both ends as
+    int64 (the device sends int32 ends where they fit: half the bytes to copy), the pair
+    ids and the weights ``sqrt(key)`` (correctly rounded, as NumPy's)."""
     m = len(first)
+    src = np.empty(m, dtype=np.int64)
+    dst = np.empty(m, dtype=np.int64)
     ids = np.empty(m, dtype=np.int64)
     weight = np.empty(m)
     for e in numba.prange(m):
-        ids[e] = pair_id(first[e], second[e], n)
+        src[e], dst[e] = first[e], second[e]
+        ids[e] = pair_id(src[e], dst[e], n)
         weight[e] = np.sqrt(key[e])
-    return first, second, ids, weight
+    return src, dst, ids, weight

@@ -116,13 +116,12 @@ def forest_of_pairs(first: np.ndarray, second: np.ndarray, key: np.ndarray, n: i
     # Compiled: loads with the first tree.
     from parmst._pair_order import in_lexicographic_order, lexicographic_fields, sorted_fields
 
-    first = first.astype(np.int64, copy=False)
-    second = second.astype(np.int64, copy=False)
     key = np.asarray(key, dtype=np.float64)
     if in_lexicographic_order(first, second):
         first, second, ids, weight = sorted_fields(first, second, key, n)
     else:
-        first, second, ids, weight = lexicographic_fields(first, second, key, n)
+        first, second, ids, weight = lexicographic_fields(
+            first.astype(np.int64, copy=False), second.astype(np.int64, copy=False), key, n)
     return Forest(edge_ids=ids, src=first, dst=second, weight=weight,
                   num_vertices=n, num_components=n - len(first), total_weight=exact_sum(weight),
                   solver=solver, stats=stats if stats is not None else Stats())

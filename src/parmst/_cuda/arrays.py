@@ -33,10 +33,15 @@ __all__ = ["block_partials", "carve", "cast", "compact", "exclusive_scan", "fill
 
 #: Threads per block of the scan kernel (its shared buffer needs a compile-time size).
 SCAN_THREADS = runtime.WARP_SIZE if runtime.simulator_active() else 1024
-#: Bits of one radix-sort digit, and the items one thread counts and scatters in order.
+#: Bits of one radix-sort digit, and the steps of SCAN_THREADS items in one block's tile of a
+#: radix pass (its counts are one per digit and tile, so a longer tile means a shorter scan).
 RADIX_BITS = 4
-RADIX_TILE = 16 if runtime.simulator_active() else 64
+RADIX_STEPS = 2 if runtime.simulator_active() else 8
 _BUCKETS = 1 << RADIX_BITS
+#: A digit's count among one step's SCAN_THREADS (<= 1024) items takes 16 bits of a word,
+#: so four digits share a word of the packed scan that ranks a step's items.
+_FIELD_BITS = 16
+_DIGITS_PER_WORD = 4
 _I64_MAX = np.int64(2**63 - 1)
 _I64_MIN = np.int64(-(2**63))
 
@@ -209,7 +214,8 @@ def cast(values: Any, dtype: Any) -> Any:
 
 
 def gather(values: Any, index: Any, out: Any | None = None) -> Any:
-    """``values[index]`` on the device, into ``out`` where given (else a new array)."""
+    """``values[index]`` on the device, into ``out`` where given (converted to its type; else
+    a new array)."""
     if out is None:
         out = runtime.device_array(index.shape[0], dtype=values.dtype)
     if index.shape[0]:
@@ -409,35 +415,69 @@ def group_order(keys: Any, num_keys: int) -> tuple[Any, Any]:
 # ---------------------------------------------------------------- stable radix sort
 @cuda.jit(cache=True)
 def _digit_counts(keys, shift, counts):
-    """Per tile of RADIX_TILE items, how many have each digit; ``counts[digit * tiles + tile]``."""
+    """Per tile of ``SCAN_THREADS * RADIX_STEPS`` items, how many have each digit
+    (``counts[digit * tiles + tile]``): a block a tile, its threads reading consecutive
+    items and counting in shared memory."""
+    hist = cuda.shared.array(_BUCKETS, np.int32)
+    tid = cuda.threadIdx.x
     m = keys.shape[0]
-    tiles = (m + RADIX_TILE - 1) // RADIX_TILE
+    tile_size = SCAN_THREADS * RADIX_STEPS
+    tiles = (m + tile_size - 1) // tile_size
     mask = np.uint64(_BUCKETS - 1)
-    for tile in range(cuda.grid(1), tiles, cuda.gridsize(1)):
-        local = cuda.local.array(_BUCKETS, np.int32)
-        for d in range(_BUCKETS):
-            local[d] = 0
-        for e in range(tile * RADIX_TILE, min(m, (tile + 1) * RADIX_TILE)):
-            local[np.int64((keys[e] >> shift) & mask)] += 1
-        for d in range(_BUCKETS):
-            counts[d * tiles + tile] = local[d]
+    for tile in range(cuda.blockIdx.x, tiles, cuda.gridDim.x):
+        if tid < _BUCKETS:
+            hist[tid] = 0
+        cuda.syncthreads()
+        for e in range(tile * tile_size + tid, min(m, (tile + 1) * tile_size), SCAN_THREADS):
+            cuda.atomic.add(hist, np.int64((keys[e] >> shift) & mask), 1)
+        cuda.syncthreads()
+        if tid < _BUCKETS:
+            counts[tid * tiles + tile] = hist[tid]
+        cuda.syncthreads()
 
 
 @cuda.jit(cache=True)
 def _scatter_digits(keys, values, shift, offsets, keys_out, values_out):
-    """Stable scatter of one LSD pass: a tile's items keep their order within each digit."""
+    """Stable scatter of one LSD pass: a block takes a tile in steps of SCAN_THREADS
+    consecutive items; an item's place is its digit's next free place in the tile's range
+    (``offsets``) plus the number of items of the same digit before it in the step, found
+    by block scans of per-digit counts packed :data:`_DIGITS_PER_WORD` to a word. Reads and
+    writes are consecutive per digit, where one thread walking a tile alone read strided."""
+    buf = cuda.shared.array(SCAN_THREADS, np.int64)
+    base = cuda.shared.array(_BUCKETS, np.int64)
+    step_count = cuda.shared.array(_BUCKETS, np.int64)
+    tid = cuda.threadIdx.x
     m = keys.shape[0]
-    tiles = (m + RADIX_TILE - 1) // RADIX_TILE
+    tile_size = SCAN_THREADS * RADIX_STEPS
+    tiles = (m + tile_size - 1) // tile_size
     mask = np.uint64(_BUCKETS - 1)
-    for tile in range(cuda.grid(1), tiles, cuda.gridsize(1)):
-        local = cuda.local.array(_BUCKETS, np.int64)
-        for d in range(_BUCKETS):
-            local[d] = offsets[d * tiles + tile]
-        for e in range(tile * RADIX_TILE, min(m, (tile + 1) * RADIX_TILE)):
-            d = np.int64((keys[e] >> shift) & mask)
-            keys_out[local[d]] = keys[e]
-            values_out[local[d]] = values[e]
-            local[d] += 1
+    field = np.int64((1 << _FIELD_BITS) - 1)
+    for tile in range(cuda.blockIdx.x, tiles, cuda.gridDim.x):
+        if tid < _BUCKETS:
+            base[tid] = offsets[tid * tiles + tile]
+        cuda.syncthreads()
+        for step in range(RADIX_STEPS):
+            e = tile * tile_size + step * SCAN_THREADS + tid
+            here = e < m
+            digit = np.int64((keys[e] >> shift) & mask) if here else np.int64(-1)
+            rank = np.int64(0)
+            for word in range(_BUCKETS // _DIGITS_PER_WORD):
+                at = (digit % _DIGITS_PER_WORD) * _FIELD_BITS
+                mine = np.int64(1) << at if digit // _DIGITS_PER_WORD == word else np.int64(0)
+                _scan_shared(buf, tid, mine)
+                if mine:
+                    rank = ((buf[tid] - mine) >> at) & field
+                if tid < _DIGITS_PER_WORD:
+                    step_count[word * _DIGITS_PER_WORD + tid] = (
+                        buf[SCAN_THREADS - 1] >> (tid * _FIELD_BITS)) & field
+                cuda.syncthreads()  # every thread has read buf before the next scan writes it
+            if here:
+                keys_out[base[digit] + rank] = keys[e]
+                values_out[base[digit] + rank] = values[e]
+            cuda.syncthreads()
+            if tid < _BUCKETS:
+                base[tid] += step_count[tid]
+            cuda.syncthreads()
 
 
 def radix_order(keys: Any, bits: int) -> Any:
@@ -452,16 +492,17 @@ def radix_order(keys: Any, bits: int) -> Any:
     order = iota(m)
     if m < 2 or bits <= 0:
         return order
-    tiles = -(-m // RADIX_TILE)
+    tiles = -(-m // (SCAN_THREADS * RADIX_STEPS))
+    grid = (min(tiles, runtime.launch_limits(SCAN_THREADS)[1]), SCAN_THREADS)
     counts = runtime.device_array(_BUCKETS * tiles, dtype=np.int32)
     offsets = runtime.device_array(_BUCKETS * tiles + 1, dtype=np.int64)
     current, spare = cast(keys, np.uint64), runtime.device_array(m, dtype=np.uint64)
     spare_order = runtime.device_array(m, dtype=np.int64)
     for shift in range(0, bits, RADIX_BITS):
-        runtime.launch(_digit_counts, launch_grid(tiles), current, np.uint64(shift), counts)
+        runtime.launch(_digit_counts, grid, current, np.uint64(shift), counts)
         exclusive_scan(counts, _BUCKETS * tiles, offsets)
-        runtime.launch(_scatter_digits, launch_grid(tiles), current, order, np.uint64(shift),
-                       offsets, spare, spare_order)
+        runtime.launch(_scatter_digits, grid, current, order, np.uint64(shift), offsets, spare,
+                       spare_order)
         current, spare = spare, current
         order, spare_order = spare_order, order
     return order

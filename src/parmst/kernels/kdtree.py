@@ -153,15 +153,32 @@ def _label_of_children(node_comp, v):
 @numba.njit(cache=True, inline="always")
 def _box_distance(lo, hi, v, points, q):
     """Squared distance from point ``q`` to node ``v``'s box: a lower bound of
-    :func:`~parmst.kernels.distance.squared_distance` to any point inside."""
+    :func:`~parmst.kernels.distance.squared_distance` to any point inside.
+
+    A coordinate within the box's range adds nothing (adding the square of a zero gap is
+    exact); two and three dimensions are written out, as in ``squared_distance``."""
+    d = points.shape[1]
+    if d == 2:
+        return add_square(add_square(0.0, _gap(points[q, 0], lo[v, 0], hi[v, 0])),
+                          _gap(points[q, 1], lo[v, 1], hi[v, 1]))
+    if d == 3:
+        return add_square(add_square(add_square(0.0, _gap(points[q, 0], lo[v, 0], hi[v, 0])),
+                                     _gap(points[q, 1], lo[v, 1], hi[v, 1])),
+                          _gap(points[q, 2], lo[v, 2], hi[v, 2]))
     total = 0.0
-    for k in range(points.shape[1]):
-        value = points[q, k]
-        if value < lo[v, k]:
-            total = add_square(total, lo[v, k] - value)
-        elif value > hi[v, k]:
-            total = add_square(total, value - hi[v, k])
+    for k in range(d):
+        total = add_square(total, _gap(points[q, k], lo[v, k], hi[v, k]))
     return total
+
+
+@numba.njit(cache=True, inline="always")
+def _gap(value, low, high):
+    """How far ``value`` lies outside the range ``low .. high`` (0 inside it)."""
+    if value < low:
+        return low - value
+    if value > high:
+        return value - high
+    return 0.0
 
 
 @numba.njit(cache=True, inline="always")
@@ -311,17 +328,19 @@ def nearest_k_point(tree_points, order, start, end, lo, hi, min_index, first_lea
     k = near.shape[1]
     home = _leaf_of(start, end, first_leaf, q)
     _seed_list(tree_points, order, start[home], end[home], q, near[q], near_key[q])
+    # The list's last entry, read again only where the list can change: after a leaf.
+    last, last_entry = near_key[q, k - 1], near[q, k - 1]
     leaves = 0
     stack[0], stack_bound[0], top = 0, 0.0, 1
     while top:
         top -= 1
         v = stack[top]
-        last, last_entry = near_key[q, k - 1], near[q, k - 1]
         if v == home or _cannot_precede(stack_bound[top], min_index, v, last, order, last_entry):
             continue
         if v >= first_leaf:
             leaves += 1
             _add_nearer(tree_points, order, start[v], end[v], q, near[q], near_key[q])
+            last, last_entry = near_key[q, k - 1], near[q, k - 1]
             continue
         near_child, far = 2 * v + 1, 2 * v + 2
         near_bound = _box_distance(lo, hi, near_child, tree_points, q)

@@ -109,18 +109,18 @@ def nearest_k_packet(points, order, start, end, lo, hi, min_index, first_leaf, q
     if active:
         home = _leaf_of(start, end, first_leaf, q)
         _seed_list(points, order, start[home], end[home], q, near[q], near_key[q])
+        # The list's last entry, read again only where the list can change: after a leaf.
+        last, last_entry = near_key[q, k - 1], near[q, k - 1]
     stack[0], stack_bound[0], top = 0, 0.0, 1
     while top:
         top -= 1
         v = stack[top]
-        need = False
-        if active:
-            last, last_entry = near_key[q, k - 1], near[q, k - 1]
-            need = v != home and not _cannot_precede(stack_bound[top], min_index, v, last,
-                                                     order, last_entry)
+        need = active and v != home and not _cannot_precede(stack_bound[top], min_index, v,
+                                                            last, order, last_entry)
         if v >= first_leaf:
             if need:
                 _add_nearer(points, order, start[v], end[v], q, near[q], near_key[q])
+                last, last_entry = near_key[q, k - 1], near[q, k - 1]
             continue
         a = 2 * v + 1
         bound_a = bound_b = np.inf
@@ -136,12 +136,14 @@ def nearest_k_packet(points, order, start, end, lo, hi, min_index, first_leaf, q
 
 @cuda.jit(device=True)
 def nearest_outside_packet(points, order, start, end, lo, hi, min_index, first_leaf, comp,
-                           node_comp, core2, node_core, q, active, bound, stack, stack_bound):
+                           node_comp, mutual, core2, node_core, q, active, bound, stack,
+                           stack_bound):
     """The point of another component nearest to ``q`` under ``(key, pair id)`` with a key
     at most ``bound``, as :func:`parmst.kernels.kdtree.nearest_outside` gives it (Prokopenko,
     Sao and Lebrun-Grandié, Algorithm 2, with its tie pruning), found by the warp's shared
     walk. Returns ``(position, key)``; ``(NO_POINT, bound)`` if there is none (or the lane
-    is not active)."""
+    is not active). Without ``mutual`` the keys are plain squared distances, and the
+    core distances (all zero then) are not read."""
     n = order.shape[0]
     cq = np.int64(-2)
     core_q = 0.0
@@ -160,8 +162,9 @@ def nearest_outside_packet(points, order, start, end, lo, hi, min_index, first_l
                 for p in range(start[v], end[v]):
                     if comp[p] == cq:
                         continue
-                    key = _mutual_reachability(core2, q, p,
-                                               _squared_distance(points, q, points, p))
+                    key = _squared_distance(points, q, points, p)
+                    if mutual:
+                        key = _mutual_reachability(core2, q, p, key)
                     if key <= best_key:
                         ident = _pair_id(order[q], order[p], n)
                         if key < best_key or ident < best_id:
@@ -171,8 +174,11 @@ def nearest_outside_packet(points, order, start, end, lo, hi, min_index, first_l
         bound_a = bound_b = np.inf
         want_a = want_b = False
         if need:
-            bound_a = max(core_q, node_core[a], _box_distance(lo, hi, a, points, q))
-            bound_b = max(core_q, node_core[a + 1], _box_distance(lo, hi, a + 1, points, q))
+            bound_a = _box_distance(lo, hi, a, points, q)
+            bound_b = _box_distance(lo, hi, a + 1, points, q)
+            if mutual:
+                bound_a = max(core_q, node_core[a], bound_a)
+                bound_b = max(core_q, node_core[a + 1], bound_b)
             want_a = (not _cannot_precede(bound_a, min_index, a, best_key, order, best)
                       and node_comp[a] != cq)
             want_b = (not _cannot_precede(bound_b, min_index, a + 1, best_key, order, best)

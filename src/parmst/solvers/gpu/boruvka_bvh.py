@@ -234,9 +234,10 @@ def _queries(points, order, start, end, lo, hi, min_index, first_leaf, comp, nod
 
 @cuda.jit(cache=True)
 def _queries_warp(points, order, start, end, lo, hi, min_index, first_leaf, comp, node_comp,
-                  core2, node_core, bound, answer, answer_key, worklist):
+                  mutual, core2, node_core, bound, answer, answer_key, worklist):
     """:func:`_queries` with the searches of a warp walking the tree together
-    (:func:`~parmst.solvers.gpu._packet_search.nearest_outside_packet`)."""
+    (:func:`~parmst.solvers.gpu._packet_search.nearest_outside_packet`; ``mutual``: the
+    keys are mutual-reachability distances)."""
     stack = cuda.local.array(STACK, np.int64)
     stack_bound = cuda.local.array(STACK, np.float64)
     count = worklist.shape[0]
@@ -248,8 +249,8 @@ def _queries_warp(points, order, start, end, lo, hi, min_index, first_leaf, comp
         if answer_key[q] > limit:  # lowered since the point was listed
             active = False
         p, key = nearest_outside_packet(points, order, start, end, lo, hi, min_index,
-                                        first_leaf, comp, node_comp, core2, node_core, q, active,
-                                        limit, stack, stack_bound)
+                                        first_leaf, comp, node_comp, mutual, core2, node_core, q,
+                                        active, limit, stack, stack_bound)
         if active:
             if p != NO_POINT:
                 answer[q] = p
@@ -454,16 +455,17 @@ def _solve(x: Any, stats: Stats, min_samples: int | None, leaf_size: int, settin
                 _point_tree.node_minima(tree, core2, node_core)
             runtime.synchronize()
     with stats.compute():
-        result = _rounds(tree, core2, node_core, near, near_key, settings, stats)
+        result = _rounds(tree, mutual, core2, node_core, near, near_key, settings, stats)
     _device.record_device(stats, _memory_bytes(n, d, k, tree.num_nodes))
     return result
 
 
-def _rounds(tree: _point_tree.DeviceTree, core2: Any, node_core: Any, near: Any,
+def _rounds(tree: _point_tree.DeviceTree, mutual: bool, core2: Any, node_core: Any, near: Any,
             near_key: Any, settings: _Settings, stats: Stats
             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Borůvka rounds until one tree spans the points (``near``: the neighbour lists, None
-    under mutual reachability or without lists); the pairs copied back at the end."""
+    """Borůvka rounds until one tree spans the points (``mutual``: the keys are
+    mutual-reachability distances; ``near``: the neighbour lists, None under mutual
+    reachability or without lists); the pairs copied back at the end."""
     n = tree.points.shape[0]
     grid = arrays.launch_grid(n)
     comp = arrays.iota(n)
@@ -503,11 +505,13 @@ def _rounds(tree: _point_tree.DeviceTree, core2: Any, node_core: Any, near: Any,
             _flag_queries[grid](tree.points, tree.order, comp, answer, answer_key, bound, flags)
             worklist = arrays.compact(flags)
             if worklist.shape[0]:
-                queries = _queries_warp if settings.walk == "warp" else _queries
-                queries[_grid(worklist.shape[0])](tree.points, tree.order, tree.start,
-                                                  tree.end, tree.lo, tree.hi, tree.min_index,
-                                                  first_leaf, comp, node_comp, core2, node_core,
-                                                  bound, answer, answer_key, worklist)
+                tree_arrays = (tree.points, tree.order, tree.start, tree.end, tree.lo, tree.hi,
+                               tree.min_index, first_leaf, comp, node_comp)
+                state = (core2, node_core, bound, answer, answer_key, worklist)
+                if settings.walk == "warp":
+                    _queries_warp[_grid(worklist.shape[0])](*tree_arrays, mutual, *state)
+                else:
+                    _queries[_grid(worklist.shape[0])](*tree_arrays, *state)
             runtime.synchronize()
         stats.worklist_sizes.append(int(worklist.shape[0]))
         with stats.phase("hook"):
@@ -525,6 +529,10 @@ def _rounds(tree: _point_tree.DeviceTree, core2: Any, node_core: Any, near: Any,
     with stats.phase("pairs"):
         order = _id_order(first, second, n, settings.pair_sort)
         runtime.synchronize()
-    # In the Forest's own order: the host only checks that it is sorted.
+    # In the Forest's own order: the host only checks that it is sorted. The ends go back
+    # as int32 where every position fits, a third fewer bytes over the bus.
+    ends = kdtree.index_dtype(n)
     with runtime.timed_transfer(stats, "copy_back_time"):
-        return tuple(arrays.gather(values, order).copy_to_host() for values in (first, second, keys))
+        return tuple(arrays.gather(values, order, cuda.device_array(n - 1, dtype=dtype))
+                     .copy_to_host()
+                     for values, dtype in ((first, ends), (second, ends), (keys, np.float64)))
