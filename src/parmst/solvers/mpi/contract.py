@@ -34,7 +34,7 @@ from parmst.kernels.unionfind import find, find_read_only, link_roots
 from parmst.order import id_bits, precedes
 from parmst.solvers.mpi.contracted import Contracted, FirstMinima, RoundEdges
 from parmst.solvers.mpi.held import GIVEN, LOCAL, LOOP, Labels, edge_keys, holder
-from parmst.solvers.mpi.ordered_edges import _run_order, sort_edges
+from parmst.solvers.mpi.ordered_edges import run_order, sort_edges
 from parmst.solvers.mpi.shared_min import lower_min
 from parmst.solvers.mpi.vertex_graph import NO_KEY, NO_POSITION
 from parmst.stats import Stats
@@ -188,7 +188,7 @@ def _key_order(keys: np.ndarray, key_bits: int, cand: np.ndarray) -> np.ndarray:
     if key_bits <= 32:
         key = key.astype(np.uint32)
     if numba.get_num_threads() == 1:
-        return _run_order(key)
+        return run_order(key)
     index = np.arange(len(cand))
     return sort_edges((index, index, key, cand))[0]
 

@@ -87,7 +87,7 @@ def _merge_two(a, b, out, parts):
                     (part + 1) * (na + nb) // parts, 0)
 
 
-def _run_order(key: np.ndarray) -> np.ndarray:
+def run_order(key: np.ndarray) -> np.ndarray:
     """Positions of ``key`` in increasing order, equal keys by position: one sort of
     ``key << 32 | position`` where that fits 64 bits (NumPy's sort of 64-bit words was 9x
     Numba's stable argsort on 2 M keys), else NumPy's stable argsort."""
@@ -133,7 +133,7 @@ def sort_edges(edges: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...]:
     key = edges[2]
     # NumPy's sort lets go of the GIL: one Python thread per run sorts in parallel.
     with ThreadPoolExecutor(runs) as pool:
-        orders = list(pool.map(lambda r: _run_order(key[bounds[r]:bounds[r + 1]]),
+        orders = list(pool.map(lambda r: run_order(key[bounds[r]:bounds[r + 1]]),
                                range(runs)))
     _gather_runs(edges, bounds, np.concatenate(orders), current)
     width = 1
