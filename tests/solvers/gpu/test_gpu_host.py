@@ -107,3 +107,16 @@ def test_device_arrays_are_told_apart_without_importing_anything():
     assert not is_device_array(_FakeDLPack(1))   # kDLCPU
     assert not is_device_array(np.zeros(3))
     assert not is_device_array([1, 2, 3])
+
+
+@pytest.mark.parametrize(("shape", "dtype"), [(0, np.int32), (5, np.float64),
+                                              ((3_000, 1_001), np.int32), (1 << 22, np.uint8)])
+def test_host_arrays_for_large_copies_back_come_with_their_pages_touched(shape, dtype):
+    # runtime.read copies large device arrays into these: the right shape and type, every
+    # byte writable (pages of any size, the last one partly used).
+    from parmst._cuda.host_pages import touched_empty
+
+    out = touched_empty(shape, dtype)
+    assert out.shape == np.empty(shape).shape and out.dtype == dtype and out.flags.c_contiguous
+    out[...] = 7
+    assert (out == 7).all()

@@ -533,6 +533,5 @@ def _rounds(tree: _point_tree.DeviceTree, mutual: bool, core2: Any, node_core: A
     # as int32 where every position fits, a third fewer bytes over the bus.
     ends = kdtree.index_dtype(n)
     with runtime.timed_transfer(stats, "copy_back_time"):
-        return tuple(arrays.gather(values, order, cuda.device_array(n - 1, dtype=dtype))
-                     .copy_to_host()
+        return tuple(runtime.read(arrays.gather(values, order, cuda.device_array(n - 1, dtype)))
                      for values, dtype in ((first, ends), (second, ends), (keys, np.float64)))
