@@ -38,10 +38,13 @@ SCAN_THREADS = runtime.WARP_SIZE if runtime.simulator_active() else 1024
 RADIX_BITS = 4
 RADIX_STEPS = 2 if runtime.simulator_active() else 8
 _BUCKETS = 1 << RADIX_BITS
-#: A digit's count among one step's SCAN_THREADS (<= 1024) items takes 16 bits of a word,
-#: so four digits share a word of the packed scan that ranks a step's items.
-_FIELD_BITS = 16
-_DIGITS_PER_WORD = 4
+#: A digit's count among one step's SCAN_THREADS items (at most SCAN_THREADS) fits in a
+#: field of this many bits; the fields of several digits share a word of the packed scan
+#: that ranks a step's items (63 bits: the sign bit stays clear), and all words of the
+#: sixteen digits are scanned together.
+_FIELD_BITS = SCAN_THREADS.bit_length()
+_DIGITS_PER_WORD = 63 // _FIELD_BITS
+_RANK_WORDS = -(-_BUCKETS // _DIGITS_PER_WORD)
 _I64_MAX = np.int64(2**63 - 1)
 _I64_MIN = np.int64(-(2**63))
 
@@ -441,11 +444,12 @@ def _scatter_digits(keys, values, shift, offsets, keys_out, values_out):
     """Stable scatter of one LSD pass: a block takes a tile in steps of SCAN_THREADS
     consecutive items; an item's place is its digit's next free place in the tile's range
     (``offsets``) plus the number of items of the same digit before it in the step, found
-    by block scans of per-digit counts packed :data:`_DIGITS_PER_WORD` to a word. Reads and
-    writes are consecutive per digit, where one thread walking a tile alone read strided."""
-    buf = cuda.shared.array(SCAN_THREADS, np.int64)
+    by one block scan (Hillis-Steele, all :data:`_RANK_WORDS` words at once) of per-digit
+    counts packed :data:`_DIGITS_PER_WORD` to a word. Reads and writes are consecutive per
+    digit, where one thread walking a tile alone read strided."""
+    buf = cuda.shared.array((_RANK_WORDS, SCAN_THREADS), np.int64)
     base = cuda.shared.array(_BUCKETS, np.int64)
-    step_count = cuda.shared.array(_BUCKETS, np.int64)
+    below = cuda.local.array(_RANK_WORDS, np.int64)
     tid = cuda.threadIdx.x
     m = keys.shape[0]
     tile_size = SCAN_THREADS * RADIX_STEPS
@@ -455,29 +459,38 @@ def _scatter_digits(keys, values, shift, offsets, keys_out, values_out):
     for tile in range(cuda.blockIdx.x, tiles, cuda.gridDim.x):
         if tid < _BUCKETS:
             base[tid] = offsets[tid * tiles + tile]
-        cuda.syncthreads()
         for step in range(RADIX_STEPS):
             e = tile * tile_size + step * SCAN_THREADS + tid
             here = e < m
             digit = np.int64((keys[e] >> shift) & mask) if here else np.int64(-1)
-            rank = np.int64(0)
-            for word in range(_BUCKETS // _DIGITS_PER_WORD):
-                at = (digit % _DIGITS_PER_WORD) * _FIELD_BITS
-                mine = np.int64(1) << at if digit // _DIGITS_PER_WORD == word else np.int64(0)
-                _scan_shared(buf, tid, mine)
-                if mine:
-                    rank = ((buf[tid] - mine) >> at) & field
-                if tid < _DIGITS_PER_WORD:
-                    step_count[word * _DIGITS_PER_WORD + tid] = (
-                        buf[SCAN_THREADS - 1] >> (tid * _FIELD_BITS)) & field
-                cuda.syncthreads()  # every thread has read buf before the next scan writes it
+            word = digit // _DIGITS_PER_WORD
+            at = (digit % _DIGITS_PER_WORD) * _FIELD_BITS
+            mine = np.int64(1) << at
+            for w in range(_RANK_WORDS):
+                buf[w, tid] = mine if w == word else np.int64(0)
+            cuda.syncthreads()
+            reach = 1
+            while reach < SCAN_THREADS:
+                for w in range(_RANK_WORDS):
+                    below[w] = buf[w, tid - reach] if tid >= reach else np.int64(0)
+                cuda.syncthreads()
+                for w in range(_RANK_WORDS):
+                    buf[w, tid] += below[w]
+                cuda.syncthreads()
+                reach *= 2
+            place = np.int64(0)
             if here:
-                keys_out[base[digit] + rank] = keys[e]
-                values_out[base[digit] + rank] = values[e]
-            cuda.syncthreads()
+                place = base[digit] + (((buf[word, tid] - mine) >> at) & field)
+            step_total = np.int64(0)
             if tid < _BUCKETS:
-                base[tid] += step_count[tid]
-            cuda.syncthreads()
+                step_total = (buf[tid // _DIGITS_PER_WORD, SCAN_THREADS - 1]
+                              >> ((tid % _DIGITS_PER_WORD) * _FIELD_BITS)) & field
+            cuda.syncthreads()  # every thread has read buf and base
+            if tid < _BUCKETS:
+                base[tid] += step_total
+            if here:
+                keys_out[place] = keys[e]
+                values_out[place] = values[e]
 
 
 def radix_order(keys: Any, bits: int) -> Any:
