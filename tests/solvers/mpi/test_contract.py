@@ -193,3 +193,18 @@ def test_mpi_filter_fetch_asks_each_repeated_far_end_once_and_stays_exact():
     assert "rmat:scale=12,seed=1 exact True deduplicated True" in done.stdout, out
     assert "seed000-sparse:n=20000,m=30000,seed=1 exact True deduplicated False" \
         in done.stdout, out
+
+
+def test_mpi_filter_estimates_how_often_a_far_end_is_asked():
+    """All distinct: once; each far end asked r times in random order: about r; one hub
+    taking half of the requests: about half of them."""
+    from parmst.solvers.mpi.contract import _repeats
+
+    rng = np.random.default_rng(11)
+    n = 400_000
+    assert _repeats(rng.permutation(n)) == 1.0
+    for r in (2, 8):
+        assert abs(_repeats(rng.permutation(np.repeat(np.arange(n // r), r))) - r) < 0.25 * r
+    hub = np.where(rng.random(n) < 0.5, 7, rng.permutation(n))
+    assert abs(_repeats(hub) - n / 4) < 0.25 * n / 4
+    assert _repeats(np.zeros(0, dtype=np.int64)) == 1.0

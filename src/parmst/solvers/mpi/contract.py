@@ -387,15 +387,29 @@ def _by_local_id(group, label, answer):
 
 
 REPEAT_SAMPLE = 4096
-"""Far ends sampled (evenly spaced) to judge whether the fetch's requests repeat."""
+"""Far ends sampled (evenly spaced) to estimate how often a request repeats."""
 
-REPEATED_BELOW = 0.75
-"""Ask each distinct far end once where fewer than this fraction of the sampled far ends
-are distinct: there a few far ends (R-MAT's hubs) take a large share of the requests.
-On the 2-core VM, 2 ranks x 1 thread, numbering the far ends cost more than it saved on
-a uniform random graph (1.33 M requests, 654 k distinct, 4,096 of 4,096 sampled ones
-distinct; the fetch's CPU 66 -> 78 ms per rank) and saved on R-MAT scale 18 (996 k
-requests, 62 k distinct; 32 -> 30 ms)."""
+REPEATS_AT_LEAST = 4.0
+"""Ask each distinct far end once where a request's far end is asked this many times on
+average, as estimated (:func:`_repeats`). On the 2-core VM, 2 ranks x 1 thread,
+numbering the far ends cost more than it saved on a uniform random graph (1.33 M
+requests to 654 k distinct far ends; the fetch's CPU 66 -> 78 ms per rank) and saved a
+little on R-MAT scale 18 (996 k requests to 62 k; 32 -> 30 ms)."""
+
+
+def _repeats(asked: np.ndarray) -> float:
+    """How many times a request's far end is asked, on average over the requests
+    (``sum f**2 / n`` for far ends asked ``f`` times of ``n``), estimated from the pairs of
+    equal far ends in an evenly spaced sample of :data:`REPEAT_SAMPLE`: a pair of
+    sampled requests asks the same far end with probability ``sum f**2 / n**2``."""
+    n = len(asked)
+    sample = asked[::max(1, n // REPEAT_SAMPLE)]
+    s = len(sample)
+    if s < 2:
+        return 1.0
+    counts = np.unique(sample, return_counts=True)[1]
+    pairs = float((counts * (counts - 1)).sum()) / 2
+    return 1.0 + 2.0 * n * pairs / (s * (s - 1))
 
 
 def _far_labels(channel, asked: np.ndarray, labels: Labels, label: np.ndarray
@@ -404,14 +418,13 @@ def _far_labels(channel, asked: np.ndarray, labels: Labels, label: np.ndarray
     far ends were fetched.
 
     On R-MAT a few hub vertices are the far end of very many cut edges, so most requests
-    repeat. Where a sample says so (:data:`REPEATED_BELOW`), the far ends are numbered as
+    repeat. Where they repeat enough (:data:`REPEATS_AT_LEAST`), the far ends are numbered as
     the owner rounds number their edges' far components
     (:func:`~parmst.solvers.mpi.local_ids.local_ids`, hash parts on the rank's threads),
     each distinct one is asked once, and the replies are placed back by local id; else
     each is asked as it comes, as a numbering costs about what it saves where few repeat.
     """
-    sample = asked[::max(1, len(asked) // REPEAT_SAMPLE)]
-    if len(np.unique(sample)) >= REPEATED_BELOW * len(sample):
+    if _repeats(asked) < REPEATS_AT_LEAST:
         (far_label,) = channel.fetch(asked, None, labels.first, [label], labels.starts)
         return far_label, len(asked)
     n_owned = len(label)
