@@ -400,8 +400,8 @@ little on R-MAT scale 18 (996 k requests to 62 k; 32 -> 30 ms)."""
 def _repeats(asked: np.ndarray) -> float:
     """How many times a request's far end is asked, on average over the requests
     (``sum f**2 / n`` for far ends asked ``f`` times of ``n``), estimated from the pairs of
-    equal far ends in an evenly spaced sample of :data:`REPEAT_SAMPLE`: a pair of
-    sampled requests asks the same far end with probability ``sum f**2 / n**2``."""
+    equal far ends in an evenly spaced sample of :data:`REPEAT_SAMPLE`: two sampled
+    requests ask the same far end with probability ``sum f (f - 1) / (n (n - 1))``."""
     n = len(asked)
     sample = asked[::max(1, n // REPEAT_SAMPLE)]
     s = len(sample)
