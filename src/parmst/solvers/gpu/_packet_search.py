@@ -70,6 +70,16 @@ def _most(flag, voting):
 
 
 @cuda.jit(device=True, inline=True)
+def _child_bounds(lo, hi, v, points, q, need):
+    """The box bounds of node ``v``'s children for the lane's query ``q``, or infinity for
+    both where the lane does not need ``v`` (it still votes on the children with the warp)."""
+    if need:
+        a = 2 * v + 1
+        return _box_distance(lo, hi, a, points, q), _box_distance(lo, hi, a + 1, points, q)
+    return np.inf, np.inf
+
+
+@cuda.jit(device=True, inline=True)
 def _push_children(v, bound_a, bound_b, min_index, want_a, want_b, stack, stack_bound, top):
     """Put node ``v``'s children on the shared stack: each one some lane wants, the one to
     search first for most of those lanes last (it is popped first). A lane searches first
@@ -123,11 +133,9 @@ def nearest_k_packet(points, order, start, end, lo, hi, min_index, first_leaf, q
                 last, last_entry = near_key[q, k - 1], near[q, k - 1]
             continue
         a = 2 * v + 1
-        bound_a = bound_b = np.inf
+        bound_a, bound_b = _child_bounds(lo, hi, v, points, q, need)
         want_a = want_b = False
         if need:
-            bound_a = _box_distance(lo, hi, a, points, q)
-            bound_b = _box_distance(lo, hi, a + 1, points, q)
             want_a = not _cannot_precede(bound_a, min_index, a, last, order, last_entry)
             want_b = not _cannot_precede(bound_b, min_index, a + 1, last, order, last_entry)
         top = _push_children(v, bound_a, bound_b, min_index, want_a, want_b, stack,
@@ -171,11 +179,9 @@ def nearest_outside_packet(points, order, start, end, lo, hi, min_index, first_l
                             best, best_key, best_id = p, key, ident
             continue
         a = 2 * v + 1
-        bound_a = bound_b = np.inf
+        bound_a, bound_b = _child_bounds(lo, hi, v, points, q, need)
         want_a = want_b = False
         if need:
-            bound_a = _box_distance(lo, hi, a, points, q)
-            bound_b = _box_distance(lo, hi, a + 1, points, q)
             if mutual:
                 bound_a = max(core_q, node_core[a], bound_a)
                 bound_b = max(core_q, node_core[a + 1], bound_b)
