@@ -10,13 +10,14 @@ spanning forest of the whole graph. So
    and unlike the owners of ``src`` alone they do not pile the edges of
    generators that write the smaller end first on the lowest ranks) with the
    best one-process solver on its threads, over the vertices those edges touch,
-   numbered ``0 .. k - 1`` (:mod:`~parmst.solvers.mpi.touched`) (``merge-local``);
+   numbered ``0 .. k - 1`` (:mod:`~parmst.solvers.mpi.touched`) (phases
+   ``merge-mine``, ``merge-solve``, ``merge-order``, ``merge-ends``);
 2. at step ``k`` (``ceil(log2 p)`` steps), each rank ``r`` still holding a
    forest with bit ``k`` set sends it, as global ends, weight key and edge id
    in ``(key, id)`` order, to rank ``r - 2**k``, which keeps the forest of
    the union of the two: one union-find scan (one array, roots holding minus
    their size) over the merge of the two ordered lists, the merge and the
-   gather of the kept edges on the rank's threads (``merge-step-k``); a
+   gather of the kept edges on the rank's threads (``merge-step-k-*``); a
    forest has at most ``n - 1``
    edges, so a merge never reads more than ``2 (n - 1)``;
 3. rank 0 then holds the whole forest and sends every rank the ids of its
@@ -135,6 +136,12 @@ def _take_mine(ls, ld, ids, first, stop, starts, src, dst, weight, numbered, bit
                 j += 1
 
 
+def _id_dtype(dg: DistributedGraph) -> np.dtype:
+    """The edge ids' dtype in the merge: int32 where every id fits, so that taking the
+    rank's edges, the messages and the steps' merges move 16 bytes an edge, not 20."""
+    return index_dtype_for(dg.num_edges, 0)
+
+
 def _mine(dg: DistributedGraph) -> tuple[tuple[np.ndarray, ...], Numbering]:
     """The held edges this rank merges (src, dst, weight, id; ids increasing), those whose
     holder end (:func:`~parmst.solvers.mpi.held.holder`) it owns, self-loops left out,
@@ -157,7 +164,7 @@ def _mine(dg: DistributedGraph) -> tuple[tuple[np.ndarray, ...], Numbering]:
     count, k = int(starts[-1, 0]), len(numbering.touched)
     ends = index_dtype_for(k, count)
     out = (np.empty(count, dtype=ends), np.empty(count, dtype=ends),
-           np.empty(count, dtype=dg.weight.dtype), np.empty(count, dtype=dg.edge_ids.dtype))
+           np.empty(count, dtype=dg.weight.dtype), np.empty(count, dtype=_id_dtype(dg)))
     # Every vertex touched (dense graphs): the numbers are the ids, and no lookup is made.
     _take_mine(*args, starts, dg.src, dg.dst, dg.weight, k < dg.num_vertices, numbering.bits,
                numbering.before, *out)
@@ -179,7 +186,7 @@ def _kruskal_in_key_order(src: np.ndarray, dst: np.ndarray, weight: np.ndarray,
 
 
 def _local_forest(edges: tuple[np.ndarray, ...], num_vertices: int, local_solver: str,
-                  threads: int) -> tuple[np.ndarray, ...]:
+                  threads: int, stats: Stats | None = None) -> tuple[np.ndarray, ...]:
     """The minimum spanning forest of ``edges`` (src, dst, weight, id; ids increasing) as
     src, dst, weight key (:func:`~parmst.order.weight_keys`) and id, in ``(key, id)`` order.
 
@@ -188,24 +195,30 @@ def _local_forest(edges: tuple[np.ndarray, ...], num_vertices: int, local_solver
     forest (in position order: one check, a sort only if it is not) is put in
     it by :func:`~parmst.solvers.mpi.ordered_edges.sort_edges` on the rank's
     threads. The forest's fields are taken in one parallel pass
-    (:func:`~parmst.solvers.mpi.ordered_edges.take_edges`).
+    (:func:`~parmst.solvers.mpi.ordered_edges.take_edges`). ``stats`` gets the
+    phases ``merge-solve`` (the solver) and ``merge-order`` (the rest).
     """
+    stats = stats if stats is not None else Stats()
     src, dst, weight, _ = edges
     graph = Graph(src, dst, weight, num_vertices)
     name = local_solver_name(graph, local_solver, threads)
     if name == "kruskal/serial":
-        kept = _kruskal_in_key_order(src, dst, weight, num_vertices)
-        fields = take_edges(edges, kept)
-        return (*fields[:2], weight_keys(fields[2]), fields[3])
+        with stats.phase("merge-solve"):
+            kept = _kruskal_in_key_order(src, dst, weight, num_vertices)
+        with stats.phase("merge-order"):
+            fields = take_edges(edges, kept)
+            return (*fields[:2], weight_keys(fields[2]), fields[3])
     options = {"filter_target": DENSE_SHARE_FILTER_TARGET} if name == "ecl/cpu" \
         and len(src) >= DENSE_SHARE_DEGREE * num_vertices else {}
-    kept = in_id_order(solve_locally(graph, name, threads, options), len(src))
-    fields = take_edges(edges, kept)
-    return sort_edges((*fields[:2], weight_keys(fields[2]), fields[3]))
+    with stats.phase("merge-solve"):
+        kept = solve_locally(graph, name, threads, options)
+    with stats.phase("merge-order"):
+        fields = take_edges(edges, in_id_order(kept, len(src)))
+        return sort_edges((*fields[:2], weight_keys(fields[2]), fields[3]))
 
 
 def _step(dg: DistributedGraph, k: int, forest: tuple[np.ndarray, ...],
-          parent: np.ndarray) -> tuple[np.ndarray, ...] | None:
+          parent: np.ndarray, stats: Stats) -> tuple[np.ndarray, ...] | None:
     """Step ``k`` of the tree: send ``forest`` to ``rank - 2**k`` (returns None), or receive
     from ``rank + 2**k`` and return the forest of both, or keep ``forest`` as it is.
 
@@ -216,21 +229,32 @@ def _step(dg: DistributedGraph, k: int, forest: tuple[np.ndarray, ...],
     (:mod:`~parmst.solvers.mpi.ordered_edges`); the scan between them is
     serial (Kruskal's, :func:`~parmst.kernels.unionfind.scan_sorted`), but
     reads the ends in sequence. ``parent`` is the solve's one-array union-find
-    over the vertices, reset for the step (:func:`_reset`).
+    over the vertices, reset for the step (:func:`_reset_all`). ``stats`` gets the
+    step's phases ``merge-step-k-send`` or ``-recv`` (the wait for the partner's
+    forest included), ``-merge``, ``-scan`` (the reset included) and ``-gather``.
     """
     channel, rank, bit = dg.channel, dg.rank, 1 << k
+    phase = f"merge-step-{k}"
     if rank & bit:
-        channel.send_arrays(forest, rank - bit)
+        with stats.phase(f"{phase}-send"):
+            channel.send_arrays(forest, rank - bit)
         return None
     if rank + bit >= channel.size:
         return forest
-    other = channel.recv_arrays(rank + bit, [a.dtype for a in forest])
-    _reset(parent, (forest, other))
-    return forest_of_two(forest, other, parent)
+    with stats.phase(f"{phase}-scan"):  # while the partner may still be solving
+        filled = _reset_all(parent, 2 * len(forest[0]))
+    with stats.phase(f"{phase}-recv"):
+        other = channel.recv_arrays(rank + bit, [a.dtype for a in forest])
+    with stats.phase(f"{phase}-scan"):
+        if not filled:
+            for edges in (forest, other):
+                reset_at(edges[0], edges[1], parent)
+    return forest_of_two(forest, other, parent, stats, phase)
 
 
 def forest_of_two(a: tuple[np.ndarray, ...], b: tuple[np.ndarray, ...],
-                  parent: np.ndarray) -> tuple[np.ndarray, ...]:
+                  parent: np.ndarray, stats: Stats | None = None,
+                  phase: str = "merge") -> tuple[np.ndarray, ...]:
     """The minimum spanning forest of two forests' edges (``src, dst, key, id`` each, in
     ``(key, id)`` order, no id in both), in that order: Kruskal's scan over their merge.
 
@@ -238,12 +262,16 @@ def forest_of_two(a: tuple[np.ndarray, ...], b: tuple[np.ndarray, ...],
     must hold -1 (a singleton) at every end of both. The scan stays serial on any
     number of threads: Blelloch et al.'s deterministic reservations (exact, parallel)
     and ecl/cpu on the union both cost several times the scan on the merged forests
-    (docs/mpi.md).
+    (docs/mpi.md). ``stats`` gets the phases ``<phase>-merge``, ``-scan`` and ``-gather``.
     """
-    merged = merge_edges(a, b)
-    kept = np.empty(len(merged[0]), dtype=np.int64)
-    kept = kept[:scan_sorted(merged[0], merged[1], parent, kept, 0)]
-    return take_edges(merged, kept)
+    stats = stats if stats is not None else Stats()
+    with stats.phase(f"{phase}-merge"):
+        merged = merge_edges(a, b)
+    with stats.phase(f"{phase}-scan"):
+        kept = np.empty(len(merged[0]), dtype=np.int64)
+        kept = kept[:scan_sorted(merged[0], merged[1], parent, kept, 0)]
+    with stats.phase(f"{phase}-gather"):
+        return take_edges(merged, kept)
 
 
 # A merge step resets its union-find at the two forests' endpoints one by one, or all of
@@ -260,14 +288,15 @@ def _singletons(parent):
         parent[v] = -1
 
 
-def _reset(parent: np.ndarray, forests: tuple[tuple, ...]) -> None:
-    """Make the union-find ``parent`` singletons at the ``forests``' endpoints (see
-    :data:`RESET_ALL_SHARE`)."""
-    if RESET_ALL_SHARE * sum(len(f[0]) for f in forests) >= len(parent):
+def _reset_all(parent: np.ndarray, edges: int) -> bool:
+    """Make every vertex of the union-find ``parent`` a singleton where a step of about
+    ``edges`` edges would reset at least :data:`RESET_ALL_SHARE` of them at its endpoints;
+    whether it did. The receiver guesses ``edges`` as twice its own forest, so that the
+    fill runs before the partner's forest arrives."""
+    if RESET_ALL_SHARE * edges >= len(parent):
         _singletons(parent)
-        return
-    for forest in forests:
-        reset_at(forest[0], forest[1], parent)
+        return True
+    return False
 
 
 def _shares(dg: DistributedGraph, forest: tuple[np.ndarray, ...] | None) -> np.ndarray:
@@ -280,10 +309,10 @@ def _shares(dg: DistributedGraph, forest: tuple[np.ndarray, ...] | None) -> np.n
         ids = ids[group_order(owner, channel.size)]
         counts = np.bincount(owner, minlength=channel.size)
     else:
-        ids = np.zeros(0, dtype=np.int64)
+        ids = np.zeros(0, dtype=_id_dtype(dg))
         counts = np.zeros(channel.size, dtype=np.int64)
     (mine,), _ = channel.alltoallv([ids], counts)
-    return np.sort(mine)  # the forest came in key order
+    return np.sort(mine).astype(np.int64, copy=False)  # the forest came in key order
 
 
 def merge_held(dg: DistributedGraph, stats: Stats, local_solver: str, threads: int
@@ -294,8 +323,12 @@ def merge_held(dg: DistributedGraph, stats: Stats, local_solver: str, threads: i
     ----------
     dg : DistributedGraph
     stats : Stats
-        Gets the phases ``merge-local``, ``merge-step-k`` (one per tree step) and
-        ``merge-shares``.
+        Gets the phases of the local forest, ``merge-mine`` (taking the rank's edges
+        and numbering their ends), ``merge-solve`` (the local solver), ``merge-order``
+        (the forest's fields in ``(key, id)`` order) and ``merge-ends`` (its ends back
+        to vertex ids); of each tree step ``k`` that the rank takes part in,
+        ``merge-step-k-send`` or ``merge-step-k-recv``, ``-merge``, ``-scan`` and
+        ``-gather`` (:func:`_step`); and ``merge-shares``.
     local_solver : str
         The one-process solver of the rank's local forest (see
         :func:`~parmst.solvers.mpi.contract.solve_locally`); the merge steps need
@@ -308,18 +341,18 @@ def merge_held(dg: DistributedGraph, stats: Stats, local_solver: str, threads: i
     ndarray
         The forest's ids among this rank's primary edges, increasing.
     """
-    with stats.phase("merge-local"):
+    with stats.phase("merge-mine"):
         edges, numbering = _mine(dg)
-        forest = _local_forest(edges, len(numbering.touched), local_solver, threads)
-        del edges
+    forest = _local_forest(edges, len(numbering.touched), local_solver, threads, stats)
+    del edges
+    with stats.phase("merge-ends"):
         forest = (vertices_of(numbering, forest[0]), vertices_of(numbering, forest[1]),
                   *forest[2:])
     stats.extra["merge_touched_vertices"] = len(numbering.touched)
     # The steps' union-find over all the vertices, allocated once; each step resets it.
     parent = np.empty(dg.num_vertices, dtype=index_dtype_for(dg.num_vertices, 0))
     for k in range(max(0, (dg.size - 1).bit_length())):
-        with stats.phase(f"merge-step-{k}"):
-            if forest is not None:
-                forest = _step(dg, k, forest, parent)
+        if forest is not None:
+            forest = _step(dg, k, forest, parent, stats)
     with stats.phase("merge-shares"):
         return _shares(dg, forest)
