@@ -14,11 +14,14 @@ from parmst import Graph, Stats, minimum_spanning_forest
 from parmst._threads import using_threads
 from parmst.kernels.unionfind import reset_at
 from parmst.order import weight_keys
+from parmst.solvers.cpu import _ecl_compiled
 from parmst.solvers.mpi.forest_merge import (
     DENSE_SHARE_DEGREE,
+    TWO_THREAD_ECL_DEGREE,
     _local_forest,
     forest_of_two,
     merge_fits,
+    share_solver,
 )
 
 HERE = Path(__file__).resolve().parent
@@ -82,19 +85,34 @@ def test_local_forest_comes_in_key_and_id_order(solver, threads):
     assert (got[2] == weight_keys(want[2])).all() and len(got[2]) > 40
 
 
+def test_share_solver_follows_the_threads_and_the_share_shape():
+    """One thread: Kruskal; two: ecl/cpu from TWO_THREAD_ECL_DEGREE edges per vertex (where
+    its kernels are compiled), else Kruskal; a named solver is kept."""
+    def ring(n, m):
+        return Graph(np.arange(m) % n, (np.arange(m) + 1) % n, np.ones(m), n)
+
+    dense, sparse = ring(10, 10 * TWO_THREAD_ECL_DEGREE), ring(10, 10 * TWO_THREAD_ECL_DEGREE - 1)
+    assert share_solver(dense, "auto", 1) == "kruskal/serial"
+    assert share_solver(sparse, "auto", 2) == "kruskal/serial"
+    assert share_solver(dense, "auto", 2) == ("ecl/cpu" if _ecl_compiled() else "kruskal/serial")
+    assert share_solver(sparse, "ecl/cpu", 2) == "ecl/cpu"
+
+
 def test_local_forest_of_a_dense_share_is_exact():
     """A share with at least DENSE_SHARE_DEGREE edges per vertex runs ecl/cpu with its own
-    filter target; the forest is still Kruskal's, in (weight, id) order."""
+    filter target (forced on one thread, "auto"'s pick on two); the forest is still
+    Kruskal's, in (weight, id) order."""
     rng = np.random.default_rng(11)
     n = 12
     m = DENSE_SHARE_DEGREE * n
     src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
     weight = rng.integers(0, 50, m).astype(np.int32)
     ids = np.sort(rng.permutation(2 * m)[:m])
-    with using_threads(1, Stats()):
-        got = _local_forest((src, dst, weight, ids), n, "ecl/cpu", 1)
     want = _ordered_forest(src, dst, weight, ids, n)
-    assert got[3].tolist() == want[3].tolist() and len(got[3]) == n - 1
+    for solver, threads in (("ecl/cpu", 1), ("auto", 2)):
+        with using_threads(threads, Stats()):
+            got = _local_forest((src, dst, weight, ids), n, solver, threads)
+        assert got[3].tolist() == want[3].tolist() and len(got[3]) == n - 1
 
 
 @pytest.mark.parametrize("ranks", [3, 4])

@@ -46,6 +46,7 @@ from parmst.distributed import DistributedGraph
 from parmst.graph import Graph, index_dtype_for
 from parmst.kernels.unionfind import reset_at, scan_in_order, scan_sorted
 from parmst.order import canonical_order_or_none, weight_keys
+from parmst.solvers.cpu import _ecl_compiled
 from parmst.solvers.mpi.contract import local_solver_name, solve_locally
 from parmst.solvers.mpi.gather import in_id_order
 from parmst.solvers.mpi.held import GIVEN, LOCAL, edge_kind, vertex_labels
@@ -185,6 +186,37 @@ def _kruskal_in_key_order(src: np.ndarray, dst: np.ndarray, weight: np.ndarray,
     return chosen[:scan_in_order(order, src, dst, parent, chosen, 0)]
 
 
+# On two threads the share's shape picks its solver: ecl/cpu from this many edges per touched
+# vertex, else kruskal/serial. Measured on 2 cores (docs/mpi.md), the forest in key order,
+# median of 7: R-MAT shares of 9.2-14.7 edges per touched vertex ecl/cpu 96-158 ms against
+# Kruskal's 115-280 ms; R-MAT shares of 4.2 and 6.0, uniform random of 1.7 and 5.0 and a road
+# share of 1.4: Kruskal 1.1-1.9x faster. (The registry's pick follows the host's cores, not
+# the rank's threads: Kruskal on this 2-core VM, ecl/cpu on 8 cores or more, for any share.)
+# One thread keeps Kruskal, more than two the registry's pick (not measured here).
+TWO_THREAD_ECL_DEGREE = 8
+
+
+def share_solver(graph: Graph, local_solver: str, threads: int) -> str:
+    """The one-process solver of a rank's local forest: :data:`TWO_THREAD_ECL_DEGREE`'s rule
+    where ``local_solver`` is ``"auto"`` on two threads and ecl/cpu's kernels are compiled
+    (else Kruskal's run would end before their compilation), else
+    :func:`~parmst.solvers.mpi.contract.local_solver_name`'s pick.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from parmst import Graph
+    >>> ring = Graph(np.arange(4), (np.arange(4) + 1) % 4, np.ones(4), 4)
+    >>> share_solver(ring, "auto", 2), share_solver(ring, "ecl/cpu", 2)
+    ('kruskal/serial', 'ecl/cpu')
+    """
+    if local_solver != "auto" or threads != 2:
+        return local_solver_name(graph, local_solver, threads)
+    if graph.num_edges >= TWO_THREAD_ECL_DEGREE * graph.num_vertices and _ecl_compiled():
+        return "ecl/cpu"
+    return "kruskal/serial"
+
+
 def _local_forest(edges: tuple[np.ndarray, ...], num_vertices: int, local_solver: str,
                   threads: int, stats: Stats | None = None) -> tuple[np.ndarray, ...]:
     """The minimum spanning forest of ``edges`` (src, dst, weight, id; ids increasing) as
@@ -201,7 +233,7 @@ def _local_forest(edges: tuple[np.ndarray, ...], num_vertices: int, local_solver
     stats = stats if stats is not None else Stats()
     src, dst, weight, _ = edges
     graph = Graph(src, dst, weight, num_vertices)
-    name = local_solver_name(graph, local_solver, threads)
+    name = share_solver(graph, local_solver, threads)
     if name == "kruskal/serial":
         with stats.phase("merge-solve"):
             kept = _kruskal_in_key_order(src, dst, weight, num_vertices)
