@@ -51,7 +51,14 @@ from parmst.solvers.mpi.contract import local_solver_name, solve_locally
 from parmst.solvers.mpi.gather import in_id_order
 from parmst.solvers.mpi.held import GIVEN, LOCAL, edge_kind, vertex_labels
 from parmst.solvers.mpi.ordered_edges import merge_edges, sort_edges, take_edges
-from parmst.solvers.mpi.touched import Numbering, number_of, number_touched, vertices_of
+from parmst.solvers.mpi.touched import (
+    Numbering,
+    mark,
+    marked_bitmaps,
+    number_of,
+    number_touched,
+    vertices_of,
+)
 from parmst.stats import Stats
 
 # rounds="auto" merges forests when 2 (n - 1), the most edges a merge reads, is at most this
@@ -101,18 +108,23 @@ def _is_mine(s, d, edge_id, first, stop):
 
 
 @numba.njit(parallel=True, cache=True)
-def _count_mine(ls, ld, ids, first, stop, src, dst, marks):
+def _count_mine(ls, ld, ids, first, stop, src, dst, rows):
     """Per block of held edges, how many this rank merges (:func:`_is_mine`); their ends
-    ``src``, ``dst`` marked in ``marks`` (a byte per vertex)."""
+    ``src``, ``dst`` marked in the bitmaps ``rows``
+    (:func:`~parmst.solvers.mpi.touched.marked_bitmaps`), the blocks cut into one run of
+    consecutive blocks per row, each run marking in its own row."""
     blocks = num_blocks(len(ls))
     counts = np.zeros((blocks, 1), dtype=np.int64)
-    for b in numba.prange(blocks):
-        lo, hi = block_span(b, len(ls))
-        for e in range(lo, hi):
-            if _is_mine(ls[e], ld[e], ids[e], first, stop):
-                counts[b, 0] += 1
-                marks[src[e]] = 1  # every thread writes 1: the races are harmless
-                marks[dst[e]] = 1
+    parts = rows.shape[0]
+    for part in numba.prange(parts):
+        row = rows[part]
+        for b in range(part * blocks // parts, (part + 1) * blocks // parts):
+            lo, hi = block_span(b, len(ls))
+            for e in range(lo, hi):
+                if _is_mine(ls[e], ld[e], ids[e], first, stop):
+                    counts[b, 0] += 1
+                    mark(row, src[e])
+                    mark(row, dst[e])
     return counts
 
 
@@ -148,7 +160,8 @@ def _mine(dg: DistributedGraph) -> tuple[tuple[np.ndarray, ...], Numbering]:
     holder end (:func:`~parmst.solvers.mpi.held.holder`) it owns, self-loops left out,
     with their ends numbered ``0 .. k - 1`` over the ``k`` vertices they touch; and that
     :class:`~parmst.solvers.mpi.touched.Numbering`. Two passes on the rank's threads:
-    count per block and mark the ends, then write from each block's offset.
+    count per block and mark the ends (a bitmap per thread), then write from each
+    block's offset.
 
     The local solver then works over the ``k`` touched vertices, not all ``n``: ecl/cpu's
     per-vertex passes and its filter's target of one light edge per vertex follow the
@@ -158,10 +171,10 @@ def _mine(dg: DistributedGraph) -> tuple[tuple[np.ndarray, ...], Numbering]:
     """
     labels = vertex_labels(dg)
     args = (labels.src, labels.dst, dg.edge_ids, labels.first, labels.stop)
-    marks = np.zeros(dg.num_vertices, dtype=np.uint8)
-    starts = exclusive_sums(_count_mine(*args, dg.src, dg.dst, marks))
-    numbering = number_touched(marks)
-    del marks
+    rows = marked_bitmaps(numba.get_num_threads(), dg.num_vertices)
+    starts = exclusive_sums(_count_mine(*args, dg.src, dg.dst, rows))
+    numbering = number_touched(rows)
+    del rows
     count, k = int(starts[-1, 0]), len(numbering.touched)
     ends = index_dtype_for(k, count)
     out = (np.empty(count, dtype=ends), np.empty(count, dtype=ends),
