@@ -49,7 +49,7 @@ from parmst.order import canonical_order_or_none, weight_keys
 from parmst.solvers.cpu import _ecl_compiled
 from parmst.solvers.mpi.contract import local_solver_name, solve_locally
 from parmst.solvers.mpi.gather import in_id_order
-from parmst.solvers.mpi.held import GIVEN, LOCAL, edge_kind, vertex_labels
+from parmst.solvers.mpi.held import holder, vertex_labels
 from parmst.solvers.mpi.ordered_edges import merge_edges, sort_edges, take_edges
 from parmst.solvers.mpi.touched import (
     Numbering,
@@ -102,9 +102,17 @@ def merge_fits(num_vertices: int, num_edges: int, ranks: int,
 @numba.njit(cache=True, inline="always")
 def _is_mine(s, d, edge_id, first, stop):
     """Whether this rank (labels ``first .. stop - 1``) merges a held edge with range labels
-    ``s``, ``d``: a non-loop edge whose holder end it owns (``LOCAL`` or ``GIVEN``)."""
-    kind = edge_kind(np.int64(s), np.int64(d), edge_id, first, stop)
-    return kind == LOCAL or kind == GIVEN
+    ``s``, ``d``: a non-loop edge whose holder end (:func:`~parmst.solvers.mpi.held.holder`)
+    it owns, i.e. :func:`~parmst.solvers.mpi.held.edge_kind` ``LOCAL`` or ``GIVEN`` (an
+    edge with both ends here has its holder end here).
+
+    One select and three comparisons joined without a branch: ``edge_kind``'s chain
+    of tests was mispredicted where the kinds come in no pattern (a uniform random
+    share of 4.5 M held edges: counting 57 -> 33 ms, taking 65 -> 42 ms; R-MAT scale
+    20, 11.7 M: 44 -> 37 and 63 -> 56 ms; CPU time, one thread).
+    """
+    held_at = holder(s, d, edge_id)
+    return (s != d) & (first <= held_at) & (held_at < stop)
 
 
 @numba.njit(parallel=True, cache=True)
