@@ -22,6 +22,7 @@ import numba
 import numpy as np
 
 from parmst._forest_kernels import marked_ascending
+from parmst._prefetch import prefetch
 
 
 @numba.njit(cache=True, inline="always")
@@ -70,6 +71,13 @@ def link_roots(parent, ru, rv):
     return ru
 
 
+# How many edges ahead :func:`scan_sorted` asks for the union-find at the ends
+# (:func:`parmst._prefetch.prefetch`). Two forests merged by the MPI forest merge, scanned
+# on one thread (CPU time): 3.5 M edges over 2 M vertices 77 -> 58 ms (16 ahead 60, 32
+# ahead 64), 1.07 M over 1 M vertices 17.7 -> 12.8 ms.
+SCAN_PREFETCH_DISTANCE = 8
+
+
 @numba.njit(cache=True)
 def scan_sorted(src, dst, parent, chosen, count):
     """Shou and He Listing 2 lines 11-16 on edges already in order: take each unless it
@@ -89,9 +97,13 @@ def scan_sorted(src, dst, parent, chosen, count):
     ([0, 2], -3)
     """
     capacity = len(chosen)
+    ahead = len(src) - SCAN_PREFETCH_DISTANCE
     for k in range(len(src)):
         if count == capacity:
             break
+        if k < ahead:  # the union-find at a later edge's ends, read while this one is done
+            prefetch(parent, src[k + SCAN_PREFETCH_DISTANCE])
+            prefetch(parent, dst[k + SCAN_PREFETCH_DISTANCE])
         u, v = src[k], dst[k]
         # Ends under one parent close a cycle: no find. Where hubs repeat from edge to edge
         # (R-MAT, social graphs) most edges end so, and a find's halving store there (a

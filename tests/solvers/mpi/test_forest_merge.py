@@ -14,12 +14,17 @@ from parmst import Graph, Stats, minimum_spanning_forest
 from parmst._threads import using_threads
 from parmst.kernels.unionfind import reset_at
 from parmst.order import weight_keys
+from parmst.solvers.cpu import _ecl_compiled
 from parmst.solvers.mpi.forest_merge import (
     DENSE_SHARE_DEGREE,
+    TWO_THREAD_ECL_DEGREE,
+    _is_mine,
     _local_forest,
     forest_of_two,
     merge_fits,
+    share_solver,
 )
+from parmst.solvers.mpi.held import GIVEN, LOCAL, edge_kind
 
 HERE = Path(__file__).resolve().parent
 
@@ -29,6 +34,17 @@ def test_merge_rule_bounds_a_merge_by_a_share_of_the_edges():
     assert merge_fits(1 << 22, 1 << 26, 16) and not merge_fits(1 << 22, 1 << 26, 32)  # RMAT 22
     assert merge_fits(11, 20, 2) and not merge_fits(11, 19, 2)  # 2 (n - 1) = 20 against 2 m / p
     assert merge_fits(11, 40, 2, factor=1.0) and not merge_fits(11, 39, 2, factor=1.0)
+
+
+def test_a_rank_merges_the_edges_it_gives_or_holds_whole():
+    """The merge's branch-free test is edge_kind's LOCAL or GIVEN, on every kind of edge:
+    loops here and elsewhere, ends on both sides of the range's bounds, odd and even ids."""
+    first, stop = 4, 9
+    for s in range(12):
+        for d in range(12):
+            for edge_id in (6, 7):
+                assert bool(_is_mine(np.int32(s), np.int32(d), np.int64(edge_id), first, stop)) \
+                    == (edge_kind(s, d, edge_id, first, stop) in (LOCAL, GIVEN))
 
 
 def _ordered_forest(src, dst, weight, ids, n):
@@ -82,19 +98,34 @@ def test_local_forest_comes_in_key_and_id_order(solver, threads):
     assert (got[2] == weight_keys(want[2])).all() and len(got[2]) > 40
 
 
+def test_share_solver_follows_the_threads_and_the_share_shape():
+    """One thread: Kruskal; two: ecl/cpu from TWO_THREAD_ECL_DEGREE edges per vertex (where
+    its kernels are compiled), else Kruskal; a named solver is kept."""
+    def ring(n, m):
+        return Graph(np.arange(m) % n, (np.arange(m) + 1) % n, np.ones(m), n)
+
+    dense, sparse = ring(10, 10 * TWO_THREAD_ECL_DEGREE), ring(10, 10 * TWO_THREAD_ECL_DEGREE - 1)
+    assert share_solver(dense, "auto", 1) == "kruskal/serial"
+    assert share_solver(sparse, "auto", 2) == "kruskal/serial"
+    assert share_solver(dense, "auto", 2) == ("ecl/cpu" if _ecl_compiled() else "kruskal/serial")
+    assert share_solver(sparse, "ecl/cpu", 2) == "ecl/cpu"
+
+
 def test_local_forest_of_a_dense_share_is_exact():
     """A share with at least DENSE_SHARE_DEGREE edges per vertex runs ecl/cpu with its own
-    filter target; the forest is still Kruskal's, in (weight, id) order."""
+    filter target (forced on one thread, "auto"'s pick on two); the forest is still
+    Kruskal's, in (weight, id) order."""
     rng = np.random.default_rng(11)
     n = 12
     m = DENSE_SHARE_DEGREE * n
     src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
     weight = rng.integers(0, 50, m).astype(np.int32)
     ids = np.sort(rng.permutation(2 * m)[:m])
-    with using_threads(1, Stats()):
-        got = _local_forest((src, dst, weight, ids), n, "ecl/cpu", 1)
     want = _ordered_forest(src, dst, weight, ids, n)
-    assert got[3].tolist() == want[3].tolist() and len(got[3]) == n - 1
+    for solver, threads in (("ecl/cpu", 1), ("auto", 2)):
+        with using_threads(threads, Stats()):
+            got = _local_forest((src, dst, weight, ids), n, solver, threads)
+        assert got[3].tolist() == want[3].tolist() and len(got[3]) == n - 1
 
 
 @pytest.mark.parametrize("ranks", [3, 4])

@@ -10,13 +10,14 @@ spanning forest of the whole graph. So
    and unlike the owners of ``src`` alone they do not pile the edges of
    generators that write the smaller end first on the lowest ranks) with the
    best one-process solver on its threads, over the vertices those edges touch,
-   numbered ``0 .. k - 1`` (:mod:`~parmst.solvers.mpi.touched`) (``merge-local``);
+   numbered ``0 .. k - 1`` (:mod:`~parmst.solvers.mpi.touched`) (phases
+   ``merge-mine``, ``merge-solve``, ``merge-order``, ``merge-ends``);
 2. at step ``k`` (``ceil(log2 p)`` steps), each rank ``r`` still holding a
    forest with bit ``k`` set sends it, as global ends, weight key and edge id
    in ``(key, id)`` order, to rank ``r - 2**k``, which keeps the forest of
    the union of the two: one union-find scan (one array, roots holding minus
    their size) over the merge of the two ordered lists, the merge and the
-   gather of the kept edges on the rank's threads (``merge-step-k``); a
+   gather of the kept edges on the rank's threads (``merge-step-k-*``); a
    forest has at most ``n - 1``
    edges, so a merge never reads more than ``2 (n - 1)``;
 3. rank 0 then holds the whole forest and sends every rank the ids of its
@@ -43,13 +44,21 @@ from parmst._blocks import block_span, exclusive_sums, num_blocks
 from parmst._mpi.channel import group_order
 from parmst.distributed import DistributedGraph
 from parmst.graph import Graph, index_dtype_for
-from parmst.kernels.unionfind import reset_at, scan_in_order, scan_sorted
+from parmst.kernels.unionfind import reset_at, scan_sorted
 from parmst.order import canonical_order_or_none, weight_keys
+from parmst.solvers.cpu import _ecl_compiled
 from parmst.solvers.mpi.contract import local_solver_name, solve_locally
 from parmst.solvers.mpi.gather import in_id_order
-from parmst.solvers.mpi.held import GIVEN, LOCAL, edge_kind, vertex_labels
+from parmst.solvers.mpi.held import holder, vertex_labels
 from parmst.solvers.mpi.ordered_edges import merge_edges, sort_edges, take_edges
-from parmst.solvers.mpi.touched import Numbering, number_of, number_touched, vertices_of
+from parmst.solvers.mpi.touched import (
+    Numbering,
+    mark,
+    marked_bitmaps,
+    number_of,
+    number_touched,
+    vertices_of,
+)
 from parmst.stats import Stats
 
 # rounds="auto" merges forests when 2 (n - 1), the most edges a merge reads, is at most this
@@ -93,24 +102,37 @@ def merge_fits(num_vertices: int, num_edges: int, ranks: int,
 @numba.njit(cache=True, inline="always")
 def _is_mine(s, d, edge_id, first, stop):
     """Whether this rank (labels ``first .. stop - 1``) merges a held edge with range labels
-    ``s``, ``d``: a non-loop edge whose holder end it owns (``LOCAL`` or ``GIVEN``)."""
-    kind = edge_kind(np.int64(s), np.int64(d), edge_id, first, stop)
-    return kind == LOCAL or kind == GIVEN
+    ``s``, ``d``: a non-loop edge whose holder end (:func:`~parmst.solvers.mpi.held.holder`)
+    it owns, i.e. :func:`~parmst.solvers.mpi.held.edge_kind` ``LOCAL`` or ``GIVEN`` (an
+    edge with both ends here has its holder end here).
+
+    One select and three comparisons joined without a branch: ``edge_kind``'s chain
+    of tests was mispredicted where the kinds come in no pattern (a uniform random
+    share of 4.5 M held edges: counting 57 -> 33 ms, taking 65 -> 42 ms; R-MAT scale
+    20, 11.7 M: 44 -> 37 and 63 -> 56 ms; CPU time, one thread).
+    """
+    held_at = holder(s, d, edge_id)
+    return (s != d) & (first <= held_at) & (held_at < stop)
 
 
 @numba.njit(parallel=True, cache=True)
-def _count_mine(ls, ld, ids, first, stop, src, dst, marks):
+def _count_mine(ls, ld, ids, first, stop, src, dst, rows):
     """Per block of held edges, how many this rank merges (:func:`_is_mine`); their ends
-    ``src``, ``dst`` marked in ``marks`` (a byte per vertex)."""
+    ``src``, ``dst`` marked in the bitmaps ``rows``
+    (:func:`~parmst.solvers.mpi.touched.marked_bitmaps`), the blocks cut into one run of
+    consecutive blocks per row, each run marking in its own row."""
     blocks = num_blocks(len(ls))
     counts = np.zeros((blocks, 1), dtype=np.int64)
-    for b in numba.prange(blocks):
-        lo, hi = block_span(b, len(ls))
-        for e in range(lo, hi):
-            if _is_mine(ls[e], ld[e], ids[e], first, stop):
-                counts[b, 0] += 1
-                marks[src[e]] = 1  # every thread writes 1: the races are harmless
-                marks[dst[e]] = 1
+    parts = rows.shape[0]
+    for part in numba.prange(parts):
+        row = rows[part]
+        for b in range(part * blocks // parts, (part + 1) * blocks // parts):
+            lo, hi = block_span(b, len(ls))
+            for e in range(lo, hi):
+                if _is_mine(ls[e], ld[e], ids[e], first, stop):
+                    counts[b, 0] += 1
+                    mark(row, src[e])
+                    mark(row, dst[e])
     return counts
 
 
@@ -135,12 +157,19 @@ def _take_mine(ls, ld, ids, first, stop, starts, src, dst, weight, numbered, bit
                 j += 1
 
 
+def _id_dtype(dg: DistributedGraph) -> np.dtype:
+    """The edge ids' dtype in the merge: int32 where every id fits, so that taking the
+    rank's edges, the messages and the steps' merges move 16 bytes an edge, not 20."""
+    return index_dtype_for(dg.num_edges, 0)
+
+
 def _mine(dg: DistributedGraph) -> tuple[tuple[np.ndarray, ...], Numbering]:
     """The held edges this rank merges (src, dst, weight, id; ids increasing), those whose
     holder end (:func:`~parmst.solvers.mpi.held.holder`) it owns, self-loops left out,
     with their ends numbered ``0 .. k - 1`` over the ``k`` vertices they touch; and that
     :class:`~parmst.solvers.mpi.touched.Numbering`. Two passes on the rank's threads:
-    count per block and mark the ends, then write from each block's offset.
+    count per block and mark the ends (a bitmap per thread), then write from each
+    block's offset.
 
     The local solver then works over the ``k`` touched vertices, not all ``n``: ecl/cpu's
     per-vertex passes and its filter's target of one light edge per vertex follow the
@@ -150,62 +179,125 @@ def _mine(dg: DistributedGraph) -> tuple[tuple[np.ndarray, ...], Numbering]:
     """
     labels = vertex_labels(dg)
     args = (labels.src, labels.dst, dg.edge_ids, labels.first, labels.stop)
-    marks = np.zeros(dg.num_vertices, dtype=np.uint8)
-    starts = exclusive_sums(_count_mine(*args, dg.src, dg.dst, marks))
-    numbering = number_touched(marks)
-    del marks
+    rows = marked_bitmaps(numba.get_num_threads(), dg.num_vertices)
+    starts = exclusive_sums(_count_mine(*args, dg.src, dg.dst, rows))
+    numbering = number_touched(rows)
+    del rows
     count, k = int(starts[-1, 0]), len(numbering.touched)
     ends = index_dtype_for(k, count)
     out = (np.empty(count, dtype=ends), np.empty(count, dtype=ends),
-           np.empty(count, dtype=dg.weight.dtype), np.empty(count, dtype=dg.edge_ids.dtype))
+           np.empty(count, dtype=dg.weight.dtype), np.empty(count, dtype=_id_dtype(dg)))
     # Every vertex touched (dense graphs): the numbers are the ids, and no lookup is made.
     _take_mine(*args, starts, dg.src, dg.dst, dg.weight, k < dg.num_vertices, numbering.bits,
                numbering.before, *out)
     return out, numbering
 
 
-def _kruskal_in_key_order(src: np.ndarray, dst: np.ndarray, weight: np.ndarray,
-                          num_vertices: int) -> np.ndarray:
-    """Positions of Kruskal's forest of the edges, in the order its scan keeps them: the
-    ``(weight, position)`` order, so no ordering pass follows (kruskal/serial hands its
-    forest back in position order, which would cost a sort here). One union-find array
-    (:func:`~parmst.kernels.unionfind.scan_sorted`)."""
+@numba.njit(cache=True)
+def _scan_in_order(order, src, dst, weight, ids, parent, capacity):
+    """Kruskal's scan (:func:`~parmst.kernels.unionfind.scan_sorted`) over the edges in
+    ``order``: the kept edges' src, dst, weight and id, in that order.
+
+    The ends are gathered in order first, as
+    :func:`~parmst.kernels.unionfind.scan_in_order` does, and the kept edges' ends
+    are read back from those arrays in sequence; only the weight and id are read at
+    random (a share of R-MAT scale 20, 7.8 M edges: 255 -> 248 ms; uniform random,
+    3.0 M edges: 178 -> 158 ms, against the scan then a gather of all four fields; CPU
+    time, one thread).
+    """
+    s, t = src[order], dst[order]
+    kept = np.empty(capacity, dtype=np.int64)
+    count = scan_sorted(s, t, parent, kept, 0)
+    out_src, out_dst = np.empty(count, dtype=s.dtype), np.empty(count, dtype=t.dtype)
+    out_weight, out_ids = np.empty(count, dtype=weight.dtype), np.empty(count, dtype=ids.dtype)
+    for i in range(count):
+        j = kept[i]
+        e = order[j]
+        out_src[i], out_dst[i], out_weight[i], out_ids[i] = s[j], t[j], weight[e], ids[e]
+    return out_src, out_dst, out_weight, out_ids
+
+
+def _kruskal_in_key_order(edges: tuple[np.ndarray, ...], num_vertices: int
+                          ) -> tuple[np.ndarray, ...]:
+    """Kruskal's forest of ``edges`` (src, dst, weight, id), in the order its scan keeps
+    them: the ``(weight, position)`` order, so no ordering pass follows (kruskal/serial
+    hands its forest back in position order, which would cost a sort here). One
+    union-find array (:func:`~parmst.kernels.unionfind.scan_sorted`)."""
+    src, dst, weight, _ = edges
     parent = np.full(num_vertices, -1, dtype=index_dtype_for(num_vertices, 0))
-    chosen = np.empty(max(num_vertices - 1, 0), dtype=np.int64)
+    capacity = max(num_vertices - 1, 0)
     order = canonical_order_or_none(weight)
     if order is None:  # the weights never decrease along the positions
-        return chosen[:scan_sorted(src, dst, parent, chosen, 0)]
-    return chosen[:scan_in_order(order, src, dst, parent, chosen, 0)]
+        chosen = np.empty(capacity, dtype=np.int64)
+        return take_edges(edges, chosen[:scan_sorted(src, dst, parent, chosen, 0)])
+    return _scan_in_order(order, *edges, parent, capacity)
+
+
+# On two threads the share's shape picks its solver: ecl/cpu from this many edges per touched
+# vertex, else kruskal/serial. Measured on 2 cores (docs/mpi.md), the forest in key order,
+# median of 7: R-MAT shares of 9.2-14.7 edges per touched vertex ecl/cpu 96-158 ms against
+# Kruskal's 115-280 ms; R-MAT shares of 4.2 and 6.0, uniform random of 1.7 and 5.0 and a road
+# share of 1.4: Kruskal 1.1-1.9x faster. (The registry's pick follows the host's cores, not
+# the rank's threads: Kruskal on this 2-core VM, ecl/cpu on 8 cores or more, for any share.)
+# One thread keeps Kruskal, more than two the registry's pick (not measured here).
+TWO_THREAD_ECL_DEGREE = 8
+
+
+def share_solver(graph: Graph, local_solver: str, threads: int) -> str:
+    """The one-process solver of a rank's local forest: :data:`TWO_THREAD_ECL_DEGREE`'s rule
+    where ``local_solver`` is ``"auto"`` on two threads and ecl/cpu's kernels are compiled
+    (else Kruskal's run would end before their compilation), else
+    :func:`~parmst.solvers.mpi.contract.local_solver_name`'s pick.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from parmst import Graph
+    >>> ring = Graph(np.arange(4), (np.arange(4) + 1) % 4, np.ones(4), 4)
+    >>> share_solver(ring, "auto", 2), share_solver(ring, "ecl/cpu", 2)
+    ('kruskal/serial', 'ecl/cpu')
+    """
+    if local_solver != "auto" or threads != 2:
+        return local_solver_name(graph, local_solver, threads)
+    if graph.num_edges >= TWO_THREAD_ECL_DEGREE * graph.num_vertices and _ecl_compiled():
+        return "ecl/cpu"
+    return "kruskal/serial"
 
 
 def _local_forest(edges: tuple[np.ndarray, ...], num_vertices: int, local_solver: str,
-                  threads: int) -> tuple[np.ndarray, ...]:
+                  threads: int, stats: Stats | None = None) -> tuple[np.ndarray, ...]:
     """The minimum spanning forest of ``edges`` (src, dst, weight, id; ids increasing) as
     src, dst, weight key (:func:`~parmst.order.weight_keys`) and id, in ``(key, id)`` order.
 
     Positions follow the ids, so a solver's position tie-break is the id's.
-    Kruskal's scan keeps the forest in that order already; another solver's
-    forest (in position order: one check, a sort only if it is not) is put in
-    it by :func:`~parmst.solvers.mpi.ordered_edges.sort_edges` on the rank's
-    threads. The forest's fields are taken in one parallel pass
-    (:func:`~parmst.solvers.mpi.ordered_edges.take_edges`).
+    Kruskal's scan keeps the forest in that order already and takes its fields
+    as it goes; another solver's forest (in position order: one check, a sort
+    only if it is not) is put in it by
+    :func:`~parmst.solvers.mpi.ordered_edges.sort_edges` on the rank's threads,
+    its fields taken first in one parallel pass
+    (:func:`~parmst.solvers.mpi.ordered_edges.take_edges`). ``stats`` gets the
+    phases ``merge-solve`` (the solver) and ``merge-order`` (the rest).
     """
+    stats = stats if stats is not None else Stats()
     src, dst, weight, _ = edges
     graph = Graph(src, dst, weight, num_vertices)
-    name = local_solver_name(graph, local_solver, threads)
+    name = share_solver(graph, local_solver, threads)
     if name == "kruskal/serial":
-        kept = _kruskal_in_key_order(src, dst, weight, num_vertices)
-        fields = take_edges(edges, kept)
-        return (*fields[:2], weight_keys(fields[2]), fields[3])
+        with stats.phase("merge-solve"):  # the forest's fields taken by the scan
+            fields = _kruskal_in_key_order(edges, num_vertices)
+        with stats.phase("merge-order"):
+            return (*fields[:2], weight_keys(fields[2]), fields[3])
     options = {"filter_target": DENSE_SHARE_FILTER_TARGET} if name == "ecl/cpu" \
         and len(src) >= DENSE_SHARE_DEGREE * num_vertices else {}
-    kept = in_id_order(solve_locally(graph, name, threads, options), len(src))
-    fields = take_edges(edges, kept)
-    return sort_edges((*fields[:2], weight_keys(fields[2]), fields[3]))
+    with stats.phase("merge-solve"):
+        kept = solve_locally(graph, name, threads, options)
+    with stats.phase("merge-order"):
+        fields = take_edges(edges, in_id_order(kept, len(src)))
+        return sort_edges((*fields[:2], weight_keys(fields[2]), fields[3]))
 
 
 def _step(dg: DistributedGraph, k: int, forest: tuple[np.ndarray, ...],
-          parent: np.ndarray) -> tuple[np.ndarray, ...] | None:
+          parent: np.ndarray, stats: Stats) -> tuple[np.ndarray, ...] | None:
     """Step ``k`` of the tree: send ``forest`` to ``rank - 2**k`` (returns None), or receive
     from ``rank + 2**k`` and return the forest of both, or keep ``forest`` as it is.
 
@@ -216,21 +308,32 @@ def _step(dg: DistributedGraph, k: int, forest: tuple[np.ndarray, ...],
     (:mod:`~parmst.solvers.mpi.ordered_edges`); the scan between them is
     serial (Kruskal's, :func:`~parmst.kernels.unionfind.scan_sorted`), but
     reads the ends in sequence. ``parent`` is the solve's one-array union-find
-    over the vertices, reset for the step (:func:`_reset`).
+    over the vertices, reset for the step (:func:`_reset_all`). ``stats`` gets the
+    step's phases ``merge-step-k-send`` or ``-recv`` (the wait for the partner's
+    forest included), ``-merge``, ``-scan`` (the reset included) and ``-gather``.
     """
     channel, rank, bit = dg.channel, dg.rank, 1 << k
+    phase = f"merge-step-{k}"
     if rank & bit:
-        channel.send_arrays(forest, rank - bit)
+        with stats.phase(f"{phase}-send"):
+            channel.send_arrays(forest, rank - bit)
         return None
     if rank + bit >= channel.size:
         return forest
-    other = channel.recv_arrays(rank + bit, [a.dtype for a in forest])
-    _reset(parent, (forest, other))
-    return forest_of_two(forest, other, parent)
+    with stats.phase(f"{phase}-scan"):  # while the partner may still be solving
+        filled = _reset_all(parent, 2 * len(forest[0]))
+    with stats.phase(f"{phase}-recv"):
+        other = channel.recv_arrays(rank + bit, [a.dtype for a in forest])
+    with stats.phase(f"{phase}-scan"):
+        if not filled:
+            for edges in (forest, other):
+                reset_at(edges[0], edges[1], parent)
+    return forest_of_two(forest, other, parent, stats, phase)
 
 
 def forest_of_two(a: tuple[np.ndarray, ...], b: tuple[np.ndarray, ...],
-                  parent: np.ndarray) -> tuple[np.ndarray, ...]:
+                  parent: np.ndarray, stats: Stats | None = None,
+                  phase: str = "merge") -> tuple[np.ndarray, ...]:
     """The minimum spanning forest of two forests' edges (``src, dst, key, id`` each, in
     ``(key, id)`` order, no id in both), in that order: Kruskal's scan over their merge.
 
@@ -238,12 +341,16 @@ def forest_of_two(a: tuple[np.ndarray, ...], b: tuple[np.ndarray, ...],
     must hold -1 (a singleton) at every end of both. The scan stays serial on any
     number of threads: Blelloch et al.'s deterministic reservations (exact, parallel)
     and ecl/cpu on the union both cost several times the scan on the merged forests
-    (docs/mpi.md).
+    (docs/mpi.md). ``stats`` gets the phases ``<phase>-merge``, ``-scan`` and ``-gather``.
     """
-    merged = merge_edges(a, b)
-    kept = np.empty(len(merged[0]), dtype=np.int64)
-    kept = kept[:scan_sorted(merged[0], merged[1], parent, kept, 0)]
-    return take_edges(merged, kept)
+    stats = stats if stats is not None else Stats()
+    with stats.phase(f"{phase}-merge"):
+        merged = merge_edges(a, b)
+    with stats.phase(f"{phase}-scan"):
+        kept = np.empty(len(merged[0]), dtype=np.int64)
+        kept = kept[:scan_sorted(merged[0], merged[1], parent, kept, 0)]
+    with stats.phase(f"{phase}-gather"):
+        return take_edges(merged, kept)
 
 
 # A merge step resets its union-find at the two forests' endpoints one by one, or all of
@@ -260,14 +367,15 @@ def _singletons(parent):
         parent[v] = -1
 
 
-def _reset(parent: np.ndarray, forests: tuple[tuple, ...]) -> None:
-    """Make the union-find ``parent`` singletons at the ``forests``' endpoints (see
-    :data:`RESET_ALL_SHARE`)."""
-    if RESET_ALL_SHARE * sum(len(f[0]) for f in forests) >= len(parent):
+def _reset_all(parent: np.ndarray, edges: int) -> bool:
+    """Make every vertex of the union-find ``parent`` a singleton where a step of about
+    ``edges`` edges would reset at least :data:`RESET_ALL_SHARE` of them at its endpoints;
+    whether it did. The receiver guesses ``edges`` as twice its own forest, so that the
+    fill runs before the partner's forest arrives."""
+    if RESET_ALL_SHARE * edges >= len(parent):
         _singletons(parent)
-        return
-    for forest in forests:
-        reset_at(forest[0], forest[1], parent)
+        return True
+    return False
 
 
 def _shares(dg: DistributedGraph, forest: tuple[np.ndarray, ...] | None) -> np.ndarray:
@@ -280,10 +388,10 @@ def _shares(dg: DistributedGraph, forest: tuple[np.ndarray, ...] | None) -> np.n
         ids = ids[group_order(owner, channel.size)]
         counts = np.bincount(owner, minlength=channel.size)
     else:
-        ids = np.zeros(0, dtype=np.int64)
+        ids = np.zeros(0, dtype=_id_dtype(dg))
         counts = np.zeros(channel.size, dtype=np.int64)
     (mine,), _ = channel.alltoallv([ids], counts)
-    return np.sort(mine)  # the forest came in key order
+    return np.sort(mine).astype(np.int64, copy=False)  # the forest came in key order
 
 
 def merge_held(dg: DistributedGraph, stats: Stats, local_solver: str, threads: int
@@ -294,8 +402,12 @@ def merge_held(dg: DistributedGraph, stats: Stats, local_solver: str, threads: i
     ----------
     dg : DistributedGraph
     stats : Stats
-        Gets the phases ``merge-local``, ``merge-step-k`` (one per tree step) and
-        ``merge-shares``.
+        Gets the phases of the local forest, ``merge-mine`` (taking the rank's edges
+        and numbering their ends), ``merge-solve`` (the local solver), ``merge-order``
+        (the forest's fields in ``(key, id)`` order) and ``merge-ends`` (its ends back
+        to vertex ids); of each tree step ``k`` that the rank takes part in,
+        ``merge-step-k-send`` or ``merge-step-k-recv``, ``-merge``, ``-scan`` and
+        ``-gather`` (:func:`_step`); and ``merge-shares``.
     local_solver : str
         The one-process solver of the rank's local forest (see
         :func:`~parmst.solvers.mpi.contract.solve_locally`); the merge steps need
@@ -308,18 +420,18 @@ def merge_held(dg: DistributedGraph, stats: Stats, local_solver: str, threads: i
     ndarray
         The forest's ids among this rank's primary edges, increasing.
     """
-    with stats.phase("merge-local"):
+    with stats.phase("merge-mine"):
         edges, numbering = _mine(dg)
-        forest = _local_forest(edges, len(numbering.touched), local_solver, threads)
-        del edges
+    forest = _local_forest(edges, len(numbering.touched), local_solver, threads, stats)
+    del edges
+    with stats.phase("merge-ends"):
         forest = (vertices_of(numbering, forest[0]), vertices_of(numbering, forest[1]),
                   *forest[2:])
     stats.extra["merge_touched_vertices"] = len(numbering.touched)
     # The steps' union-find over all the vertices, allocated once; each step resets it.
     parent = np.empty(dg.num_vertices, dtype=index_dtype_for(dg.num_vertices, 0))
     for k in range(max(0, (dg.size - 1).bit_length())):
-        with stats.phase(f"merge-step-{k}"):
-            if forest is not None:
-                forest = _step(dg, k, forest, parent)
+        if forest is not None:
+            forest = _step(dg, k, forest, parent, stats)
     with stats.phase("merge-shares"):
         return _shares(dg, forest)
