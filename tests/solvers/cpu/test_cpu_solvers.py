@@ -273,7 +273,7 @@ def test_auto_passes_over_cold_ecl_kernels_below_the_cold_start_size(monkeypatch
     from parmst import registry
     from parmst.solvers import cpu
 
-    monkeypatch.setattr(cpu, "_ecl_compiled", lambda: compiled)
+    monkeypatch.setattr(cpu, "ecl_compiled", lambda: compiled)
     shape = _Shape(10_000_000, m)
     names = [rule[0] for rule in registry.AUTO_RULES]
     cold = next(rule for rule in registry.AUTO_RULES if rule[2] == cpu.COLD_START_WHY)
@@ -288,11 +288,11 @@ def test_cold_start_rule_reads_numbas_cache_index(tmp_path):
     # are after one call; "auto" on a 600 k-edge graph follows.
     script = (
         "import parmst\n"
-        "from parmst.solvers.cpu import _ecl_compiled\n"
+        "from parmst.solvers.cpu import ecl_compiled\n"
         "g = parmst.generate('random-degree:n=150000,seed=1')\n"
-        "print(_ecl_compiled(), parmst.registry.explain(g)[0].name)\n"
+        "print(ecl_compiled(), parmst.registry.explain(g)[0].name)\n"
         "parmst.minimum_spanning_forest(g, solver='ecl/cpu', threads=1)\n"
-        "print(_ecl_compiled())\n")
+        "print(ecl_compiled())\n")
     import os
     import subprocess
 

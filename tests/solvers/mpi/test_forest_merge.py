@@ -14,7 +14,7 @@ from parmst import Graph, Stats, minimum_spanning_forest
 from parmst._threads import using_threads
 from parmst.kernels.unionfind import reset_at
 from parmst.order import weight_keys
-from parmst.solvers.cpu import _ecl_compiled
+from parmst.solvers.cpu import ecl_compiled
 from parmst.solvers.mpi.forest_merge import (
     DENSE_SHARE_DEGREE,
     TWO_THREAD_ECL_DEGREE,
@@ -107,7 +107,7 @@ def test_share_solver_follows_the_threads_and_the_share_shape():
     dense, sparse = ring(10, 10 * TWO_THREAD_ECL_DEGREE), ring(10, 10 * TWO_THREAD_ECL_DEGREE - 1)
     assert share_solver(dense, "auto", 1) == "kruskal/serial"
     assert share_solver(sparse, "auto", 2) == "kruskal/serial"
-    assert share_solver(dense, "auto", 2) == ("ecl/cpu" if _ecl_compiled() else "kruskal/serial")
+    assert share_solver(dense, "auto", 2) == ("ecl/cpu" if ecl_compiled() else "kruskal/serial")
     assert share_solver(sparse, "ecl/cpu", 2) == "ecl/cpu"
 
 

@@ -87,7 +87,9 @@ def _parallel_pays(graph, cores: int) -> bool:
     return cores >= 8 and graph.num_edges >= 500_000
 
 
-def _ecl_compiled() -> bool:
+def ecl_compiled() -> bool:
+    """Whether ecl/cpu's kernels are compiled in this process or in Numba's cache: where
+    they are not, a short run of another solver ends before their compilation would."""
     from parmst._jit import compiled_here
     from parmst.solvers.cpu import ecl
 
@@ -104,7 +106,7 @@ def _parallel_pays_now(graph, cores: int) -> bool:
     call ends before ecl/cpu's compilation would (docs/solver-selection.md).
     """
     return _parallel_pays(graph, cores) \
-        and (graph.num_edges >= COLD_START_EDGES or _ecl_compiled())
+        and (graph.num_edges >= COLD_START_EDGES or ecl_compiled())
 
 
 add_auto_rule("ecl/cpu", _parallel_pays_now,

@@ -46,7 +46,7 @@ from parmst.distributed import DistributedGraph
 from parmst.graph import Graph, index_dtype_for
 from parmst.kernels.unionfind import reset_at, scan_sorted
 from parmst.order import canonical_order_or_none, weight_keys
-from parmst.solvers.cpu import _ecl_compiled
+from parmst.solvers.cpu import ecl_compiled
 from parmst.solvers.mpi.contract import local_solver_name, solve_locally
 from parmst.solvers.mpi.gather import in_id_order
 from parmst.solvers.mpi.held import holder, vertex_labels
@@ -259,7 +259,7 @@ def share_solver(graph: Graph, local_solver: str, threads: int) -> str:
     """
     if local_solver != "auto" or threads != 2:
         return local_solver_name(graph, local_solver, threads)
-    if graph.num_edges >= TWO_THREAD_ECL_DEGREE * graph.num_vertices and _ecl_compiled():
+    if graph.num_edges >= TWO_THREAD_ECL_DEGREE * graph.num_vertices and ecl_compiled():
         return "ecl/cpu"
     return "kruskal/serial"
 
