@@ -13,7 +13,7 @@ def test_mpi_owner_edges_drop_loops_always_and_heavier_twins_once_dense():
     # and seven edges from 12 to 30..36: numbered in place, 11 groups, nothing dropped yet.
     cu = np.array([10, 11, 10] + [12] * 7)
     cv = np.concatenate([[11, 10, 20], np.arange(30, 37)])
-    edges = _Edges(cu, cv, np.array([5, 3, 3] + [1] * 7, dtype=np.uint64), np.arange(10), 10, 3)
+    edges = _Edges(cu, cv, np.array([5, 3, 3] + [1] * 7, dtype=np.uint64), np.arange(10), 10, 3, 37)
     assert edges.lu is cu and edges.lv is cv  # the ids are written over the labels
     assert edges.comp[:3].tolist() == [10, 11, 12]
     assert sorted(edges.comp[3:].tolist()) == [20] + list(range(30, 37))
