@@ -26,10 +26,13 @@ keeps its edges as pairs of local ids (:mod:`parmst.solvers.mpi.local_ids`). One
    too.
 3. **Relabel.** Each rank asks the owners for the new label of every other component it
    has a local id for (one request and reply per local id, the first round's included),
-   numbers the new labels (finished components get none), relabels its edges through
-   that small table of local ids, drops those inside one component, and, once parallel
-   edges are likely, keeps only the lightest of them (by the cycle property the others
-   are in no minimum spanning forest). The edges are rewritten and compacted in place.
+   numbers the new labels (finished components get none; the labels are below the
+   next round's component count, so a dense table numbers them), relabels its edges
+   through that small table of local ids, drops those inside one component, and, once
+   parallel edges are likely, keeps only the lightest of them (by the cycle property
+   the others are in no minimum spanning forest), in the relabel's own pass through a
+   slot per pair of groups where the groups are few. The edges are rewritten and
+   compacted in place.
 
 When at most :data:`FINISH_EDGES` edges are left in all, they are gathered
 once on rank 0, which finishes with serial Kruskal. The forest edges chosen
@@ -272,8 +275,8 @@ def _position_dtype(n: int) -> type:
 class _Edges:
     """This rank's edges as local-id pairs, and the global component of each local id.
 
-    ``cu`` must be components this rank owns (``first .. first + count - 1``),
-    all below ``bound`` (the round's number of components).
+    ``cu`` must be components this rank owns (``first .. first + count - 1``);
+    every label is below ``bound`` (the round's number of components).
     The four arrays are taken over: the local ids are written over ``cu`` and
     ``cv``, and every round compacts all four in place, so the rounds never
     hold a second copy of the rank's edges.
@@ -434,7 +437,11 @@ def _relabel(channel: Any, edges: _Edges, starts: np.ndarray, label: np.ndarray,
     others' fetched from their owners); returns the next round's ``starts``.
 
     Phases: ``relabel-fetch`` (the request and reply), ``local-ids`` (numbering the
-    new labels), ``relabel`` (rewriting the edges).
+    new labels, below the next round's number of components: a dense table), ``relabel``
+    (rewriting the edges). ``stats.extra["owner_rounds"]`` gets one record per round: the
+    edges and local ids at its start (``edges_in``, ``ids_in``), the local ids after it
+    (``groups``), the edges kept (``edges_out``), and seconds (``local_ids_s``,
+    ``relabel_s``, ``twins_s`` for a separate twin drop).
 
     Every local id asks, whether or not an edge still touches it: a local id is a
     component of this round (the numbering gives none to a finished one), so its owner
