@@ -83,8 +83,8 @@ def test_local_ids_dense_table_numbers_in_label_order_like_the_hash_parts(thread
 def test_local_ids_dense_table_only_where_the_bound_is_near_the_count():
     from parmst.solvers.mpi.local_ids import DENSE_LABELS
 
-    labels = np.array([10, 3, 10])
+    labels = np.array([5, 3, 5])
     # Up to DENSE_LABELS slots per label: the dense table, ids in label order; above, the
     # hash parts, ids in the order first seen.
-    assert local_ids(labels, 0, 1, bound=DENSE_LABELS * 3)[1].tolist() == [0, 3, 10]
-    assert local_ids(labels, 0, 1, bound=DENSE_LABELS * 3 + 1)[1].tolist() == [0, 10, 3]
+    assert local_ids(labels, 0, 1, bound=DENSE_LABELS * 3)[1].tolist() == [0, 3, 5]
+    assert local_ids(labels, 0, 1, bound=DENSE_LABELS * 3 + 1)[1].tolist() == [0, 5, 3]

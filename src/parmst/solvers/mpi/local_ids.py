@@ -50,10 +50,12 @@ PART_LABELS = 1 << 15
 is then 1 MiB, within a core's L2 cache. On 16 M labels, one thread, 2**6, 2**8, 2**9 and
 2**10 parts took 0.95, 0.79, 0.82 and 0.80 s: flat from 2**8 on."""
 
-DENSE_LABELS = 4
-"""The dense table serves labels below a bound of at most this many times their count: at
-4 bytes a slot it then takes at most 16 bytes per label, what the hash parts' positions and
-labels take."""
+DENSE_LABELS = 2
+"""The dense table serves labels below a bound of at most this many times their count (at
+4 bytes a slot, at most 8 bytes per label, half what the hash parts' positions and labels
+take). One thread, 2**24 uniform labels below 2, 1 and 0.1 times their count: 0.63, 0.42
+and 0.16 s against the hash parts' 0.72, 0.71 and 0.52 s; below 4 times, 0.76 against
+0.72 s: the table's scattered marks and reads then cost more than the parts."""
 
 MAX_PART_BITS = 10
 """At most ``2**10`` parts: the partition's per-block counts (blocks x parts words) and
