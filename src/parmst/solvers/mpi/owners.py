@@ -27,7 +27,8 @@ keeps its edges as pairs of local ids (:mod:`parmst.solvers.mpi.local_ids`). One
 3. **Relabel.** Each rank asks the owners for the new label of every other component it
    has a local id for (one request and reply per local id, the first round's included),
    numbers the new labels (finished components get none; the labels are below the
-   next round's component count, so a dense table numbers them), relabels its edges
+   next round's component count, so a dense table numbers them where that count is at
+   most twice theirs), relabels its edges
    through that small table of local ids, drops those inside one component, and, once
    parallel edges are likely, keeps only the lightest of them (by the cycle property
    the others are in no minimum spanning forest), in the relabel's own pass through a
@@ -440,7 +441,8 @@ def _relabel(channel: Any, edges: _Edges, starts: np.ndarray, label: np.ndarray,
     others' fetched from their owners); returns the next round's ``starts``.
 
     Phases: ``relabel-fetch`` (the request and reply), ``local-ids`` (numbering the
-    new labels, below the next round's number of components: a dense table), ``relabel``
+    new labels, below the next round's number of components: a dense table where that is at
+    most twice their count), ``relabel``
     (rewriting the edges). ``stats.extra["owner_rounds"]`` gets one record per round: the
     edges and local ids at its start (``edges_in``, ``ids_in``), the local ids after it
     (``groups``), the edges kept (``edges_out``), and seconds (``local_ids_s``,
