@@ -58,3 +58,33 @@ def test_local_ids_in_place_write_over_the_labels():
     assert group is labels
     np.testing.assert_array_equal(group, expect)
     np.testing.assert_array_equal(comp, expect_comp)
+
+
+@pytest.mark.parametrize("threads", [1, numba.config.NUMBA_NUM_THREADS])
+def test_local_ids_dense_table_numbers_in_label_order_like_the_hash_parts(threads):
+    from parmst._blocks import BLOCK
+
+    rng = np.random.default_rng(6)
+    labels = rng.integers(0, 3 * BLOCK, size=2 * BLOCK + 5)  # several blocks of each pass
+    labels[::5] = -1
+    previous = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        hashed, hashed_comp = local_ids(labels, 100, 50)
+        group, comp = local_ids(labels.copy(), 100, 50, in_place=True, bound=3 * BLOCK)
+    finally:
+        numba.set_num_threads(previous)
+    np.testing.assert_array_equal(comp[:50], np.arange(100, 150))
+    np.testing.assert_array_equal(comp[50:], np.sort(hashed_comp[50:]))  # label order
+    np.testing.assert_array_equal(comp[group[labels >= 0]], labels[labels >= 0])
+    np.testing.assert_array_equal(group < 0, hashed < 0)
+
+
+def test_local_ids_dense_table_only_where_the_bound_is_near_the_count():
+    from parmst.solvers.mpi.local_ids import DENSE_LABELS
+
+    labels = np.array([5, 3, 5])
+    # Up to DENSE_LABELS slots per label: the dense table, ids in label order; above, the
+    # hash parts, ids in the order first seen.
+    assert local_ids(labels, 0, 1, bound=DENSE_LABELS * 3)[1].tolist() == [0, 3, 5]
+    assert local_ids(labels, 0, 1, bound=DENSE_LABELS * 3 + 1)[1].tolist() == [0, 5, 3]

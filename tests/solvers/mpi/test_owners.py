@@ -13,7 +13,7 @@ def test_mpi_owner_edges_drop_loops_always_and_heavier_twins_once_dense():
     # and seven edges from 12 to 30..36: numbered in place, 11 groups, nothing dropped yet.
     cu = np.array([10, 11, 10] + [12] * 7)
     cv = np.concatenate([[11, 10, 20], np.arange(30, 37)])
-    edges = _Edges(cu, cv, np.array([5, 3, 3] + [1] * 7, dtype=np.uint64), np.arange(10), 10, 3)
+    edges = _Edges(cu, cv, np.array([5, 3, 3] + [1] * 7, dtype=np.uint64), np.arange(10), 10, 3, 37)
     assert edges.lu is cu and edges.lv is cv  # the ids are written over the labels
     assert edges.comp[:3].tolist() == [10, 11, 12]
     assert sorted(edges.comp[3:].tolist()) == [20] + list(range(30, 37))
@@ -73,3 +73,29 @@ def test_owner_round_minima_packed_and_pairs_equal_the_plain_minimum(seed):
         assert far[has].tolist() == expect_far[has].tolist()
         by_id = {int(i): int(k) for i, k in zip(eid, key)}
         assert [int(k) for k in best_key[has]] == [by_id[int(i)] for i in best_id[has]]
+
+
+
+@pytest.mark.parametrize("groups", [30, 800])  # a slot per pair of groups, or the hash table
+def test_mpi_owner_edges_contract_keeps_the_lightest_of_each_pair_of_groups(groups):
+    rng = np.random.default_rng(groups)
+    m, labels = 60_000, 4000
+    cu = rng.integers(0, 100, size=m)  # owned: 0..99
+    cv = rng.integers(0, labels, size=m)
+    key = rng.integers(0, 5, size=m).astype(np.uint64)  # ties, broken by id
+    eid = rng.permutation(m)
+    edges = _Edges(cu.copy(), cv.copy(), key.copy(), eid.copy(), 0, 100, labels)
+    local = np.full(labels, -1)
+    local[edges.comp] = np.arange(len(edges.comp))
+    remap = rng.integers(0, groups, size=len(edges.comp))
+    a, b = remap[local[cu]], remap[local[cv]]
+    lightest = {}
+    for e in sorted(np.flatnonzero(a != b), key=lambda e: (key[e], eid[e]), reverse=True):
+        lightest[min(a[e], b[e]), max(a[e], b[e])] = eid[e]
+    assert m * TWIN_DENSITY > groups * groups
+    record = {}
+    edges.contract(remap, groups, record)
+    assert ("twins_s" in record) == (groups == 800)  # the hash table's separate pass
+    lu, lv, _, kept = edges.arrays()
+    assert record["edges_out"] == len(kept) == len(lightest)
+    assert dict(zip(zip(lu.tolist(), lv.tolist()), kept.tolist())) == lightest

@@ -428,7 +428,7 @@ def _far_labels(channel, asked: np.ndarray, labels: Labels, label: np.ndarray
         (far_label,) = channel.fetch(asked, None, labels.first, [label], labels.starts)
         return far_label, len(asked)
     n_owned = len(label)
-    group, distinct = local_ids(asked, labels.first, n_owned)
+    group, distinct = local_ids(asked, labels.first, n_owned, bound=int(labels.starts[-1]))
     (answer,) = channel.fetch(distinct[n_owned:], None, labels.first, [label], labels.starts)
     return _by_local_id(group, label, answer), len(distinct) - n_owned
 

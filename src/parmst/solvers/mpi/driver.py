@@ -33,7 +33,7 @@ from parmst.solvers.mpi.gather import (
 from parmst.stats import Stats
 
 # Per-rank figures a solver leaves in stats.extra that belong in the per-rank table.
-PER_RANK_EXTRA = ("local_edges", "cut_edges_held", "contracted_edges")
+PER_RANK_EXTRA = ("local_edges", "cut_edges_held", "contracted_edges", "owner_rounds")
 
 
 def solve_distributed(dg: DistributedGraph, name: str,
