@@ -18,13 +18,11 @@ from parmst.solvers.cpu import ecl_compiled
 from parmst.solvers.mpi.forest_merge import (
     DENSE_SHARE_DEGREE,
     TWO_THREAD_ECL_DEGREE,
-    _is_mine,
     _local_forest,
     forest_of_two,
     merge_fits,
     share_solver,
 )
-from parmst.solvers.mpi.held import GIVEN, LOCAL, edge_kind
 
 HERE = Path(__file__).resolve().parent
 
@@ -34,17 +32,6 @@ def test_merge_rule_bounds_a_merge_by_a_share_of_the_edges():
     assert merge_fits(1 << 22, 1 << 26, 16) and not merge_fits(1 << 22, 1 << 26, 32)  # RMAT 22
     assert merge_fits(11, 20, 2) and not merge_fits(11, 19, 2)  # 2 (n - 1) = 20 against 2 m / p
     assert merge_fits(11, 40, 2, factor=1.0) and not merge_fits(11, 39, 2, factor=1.0)
-
-
-def test_a_rank_merges_the_edges_it_gives_or_holds_whole():
-    """The merge's branch-free test is edge_kind's LOCAL or GIVEN, on every kind of edge:
-    loops here and elsewhere, ends on both sides of the range's bounds, odd and even ids."""
-    first, stop = 4, 9
-    for s in range(12):
-        for d in range(12):
-            for edge_id in (6, 7):
-                assert bool(_is_mine(np.int32(s), np.int32(d), np.int64(edge_id), first, stop)) \
-                    == (edge_kind(s, d, edge_id, first, stop) in (LOCAL, GIVEN))
 
 
 def _ordered_forest(src, dst, weight, ids, n):

@@ -10,7 +10,7 @@ import pytest
 
 from parmst.distributed import DistributedGraph, Ownership
 from parmst.solvers.mpi.filter_boruvka import held_counts
-from parmst.solvers.mpi.held import vertex_labels
+from parmst.solvers.mpi.held import GIVEN, LOCAL, edge_kind, is_given, vertex_labels
 
 
 def _held_graph(kind: str, rank: int, size: int, seed: int) -> DistributedGraph:
@@ -43,3 +43,14 @@ def test_labels_and_counts_follow_the_ownership(kind, rank):
     assert loops == np.count_nonzero(loop & src_here)
     assert held == np.count_nonzero(~loop & (holder_rank == rank))
     assert per_block.sum() == len(dg.src)
+
+
+def test_a_rank_gives_the_edges_it_holds_the_holder_end_of():
+    """The branch-free test is edge_kind's LOCAL or GIVEN, on every kind of edge: loops
+    here and elsewhere, ends on both sides of the range's bounds, odd and even ids."""
+    first, stop = 4, 9
+    for s in range(12):
+        for d in range(12):
+            for edge_id in (6, 7):
+                assert bool(is_given(np.int32(s), np.int32(d), np.int64(edge_id), first, stop)) \
+                    == (edge_kind(s, d, edge_id, first, stop) in (LOCAL, GIVEN))

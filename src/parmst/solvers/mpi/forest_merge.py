@@ -49,7 +49,7 @@ from parmst.order import canonical_order_or_none, weight_keys
 from parmst.solvers.cpu import ecl_compiled
 from parmst.solvers.mpi.contract import local_solver_name, solve_locally
 from parmst.solvers.mpi.gather import in_id_order
-from parmst.solvers.mpi.held import holder, vertex_labels
+from parmst.solvers.mpi.held import is_given, vertex_labels
 from parmst.solvers.mpi.ordered_edges import merge_edges, sort_edges, take_edges
 from parmst.solvers.mpi.touched import (
     Numbering,
@@ -99,26 +99,11 @@ def merge_fits(num_vertices: int, num_edges: int, ranks: int,
     return 2 * (num_vertices - 1) <= factor * num_edges / ranks
 
 
-@numba.njit(cache=True, inline="always")
-def _is_mine(s, d, edge_id, first, stop):
-    """Whether this rank (labels ``first .. stop - 1``) merges a held edge with range labels
-    ``s``, ``d``: a non-loop edge whose holder end (:func:`~parmst.solvers.mpi.held.holder`)
-    it owns, i.e. :func:`~parmst.solvers.mpi.held.edge_kind` ``LOCAL`` or ``GIVEN`` (an
-    edge with both ends here has its holder end here).
-
-    One select and three comparisons joined without a branch: ``edge_kind``'s chain
-    of tests was mispredicted where the kinds come in no pattern (a uniform random
-    share of 4.5 M held edges: counting 57 -> 33 ms, taking 65 -> 42 ms; R-MAT scale
-    20, 11.7 M: 44 -> 37 and 63 -> 56 ms; CPU time, one thread).
-    """
-    held_at = holder(s, d, edge_id)
-    return (s != d) & (first <= held_at) & (held_at < stop)
-
-
 @numba.njit(parallel=True, cache=True)
 def _count_mine(ls, ld, ids, first, stop, src, dst, rows):
-    """Per block of held edges, how many this rank merges (:func:`_is_mine`); their ends
-    ``src``, ``dst`` marked in the bitmaps ``rows``
+    """Per block of held edges, how many this rank merges
+    (:func:`~parmst.solvers.mpi.held.is_given`); their ends ``src``, ``dst`` marked in the
+    bitmaps ``rows``
     (:func:`~parmst.solvers.mpi.touched.marked_bitmaps`), the blocks cut into one run of
     consecutive blocks per row, each run marking in its own row."""
     blocks = num_blocks(len(ls))
@@ -129,7 +114,7 @@ def _count_mine(ls, ld, ids, first, stop, src, dst, rows):
         for b in range(part * blocks // parts, (part + 1) * blocks // parts):
             lo, hi = block_span(b, len(ls))
             for e in range(lo, hi):
-                if _is_mine(ls[e], ld[e], ids[e], first, stop):
+                if is_given(ls[e], ld[e], ids[e], first, stop):
                     counts[b, 0] += 1
                     mark(row, src[e])
                     mark(row, dst[e])
@@ -147,7 +132,7 @@ def _take_mine(ls, ld, ids, first, stop, starts, src, dst, weight, numbered, bit
         lo, hi = block_span(b, len(ls))
         j = starts[b, 0]
         for e in range(lo, hi):
-            if _is_mine(ls[e], ld[e], ids[e], first, stop):
+            if is_given(ls[e], ld[e], ids[e], first, stop):
                 if numbered:
                     out_src[j] = number_of(bits, before, np.int64(src[e]))
                     out_dst[j] = number_of(bits, before, np.int64(dst[e]))

@@ -101,6 +101,22 @@ def edge_kind(s, d, edge_id, first, stop):
     return GIVEN if first <= held_at < stop else TAKEN
 
 
+@numba.njit(cache=True, inline="always")
+def is_given(s, d, edge_id, first, stop):
+    """Whether this rank (labels ``first .. stop - 1``) gives a held edge with range labels
+    ``s``, ``d`` to the rounds: a non-loop edge whose holder end (:func:`holder`) it owns,
+    i.e. :func:`edge_kind` ``LOCAL`` or ``GIVEN`` (an edge with both ends here has its
+    holder end here).
+
+    One select and three comparisons joined without a branch: ``edge_kind``'s chain
+    of tests was mispredicted where the kinds come in no pattern (the forest merge's
+    passes over a uniform random share of 4.5 M held edges: counting 57 -> 33 ms, taking
+    65 -> 42 ms; R-MAT scale 20, 11.7 M: 44 -> 37 and 63 -> 56 ms; CPU time, one thread).
+    """
+    held_at = holder(s, d, edge_id)
+    return (s != d) & (first <= held_at) & (held_at < stop)
+
+
 def held_share(dg: DistributedGraph, chosen: np.ndarray) -> np.ndarray:
     """The ids in ``chosen`` among this rank's primary edges.
 

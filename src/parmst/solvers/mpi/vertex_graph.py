@@ -16,7 +16,7 @@ from parmst._mpi.channel import owner_of
 from parmst.distributed import DistributedGraph
 from parmst.order import id_bits
 from parmst.solvers.mpi.contracted import Contracted, FirstMinima, RoundEdges
-from parmst.solvers.mpi.held import GIVEN, LOCAL, Labels, edge_keys, edge_kind, holder
+from parmst.solvers.mpi.held import Labels, edge_keys, holder, is_given
 from parmst.solvers.mpi.shared_min import lower_min
 
 NO_KEY = np.iinfo(np.uint64).max
@@ -39,8 +39,7 @@ def _given_edges(src, dst, ids, keys, first, stop, held):
         lo, hi = block_span(b, n)
         given = 0
         for e in range(lo, hi):
-            kind = edge_kind(np.int64(src[e]), np.int64(dst[e]), ids[e], first, stop)
-            given += kind == LOCAL or kind == GIVEN
+            given += is_given(np.int64(src[e]), np.int64(dst[e]), ids[e], first, stop)
         counts[b, 0] = given
     starts = exclusive_sums(counts)
     for b in numba.prange(blocks):
@@ -48,8 +47,7 @@ def _given_edges(src, dst, ids, keys, first, stop, held):
         j = starts[b, 0]
         for e in range(lo, hi):
             label_s, label_d = np.int64(src[e]), np.int64(dst[e])
-            kind = edge_kind(label_s, label_d, ids[e], first, stop)
-            if kind == LOCAL or kind == GIVEN:
+            if is_given(label_s, label_d, ids[e], first, stop):
                 held_at = holder(label_s, label_d, ids[e])
                 cu[j], cv[j] = held_at, label_d if held_at == label_s else label_s
                 key[j], eid[j] = keys[e], ids[e]
