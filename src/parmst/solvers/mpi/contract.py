@@ -420,8 +420,9 @@ def _far_labels(channel, asked: np.ndarray, labels: Labels, label: np.ndarray
     On R-MAT a few hub vertices are the far end of very many cut edges, so most requests
     repeat. Where they repeat enough (:data:`REPEATS_AT_LEAST`), the far ends are numbered as
     the owner rounds number their edges' far components
-    (:func:`~parmst.solvers.mpi.local_ids.local_ids`, hash parts on the rank's threads),
-    each distinct one is asked once, and the replies are placed back by local id; else
+    (:func:`~parmst.solvers.mpi.local_ids.local_ids` on the rank's threads, through its
+    dense table where the vertex count allows, else in hash parts), each distinct one is
+    asked once, and the replies are placed back by local id; else
     each is asked as it comes, as a numbering costs about what it saves where few repeat.
     """
     if _repeats(asked) < REPEATS_AT_LEAST:
