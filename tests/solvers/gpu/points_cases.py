@@ -60,7 +60,7 @@ def test_pairs_equal_the_cpu_solvers(name, min_samples):
 
 @pytest.mark.parametrize("options", [{"leaf_size": 1}, {"leaf_size": 200},
                                      {"device": 0}, {"neighbours": 0},
-                                     {"pair_sort": "radix", "morton_bounds": False},
+                                     {"pair_sort": "radix", "seed_bounds": False},
                                      {"walk": "thread"}])
 def test_options_do_not_change_the_tree(options):
     """Mutual reachability: ``neighbours`` does not apply (the core distances' lists)."""
@@ -73,13 +73,13 @@ def test_options_do_not_change_the_tree(options):
 @pytest.mark.parametrize("name, options", [
     ("uniform-3d", {"neighbours": 0}),
     ("duplicates-4d", {"neighbours": 2}),
-    ("clustered-2d", {"neighbours": 0, "morton_bounds": False}),
+    ("clustered-2d", {"neighbours": 0, "seed_bounds": False}),
     ("lattice-3d", {"neighbours": 0, "walk": "thread"}),
     ("duplicates-4d", {"neighbours": 3, "walk": "thread"}),
 ])
 def test_neighbour_list_lengths_do_not_change_the_tree(name, options):
     """No lists (every point searches in the first round), lists of two or three, no bounds
-    from Morton neighbours, and each thread walking the tree alone."""
+    from consecutive tree positions, and each thread walking the tree alone."""
     x = CASES[name]
     tree = parmst.euclidean_mst(x, solver=SOLVER, **options)
     expected = parmst.euclidean_mst(x, solver="boruvka-kdtree/serial")
@@ -111,7 +111,7 @@ def test_pairs_come_back_in_id_order(pair_sort, copies):
     ({"neighbours": True}, "neighbours must be an integer >= 0, got True"),
     ({"neighbours": 2.0}, r"neighbours must be an integer >= 0, got 2\.0"),
     ({"pair_sort": "host"}, "pair_sort must be one of counting, radix, got 'host'"),
-    ({"morton_bounds": 1}, "morton_bounds must be True or False, got 1"),
+    ({"seed_bounds": 1}, "seed_bounds must be True or False, got 1"),
     ({"walk": "block"}, "walk must be one of warp, thread, got 'block'"),
 ])
 def test_bad_options_name_their_value(options, message):

@@ -4,7 +4,7 @@
 search for one point each. Run one thread a point, the 32 searches of a warp take different
 paths through the tree and the warp executes the union of them with few lanes active at a
 time (Nsight Compute on 4 M clustered 3-D points, H100: 4.7 and 8.0 active threads a warp).
-Here the 32 queries of a warp, neighbours in Morton order, walk ONE depth-first order over
+Here the 32 queries of a warp, neighbours in the tree's order, walk ONE depth-first order over
 the tree together (packet traversal, as ray tracers walk a bounding-volume hierarchy with a
 ray packet; Aila and Laine, "Understanding the efficiency of ray traversal on GPUs", HPG
 2009): a child goes on the shared stack when any lane still needs it (a vote), the nearer

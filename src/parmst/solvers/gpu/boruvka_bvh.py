@@ -1,4 +1,4 @@
-"""``boruvka-bvh/gpu``: Borůvka rounds on a point set with a BVH built on the device.
+"""``boruvka-bvh/gpu``: Borůvka rounds on a point set with a tree of boxes built on the device.
 
 Prokopenko, Sao and Lebrun-Grandié, "A single-tree algorithm to compute the Euclidean
 minimum spanning tree on GPUs" (ICPP 2022): every round, every point asks the tree for its
@@ -7,17 +7,20 @@ nearest point in another component (Algorithm 2; the k-d tree's own query,
 whose points all share its component (labels refreshed bottom-up each round, section 4.2)
 and nodes beyond its component's best pair so far (their shared upper bound, section 4.3:
 a float ``atomicMin`` per component that every query of the component reads, started each
-round from the pairs of Morton neighbours that join two components, as ArborX's
-``resetSharedRadii`` does). Each component's lightest pair under ``(key, i, j)`` is settled
-in two passes, the key by ``atomicMin``, then the smallest pair id among the pairs holding
-it (Fallin et al.'s two-pass minimum for keys that do not pack into one word), and the
-winning pairs join their components through ECL-MST's lock-free union-find
-(:func:`parmst.solvers.gpu._kernels.join`), then every point reads its new root.
+round from the pairs of consecutive tree positions that join two components, as ArborX's
+``resetSharedRadii`` does from Morton neighbours). Each component's lightest pair under
+``(key, i, j)`` is settled in two passes, the key by ``atomicMin``, then the smallest
+pair id among the pairs holding it (Fallin et al.'s two-pass minimum for keys that do not
+pack into one word), and the winning pairs join their components through ECL-MST's
+lock-free union-find (:func:`parmst.solvers.gpu._kernels.join`), then every point reads its
+new root. The tree is a k-d tree of tight boxes (a bounding-volume hierarchy) built on the
+device (:mod:`parmst.solvers.gpu._point_tree`), where Prokopenko et al. order the points
+along a Morton curve.
 
 As in :mod:`parmst.solvers.kdtree_boruvka` (whose per-point step,
 :func:`~parmst.solvers.kdtree_boruvka.list_answer`, runs here as a device function), every
-point may first list its ``neighbours`` nearest points
-(one search per point, where the CPU runs one per leaf), which answer most queries of the first rounds without a search; with
+point may first list its ``neighbours`` nearest points (one search per point, where the
+CPU runs one per leaf), which answer most queries of the first rounds without a search; with
 ``neighbours=0`` there are no lists, and the first round searches for every point, as
 Prokopenko et al. do. A point's answer stays its answer while its point is still outside
 the component (outside points only become fewer), so it is not asked again; an absorbed
@@ -75,9 +78,22 @@ plus one, and the tree has at most 31 levels (int32 positions)."""
 
 _NO_ID = np.int64(2**63 - 1)
 
-QUERY_BLOCK = 256
+QUERY_BLOCK = 128
 """Threads per block of the query kernels: their stacks live in local memory, so fewer
-threads a block than the edge kernels' 512."""
+threads a block than the edge kernels' 512; with :data:`QUERY_REGISTERS`, blocks of 128
+let the register file hold more warps than blocks of 256."""
+
+QUERY_REGISTERS = 56
+"""Registers per thread of the warp-walk query kernels (uncapped: 72 and 80, three blocks
+of 256 threads an SM, 37.5 % occupancy; the searches wait on dependent arithmetic and
+loads, so more warps hide more of it). H100, 37 M clustered points, with blocks of 128:
+lists 0.195 -> 0.178 s, searches 0.078-0.082 -> 0.073 s; a cap of 48 spilled more and
+gained less."""
+
+_query_kernel = (cuda.jit(cache=True) if runtime.simulator_active()
+                 else cuda.jit(cache=True, max_registers=QUERY_REGISTERS))
+"""``cuda.jit`` of the warp-walk query kernels, capped at :data:`QUERY_REGISTERS` (the
+simulator has no registers to cap)."""
 
 WALKS = ("warp", "thread")
 """How a query kernel walks the tree: the 32 searches of a warp together
@@ -107,7 +123,7 @@ def _neighbours(points, order, start, end, lo, hi, min_index, first_leaf, near, 
                 core2, core_column):
     """Each point's ``k`` nearest other points and their squared distances, one thread per
     point (:func:`~parmst.kernels.kdtree.nearest_k_point`; consecutive threads take
-    consecutive points of the Morton order, so a warp's searches visit the same nodes);
+    consecutive points of the tree's order, so a warp's searches visit the same nodes);
     with ``core_column >= 0``, each point's squared core distance too: the key in that
     column, the point itself counted first."""
     stack = cuda.local.array(STACK, np.int64)
@@ -119,7 +135,7 @@ def _neighbours(points, order, start, end, lo, hi, min_index, first_leaf, near, 
             core2[q] = near_key[q, core_column]
 
 
-@cuda.jit(cache=True)
+@_query_kernel
 def _neighbours_warp(points, order, start, end, lo, hi, min_index, first_leaf, near, near_key,
                      core2, core_column):
     """:func:`_neighbours` with the searches of a warp walking the tree together
@@ -180,9 +196,10 @@ def _keep_answers(comp, answer, answer_key, bound, best_id):
 @cuda.jit(cache=True)
 def _seed_bounds(points, comp, core2, bound):
     """Lower every component's bound to the key of each pair of consecutive tree positions
-    that joins it to another component: Morton neighbours are mostly near, so the bound
-    starts near the component's lightest pair even where no answer is left (ArborX's
-    ``resetSharedRadii``, Prokopenko et al. section 4.3). Every such key is a real pair's,
+    that joins it to another component: neighbours in the tree's order are mostly near
+    (the same leaf, or leaves of one parent), so the bound starts near the component's
+    lightest pair even where no answer is left (ArborX's ``resetSharedRadii`` from Morton
+    neighbours, Prokopenko et al. section 4.3). Every such key is a real pair's,
     so no bound drops below its component's lightest pair."""
     for t in range(cuda.grid(1), comp.shape[0] - 1, cuda.gridsize(1)):
         a = comp[t]
@@ -232,7 +249,7 @@ def _queries(points, order, start, end, lo, hi, min_index, first_leaf, comp, nod
             answer_key[q] = limit
 
 
-@cuda.jit(cache=True)
+@_query_kernel
 def _queries_warp(points, order, start, end, lo, hi, min_index, first_leaf, comp, node_comp,
                   mutual, core2, node_core, bound, answer, answer_key, worklist):
     """:func:`_queries` with the searches of a warp walking the tree together
@@ -355,12 +372,15 @@ def _grid(count: int) -> tuple[int, int]:
 
 
 def _memory_bytes(n: int, d: int, k: int, num_nodes: int) -> int:
-    """Device bytes of a solve: input and sorted points, per-point state and sort scratch,
-    node boxes, ranges, labels, core minima and smallest input indices, the ``k`` nearest
-    neighbours of every point (a position and a float64 key each) and, with lists, their
-    cursors and leads."""
-    per_entry = np.dtype(kdtree.index_dtype(n)).itemsize + 8
-    return n * (16 * d + 144 + (k * per_entry + 16 if k else 0)) + num_nodes * (16 * d + 48)
+    """Device bytes of a solve: input and tree-ordered points, the tree build's second copy
+    of the points and its bin counters, per-point state and sort scratch, node boxes,
+    ranges, labels, core minima and smallest input indices, the ``k`` nearest neighbours of
+    every point (a position and a float64 key each) and, with lists, their cursors and
+    leads."""
+    position = np.dtype(kdtree.index_dtype(n)).itemsize
+    build = 8 * d + 8 + position * _point_tree.level_counters((num_nodes + 1).bit_length() - 2) / n
+    return int(n * (16 * d + 144 + build + (k * (position + 8) + 16 if k else 0))
+               + num_nodes * (16 * d + 48))
 
 
 class _Settings(NamedTuple):
@@ -368,11 +388,11 @@ class _Settings(NamedTuple):
 
     neighbours: int
     pair_sort: str
-    morton_bounds: bool
+    seed_bounds: bool
     walk: str
 
 
-def _settings(neighbours: Any, pair_sort: Any, morton_bounds: Any, walk: Any) -> _Settings:
+def _settings(neighbours: Any, pair_sort: Any, seed_bounds: Any, walk: Any) -> _Settings:
     """The options checked: each bad one raises a :class:`PointsValueError` naming it."""
     if (isinstance(neighbours, (bool, np.bool_)) or not isinstance(neighbours, (int, np.integer))
             or neighbours < 0):
@@ -381,18 +401,18 @@ def _settings(neighbours: Any, pair_sort: Any, morton_bounds: Any, walk: Any) ->
     if pair_sort not in PAIR_SORTS:
         raise PointsValueError(f"boruvka-bvh/gpu: pair_sort must be one of "
                                f"{', '.join(PAIR_SORTS)}, got {pair_sort!r}")
-    if not isinstance(morton_bounds, (bool, np.bool_)):
-        raise PointsValueError(f"boruvka-bvh/gpu: morton_bounds must be True or False, got "
-                               f"{morton_bounds!r}")
+    if not isinstance(seed_bounds, (bool, np.bool_)):
+        raise PointsValueError(f"boruvka-bvh/gpu: seed_bounds must be True or False, got "
+                               f"{seed_bounds!r}")
     if walk not in WALKS:
         raise PointsValueError(f"boruvka-bvh/gpu: walk must be one of {', '.join(WALKS)}, got "
                                f"{walk!r}")
-    return _Settings(int(neighbours), pair_sort, bool(morton_bounds), walk)
+    return _Settings(int(neighbours), pair_sort, bool(seed_bounds), walk)
 
 
 def solve(x: Any, stats: Stats, *, min_samples: int | None, leaf_size: int,
           device: int | None = None, neighbours: int = kdtree_boruvka.NEIGHBOURS,
-          pair_sort: str = "counting", morton_bounds: bool = True, walk: str = "warp"
+          pair_sort: str = "counting", seed_bounds: bool = True, walk: str = "warp"
           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The minimum spanning tree of the points ``x`` (float64, shape (n, d): a host array,
     or a device array already checked by :func:`parmst.pointset_device.as_device_points`)
@@ -406,9 +426,9 @@ def solve(x: Any, stats: Stats, *, min_samples: int | None, leaf_size: int,
         distances). 0: no lists; the first round searches the tree for every point.
     pair_sort : str
         How the pairs are put in id order on the device (:data:`PAIR_SORTS`).
-    morton_bounds : bool
+    seed_bounds : bool
         Start each round's component bounds from the pairs of consecutive points in
-        Morton order that join two components (:func:`_seed_bounds`).
+        the tree's order that join two components (:func:`_seed_bounds`).
     walk : str
         How the query kernels walk the tree (:data:`WALKS`): ``"warp"``, the searches of a
         warp together; ``"thread"``, each its own.
@@ -416,7 +436,7 @@ def solve(x: Any, stats: Stats, *, min_samples: int | None, leaf_size: int,
     Returns ``(first, second, key)`` on the host: input indices ``first < second`` of each
     tree pair and its squared (mutual-reachability) distance, sorted by pair id.
     """
-    settings = _settings(neighbours, pair_sort, morton_bounds, walk)
+    settings = _settings(neighbours, pair_sort, seed_bounds, walk)
     if device is None or runtime.simulator_active():
         return _solve(x, stats, min_samples, leaf_size, settings)
     with cuda.gpus[device]:
@@ -498,7 +518,7 @@ def _rounds(tree: _point_tree.DeviceTree, mutual: bool, core2: Any, node_core: A
                 _inner_components[arrays.launch_grid(width)](np.int64(width - 1),
                                                              np.int64(width), node_comp)
             _keep_answers[grid](comp, answer, answer_key, bound, best_id)
-            if settings.morton_bounds:
+            if settings.seed_bounds:
                 _seed_bounds[grid](tree.points, comp, core2, bound)
             runtime.synchronize()
         with stats.phase("queries"):
