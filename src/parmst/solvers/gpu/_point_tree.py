@@ -55,9 +55,10 @@ LEVEL_COUNTERS = 1 << 24
 nodes, take fewer bins each (never fewer than :data:`MIN_BINS`)."""
 
 
-CHUNK = 8192
+CHUNK = 4096
 """Positions one block of the split kernels takes at most: its counts stay in shared
-memory, and one global atomic add per node and bin of the chunk replaces one per point."""
+memory, and one global atomic add per node and bin of the chunk replaces one per point
+(an int16 holds a position within it)."""
 
 CHUNK_COUNTERS = 2048
 """Shared counters of one block of the split kernels (nodes of its chunk times bins)."""
@@ -267,21 +268,39 @@ def _split_nodes(n, level, bins, counts, lo, hi):
 def _scatter_bins(points, order, level, bins, lo, hi, chunk, counts, points_out, order_out):
     """Each point to a free position of its node and bin (:func:`_split_nodes`'s positions):
     every block counts its chunk again, takes one run of positions per node and bin it
-    holds (a global atomic add each), and hands them to its points by shared atomics."""
+    holds (a global atomic add each), puts its points in the order of those runs in shared
+    memory, then writes them out in that order, so that consecutive threads write
+    consecutive positions (a point written alone to a random place costs a partial write
+    of each sector it touches)."""
     local = cuda.shared.array(CHUNK_COUNTERS, np.int32)
     taken = cuda.shared.array(CHUNK_COUNTERS, np.int64)
+    source = cuda.shared.array(CHUNK, np.int16)
+    slot_of = cuda.shared.array(CHUNK, np.int16)
     n = points.shape[0]
     first = (np.int64(1) << level) - 1
     begin, stop, base_node, used = _chunk_histogram(points, level, bins, lo, hi, chunk, local)
     for slot in range(cuda.threadIdx.x, used, cuda.blockDim.x):
         if local[slot]:
             taken[slot] = cuda.atomic.add(counts, base_node * bins + slot, local[slot])
-        local[slot] = 0
+    cuda.syncthreads()
+    if cuda.threadIdx.x == 0:  # the chunk's runs in order: a serial scan of its few counters
+        at = 0
+        for slot in range(used):
+            held = local[slot]
+            local[slot] = at
+            taken[slot] -= at
+            at += held
     cuda.syncthreads()
     for t in range(begin + cuda.threadIdx.x, stop, cuda.blockDim.x):
         i = _node_at(t, level, n)
         slot = (i - base_node) * bins + _bin_of(points, t, lo, hi, first + i, bins)
-        to = taken[slot] + cuda.atomic.add(local, slot, 1)
+        j = cuda.atomic.add(local, slot, 1)
+        source[j] = t - begin
+        slot_of[j] = slot
+    cuda.syncthreads()
+    for j in range(cuda.threadIdx.x, stop - begin, cuda.blockDim.x):
+        t = begin + source[j]
+        to = taken[slot_of[j]] + j
         for k in range(points.shape[1]):
             points_out[to, k] = points[t, k]
         order_out[to] = order[t]
