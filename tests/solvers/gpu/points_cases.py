@@ -47,6 +47,37 @@ def point_sets() -> dict[str, np.ndarray]:
 CASES = point_sets()
 
 
+@pytest.mark.parametrize("name", ["uniform-3d", "clustered-2d", "duplicates-4d", "lattice-3d",
+                                  "identical-2d"])
+def test_tree_is_a_k_d_tree_of_tight_boxes(name):
+    """The device tree holds every point once, each node's box is the tight box of its
+    points and its minimum the smallest input index among them. On points that fill
+    their box (all but the clusters, whose bins are cut from boxes inherited from far
+    larger parents), each inner node's halves are split along one side: they overlap
+    there by at most a sixteenth of the node's width (a Morton-ordered or random split
+    overlaps along every side)."""
+    from numba import cuda
+
+    from parmst.solvers.gpu import _point_tree
+    x = CASES[name]
+    tree = _point_tree.build(cuda.to_device(x), 8)
+    order, points = tree.order.copy_to_host(), tree.points.copy_to_host()
+    start, end = tree.start.copy_to_host(), tree.end.copy_to_host()
+    lo, hi = tree.lo.copy_to_host(), tree.hi.copy_to_host()
+    assert sorted(order.tolist()) == list(range(len(x)))
+    np.testing.assert_array_equal(points, x[order])
+    assert (end[tree.first_leaf:] > start[tree.first_leaf:]).all()
+    np.testing.assert_array_equal(tree.min_index.copy_to_host(),
+                                  [order[s:e].min() for s, e in zip(start, end)])
+    for v in range(tree.num_nodes):
+        np.testing.assert_array_equal(lo[v], points[start[v]:end[v]].min(axis=0))
+        np.testing.assert_array_equal(hi[v], points[start[v]:end[v]].max(axis=0))
+    for v in range(tree.first_leaf if name != "clustered-2d" else 0):
+        a, b = 2 * v + 1, 2 * v + 2
+        overlap = np.minimum(hi[a], hi[b]) - np.maximum(lo[a], lo[b])
+        assert (overlap <= (hi[v] - lo[v]) / 16).any(), (v, overlap, hi[v] - lo[v])
+
+
 @pytest.mark.parametrize("min_samples", [None, 4])
 @pytest.mark.parametrize("name", list(CASES))
 def test_pairs_equal_the_cpu_solvers(name, min_samples):
