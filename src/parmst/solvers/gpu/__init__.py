@@ -65,12 +65,13 @@ register(Solver(
     paper=CITATIONS["prokopenko"] + ", Algorithm 2 (single-tree Borůvka) on a k-d tree "
           "built on the device",
     summary="point sets: Borůvka rounds on the GPU, one nearest-other-component query per "
-            "point on a k-d tree of tight boxes, two-pass component minima, lock-free union-find",
+            "point on a k-d tree of tight boxes, two-pass component minima, lock-free "
+            "union-find",
     requires=_REQUIRES,
     # neighbours: points listed per point before the rounds (0: none, every point searches
-    # in the first round); pair_sort: "counting" or "radix"; seed_bounds: component
-    # bounds seeded from consecutive tree positions each round; walk: "warp" (a warp's searches walk
-    # the tree together) or "thread" (solvers/gpu/boruvka_bvh.py).
+    # in the first round); pair_sort: "counting" or "radix"; seed_bounds: component bounds
+    # seeded from consecutive tree positions each round; walk: "warp" (a warp's searches
+    # walk the tree together) or "thread" (solvers/gpu/boruvka_bvh.py).
     options={"min_samples": None, "leaf_size": 32, "device": None, "neighbours": 8,
              "pair_sort": "counting", "seed_bounds": True, "walk": "warp"},
     probe=probe,

@@ -378,9 +378,9 @@ def _memory_bytes(n: int, d: int, k: int, num_nodes: int) -> int:
     every point (a position and a float64 key each) and, with lists, their cursors and
     leads."""
     position = np.dtype(kdtree.index_dtype(n)).itemsize
-    build = 8 * d + 8 + position * _point_tree.level_counters((num_nodes + 1).bit_length() - 2) / n
-    return int(n * (16 * d + 144 + build + (k * (position + 8) + 16 if k else 0))
-               + num_nodes * (16 * d + 48))
+    counters = _point_tree.level_counters((num_nodes + 1).bit_length() - 2)
+    return (n * (24 * d + 152 + (k * (position + 8) + 16 if k else 0)) + position * counters
+            + num_nodes * (16 * d + 48))
 
 
 class _Settings(NamedTuple):
