@@ -165,6 +165,18 @@ class DevicePhases:
         self._marks.clear()
 
 
+def kernel_jit(max_registers: int | None = None, cache: bool = True) -> Any:
+    """``cuda.jit`` for a launched kernel, its registers capped at ``max_registers`` per
+    thread (``None``: no cap; ptxas spills the rest to local memory). The cap is a compile
+    option, so each cap compiles its own kernel; the simulator has no registers to cap.
+    ``cache=False`` where one function is compiled under several caps: Numba's disk cache
+    does not tell them apart."""
+    from numba import cuda
+    if max_registers is None or simulator_active():
+        return cuda.jit(cache=cache)
+    return cuda.jit(cache=cache, max_registers=max_registers)
+
+
 def launch(kernel: Any, grid: tuple[int, int], *args: Any) -> None:
     """``kernel[grid](*args)``, counted by :func:`tally`, through a pre-packed parameter block
     on a GPU (:mod:`parmst._cuda.packed`: no per-call argument preparation) and through the

@@ -33,7 +33,7 @@ import functools
 import numpy as np
 from numba import cuda
 
-from parmst._cuda.runtime import simulator_active
+from parmst._cuda.runtime import kernel_jit
 from parmst.solvers.ecl_host import FILTER_SAMPLES, GPU_FILTER_SAMPLES
 from parmst.solvers.gpu._kernels import (
     FULL_MASK,
@@ -150,13 +150,9 @@ def _emit_warp(wide, v, indptr, indices, csr_keys, csr_ids, threshold, heavy, bo
 
 
 def _jit(max_registers: int | None):
-    """``cuda.jit`` for a launched kernel, its registers capped at ``max_registers`` per thread
-    (ptxas spills the rest to local memory; ``None``: no cap, and the kernel is cached). The
-    cap is a kernel's compile option, so every cap compiles its own kernel; the simulator has
-    no registers to cap."""
-    if max_registers is None:
-        return cuda.jit(cache=True)
-    return cuda.jit() if simulator_active() else cuda.jit(max_registers=max_registers)
+    """:func:`~parmst._cuda.runtime.kernel_jit` for the kernels made per register cap: cached
+    only uncapped, where each function has one compiled form."""
+    return kernel_jit(max_registers, cache=max_registers is None)
 
 
 @functools.cache

@@ -154,14 +154,22 @@ def _copy_rows(x, out):
 
 
 @cuda.jit(device=True, inline=True)
+def _range_start(i, level, n):
+    """The first tree position of the ``i``-th node of ``level`` (the layout's ranges: a
+    level splits each range of the one above in two)."""
+    return (i * n) >> level
+
+
+@cuda.jit(device=True, inline=True)
 def _node_at(t, level, n):
     """The index within its level of the node at ``level`` holding tree position ``t``:
-    the largest ``i`` with ``i * n >> level <= t`` (a float estimate, then exact steps)."""
+    the largest ``i`` whose range starts at ``t`` or before (a float estimate, then exact
+    steps)."""
     count = np.int64(1) << level
     i = min(count - 1, np.int64((t + 0.5) * count / n))
-    while i > 0 and (i * n) >> level > t:
+    while i > 0 and _range_start(i, level, n) > t:
         i -= 1
-    while i + 1 < count and ((i + 1) * n) >> level <= t:
+    while i + 1 < count and _range_start(i + 1, level, n) <= t:
         i += 1
     return i
 
@@ -238,9 +246,9 @@ def _split_nodes(n, level, bins, counts, lo, hi):
     d = lo.shape[1]
     for i in range(cuda.grid(1), count, cuda.gridsize(1)):
         v = first + i
-        start = (i * n) >> level
-        middle = ((2 * i + 1) * n) >> (level + 1)
-        end = ((i + 1) * n) >> level
+        start = _range_start(i, level, n)
+        middle = _range_start(2 * i + 1, level + 1, n)
+        end = _range_start(i + 1, level, n)
         low_bin, high_bin, left_last, right_first = bins, -1, -1, -1
         at = start
         for b in range(bins):
@@ -319,14 +327,14 @@ def _chunk(n: int, level: int, bins: int) -> int:
 @cuda.jit(cache=True)
 def _node_ranges(n, start, end):
     """Node ``v`` at level ``L``, ``i``-th of its level, holds positions
-    ``i*n // 2**L .. (i+1)*n // 2**L``: a level splits each range of the one above in two."""
+    ``i*n // 2**L .. (i+1)*n // 2**L`` (:func:`_range_start`)."""
     for v in range(cuda.grid(1), start.shape[0], cuda.gridsize(1)):
         level = 0
         while (np.int64(2) << level) - 1 <= v:
             level += 1
         i = v - ((np.int64(1) << level) - 1)
-        start[v] = (i * n) >> level
-        end[v] = ((i + 1) * n) >> level
+        start[v] = _range_start(i, level, n)
+        end[v] = _range_start(i + 1, level, n)
 
 
 @cuda.jit(cache=True)

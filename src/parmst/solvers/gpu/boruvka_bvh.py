@@ -88,12 +88,8 @@ QUERY_REGISTERS = 56
 of 256 threads an SM, 37.5 % occupancy; the searches wait on dependent arithmetic and
 loads, so more warps hide more of it). H100, 37 M clustered points, with blocks of 128:
 lists 0.195 -> 0.178 s, searches 0.078-0.082 -> 0.073 s; a cap of 48 spilled more and
-gained less."""
+gained less. Compiled by :func:`parmst._cuda.runtime.kernel_jit`."""
 
-_query_kernel = (cuda.jit(cache=True) if runtime.simulator_active()
-                 else cuda.jit(cache=True, max_registers=QUERY_REGISTERS))
-"""``cuda.jit`` of the warp-walk query kernels, capped at :data:`QUERY_REGISTERS` (the
-simulator has no registers to cap)."""
 
 WALKS = ("warp", "thread")
 """How a query kernel walks the tree: the 32 searches of a warp together
@@ -135,7 +131,7 @@ def _neighbours(points, order, start, end, lo, hi, min_index, first_leaf, near, 
             core2[q] = near_key[q, core_column]
 
 
-@_query_kernel
+@runtime.kernel_jit(QUERY_REGISTERS)
 def _neighbours_warp(points, order, start, end, lo, hi, min_index, first_leaf, near, near_key,
                      core2, core_column):
     """:func:`_neighbours` with the searches of a warp walking the tree together
@@ -249,7 +245,7 @@ def _queries(points, order, start, end, lo, hi, min_index, first_leaf, comp, nod
             answer_key[q] = limit
 
 
-@_query_kernel
+@runtime.kernel_jit(QUERY_REGISTERS)
 def _queries_warp(points, order, start, end, lo, hi, min_index, first_leaf, comp, node_comp,
                   mutual, core2, node_core, bound, answer, answer_key, worklist):
     """:func:`_queries` with the searches of a warp walking the tree together
