@@ -34,7 +34,7 @@ from parmst.errors import ParmstError
 _SIGN64 = np.uint64(1 << 63)
 _ARRAYS_TAG = 7  # the tag of send_arrays / recv_arrays (MPI keeps their order per pair)
 
-__all__ = ["Channel", "DistributedError", "abort", "group_order", "owner_of", "peak_memory_bytes",
+__all__ = ["Channel", "DistributedError", "abort", "group_order", "grouped_by_range", "owner_of", "peak_memory_bytes",
            "world"]
 
 log = logging.getLogger(__name__)
@@ -195,6 +195,27 @@ def owner_of(starts: np.ndarray, ids: np.ndarray) -> np.ndarray:
     :func:`_range_owners`."""
     starts = np.asarray(starts, dtype=np.int64)
     return _range_owners(np.asarray(ids, dtype=np.int64), starts, len(starts) - 1)
+
+
+def grouped_by_range(ids: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``ids`` grouped by the contiguous range of ``starts`` each falls in (stable), and
+    how many fall in each: the send buffer and counts of an ``Alltoallv`` to the ranges'
+    ranks, in the two passes of :func:`_requests_by_owner`. Every id must lie in
+    ``starts[0] .. starts[-1] - 1``.
+
+    Examples
+    --------
+    >>> grouped, counts = grouped_by_range(np.array([7, 1, 5, 2]), np.array([0, 3, 6, 9]))
+    >>> grouped.tolist(), counts.tolist()
+    ([1, 2, 5, 7], [2, 1, 1])
+    """
+    starts = np.asarray(starts, dtype=np.int64)
+    ok, grouped, _, counts = _requests_by_owner(np.asarray(ids, dtype=np.int64),
+                                                np.zeros(0, dtype=np.int64), starts,
+                                                len(starts) - 1)
+    if not ok:
+        raise ValueError(f"grouped_by_range: an id outside {starts[0]}..{starts[-1] - 1}")
+    return grouped, counts
 
 
 def _mpi() -> Any:

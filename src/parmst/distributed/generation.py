@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from parmst import _memory
-from parmst._mpi.channel import group_order
+from parmst._mpi.channel import grouped_by_range
 from parmst.distributed.ownership import check_ownership
 from parmst.distributed.routing import Slice, agree_weight_dtype
 from parmst.errors import GraphValueError
@@ -93,11 +93,13 @@ def _drawn_slice(channel: Any, recipe: Drawn) -> Slice:
     lo, hi = _share(recipe.raw_count, channel)
     _agree_fits(channel, hi - lo, "drawn edges", BYTES_PER_DRAWN_EDGE, recipe.family)
     keys = recipe.keys(lo, hi)
-    dest = np.searchsorted(_splitters(channel, keys), keys, side="right")
-    order = group_order(dest, channel.size)
-    (mine,), _ = channel.alltoallv([keys[order]], np.bincount(dest, minlength=channel.size))
-    del keys, dest, order
     n = recipe.num_vertices
+    # Rank r takes the keys from splitter r - 1 up to splitter r; pair keys lie in 0 .. n*n - 1.
+    starts = np.concatenate(([0], _splitters(channel, keys), [n * n])).astype(np.int64)
+    grouped, counts = grouped_by_range(keys, starts)
+    del keys
+    (mine,), _ = channel.alltoallv([grouped], counts)
+    del grouped
     src, dst = distinct_pairs(mine, n)
     first = channel.exscan_int(len(src))
     m = channel.allreduce_int(len(src), "sum")
