@@ -65,11 +65,11 @@ def _threads_per_rank(solver_options: dict[str, Any], options: dict[str, Any],
     return int(options.get("threads") or 1)
 
 
-def _launch(ranks: int, threads: int, args: list[str], env: dict[str, str], timeout: float):
-    from parmst.solvers.mpi.launch import binding_args, run_mpi
+def _launch(ranks: int, args: list[str], env: dict[str, str], timeout: float):
+    from parmst.solvers.mpi.launch import find_mpiexec, is_open_mpi, run_mpi
 
-    return run_mpi(ranks, args, env=env, timeout=timeout,
-                   mpiexec_args=binding_args(ranks, threads))
+    extra = ["--bind-to", "none"] if is_open_mpi(find_mpiexec()) else []
+    return run_mpi(ranks, args, env=env, timeout=timeout, mpiexec_args=extra)
 
 
 def _fill(record: Record, report: dict[str, Any]) -> list[dict[str, float]]:
@@ -133,7 +133,7 @@ def time_ranks(record: Record, solver: str, solver_options: dict[str, Any],
     args = ["-m", "parmst.bench._mpi_worker", graph, reference, solver, str(runs),
             json.dumps(options), str(report_path)]
     try:
-        done = _launch(record.ranks, threads, args, env, timeout)
+        done = _launch(record.ranks, args, env, timeout)
     except subprocess.TimeoutExpired:
         record.status = "skipped"
         record.note = f"over the time budget: {runs + 1} runs took more than {timeout:.0f} s"

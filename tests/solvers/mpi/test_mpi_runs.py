@@ -50,22 +50,6 @@ def test_launcher_command_has_the_flags_open_mpi_needs():
         assert ("--allow-run-as-root" in command) == (os.geteuid() == 0)
 
 
-def test_binding_gives_each_rank_cores_of_its_own_where_they_fit():
-    launch = _launcher()
-    if not launch.is_open_mpi(launch.find_mpiexec()):
-        pytest.skip("binding flags are Open MPI's")
-    cores = len(os.sched_getaffinity(0))
-    assert launch.binding_args(cores + 1, 1) == ["--bind-to", "none"]
-    ranks = min(cores, 2)
-    args = launch.binding_args(ranks, 1)
-    assert args == ["--map-by", "slot:PE=1", "--bind-to", "core"]
-    done = launch.run_mpi(ranks, ["-c", "import os; print(sorted(os.sched_getaffinity(0)))"],
-                          timeout=TIMEOUT, mpiexec_args=args)
-    masks = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("[")]
-    assert len(masks) == ranks, done.stdout + done.stderr
-    assert all(len(mask) == 1 for mask in masks) and len({m[0] for m in masks}) == ranks
-
-
 @pytest.mark.parametrize("ranks", [1, 2, 3, 4])
 def test_whole_catalogue_on_ranks(ranks):
     """One launch per rank count runs every case, solver and ownership (see the worker)."""

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 from parmst.errors import SolverUnavailable
 
-__all__ = ["binding_args", "find_mpiexec", "is_open_mpi", "mpiexec_command", "run_mpi"]
+__all__ = ["find_mpiexec", "is_open_mpi", "mpiexec_command", "run_mpi"]
 
 
 @functools.cache
@@ -58,33 +58,6 @@ def is_open_mpi(mpiexec: str) -> bool:
         return False
     text = out.stdout + out.stderr
     return "Open MPI" in text or "OpenRTE" in text or "prterun" in text
-
-
-def binding_args(ranks: int, threads: int) -> list[str]:
-    """Open MPI's placement flags for ``ranks`` ranks of ``threads`` threads each.
-
-    Where this process's cores (``os.sched_getaffinity``) hold them all, each
-    rank is bound to ``threads`` cores of its own (``--map-by slot:PE=t
-    --bind-to core``): its threads then never share a core with another
-    rank's, and stay near their memory (on the 32-core host, 32 ranks of one
-    thread solved 2^29 R-MAT edges in 5.6 s bound, 7.2 s unbound). With fewer
-    cores the ranks share them unbound (``--bind-to none``): binding would
-    stack ranks on the same cores. Other MPI libraries get no flag.
-
-    Examples
-    --------
-    >>> binding_args(4, 1)  # doctest: +SKIP
-    ['--map-by', 'slot:PE=1', '--bind-to', 'core']
-    """
-    if not is_open_mpi(find_mpiexec()):
-        return []
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        cores = os.cpu_count() or 1
-    if ranks * threads <= cores:
-        return ["--map-by", f"slot:PE={threads}", "--bind-to", "core"]
-    return ["--bind-to", "none"]
 
 
 def mpiexec_command(ranks: int, python_args: Sequence[str], *, oversubscribe: bool = True,
