@@ -86,10 +86,19 @@ def test_weak_scaling_small_generates_and_verifies_in_parallel(tmp_path):
     result = parmst.bench.run(suite="mpi-weak-small", only=["rmat-weak", "road-weak"],
                               solvers=["filter-boruvka/mpi[threads=1]"], repeat=1,
                               progress=False)
-    weak = [r for r in result.records if r.extra.get("weak")]
+    weak = [r for r in result.records if r.extra.get("weak") and not r.extra.get("alone")]
+    alone = [r for r in result.records if r.extra.get("alone")]
     assert [(r.graph, r.ranks) for r in weak] == [("rmat-weak", 1), ("rmat-weak", 2),
                                                   ("road-weak", 1), ("road-weak", 2)]
-    assert all(r.status == "ok" for r in weak), [(r.label, r.status, r.note) for r in weak]
+    assert all(r.status == "ok" for r in weak + alone), \
+        [(r.label, r.status, r.note) for r in weak + alone]
+    # Beside each run on 2 ranks, both ranks ran the one-rank job at once, each verified.
+    assert [(r.graph, r.ranks, r.variant) for r in alone] == [
+        ("rmat-weak", 2, "threads=1; each rank alone"), ("road-weak", 2,
+                                                         "threads=1; each rank alone")]
+    for a, one in zip(alone, (weak[0], weak[2]), strict=True):
+        assert a.extra["spec"] == one.extra["spec"] and a.extra["verify_time"] > 0
+        assert a.extra["num_edges"] == one.extra["num_edges"]  # rank 0 drew seed 1 as well
     for r in weak:  # the graph doubles with the ranks, and its forest passed verification
         assert r.extra["verify_time"] > 0 and r.extra["num_edges"] > 0
         assert r.extra["spec"] == WEAK_GRAPHS[r.graph.removesuffix("-weak")].spec(
@@ -97,6 +106,7 @@ def test_weak_scaling_small_generates_and_verifies_in_parallel(tmp_path):
     assert weak[1].extra["num_edges"] > 1.5 * weak[0].extra["num_edges"]
     markdown = to_markdown(result)
     assert "## Weak scaling" in markdown and "## MPI ranks" not in markdown
+    assert "| alone at once (s) | alone / 1 rank |" in markdown
     written = save(result, tmp_path / "out", plots=importlib.util.find_spec("matplotlib") is not None)
     assert any(p.name.endswith("_weak.png") for p in written) or \
         importlib.util.find_spec("matplotlib") is None

@@ -50,7 +50,16 @@ def _reset_peak() -> bool:
 
 
 def _build(distributed_graph, graph: str, comm):
-    """This rank's share of the graph: generated for ``generate:SPEC``, else read from the file."""
+    """This rank's share of the graph: generated for ``generate:SPEC``, else read from the
+    file; for ``alone:SPEC`` a whole graph of its own on ``MPI.COMM_SELF``
+    (:func:`parmst.bench.weak.alone_spec`), so the ranks run one-rank jobs side by side."""
+    if graph.startswith("alone:"):
+        from mpi4py import MPI
+
+        from parmst.bench.weak import alone_spec
+
+        return distributed_graph.generate(alone_spec(graph.removeprefix("alone:"), comm.rank),
+                                          MPI.COMM_SELF)
     if graph.startswith("generate:"):
         return distributed_graph.generate(graph.removeprefix("generate:"), comm)
     return distributed_graph.read(graph, comm)
@@ -96,6 +105,7 @@ def main() -> None:
         start = time.perf_counter()
         exact = parmst.verify(dg, forest).ok
         verify_time = time.perf_counter() - start
+        exact = comm.allreduce(exact, op=MPI.LAND)  # "alone" ranks verify their own graphs
     memory = comm.gather((start_memory, peak, windowed), root=0)
     if comm.rank == 0:
         report = {

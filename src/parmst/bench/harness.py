@@ -58,6 +58,7 @@ from parmst.bench.weak import (
     EDGES_PER_RANK,
     WEAK_GRAPHS,
     WeakGraph,
+    launches_per_series,
     weak_graph_info,
     weak_name,
     weak_records,
@@ -188,7 +189,7 @@ def run(config: RunConfig) -> BenchResult:
     per_graph = len(placements) * len(timed) + len(peer_names) + len(formats)
     launches = [v for v in timed if v.ranks is not None]
     total = (len(items) * len(weights) * per_graph + len(scans)
-             + len(weak) * len(launches)) * (scheme.runs + 1)
+             + len(weak) * launches_per_series(launches)) * (scheme.runs + 1)
     started = time.perf_counter()
     with (PeerRunner(config.budget) as runner,
           tempfile.TemporaryDirectory(prefix="parmst-bench-io-") as folder,

@@ -131,7 +131,11 @@ def to_markdown(result: BenchResult) -> str:
                  "the graph). `time / 1 rank` divides the whole time by the one-rank run's "
                  "(ideal: 1); `peak growth` is the largest rank's peak resident memory "
                  "during the timed runs less its memory before them, and `growth / 1 rank` "
-                 "divides it by the one-rank run's (ideal: 1)."), weak_table(result)),
+                 "divides it by the one-rank run's (ideal: 1). `alone at once` is one more "
+                 "launch of as many ranks, each generating, solving and verifying a graph of "
+                 "the one-rank size on its own (no message between ranks): what the host "
+                 "allows, since its copies share the memory system; `alone / 1 rank` is the "
+                 "floor under `time / 1 rank`."), weak_table(result)),
                 ("Per GPU", ("ecl/multigpu per GPU: peak memory in use (its parts, the "
                  "solve's working memory, the survivors), the graph's generation on the GPUs, "
                  "the local forests (wall and kernels), the trip of its survivors to the merge "

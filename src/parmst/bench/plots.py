@@ -245,12 +245,16 @@ def plot_scan(result: BenchResult, path: Path) -> Path | None:
 
 def plot_weak(result: BenchResult, path: Path) -> Path | None:
     """Weak scaling: whole time (generation and solve) against ranks, one panel per solver,
-    one line per series; flat is ideal (:mod:`parmst.bench.weak`)."""
+    one line per series and a dotted one for its ranks each running the one-rank job alone
+    at once (the host's floor); flat is ideal (:mod:`parmst.bench.weak`)."""
     series: dict[str, dict[str, dict[int, float]]] = defaultdict(lambda: defaultdict(dict))
+    alone: dict[str, dict[str, dict[int, float]]] = defaultdict(lambda: defaultdict(dict))
     for record in result.records:
         if record.ok and record.extra.get("weak"):
-            solver = f"{record.solver}[{record.variant}]" if record.variant else record.solver
-            series[solver][record.graph][record.ranks] = record.time
+            variant = record.extra["alone_of"] if record.extra.get("alone") else record.variant
+            solver = f"{record.solver}[{variant}]" if variant else record.solver
+            into = alone if record.extra.get("alone") else series
+            into[solver][record.graph][record.ranks] = record.time
     if not series:
         return None
     fig, axes = _panels(len(series))
@@ -259,6 +263,11 @@ def plot_weak(result: BenchResult, path: Path) -> Path | None:
             counts = sorted(times)
             ax.plot(counts, [times[c] for c in counts], marker="o", color=colour, label=graph)
             ax.axhline(times[counts[0]], linestyle="--", color=colour, alpha=0.4)
+            floor = {**{c: times[c] for c in counts[:1] if c == 1}, **alone[solver][graph]}
+            if len(floor) > 1:
+                at = sorted(floor)
+                ax.plot(at, [floor[c] for c in at], linestyle=":", marker=".", color=colour,
+                        label=f"{graph}: each rank alone")
         ax.set_xscale("log", base=2)
         ax.set_title(f"{solver}: weak scaling (flat is ideal)", fontsize=9)
         ax.set_xlabel("ranks")

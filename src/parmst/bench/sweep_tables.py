@@ -83,12 +83,18 @@ def rank_table(result: BenchResult) -> list[str]:
 def weak_table(result: BenchResult) -> list[str]:
     """Per weak series, mpi solver and rank count: the graph's size, generation and solve
     times, the time and each rank's peak memory growth against the one-rank run (ideal
-    weak scaling keeps both at 1), the parallel verification's time and verdict."""
+    weak scaling keeps both at 1), the time of the one-rank job run by every rank alone at
+    once and the time against it, the parallel verification's time and verdict."""
     rows = []
     weak = [r for r in result.records if r.extra.get("weak")]
     for r in weak:
+        if r.extra.get("alone"):
+            continue
         one = next((o for o in weak if o.ok and o.graph == r.graph and o.solver == r.solver
                     and o.variant == r.variant and o.ranks == 1), None)
+        alone = next((o for o in weak if o.ok and o.extra.get("alone") and o.graph == r.graph
+                      and o.solver == r.solver and o.extra.get("alone_of") == r.variant
+                      and o.ranks == r.ranks), None)
         x = r.extra
         name = f"{r.solver}[{r.variant}]" if r.variant else r.solver
         growth = x.get("peak_growth_max_bytes")
@@ -97,6 +103,8 @@ def weak_table(result: BenchResult) -> list[str]:
                      else str(r.threads_used), f"{x['num_edges']:,}" if "num_edges" in x else "",
                      fmt_time(r.time), fmt_time(r.init_time), fmt_time(r.compute_time),
                      fmt_ratio(r.time / one.time if one and r.ok and one.time else None),
+                     fmt_time(alone.time if alone else None),
+                     fmt_ratio(alone.time / one.time if alone and one and one.time else None),
                      _mib(x, "peak_growth_max_bytes"),
                      fmt_ratio(growth / one_growth if growth and one_growth else None),
                      fmt_time(x.get("verify_time")),
@@ -104,9 +112,10 @@ def weak_table(result: BenchResult) -> list[str]:
     if not rows:
         return []
     return table(["series", "solver", "ranks", "threads/rank", "edges", "time (s)",
-                  "generate+route (s)", "solve (s)", "time / 1 rank",
-                  "peak growth MiB/rank", "growth / 1 rank", "verify (s)", "verified"],
-                 rows, "llrrr" + "r" * 7 + "l")
+                  "generate+route (s)", "solve (s)", "time / 1 rank", "alone at once (s)",
+                  "alone / 1 rank", "peak growth MiB/rank", "growth / 1 rank", "verify (s)",
+                  "verified"],
+                 rows, "llrrr" + "r" * 9 + "l")
 
 
 def phase_tables(result: BenchResult) -> list[str]:

@@ -11,6 +11,14 @@ build), solves it, and verifies the last forest in parallel
 a one-process reference. Ideal weak scaling keeps the time and each rank's
 memory flat as ``p`` grows.
 
+Beside each run on ``p > 1`` ranks, one more launch of ``p`` ranks runs the
+one-rank job ``p`` times at once: every rank generates, solves and verifies
+a graph of the one-rank size alone (its own seed, ``MPI.COMM_SELF``), with no
+message between ranks (:func:`alone_spec`). Its time is what the host itself
+allows: ``p`` copies of the same work share the memory system, so even they
+take longer than one copy alone, and no weak-scaling run on that host can
+beat them.
+
 Examples
 --------
 >>> WEAK_GRAPHS["rmat"].spec(2**24)
@@ -85,20 +93,57 @@ def weak_graph_info(graph: WeakGraph, edges_per_rank: int) -> GraphInfo:
                      f"{graph.stands_for}; generated and verified in parallel")
 
 
+#: What an "alone" record's variant adds to its run's (see the module's docstring).
+ALONE = "each rank alone"
+
+
+def alone_spec(spec: str, rank: int) -> str:
+    """The graph rank ``rank`` generates in an "alone" launch: ``spec`` with seed
+    ``seed + rank`` (``seed=1`` where ``spec`` names none).
+
+    >>> alone_spec("rmat:scale=20,edge_factor=16,seed=1", 3)
+    'rmat:scale=20,edge_factor=16,seed=4'
+    >>> alone_spec("grid2d:side=8", 0)
+    'grid2d:side=8,seed=1'
+    """
+    family, _, params = spec.partition(":")
+    pairs = [item.split("=", 1) for item in params.split(",") if item]
+    seed = next((int(value) for key, value in pairs if key == "seed"), 1)
+    kept = [f"{key}={value}" for key, value in pairs if key != "seed"]
+    return f"{family}:{','.join(kept + [f'seed={seed + rank}'])}"
+
+
+def launches_per_series(variants: Sequence[Variant]) -> int:
+    """Launches one weak series takes: one per variant, and its "alone" launch beside
+    each that runs on more than one rank."""
+    return sum(2 if variant.ranks > 1 else 1 for variant in variants)
+
+
 def weak_records(graph: WeakGraph, variants: Sequence[Variant], edges_per_rank: int,
                  time_launch: Callable[[Record, Variant, tuple[str, str]], None]
                  ) -> list[Record]:
-    """``graph`` at every rank count of the mpi ``variants``, one launch each.
+    """``graph`` at every rank count of the mpi ``variants``, one launch each, and beside
+    each on more than one rank the one-rank job run by every rank alone at once
+    (``extra["alone"]``; its variant ends in :data:`ALONE`).
 
     ``time_launch(record, variant, source)`` runs one launch (the harness's
     :func:`parmst.bench.mpi.time_ranks` within its budget) and fills the record.
     """
     records = []
+    one_rank = graph.spec(edges_per_rank)
     for variant in variants:
         spec = graph.spec(edges_per_rank * variant.ranks)
-        record = Record(graph=weak_name(graph), solver=variant.solver.name,
-                        options=variant.options, variant=variant.variant, ranks=variant.ranks)
-        record.extra.update({"weak": True, "spec": spec, "edges_per_rank": edges_per_rank})
-        time_launch(record, variant, (f"generate:{spec}", "verify"))
-        records.append(record)
+        runs = [(spec, variant.variant, f"generate:{spec}")]
+        if variant.ranks > 1:
+            runs.append((one_rank, f"{variant.variant}; {ALONE}" if variant.variant else ALONE,
+                         f"alone:{one_rank}"))
+        for run_spec, name, source in runs:
+            record = Record(graph=weak_name(graph), solver=variant.solver.name,
+                            options=variant.options, variant=name, ranks=variant.ranks)
+            record.extra.update({"weak": True, "spec": run_spec,
+                                 "edges_per_rank": edges_per_rank})
+            if source.startswith("alone:"):
+                record.extra.update({"alone": True, "alone_of": variant.variant})
+            time_launch(record, variant, (source, "verify"))
+            records.append(record)
     return records
