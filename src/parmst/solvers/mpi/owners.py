@@ -399,23 +399,55 @@ def _hook(channel: Any, starts: np.ndarray, best_id: np.ndarray, best_far: np.nd
     the labels follows.
     """
     first = int(starts[channel.rank])
-    ids = np.arange(first, first + len(best_id), dtype=np.int64)
-    has = best_id >= 0
-    succ = np.where(has, best_far, ids)
-    mutual = _mutual(channel, starts, best_id, best_far, has)
-    root = ~has | (mutual & ((ids < succ) == (best_id % 2 == 0)))
-    new_root = root & has
-    count = int(np.count_nonzero(new_root))
+    mutual = _mutual(channel, starts, best_id, best_far, best_id >= 0)
+    root, count = _roots(first, best_id, best_far, mutual)
     new_first = channel.exscan_int(count)
-    new_label = np.where(new_root, new_first + np.cumsum(new_root) - 1, -1)
+    new_label, colour, pending = _jump_start(first, best_id, best_far, root, new_first)
     label = new_label.copy()  # the roots' own; the others' come with the jumps
-    colour = np.where(root, ids, succ)
-    pending = np.flatnonzero(~root)
     while channel.allreduce_int(len(pending), "sum"):
         asked = colour[pending]
         jumped, jumped_label = channel.fetch(asked, None, first, [colour, new_label], starts)
         pending = _jumped(pending, asked, jumped, jumped_label, colour, label)
     return root, label, count, new_first
+
+
+@numba.njit(cache=True)
+def _roots(first, best_id, best_far, mutual):
+    """Step 2's roots among the owned components ``first ..``: those without an edge, and
+    of each mutual pair the smaller for an even edge id, else the larger. Returns which
+    are roots and how many of them have an edge (the next round's labels given here)."""
+    root = np.empty(len(best_id), dtype=np.bool_)
+    count = 0
+    for c in range(len(best_id)):
+        if best_id[c] < 0:
+            root[c] = True
+        else:
+            root[c] = mutual[c] and ((first + c < best_far[c]) == (best_id[c] % 2 == 0))
+            count += root[c]
+    return root, count
+
+
+@numba.njit(cache=True)
+def _jump_start(first, best_id, best_far, root, new_first):
+    """The pointer jumping's start, in one pass: the roots with an edge numbered from
+    ``new_first`` in order (-1 for the others), each component's colour (a root's own id,
+    else its chosen far end), and the components that are not roots."""
+    n = len(best_id)
+    new_label = np.full(n, -1, dtype=np.int64)
+    colour = np.empty(n, dtype=np.int64)
+    pending = np.empty(n, dtype=np.int64)
+    waiting, label = 0, new_first
+    for c in range(n):
+        if root[c]:
+            colour[c] = first + c
+            if best_id[c] >= 0:
+                new_label[c] = label
+                label += 1
+        else:  # not a root: it has an edge
+            colour[c] = best_far[c]
+            pending[waiting] = c
+            waiting += 1
+    return new_label, colour, pending[:waiting]
 
 
 @numba.njit(cache=True)
