@@ -34,8 +34,8 @@ from parmst.errors import ParmstError
 _SIGN64 = np.uint64(1 << 63)
 _ARRAYS_TAG = 7  # the tag of send_arrays / recv_arrays (MPI keeps their order per pair)
 
-__all__ = ["Channel", "DistributedError", "abort", "group_order", "grouped_by_range", "owner_of", "peak_memory_bytes",
-           "world"]
+__all__ = ["Channel", "DistributedError", "abort", "group_order", "grouped_by_range", "owner_of",
+           "peak_memory_bytes", "world"]
 
 log = logging.getLogger(__name__)
 

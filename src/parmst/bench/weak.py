@@ -101,6 +101,8 @@ def alone_spec(spec: str, rank: int) -> str:
     """The graph rank ``rank`` generates in an "alone" launch: ``spec`` with seed
     ``seed + rank`` (``seed=1`` where ``spec`` names none).
 
+    Examples
+    --------
     >>> alone_spec("rmat:scale=20,edge_factor=16,seed=1", 3)
     'rmat:scale=20,edge_factor=16,seed=4'
     >>> alone_spec("grid2d:side=8", 0)

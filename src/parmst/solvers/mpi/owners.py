@@ -23,7 +23,7 @@ keeps its edges as pairs of local ids (:mod:`parmst.solvers.mpi.local_ids`). One
    by an exclusive prefix sum over the owners. Pointer jumping through the owners (one
    request and reply per jump, only for components whose colour is not yet a root) gives
    every component its root, and the jump that reaches the root brings the root's number
-   too.
+   too (:mod:`parmst.solvers.mpi.hooking`).
 3. **Relabel.** Each rank asks the owners for the new label of every other component it
    has a local id for (one request and reply per local id, the first round's included),
    numbers the new labels (finished components get none; the labels are below the
