@@ -412,24 +412,6 @@ class Channel:
             answers, _ = self.alltoallv(answers, asked_counts)
         return [_placed(answer, came_from) for answer in answers]
 
-    def to_owners(self, ids: np.ndarray, starts: np.ndarray, values: np.ndarray
-                  ) -> np.ndarray:
-        """Rows ``(id, value)`` sent to the owner of each id (rank ``r`` owns ``starts[r]``
-        up to ``starts[r + 1] - 1``); returns the rows this rank received, as an
-        ``(k, 2)`` int64 array. One ``Alltoallv``: where the sender knows what the
-        owner must learn, this replaces a fetch's request and reply.
-        """
-        none = np.zeros(0, dtype=np.int64)
-        ok, grouped, came_from, counts = _requests_by_owner(
-            np.asarray(ids, dtype=np.int64), none, np.asarray(starts, dtype=np.int64),
-            self.size)
-        if not ok:
-            raise ValueError(f"to_owners: an id outside 0..{int(starts[-1]) - 1}")
-        rows = np.empty((len(grouped), 2), dtype=np.int64)
-        rows[:, 0], rows[:, 1] = grouped, np.asarray(values, dtype=np.int64)[came_from]
-        (received,), _ = self.alltoallv([rows], counts)
-        return received
-
     # ------------------------------------------------------------ point to point
     def send_arrays(self, arrays: Sequence[np.ndarray], dest: int) -> None:
         """Send 1-D ``arrays`` of one length to rank ``dest`` (which calls :meth:`recv_arrays`).

@@ -20,49 +20,30 @@ import numba
 import numpy as np
 
 
-def _mutual(channel: Any, starts: np.ndarray, best_id: np.ndarray, best_far: np.ndarray,
-            has: np.ndarray) -> np.ndarray:
-    """Which owned components chose the same edge as the component at its far end.
-
-    Every component with an edge tells the owner of its far end which edge
-    it chose (one ``Alltoallv`` of ``(far component, edge id)`` rows); a
-    component is one of a mutual pair exactly when its own edge comes back
-    to it. A request for the far end's choice and its reply cost two
-    exchanges and a pass more.
-    """
-    choosing = np.flatnonzero(has)
-    rows = channel.to_owners(best_far[choosing], starts, best_id[choosing])
-    return _chosen_back(rows, best_id, int(starts[channel.rank]))
-
-
-@numba.njit(cache=True)
-def _chosen_back(rows, best_id, first):
-    """:func:`_mutual`'s receiving side: owned component ``c`` is marked when a row
-    ``(c, best_id[c])`` arrived."""
-    mutual = np.zeros(len(best_id), dtype=np.bool_)
-    for i in range(len(rows)):
-        c = rows[i, 0] - first
-        if best_id[c] == rows[i, 1]:
-            mutual[c] = True
-    return mutual
-
-
 def hook(channel: Any, starts: np.ndarray, best_id: np.ndarray, best_far: np.ndarray
          ) -> tuple[np.ndarray, np.ndarray, int, int]:
     """Steps 2 and 3's numbering: which owned components are roots, and the next round's
     label of every owned component (-1: finished); how many labels this rank gives, from
     which first one.
 
-    The roots that have an edge are numbered by an exclusive prefix sum before
-    the pointer jumping, and every jump asks for its target's label beside its
-    colour: the jump that reaches a root brings its label, so no request for
-    the labels follows.
+    One fetch of each chosen far end's own choice finds the mutual pairs (a
+    component whose far end chose it back; two such chose the same edge, the
+    lightest between them) and is, for every other component, the first jump.
+    The roots that have an edge are then numbered by an exclusive prefix sum,
+    and every later jump asks for its target's label beside its colour: the
+    jump that reaches a root brings its label, so no request for the labels
+    follows.
     """
     first = int(starts[channel.rank])
-    mutual = _mutual(channel, starts, best_id, best_far, best_id >= 0)
-    root, count = _roots(first, best_id, best_far, mutual)
+    choosing = np.flatnonzero(best_id >= 0)
+    # The far end's own choice: a component is one of a mutual pair exactly when it comes
+    # back to it, and otherwise it is the component's target after one jump.
+    (far_choice,) = channel.fetch(best_far[choosing], None, first, [best_far], starts)
+    second = np.full(len(best_id), -1, dtype=np.int64)
+    second[choosing] = far_choice
+    root, count = _roots(first, best_id, best_far, second)
     new_first = channel.exscan_int(count)
-    new_label, colour, pending = _jump_start(first, best_id, best_far, root, new_first)
+    new_label, colour, pending = _jump_start(first, best_id, best_far, second, root, new_first)
     label = new_label.copy()  # the roots' own; the others' come with the jumps
     while channel.allreduce_int(len(pending), "sum"):
         asked = colour[pending]
@@ -72,26 +53,30 @@ def hook(channel: Any, starts: np.ndarray, best_id: np.ndarray, best_far: np.nda
 
 
 @numba.njit(cache=True)
-def _roots(first, best_id, best_far, mutual):
+def _roots(first, best_id, best_far, second):
     """Step 2's roots among the owned components ``first ..``: those without an edge, and
-    of each mutual pair the smaller for an even edge id, else the larger. Returns which
-    are roots and how many of them have an edge (the next round's labels given here)."""
+    of each mutual pair (``second``, the far end's own far end, leads back) the smaller
+    for an even edge id, else the larger. Returns which are roots and how many of them
+    have an edge (the next round's labels given here)."""
     root = np.empty(len(best_id), dtype=np.bool_)
     count = 0
     for c in range(len(best_id)):
         if best_id[c] < 0:
             root[c] = True
         else:
-            root[c] = mutual[c] and ((first + c < best_far[c]) == (best_id[c] % 2 == 0))
+            mutual = second[c] == first + c
+            root[c] = mutual and ((first + c < best_far[c]) == (best_id[c] % 2 == 0))
             count += root[c]
     return root, count
 
 
 @numba.njit(cache=True)
-def _jump_start(first, best_id, best_far, root, new_first):
+def _jump_start(first, best_id, best_far, second, root, new_first):
     """The pointer jumping's start, in one pass: the roots with an edge numbered from
-    ``new_first`` in order (-1 for the others), each component's colour (a root's own id,
-    else its chosen far end), and the components that are not roots."""
+    ``new_first`` in order (-1 for the others); each component's colour: a root's own
+    id, the root of a mutual pair for its other member, else the far end's far end
+    (``second``: the first jump, already made); and the components that are not
+    roots."""
     n = len(best_id)
     new_label = np.full(n, -1, dtype=np.int64)
     colour = np.empty(n, dtype=np.int64)
@@ -104,7 +89,7 @@ def _jump_start(first, best_id, best_far, root, new_first):
                 new_label[c] = label
                 label += 1
         else:  # not a root: it has an edge
-            colour[c] = best_far[c]
+            colour[c] = best_far[c] if second[c] == first + c else second[c]
             pending[waiting] = c
             waiting += 1
     return new_label, colour, pending[:waiting]
