@@ -263,7 +263,9 @@ def plot_weak(result: BenchResult, path: Path) -> Path | None:
             counts = sorted(times)
             ax.plot(counts, [times[c] for c in counts], marker="o", color=colour, label=graph)
             ax.axhline(times[counts[0]], linestyle="--", color=colour, alpha=0.4)
-            floor = {**{c: times[c] for c in counts[:1] if c == 1}, **alone[solver][graph]}
+            floor = dict(alone[solver][graph])  # starting at the one-rank run, if there is one
+            if floor and 1 in times:
+                floor[1] = times[1]
             if len(floor) > 1:
                 at = sorted(floor)
                 ax.plot(at, [floor[c] for c in at], linestyle=":", marker=".", color=colour,
