@@ -66,7 +66,8 @@ for family in ${NCU_GRAPHS:-random-degree delaunay}; do
     $PY - "$family" "$egr" <<'WRITE' || continue
 import sys
 from parmst import io
-from parmst.bench.suites import default_cache_dir, get_suite, load_graph
+from parmst.bench.inputs import default_cache_dir, load_graph
+from parmst.bench.suites import get_suite
 spec = next(g.spec for g in get_suite("ecl-gpu").graphs if g.name == sys.argv[1])
 io.write(load_graph(spec, default_cache_dir()), sys.argv[2], format="egr", progress=False)
 WRITE

@@ -141,7 +141,7 @@ prepare() {
 import json, sys, time
 import numpy as np
 import parmst
-from parmst.bench.suites import default_cache_dir, load_graph
+from parmst.bench.inputs import default_cache_dir, load_graph
 
 name, spec, work = sys.argv[1:]
 stem = name.replace("/", "_")

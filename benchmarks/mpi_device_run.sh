@@ -35,7 +35,7 @@ specs=$($PY -c "import sys; from parmst.bench.suites import get_suite
 only = sys.argv[2].split(',')
 print('\n'.join(g.spec for g in get_suite(sys.argv[1]).graphs if g.name in only))" "$SUITE" "$ONLY")
 for spec in $specs; do
-    $PY -c "import sys; from parmst.bench.suites import default_cache_dir, load_graph
+    $PY -c "import sys; from parmst.bench.inputs import default_cache_dir, load_graph
 load_graph(sys.argv[1], default_cache_dir())" "$spec" &
 done
 for solver in kruskal/serial ecl/cpu; do

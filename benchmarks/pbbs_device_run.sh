@@ -33,7 +33,7 @@ args = sys.argv[1:]; suite = get_suite(args[args.index('--suite') + 1])
 only = args[args.index('--only') + 1].split(',') if '--only' in args else None
 print('\n'.join(g.spec for g in suite.graphs if only is None or g.name in only))" "$@")
 for spec in $specs; do
-    $PY -c "import sys; from parmst.bench.suites import default_cache_dir, load_graph
+    $PY -c "import sys; from parmst.bench.inputs import default_cache_dir, load_graph
 load_graph(sys.argv[1], default_cache_dir())" "$spec" &
 done
 for solver in kruskal/serial ecl/cpu filter-kruskal/cpu boruvka-edge/cpu; do
