@@ -165,7 +165,8 @@ def solve(graph, stats: Stats, *, init: str = "edge", filter: bool = True,
     both_directions : bool
         Process each edge in both directions (ablation (5); off by default).
     block_size : int
-        Threads per block, a multiple of 32.
+        Threads per block, a multiple of 32; the populates take at most
+        :data:`~parmst.solvers.gpu._ecl_rounds.POPULATE_BLOCK_SIZE`.
     launch : {"auto", "persistent", "per-round", "batched"}
         ``"per-round"``: ECL-MST's three launches and a worklist-size copy per
         round; ``"persistent"``: all rounds in one cooperative kernel with
