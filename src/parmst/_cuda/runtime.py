@@ -88,6 +88,23 @@ def blocks_for(count: int, block_size: int) -> int:
     return max(1, -(-int(count) // block_size))
 
 
+#: Blocks per multiprocessor of a kernel that only writes memory (:func:`store_blocks`).
+STORE_BLOCKS_PER_SM = 4
+
+
+def store_blocks(count: int, block_size: int) -> int:
+    """Blocks for a grid-stride kernel whose threads only write memory, ``count`` items: at
+    most :data:`STORE_BLOCKS_PER_SM` per multiprocessor (a thread's stores do not wait, so a
+    resident grid that loops keeps the memory busy, where a block per ``block_size`` items
+    spends more time starting blocks than storing), fewer where ``count`` needs fewer."""
+    blocks = blocks_for(count, block_size)
+    if simulator_active():
+        return blocks
+    from numba import cuda
+
+    return min(blocks, STORE_BLOCKS_PER_SM * cuda.get_current_device().MULTIPROCESSOR_COUNT)
+
+
 _TALLY = threading.local()
 
 
