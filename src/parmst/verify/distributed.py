@@ -56,10 +56,11 @@ import numba
 import numpy as np
 
 from parmst._edge_input import index_dtype_for
+from parmst._mpi.host_share import HostShare
 from parmst.errors import ParmstError
 from parmst.forest import Forest
 from parmst.verify.given import check_listed, check_num_components, compare_fields, nan_weights
-from parmst.verify.path_maxima import link_edges
+from parmst.verify.path_maxima import LinkTree, link_edges
 from parmst.verify.result import CHECKS, Recorder, VerifyResult
 from parmst.verify.structure import (
     Edges,
@@ -70,6 +71,9 @@ from parmst.verify.structure import (
 )
 
 __all__ = ["verify_distributed"]
+
+# The link tree's arrays, in LinkTree's order: what a host's ranks share.
+_TREE_ARRAYS = ("order", "order_weight", "link_parent", "link_rank", "roots", "cycle_edges")
 
 
 def verify_distributed(dgraph: Any, forest_or_edge_ids: Forest | Any,
@@ -112,27 +116,31 @@ def verify_distributed(dgraph: Any, forest_or_edge_ids: Forest | Any,
 def _check_forest(dgraph: Any, forest: Forest | None, listed: np.ndarray, everyone: Recorder,
                   own: Recorder) -> None:
     """Steps 1 to 3 of the module docstring, once every rank's list is usable."""
-    channel, n = dgraph.channel, dgraph.num_vertices
-    union = _sorted_union(channel.allgatherv(listed))
-    in_forest = _positions_in(dgraph.edge_ids, union)  # held positions of forest edges
-    whole = _forest_edges(dgraph, union, in_forest)
-    if forest is not None:
-        compare_fields(forest, n, dgraph.num_edges,
-                       lambda ids: _fields(whole, ids), whole.weight, own)
-    keep = ~nan_weights(union, whole.weight, everyone)
-    edges = _at(whole, keep)
+    with HostShare(dgraph.channel) as host:
+        every_list = host.gathered(listed)  # collective: on the holders, every rank's list
+        union = host.share(_sorted_union(every_list) if host.holder else None)
+        in_forest = _positions_in(dgraph.edge_ids, union)  # held positions of forest edges
+        whole = _forest_edges(dgraph, host, union, in_forest)
+        if forest is not None:
+            compare_fields(forest, dgraph.num_vertices, dgraph.num_edges,
+                           lambda ids: _fields(whole, ids), whole.weight, own)
+        tree = _link_tree(dgraph, host, whole, everyone)
+        _check_held(dgraph, forest, in_forest, whole, tree, everyone, own)
+
+
+def _check_held(dgraph: Any, forest: Forest | None, in_forest: np.ndarray, whole: Edges,
+                tree: LinkTree, everyone: Recorder, own: Recorder) -> None:
+    """The checks on the whole forest's link ``tree`` and on this rank's held edges."""
     shared = everyone.result
-    shared.num_forest_edges = len(edges.ids)
-    tree = link_edges(n, edges.ids, edges.src, edges.dst, edges.weight,
-                      index_dtype_for(n, dgraph.num_edges))
+    shared.num_forest_edges = len(tree.order)
     shared.num_trees = tree.num_trees
     if forest is not None:
         check_num_components(forest, tree.num_trees, own)
-    check_acyclic(tree, edges, everyone)
+    check_acyclic(tree, whole, everyone)
     held = Edges(dgraph.edge_ids, dgraph.src, dgraph.dst, dgraph.weight)
     candidate = _candidates(dgraph, in_forest)
     everyone.run("spanning")
-    merges = _gathered(channel, held, missing_edges(held, tree.roots, candidate))
+    merges = _gathered(dgraph.channel, held, missing_edges(held, tree.roots, candidate))
     merges = _at(merges, np.argsort(merges.ids, kind="stable"))
     missing = missing_edges(merges, tree.roots, np.ones(len(merges.ids), dtype=np.bool_))
     record_missing(merges, missing, everyone)
@@ -142,6 +150,20 @@ def _check_forest(dgraph: Any, forest: Forest | None, listed: np.ndarray, everyo
     else:
         everyone.run("minimal")
         check_minimal(tree, held, candidate, own)
+
+
+def _link_tree(dgraph: Any, host: HostShare, whole: Edges, everyone: Recorder) -> LinkTree:
+    """The link tree of the forest's edges that are not NaN, built by the host's holder (who
+    also records the NaN weights) and shared with the host's ranks."""
+    tree = None
+    if host.holder:
+        edges = _at(whole, ~nan_weights(whole.ids, whole.weight, everyone))
+        n = dgraph.num_vertices
+        tree = link_edges(n, edges.ids, edges.src, edges.dst, edges.weight,
+                          index_dtype_for(n, dgraph.num_edges))
+    num_trees = host.host.bcast_object(tree.num_trees if host.holder else None)
+    return LinkTree(*(host.share(getattr(tree, name) if host.holder else None)
+                      for name in _TREE_ARRAYS), num_trees)
 
 
 def _at(edges: Edges, where: np.ndarray) -> Edges:
@@ -191,21 +213,27 @@ def _gathered(channel: Any, edges: Edges, positions: np.ndarray) -> Edges:
                    for a in (edges.ids, edges.src, edges.dst, edges.weight)))
 
 
-def _forest_edges(dgraph: Any, union: np.ndarray, in_forest: np.ndarray) -> Edges:
+def _forest_edges(dgraph: Any, host: HostShare, union: np.ndarray,
+                  in_forest: np.ndarray) -> Edges:
     """The graph's ends and weights of the forest edges ``union`` (valid, sorted ids), each
-    sent by the rank that holds it as primary, placed in the order of ``union``;
-    ``in_forest``: the positions of those this rank holds."""
+    sent by the rank that holds it as primary to the holders, placed there in the order of
+    ``union`` and shared with each host's ranks; ``in_forest``: the positions of those this
+    rank holds."""
     at = in_forest[_primary(dgraph, in_forest)]
-    held = Edges(dgraph.edge_ids, dgraph.src, dgraph.dst, dgraph.weight)
-    got = _gathered(dgraph.channel, held, at)
-    if len(got.ids) != len(union):  # ids tile 0..m-1 and each edge has one primary rank
-        raise ParmstError(f"distributed verify: {len(got.ids)} of the {len(union)} forest edges "
-                          "found on their primary ranks; the distributed graph is inconsistent")
-    place = np.searchsorted(union, got.ids)
-    src, dst = np.empty_like(got.src), np.empty_like(got.dst)
-    weight = np.empty_like(got.weight)
-    src[place], dst[place], weight[place] = got.src, got.dst, got.weight
-    return Edges(union, src, dst, weight)
+    got = [host.gathered(a[at]) for a in (dgraph.edge_ids, dgraph.src, dgraph.dst, dgraph.weight)]
+    error = None
+    if host.holder and len(got[0]) != len(union):  # ids tile 0..m-1, one primary rank each
+        error = ParmstError(f"distributed verify: {len(got[0])} of the {len(union)} forest "
+                            "edges found on their primary ranks; the distributed graph is "
+                            "inconsistent")
+    dgraph.channel.agree(error)
+    fields = [None, None, None]
+    if host.holder:
+        place = np.searchsorted(union, got[0])
+        for k, values in enumerate(got[1:]):
+            fields[k] = np.empty_like(values)
+            fields[k][place] = values
+    return Edges(union, *(host.share(values) for values in fields))
 
 
 def _candidates(dgraph: Any, in_forest: np.ndarray) -> np.ndarray:

@@ -1,0 +1,133 @@
+"""Arrays that the ranks of one host hold in one copy: a file the host's ranks map.
+
+A distributed verify needs the whole forest's ``O(n)`` structure on every rank
+(:mod:`parmst.verify.distributed`). Sixteen ranks of one host holding sixteen
+copies ran a 128 GB host out of memory at 179 M vertices. Here one rank per host
+(the *holder*, the host's lowest rank) builds each such array and writes it to a
+file in ``directory`` (the system's temporary directory unless told otherwise);
+the host's other ranks map that file read-only, so the host's page cache holds
+the one copy they all read, and clean pages of a disk-backed file can even be
+dropped and read back under memory pressure. The file is unlinked as soon as
+every rank has mapped it, so nothing is left behind, whatever happens next.
+
+Where the directory lacks the space or cannot be written, the holder sends the
+array to each rank instead (``MPI_Bcast``: a private copy on every rank, as
+before) and logs one warning naming the directory and the bytes it needed.
+
+The host's ranks are those of ``MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import tempfile
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from parmst._mpi.channel import Channel
+
+if TYPE_CHECKING:
+    from typing import Self  # Python 3.11+; annotations here are never evaluated
+
+log = logging.getLogger("parmst")
+
+__all__ = ["HostShare"]
+
+
+class HostShare:
+    """The ranks of this rank's host, and arrays they share (collective on ``channel``).
+
+    Parameters
+    ----------
+    channel : Channel
+        The communicator of every rank taking part.
+    directory : str, optional
+        Where the holder writes the shared files; default: :func:`tempfile.gettempdir`
+        (``TMPDIR``).
+
+    Attributes
+    ----------
+    host : Channel
+        This host's ranks; rank 0 of it is the holder.
+    holders : Channel or None
+        The holders of every host, on the holders only.
+    """
+
+    def __init__(self, channel: Channel, directory: str | None = None) -> None:
+        MPI = channel.MPI
+        self.host = Channel(channel.comm.Split_type(MPI.COMM_TYPE_SHARED, key=channel.rank))
+        self.holder = self.host.rank == 0
+        holders = channel.comm.Split(0 if self.holder else MPI.UNDEFINED, channel.rank)
+        self.holders = Channel(holders) if self.holder else None
+        self.directory = tempfile.gettempdir() if directory is None else directory
+        self.shared_bytes = 0  # written to files, held once on this host
+        self.copied_bytes = 0  # sent to every rank: the fallback
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        """Free the two communicators (the shared arrays stay valid while referenced)."""
+        self.host.comm.Free()
+        if self.holders is not None:
+            self.holders.comm.Free()
+
+    def gathered(self, array: np.ndarray) -> np.ndarray | None:
+        """Every rank's ``array`` concatenated on the holders (hosts in order, ranks in order
+        within a host); None on the other ranks."""
+        on_host = self.host.gatherv(array)
+        return self.holders.allgatherv(on_host) if self.holder else None
+
+    def share(self, array: np.ndarray | None) -> np.ndarray:
+        """The holder's ``array``, read-only on every rank of the host (collective on the
+        host; ``array`` is read on the holder only)."""
+        if self.host.size == 1:
+            return array
+        path, failure = None, None
+        if self.holder:
+            path, failure = self._write(array)
+        meta = (array.dtype.str, array.shape, path, failure) if self.holder else None
+        dtype, shape, path, failure = self.host.bcast_object(meta)
+        if failure is not None:
+            return self._copied(array, np.dtype(dtype), shape, failure)
+        if self.holder:
+            view = array
+        elif int(np.prod(shape)) == 0:
+            view = np.empty(shape, dtype=dtype)
+        else:
+            view = np.memmap(path, dtype=dtype, mode="r", shape=shape)
+        self.host.comm.Barrier()  # every rank has mapped it: the name can go
+        if self.holder and path is not None:
+            os.unlink(path)
+        return view
+
+    def _write(self, array: np.ndarray) -> tuple[str | None, str | None]:
+        """Write ``array`` to a new file in the directory: its path, or why it could not."""
+        if array.nbytes == 0:
+            return None, None
+        try:
+            free = shutil.disk_usage(self.directory).free
+            if free < array.nbytes:
+                return None, f"{free:,} bytes free in {self.directory}, {array.nbytes:,} needed"
+            handle, path = tempfile.mkstemp(prefix="parmst-host-", suffix=".bin",
+                                            dir=self.directory)
+            with os.fdopen(handle, "wb") as file:
+                np.ascontiguousarray(array).tofile(file)
+        except OSError as exc:
+            return None, f"{self.directory}: {exc}"
+        self.shared_bytes += array.nbytes
+        return path, None
+
+    def _copied(self, array: np.ndarray | None, dtype: np.dtype, shape: tuple,
+                failure: str) -> np.ndarray:
+        """The fallback: the holder's array broadcast to a private copy on every rank."""
+        if self.holder:
+            log.warning("parmst: cannot share an array among this host's ranks (%s); every "
+                        "rank gets its own copy (set TMPDIR to a directory with room)", failure)
+        out = np.ascontiguousarray(array) if self.holder else np.empty(shape, dtype=dtype)
+        self.host.comm.Bcast(out, root=0)
+        self.copied_bytes += out.nbytes
+        return out
