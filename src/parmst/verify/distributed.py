@@ -4,21 +4,23 @@ Collective: every rank calls ``parmst.verify(dgraph, forest)`` and every rank
 gets the same :class:`~parmst.verify.VerifyResult`. The checks are those of
 the one-process verifier; what changes is where each runs:
 
-1. **The forest, whole on every rank.** The forest is the union of the edge
+1. **The forest, whole once per host.** The forest is the union of the edge
    ids the ranks were given: rank 0's whole forest after the default gather
    of an mpi solve (the other ranks' shares then repeat part of it), or each
    rank's share (a Forest solved with ``gather=False``, or any spread of the
    ids). Each rank first checks its own list (``ids``: integers in range,
-   none listed twice by it); the valid ids are gathered on every rank
-   (``Allgatherv``). The rank that holds an id's edge as primary (it owns
-   its ``src``, :attr:`~parmst.distributed.DistributedGraph.primary`)
-   sends that edge's ends and weight, so every rank ends with the forest's
-   edges as the graph has them, never as the forest claims them: ``O(n)``
-   ids, ends and weights, plus the ``O(n)`` link tree of
-   :mod:`~parmst.verify.path_maxima` built from them.
-2. **Checks on the whole forest**, the same on every rank: NaN weights
-   (``ids``), the forest's own arrays and totals against the graph's edges
-   (``fields``, for each rank's Forest), and ``acyclic``.
+   none listed twice by it); the valid ids are gathered on each host's
+   lowest rank, its holder (:class:`~parmst._mpi.host_share.HostShare`).
+   The rank that holds an id's edge as primary (it owns its ``src``,
+   :attr:`~parmst.distributed.DistributedGraph.primary`) sends that edge's
+   ends and weight to the holders, so the forest's edges are as the graph
+   has them, never as the forest claims them. Each holder builds the
+   ``O(n)`` link tree of :mod:`~parmst.verify.path_maxima` from them and
+   shares it, with the ids, ends and weights, with its host's ranks: one
+   copy a host, mapped from a file by the host's other ranks.
+2. **Checks on the whole forest**: NaN weights (``ids``) and ``acyclic``
+   by the holders, the forest's own arrays and totals against the graph's
+   edges (``fields``) by each rank for its Forest.
 3. **Checks on the held edges**, each rank on its primary edges only, so
    every graph edge is checked once: ``spanning`` (an edge whose ends lie
    in two forest trees; each rank keeps those that merge trees, at most one
@@ -31,10 +33,10 @@ the one-process verifier; what changes is where each runs:
    once (beyond the ``max_listed`` listed, such repeats may count once per
    rank).
 
-Memory per rank: ``O(n)`` for the forest, its link tree and the vertices'
-roots, plus ``O(h)`` scratch (owner ranks, flags) for its ``h`` held edges;
-time: ``O(n log n)`` for the forest's order and link tree, which every rank
-builds, plus ``O(h log n)`` for the path maxima of its edges.
+Memory: ``O(n)`` per host for the forest, its link tree and the vertices'
+roots, plus ``O(h)`` scratch (owner ranks, flags) per rank for its ``h`` held
+edges; time: ``O(n log n)`` for the forest's order and link tree, which one
+rank per host builds, plus ``O(h log n)`` for the path maxima of its edges.
 
 Examples
 --------
