@@ -47,6 +47,8 @@ with HostShare(channel, directory) as host:
     else:
         expect(gathered is None, "gathered only on the holders")
     expect(host.copied_bytes == 0, "nothing fell back to copies")
+    written = sum(v.nbytes for v in values.values()) if host.holder and channel.size > 1 else 0
+    expect(host.shared_bytes == written, "the holder wrote each array once")
 
 warnings: list[str] = []
 handler = logging.Handler()
@@ -56,8 +58,11 @@ missing = os.path.join(directory, "missing", "folder")
 with HostShare(channel, missing) as host:
     got = host.share(values["int64"] if host.holder else None)
     expect(np.array_equal(got, values["int64"]), "the fallback copy is intact")
+    again = host.share(values["bool"] if host.holder else None)
+    expect(np.array_equal(again, values["bool"]), "a second fallback copy is intact")
     if channel.size > 1:
-        expect(host.copied_bytes == values["int64"].nbytes, "the fallback sent a copy")
+        expect(host.copied_bytes == values["int64"].nbytes + values["bool"].nbytes,
+               "the fallback sent a copy of each")
         expect(len(warnings) == 1 and missing in warnings[0] if host.holder else not warnings,
                f"one warning naming the folder, on the holder only: got {warnings}")
         expect(not isinstance(got, np.memmap) and got.flags.writeable, "a private copy")

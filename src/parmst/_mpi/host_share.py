@@ -86,28 +86,29 @@ class HostShare:
         host; ``array`` is read on the holder only)."""
         if self.host.size == 1:
             return array
-        path, failure = None, None
-        if self.holder:
-            path, failure = self._write(array)
+        path, failure = self._write(array) if self.holder else (None, None)
         meta = (array.dtype.str, array.shape, path, failure) if self.holder else None
         dtype, shape, path, failure = self.host.bcast_object(meta)
-        if failure is not None:
-            return self._copied(array, np.dtype(dtype), shape, failure)
-        if self.holder:
-            view = array
-        elif int(np.prod(shape)) == 0:
-            view = np.empty(shape, dtype=dtype)
-        else:
-            view = np.memmap(path, dtype=dtype, mode="r", shape=shape)
-        self.host.comm.Barrier()  # every rank has mapped it: the name can go
+        view = array if self.holder else np.empty(shape, dtype=dtype)
+        if failure is None and path is not None and not self.holder:
+            try:
+                view = np.memmap(path, dtype=dtype, mode="r", shape=shape)
+            except OSError as exc:  # a rank that does not see the holder's folder
+                failure = f"rank {self.host.rank} of the host cannot map {path}: {exc}"
+        # Every rank has tried to map it (the exchange waits for all): the name can go.
+        failures = [f for f in self.host.comm.allgather(failure) if f is not None]
         if self.holder and path is not None:
             os.unlink(path)
+        if failures:
+            return self._copied(array, np.dtype(dtype), shape, failures[0])
         return view
 
     def _write(self, array: np.ndarray) -> tuple[str | None, str | None]:
-        """Write ``array`` to a new file in the directory: its path, or why it could not."""
+        """Write ``array`` to a new file in the directory: its path (None if empty), or why it
+        could not."""
         if array.nbytes == 0:
             return None, None
+        path = None
         try:
             free = shutil.disk_usage(self.directory).free
             if free < array.nbytes:
@@ -117,6 +118,8 @@ class HostShare:
             with os.fdopen(handle, "wb") as file:
                 np.ascontiguousarray(array).tofile(file)
         except OSError as exc:
+            if path is not None:
+                os.unlink(path)
             return None, f"{self.directory}: {exc}"
         self.shared_bytes += array.nbytes
         return path, None
@@ -124,7 +127,7 @@ class HostShare:
     def _copied(self, array: np.ndarray | None, dtype: np.dtype, shape: tuple,
                 failure: str) -> np.ndarray:
         """The fallback: the holder's array broadcast to a private copy on every rank."""
-        if self.holder:
+        if self.holder and not self.copied_bytes:  # one warning, at the first copy
             log.warning("parmst: cannot share an array among this host's ranks (%s); every "
                         "rank gets its own copy (set TMPDIR to a directory with room)", failure)
         out = np.ascontiguousarray(array) if self.holder else np.empty(shape, dtype=dtype)
