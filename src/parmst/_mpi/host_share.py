@@ -10,9 +10,9 @@ the one copy they all read, and clean pages of a disk-backed file can even be
 dropped and read back under memory pressure. The file is unlinked as soon as
 every rank has mapped it, so nothing is left behind, whatever happens next.
 
-Where the directory lacks the space or cannot be written, the holder sends the
-array to each rank instead (``MPI_Bcast``: a private copy on every rank, as
-before) and logs one warning naming the directory and the bytes it needed.
+Where the directory lacks the space or cannot be written, or a rank cannot map
+the file, the holder sends the array to each rank instead (``MPI_Bcast``: a
+private copy on every rank, as before) and logs one warning saying why.
 
 The host's ranks are those of ``MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)``.
 """
