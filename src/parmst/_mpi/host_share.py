@@ -10,6 +10,9 @@ the one copy they all read, and clean pages of a disk-backed file can even be
 dropped and read back under memory pressure. The file is unlinked as soon as
 every rank has mapped it, so nothing is left behind, whatever happens next.
 
+Arrays under :data:`FILE_MIN_BYTES` go to each rank by ``MPI_Bcast``: a copy
+each costs less than a file then.
+
 Where the directory lacks the space or cannot be written, or a rank cannot map
 the file, the holder sends the array to each rank instead (``MPI_Bcast``: a
 private copy on every rank, as before) and logs one warning saying why.
@@ -34,7 +37,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("parmst")
 
-__all__ = ["HostShare"]
+__all__ = ["FILE_MIN_BYTES", "HostShare"]
+
+#: Arrays smaller than this go to each rank as a copy: writing, mapping and unlinking a file
+#: costs more than a copy each of a small array (a verify of a small graph shares ten arrays).
+FILE_MIN_BYTES = 1 << 20
 
 
 class HostShare:
@@ -82,15 +89,18 @@ class HostShare:
         return self.holders.allgatherv(on_host) if self.holder else None
 
     def share(self, array: np.ndarray | None) -> np.ndarray:
-        """The holder's ``array``, read-only on every rank of the host (collective on the
-        host; ``array`` is read on the holder only)."""
+        """The holder's ``array`` on every rank of the host: the holder's own, a read-only map
+        of its file elsewhere (a copy each under :data:`FILE_MIN_BYTES`). Collective on the
+        host; ``array`` is read on the holder only."""
         if self.host.size == 1:
             return array
         path, failure = self._write(array) if self.holder else (None, None)
         meta = (array.dtype.str, array.shape, path, failure) if self.holder else None
         dtype, shape, path, failure = self.host.bcast_object(meta)
-        view = array if self.holder else np.empty(shape, dtype=dtype)
-        if failure is None and path is not None and not self.holder:
+        if np.dtype(dtype).itemsize * int(np.prod(shape)) < FILE_MIN_BYTES:
+            return self._copied(array, np.dtype(dtype), shape)
+        view = array
+        if failure is None and not self.holder:
             try:
                 view = np.memmap(path, dtype=dtype, mode="r", shape=shape)
             except OSError as exc:  # a rank that does not see the holder's folder
@@ -104,9 +114,9 @@ class HostShare:
         return view
 
     def _write(self, array: np.ndarray) -> tuple[str | None, str | None]:
-        """Write ``array`` to a new file in the directory: its path (None if empty), or why it
-        could not."""
-        if array.nbytes == 0:
+        """Write ``array`` to a new file in the directory: its path (None under
+        :data:`FILE_MIN_BYTES`), or why it could not."""
+        if array.nbytes < FILE_MIN_BYTES:
             return None, None
         path = None
         try:
@@ -125,12 +135,14 @@ class HostShare:
         return path, None
 
     def _copied(self, array: np.ndarray | None, dtype: np.dtype, shape: tuple,
-                failure: str) -> np.ndarray:
-        """The fallback: the holder's array broadcast to a private copy on every rank."""
-        if self.holder and not self.copied_bytes:  # one warning, at the first copy
+                failure: str | None = None) -> np.ndarray:
+        """The holder's array broadcast to a private copy on every rank: a small array, or
+        the fallback (``failure`` says why: one warning, at the first)."""
+        if failure is not None and self.holder and not self.copied_bytes:
             log.warning("parmst: cannot share an array among this host's ranks (%s); every "
                         "rank gets its own copy (set TMPDIR to a directory with room)", failure)
         out = np.ascontiguousarray(array) if self.holder else np.empty(shape, dtype=dtype)
         self.host.comm.Bcast(out, root=0)
-        self.copied_bytes += out.nbytes
+        if failure is not None:
+            self.copied_bytes += out.nbytes
         return out
