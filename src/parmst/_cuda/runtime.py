@@ -96,8 +96,9 @@ def store_blocks(count: int, block_size: int) -> int:
     """Blocks for a grid-stride kernel whose threads only write memory, ``count`` items: at
     most :data:`STORE_BLOCKS_PER_SM` per multiprocessor (a thread's stores do not wait, so a
     resident grid that loops keeps the memory busy, where a block per ``block_size`` items
-    spends more time starting blocks than storing), fewer where ``count`` needs fewer."""
-    blocks = blocks_for(count, block_size)
+    spends more time starting blocks than storing), fewer where ``count`` needs fewer, and
+    within :func:`launch_limits`."""
+    blocks = min(blocks_for(count, block_size), launch_limits(block_size)[1])
     if simulator_active():
         return blocks
     from numba import cuda

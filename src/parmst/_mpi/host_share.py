@@ -94,11 +94,12 @@ class HostShare:
         host; ``array`` is read on the holder only."""
         if self.host.size == 1:
             return array
-        path, failure = self._write(array) if self.holder else (None, None)
-        meta = (array.dtype.str, array.shape, path, failure) if self.holder else None
-        dtype, shape, path, failure = self.host.bcast_object(meta)
-        if np.dtype(dtype).itemsize * int(np.prod(shape)) < FILE_MIN_BYTES:
-            return self._copied(array, np.dtype(dtype), shape)
+        dtype, shape = self.host.bcast_object((array.dtype.str, array.shape)
+                                              if self.holder else None)
+        dtype = np.dtype(dtype)
+        if dtype.itemsize * int(np.prod(shape)) < FILE_MIN_BYTES:
+            return self._copied(array, dtype, shape)
+        path, failure = self.host.bcast_object(self._write(array) if self.holder else None)
         view = array
         if failure is None and not self.holder:
             try:
@@ -110,14 +111,11 @@ class HostShare:
         if self.holder and path is not None:
             os.unlink(path)
         if failures:
-            return self._copied(array, np.dtype(dtype), shape, failures[0])
+            return self._copied(array, dtype, shape, failures[0])
         return view
 
     def _write(self, array: np.ndarray) -> tuple[str | None, str | None]:
-        """Write ``array`` to a new file in the directory: its path (None under
-        :data:`FILE_MIN_BYTES`), or why it could not."""
-        if array.nbytes < FILE_MIN_BYTES:
-            return None, None
+        """Write ``array`` to a new file in the directory: its path, or why it could not."""
         path = None
         try:
             free = shutil.disk_usage(self.directory).free
