@@ -182,9 +182,9 @@ def carve(specs: list[tuple[int, Any]]) -> list[Any]:
     for count, dtype in specs:
         offsets.append(total)
         total += -(-int(count) * np.dtype(dtype).itemsize // CARVE_ALIGN) * CARVE_ALIGN
-    whole = pool.lend(total, np.uint8)
+    whole = pool.lend(total, np.uint8) if total else None
     return [whole[at:at + count * np.dtype(dtype).itemsize].view(dtype) if count
-            else whole[:0].view(dtype) for at, (count, dtype) in zip(offsets, specs)]
+            else runtime.empty(dtype) for at, (count, dtype) in zip(offsets, specs)]
 
 
 def refill(out: Any, value: Any) -> Any:
@@ -316,11 +316,19 @@ def _count_flagged(flags, tile, partials):
     store_partials(shared, partials, 0, 0, found)
 
 
+#: Consecutive flags one thread of a compaction's scatter takes: one block scan per
+#: SCAN_THREADS * COMPACT_ITEMS flags rather than per SCAN_THREADS (each scan is ten rounds
+#: of barriers over 1,024 threads).
+COMPACT_ITEMS = 16
+
+
 @cuda.jit(cache=True)
 def _scatter_tiles(flags, values, tile, partials, out):
     """Stream compaction, pass 2: block ``b`` writes its tile's flagged items (or their
-    indices) in order from the sum of the tiles before it, a block scan per chunk of
-    SCAN_THREADS flags giving each item its place."""
+    indices) in order from the sum of the tiles before it. The tile goes in chunks of
+    SCAN_THREADS * COMPACT_ITEMS flags: each thread counts its COMPACT_ITEMS consecutive
+    flags, one block scan of the counts gives each thread its first place, and the thread
+    writes its flagged items from there."""
     buf = cuda.shared.array(SCAN_THREADS, np.int64)
     base = cuda.shared.array(1, np.int64)
     tid = cuda.threadIdx.x
@@ -335,13 +343,20 @@ def _scatter_tiles(flags, values, tile, partials, out):
     offset = base[0]
     start = cuda.blockIdx.x * tile
     end = min(flags.shape[0], start + tile)
-    for chunk in range(start, end, SCAN_THREADS):
-        i = chunk + tid
-        mine = np.int64(1) if i < end and flags[i] else np.int64(0)
+    for chunk in range(start, end, SCAN_THREADS * COMPACT_ITEMS):
+        first = chunk + tid * COMPACT_ITEMS
+        last = min(end, first + COMPACT_ITEMS)
+        mine = np.int64(0)
+        for i in range(first, last):
+            if flags[i]:
+                mine += 1
         _scan_shared(buf, tid, mine)
-        at = offset + buf[tid] - 1
-        if mine and at < out.shape[0]:  # a caller's size never lets a write land outside
-            out[at] = values[i] if values.shape[0] else i
+        at = offset + buf[tid] - mine
+        for i in range(first, last):
+            if flags[i]:
+                if at < out.shape[0]:  # a caller's size never lets a write land outside
+                    out[at] = values[i] if values.shape[0] else i
+                at += 1
         offset += buf[SCAN_THREADS - 1]
         cuda.syncthreads()
 
@@ -370,7 +385,7 @@ def compact(flags: Any, values: Any | None = None, size: int | None = None,
         elif size is not None:
             out = out[:size]
         if out.shape[0]:
-            picked = values if values is not None else out[:0]
+            picked = values if values is not None else runtime.empty(np.int64)
             runtime.launch(_scatter_tiles, (blocks, SCAN_THREADS), flags, picked, np.int64(tile),
                            partials, out)
     return out

@@ -21,7 +21,6 @@ from parmst._cuda.arrays import (
     fold_into_row,
     fold_rows,
     key_of,
-    reduction_grid,
     start_row,
     write_row,
 )
@@ -173,16 +172,19 @@ def edge_scan(src: Any, dst: Any, weight: Any | None, *, search_nan: bool = True
     weights' :class:`KeyRange` (weights of a :data:`KEYED_DTYPES` dtype), in one launch and
     one small copy back; ``copies``: device arrays that get ``src``, ``dst`` and ``weight``
     in the same pass, each in its own dtype (an empty one is left out)."""
+    empty = runtime.empty(src.dtype)
     if weight is None:
-        weight, search_nan = src[:0], False
+        weight, search_nan = empty, False
     count = max(src.shape[0], weight.shape[0])
-    empty = src[:0]
     src_out, dst_out, weight_out = copies if copies is not None else (empty, empty, empty)
     dtype = np.dtype(weight.dtype)
     keyed = key_range and dtype in KEYED_DTYPES
     bits = weight.view(f"u{dtype.itemsize}") if keyed else empty
     narrowable = keyed and dtype == np.float64
-    grid = reduction_grid(count)
+    # One row of partials per block, folded on the host: a grid that fills the device
+    # streams the edges near the memory's bandwidth (128 blocks kept too few loads in flight).
+    grid = runtime.resident_blocks(count, runtime.DEFAULT_BLOCK_SIZE), \
+        runtime.launch_limits(runtime.DEFAULT_BLOCK_SIZE)[0]
     with pool.lease() as lease:
         partials = lease.take((grid[0], 9), np.int64)
         runtime.launch(_edge_checks, grid, src, dst, weight, bits, bool(search_nan),
@@ -206,14 +208,14 @@ def edge_checks(src: Any, dst: Any, weight: Any | None, *, search_nan: bool = Tr
 
 def nan_count(weight: Any) -> int:
     """How many float weights on the device are NaN."""
-    no_edges = weight[:0]
+    no_edges = runtime.empty(weight.dtype)
     return edge_checks(no_edges, no_edges, weight)[2]
 
 
 def weight_key_range(weight: Any) -> KeyRange:
     """The :class:`KeyRange` of a device weight array (int32, int64, float32 or float64, no
     NaN): one launch and one small copy back."""
-    no_edges = weight[:0]
+    no_edges = runtime.empty(weight.dtype)
     return edge_scan(no_edges, no_edges, weight, search_nan=False, key_range=True).key_range
 
 

@@ -88,22 +88,23 @@ def blocks_for(count: int, block_size: int) -> int:
     return max(1, -(-int(count) // block_size))
 
 
-#: Blocks per multiprocessor of a kernel that only writes memory (:func:`store_blocks`).
-STORE_BLOCKS_PER_SM = 4
+#: Blocks per multiprocessor of a kernel that streams memory (:func:`resident_blocks`).
+RESIDENT_BLOCKS_PER_SM = 4
 
 
-def store_blocks(count: int, block_size: int) -> int:
-    """Blocks for a grid-stride kernel whose threads only write memory, ``count`` items: at
-    most :data:`STORE_BLOCKS_PER_SM` per multiprocessor (a thread's stores do not wait, so a
-    resident grid that loops keeps the memory busy, where a block per ``block_size`` items
-    spends more time starting blocks than storing), fewer where ``count`` needs fewer, and
-    within :func:`launch_limits`."""
+def resident_blocks(count: int, block_size: int) -> int:
+    """Blocks for a grid-stride kernel that streams ``count`` items through memory: at most
+    :data:`RESIDENT_BLOCKS_PER_SM` per multiprocessor, fewer where ``count`` needs fewer, and
+    within :func:`launch_limits`. A resident grid that loops keeps the memory busy: a thread's
+    stores do not wait and its loads of one item are independent of the last, where a block
+    per ``block_size`` items spends more time starting blocks than moving data, and a grid
+    of a block or so per multiprocessor keeps too few loads in flight."""
     blocks = min(blocks_for(count, block_size), launch_limits(block_size)[1])
     if simulator_active():
         return blocks
     from numba import cuda
 
-    return min(blocks, STORE_BLOCKS_PER_SM * cuda.get_current_device().MULTIPROCESSOR_COUNT)
+    return min(blocks, RESIDENT_BLOCKS_PER_SM * cuda.get_current_device().MULTIPROCESSOR_COUNT)
 
 
 _TALLY = threading.local()
@@ -277,6 +278,30 @@ def device_array(shape: int | tuple[int, ...], dtype: Any) -> Any:
     if np.prod(shape, dtype=np.int64):
         _count("allocations")
     return cuda.device_array(shape, dtype=dtype)
+
+
+#: Zero-length device arrays by dtype. No memory lies behind them (a null pointer on every
+#: device), so one of each serves every caller and device, where a slice ``a[:0]`` costs
+#: numba-cuda tens of microseconds of host time.
+_EMPTY: dict[str, Any] = {}
+
+
+def empty(dtype: Any) -> Any:
+    """A shared zero-length one-dimensional device array of ``dtype``: what a kernel gets for
+    an array argument it is not to touch.
+
+    Examples
+    --------
+    >>> empty(np.int32).shape  # doctest: +SKIP
+    (0,)
+    """
+    key = np.dtype(dtype).str
+    array = _EMPTY.get(key)
+    if array is None:
+        from numba import cuda
+
+        array = _EMPTY[key] = cuda.device_array(0, dtype=dtype)
+    return array
 
 
 def to_device(array: np.ndarray) -> Any:

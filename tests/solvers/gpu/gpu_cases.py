@@ -546,15 +546,23 @@ def test_radix_order_is_a_stable_sort(bits):
     np.testing.assert_array_equal(order.copy_to_host(), np.argsort(keys, kind="stable"))
 
 
-@pytest.mark.parametrize("count", [0, 1, 33, 300 if SIMULATOR else 3_000_000])
+# The last count spans several of the scatter's chunks in every tile (SCAN_THREADS *
+# COMPACT_ITEMS flags: 512 under the simulator's one-warp blocks).
+@pytest.mark.parametrize("count", [0, 1, 33, 300 if SIMULATOR else 3_000_000,
+                                   2_500 if SIMULATOR else 40_000_000])
 def test_compaction_keeps_flagged_items_in_order(count):
     from numba import cuda
 
     from parmst._cuda import arrays as cuda_arrays
 
-    flags = (np.random.default_rng(count).random(count) < 0.3).astype(np.uint8)
+    rng = np.random.default_rng(count)
+    flags = (rng.random(count) < 0.3).astype(np.uint8)
     np.testing.assert_array_equal(cuda_arrays.compact(cuda.to_device(flags)).copy_to_host(),
                                   np.flatnonzero(flags))
+    values = rng.integers(-2**40, 2**40, count)
+    np.testing.assert_array_equal(
+        cuda_arrays.compact(cuda.to_device(flags), cuda.to_device(values)).copy_to_host(),
+        values[flags != 0])
 
 
 @pytest.mark.parametrize("count", [0, 1, 70 if SIMULATOR else 2_000_000])

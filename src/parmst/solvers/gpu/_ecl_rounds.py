@@ -161,7 +161,7 @@ class Run:
             indptr, indices, edge_ids = _device.device_csr(graph, stats)
             self.graph_arrays = (indptr, indices, arrays.gather(keys.keys, edge_ids), edge_ids)
         positions, pick = (no_samples, 0) if plan is None else plan
-        reset_grid = runtime.store_blocks(max(n, m), self.block_size), self.block_size
+        reset_grid = runtime.resident_blocks(max(n, m), self.block_size), self.block_size
         runtime.launch(kernels.reset_work, reset_grid, self.parent, self.min_edge,
                        self.min_id, self.in_forest, self.counts, self.log, keys.keys, positions,
                        np.int64(pick))
