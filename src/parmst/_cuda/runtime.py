@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib.util
 import threading
 import time
+import weakref
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -88,23 +89,25 @@ def blocks_for(count: int, block_size: int) -> int:
     return max(1, -(-int(count) // block_size))
 
 
-#: Blocks per multiprocessor of a kernel that streams memory (:func:`resident_blocks`).
-RESIDENT_BLOCKS_PER_SM = 4
+#: Blocks per multiprocessor of a kernel that streams memory (:func:`streaming_grid`).
+STREAMING_BLOCKS_PER_SM = 4
 
 
-def resident_blocks(count: int, block_size: int) -> int:
-    """Blocks for a grid-stride kernel that streams ``count`` items through memory: at most
-    :data:`RESIDENT_BLOCKS_PER_SM` per multiprocessor, fewer where ``count`` needs fewer, and
-    within :func:`launch_limits`. A resident grid that loops keeps the memory busy: a thread's
-    stores do not wait and its loads of one item are independent of the last, where a block
-    per ``block_size`` items spends more time starting blocks than moving data, and a grid
-    of a block or so per multiprocessor keeps too few loads in flight."""
-    blocks = min(blocks_for(count, block_size), launch_limits(block_size)[1])
+def streaming_grid(count: int, block_size: int = DEFAULT_BLOCK_SIZE) -> tuple[int, int]:
+    """Blocks and threads of a grid-stride kernel that streams ``count`` items through memory:
+    at most :data:`STREAMING_BLOCKS_PER_SM` blocks per multiprocessor, fewer where ``count``
+    needs fewer, within :func:`launch_limits`. Such a grid stays resident and loops: its
+    stores never wait and its loads of one item do not wait on the last, so it keeps the
+    memory busy, where a block per ``block_size`` items spends more time starting blocks than
+    moving data and a block or so per multiprocessor keeps too few loads in flight."""
+    threads, max_blocks = launch_limits(block_size)
+    blocks = min(blocks_for(count, threads), max_blocks)
     if simulator_active():
-        return blocks
+        return blocks, threads
     from numba import cuda
 
-    return min(blocks, RESIDENT_BLOCKS_PER_SM * cuda.get_current_device().MULTIPROCESSOR_COUNT)
+    sms = cuda.get_current_device().MULTIPROCESSOR_COUNT
+    return min(blocks, STREAMING_BLOCKS_PER_SM * sms), threads
 
 
 _TALLY = threading.local()
@@ -302,6 +305,31 @@ def empty(dtype: Any) -> Any:
 
         array = _EMPTY[key] = cuda.device_array(0, dtype=dtype)
     return array
+
+
+#: Views made by :func:`part`, by the array they view (dropped with it).
+_PARTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def part(array: Any, start: int, stop: int | None = None) -> Any:
+    """``array[start:stop]`` of a one-dimensional device array, made once per array and bounds.
+
+    A solve's buffers come from the device pool, the same arrays solve after solve, and each
+    solve views them the same way; numba-cuda spends some 25 µs of host time on every slice
+    (H200 host), so the views are kept with the array they view (a view holds the memory, not
+    the array: both go when the array goes). Arrays that take no weak reference are sliced
+    every time.
+    """
+    try:
+        views = _PARTS.get(array)
+        if views is None:
+            views = _PARTS[array] = {}
+    except TypeError:
+        return array[start:stop]
+    view = views.get((start, stop))
+    if view is None:
+        view = views[start, stop] = array[start:stop]
+    return view
 
 
 def to_device(array: np.ndarray) -> Any:

@@ -120,3 +120,35 @@ def test_host_arrays_for_large_copies_back_come_with_their_pages_touched(shape, 
     assert out.shape == np.empty(shape).shape and out.dtype == dtype and out.flags.c_contiguous
     out[...] = 7
     assert (out == 7).all()
+
+
+class _Buffer:
+    """A stand-in for a pooled device array: sliceable, and it takes weak references as
+    numba-cuda's device arrays do (the simulator's arrays take none)."""
+
+    def __init__(self, values):
+        self.values = values
+
+    def __getitem__(self, where):
+        return self.values[where]
+
+
+def test_parts_of_an_array_are_made_once_and_go_with_it():
+    import gc
+
+    buffer = _Buffer(np.arange(10))
+    first = runtime.part(buffer, 2, 5)
+    assert first.tolist() == [2, 3, 4]
+    assert runtime.part(buffer, 2, 5) is first
+    assert runtime.part(buffer, 7).tolist() == [7, 8, 9]
+    assert runtime.part(buffer, 2, 6) is not first
+    held = len(runtime._PARTS)
+    del buffer
+    gc.collect()
+    assert len(runtime._PARTS) == held - 1
+
+
+def test_parts_of_an_array_without_weak_references_are_slices():
+    values = np.arange(6)  # NumPy arrays, like the simulator's device arrays, cannot be keys
+    assert runtime.part(values, 1, 3).tolist() == [1, 2]
+    assert runtime.part(values, 4).tolist() == [4, 5]

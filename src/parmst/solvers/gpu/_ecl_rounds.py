@@ -148,9 +148,11 @@ class Run:
                  (_LOG_SIZE, np.uint64), (0, np.int64)],
                 check=lambda _: pool.ensure_memory("ecl/gpu", needed))
         # Each phase its own pair of worklist sizes, zeroed by kernels.reset_work: no copy between.
-        self.phase_counts = (self.counts[:2], self.counts[2:])
-        self.phase_logs = (self.log[2:2 + _PHASE_LOG], self.log[2 + _PHASE_LOG:])
-        self.forest = self.log[1:2]  # the forest's size, counted by the selects' links
+        self.phase_counts = (runtime.part(self.counts, 0, 2), runtime.part(self.counts, 2))
+        self.phase_logs = (runtime.part(self.log, 2, 2 + _PHASE_LOG),
+                           runtime.part(self.log, 2 + _PHASE_LOG))
+        # The forest's size, counted by the selects' links.
+        self.forest = runtime.part(self.log, 1, 2)
         self.read_sizes = ([], [])  # sizes of the rounds that read them, per phase
         self.persistent = [False, False]
         self.batched_rounds = [0, 0]  # rounds queued between reads, per phase
@@ -161,7 +163,7 @@ class Run:
             indptr, indices, edge_ids = _device.device_csr(graph, stats)
             self.graph_arrays = (indptr, indices, arrays.gather(keys.keys, edge_ids), edge_ids)
         positions, pick = (no_samples, 0) if plan is None else plan
-        reset_grid = runtime.resident_blocks(max(n, m), self.block_size), self.block_size
+        reset_grid = runtime.streaming_grid(max(n, m), self.block_size)
         runtime.launch(kernels.reset_work, reset_grid, self.parent, self.min_edge,
                        self.min_id, self.in_forest, self.counts, self.log, keys.keys, positions,
                        np.int64(pick))
@@ -288,7 +290,7 @@ class Run:
         # Without vertex selection (ratio 0) the first two graph arrays only fill the slots.
         args = (self.wl, self.phase_counts[phase], cur, self.parent, self.min_edge,
                 self.min_id, self.in_forest, self.slot_mask, self.guard,
-                self.phase_logs[phase][self._persistent_log(phase):],
+                runtime.part(self.phase_logs[phase], self._persistent_log(phase)),
                 *self.graph_arrays[:2], self.vertex_ratio, self.forest, self.relaxed)
         self.relaxed = False
         if self.cooperative_blocks is None:  # the same argument types in both phases

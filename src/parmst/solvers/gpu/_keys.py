@@ -63,7 +63,9 @@ class DeviceEdgeKeys(EdgeKeys):
         """Ascending edge ids (int64 device array) of the slots flagged in ``in_forest``
         (``size`` of them, where the caller knows it: no count comes back then), into
         ``out`` where given (:func:`parmst._cuda.arrays.compact`)."""
-        flags = in_forest[:len(self.keys)]
+        # A solver's flags may be longer than the keys (slots past them never set); slice
+        # only then, as a slice costs numba-cuda tens of microseconds.
+        flags = in_forest if len(in_forest) == len(self.keys) else in_forest[:len(self.keys)]
         if self.order is None:
             return _arrays.compact(flags, size=size, out=out)
         by_edge = _arrays.fill(len(self.keys), 0, np.uint8)
@@ -126,7 +128,8 @@ def device_keys(weight: Any, method: str = "auto", unpacked: str = "rank",
     mode = choose_mode((high - low).bit_length(), m, method, unpacked)
     bits = id_bits(m) if mode == "packed" else 0
     width = weight.dtype.itemsize
-    _runtime.launch(_write_keys, launch_grid(m), weight.view(f"u{width}"),
+    # A resident grid that loops: RMAT 22's keys in 0.25 ms on an H200, 0.42 with a thread per edge.
+    _runtime.launch(_write_keys, _runtime.streaming_grid(m), weight.view(f"u{width}"),
                     weight.dtype.kind == "f", np.uint64(1 << (8 * width - 1)), bool(narrow),
                     np.uint64(low), np.uint64(bits), mode == "packed", keys)
     if mode != "rank":
