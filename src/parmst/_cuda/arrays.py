@@ -300,35 +300,57 @@ def exclusive_scan(values: Any, count: int, out: Any, max_blocks: int | None = N
 #: Blocks of a compaction: each takes one contiguous tile of the flags, so its offset in
 #: the output is the sum of the tiles before it (few enough to sum in every block).
 COMPACT_BLOCKS = 2 if runtime.simulator_active() else 512
+#: One-byte flags a compaction reads at once, as one 32-bit word.
+FLAGS_PER_WORD = 4
+_BYTE_LOW_BITS = np.uint32(0x01010101)
+
+
+@cuda.jit(device=True, inline=True)
+def _flag_bits(flags, words, w):
+    """Flags ``4w .. 4w + 3`` as bits ``0, 8, 16, 24`` (set where the flag is not zero): one
+    load of ``words[w]`` (the flags as 32-bit words) where it holds them, else the bytes
+    one by one (the last, partial word, or flags that do not start on a word)."""
+    if w < words.shape[0]:
+        x = words[w]
+        x |= x >> 4  # each byte's bits folded into its lowest, within the byte
+        x |= x >> 2
+        x |= x >> 1
+        return x & _BYTE_LOW_BITS
+    x = np.uint32(0)
+    for k in range(FLAGS_PER_WORD):
+        i = w * FLAGS_PER_WORD + k
+        if i < flags.shape[0] and flags[i]:
+            x |= np.uint32(1) << (8 * k)
+    return x
 
 
 @cuda.jit(cache=True)
-def _count_flagged(flags, tile, partials):
+def _count_flagged(flags, words, tile, partials):
     """Stream compaction, pass 1: ``partials[b, 2]`` = flagged items of block ``b``'s tile
-    ``flags[b * tile:(b + 1) * tile]``."""
+    of words ``b * tile .. (b + 1) * tile - 1`` (:func:`_flag_bits`)."""
     shared = cuda.shared.array(3, np.int64)
     block_partials(shared, 0, 0)
     start = cuda.blockIdx.x * tile
+    end = min((flags.shape[0] + FLAGS_PER_WORD - 1) // FLAGS_PER_WORD, start + tile)
     found = 0
-    for i in range(start + cuda.threadIdx.x, min(flags.shape[0], start + tile), cuda.blockDim.x):
-        if flags[i]:
-            found += 1
+    for w in range(start + cuda.threadIdx.x, end, cuda.blockDim.x):
+        found += cuda.popc(_flag_bits(flags, words, w))
     store_partials(shared, partials, 0, 0, found)
 
 
-#: Consecutive flags one thread of a compaction's scatter takes: one block scan per
-#: SCAN_THREADS * COMPACT_ITEMS flags rather than per SCAN_THREADS (each scan is ten rounds
-#: of barriers over 1,024 threads).
-COMPACT_ITEMS = 16
+#: Consecutive words one thread of a compaction's scatter takes: one block scan per
+#: SCAN_THREADS * COMPACT_WORDS words rather than per SCAN_THREADS flags (each scan is ten
+#: rounds of barriers over 1,024 threads).
+COMPACT_WORDS = 16
 
 
 @cuda.jit(cache=True)
-def _scatter_tiles(flags, values, tile, partials, out):
+def _scatter_tiles(flags, words, values, tile, partials, out):
     """Stream compaction, pass 2: block ``b`` writes its tile's flagged items (or their
     indices) in order from the sum of the tiles before it. The tile goes in chunks of
-    SCAN_THREADS * COMPACT_ITEMS flags: each thread counts its COMPACT_ITEMS consecutive
-    flags, one block scan of the counts gives each thread its first place, and the thread
-    writes its flagged items from there."""
+    SCAN_THREADS * COMPACT_WORDS words: each thread counts the flags of its COMPACT_WORDS
+    consecutive words, one block scan of the counts gives each thread its first place, and
+    the thread writes its flagged items from there."""
     buf = cuda.shared.array(SCAN_THREADS, np.int64)
     base = cuda.shared.array(1, np.int64)
     tid = cuda.threadIdx.x
@@ -342,29 +364,40 @@ def _scatter_tiles(flags, values, tile, partials, out):
     cuda.syncthreads()
     offset = base[0]
     start = cuda.blockIdx.x * tile
-    end = min(flags.shape[0], start + tile)
-    for chunk in range(start, end, SCAN_THREADS * COMPACT_ITEMS):
-        first = chunk + tid * COMPACT_ITEMS
-        last = min(end, first + COMPACT_ITEMS)
+    end = min((flags.shape[0] + FLAGS_PER_WORD - 1) // FLAGS_PER_WORD, start + tile)
+    for chunk in range(start, end, SCAN_THREADS * COMPACT_WORDS):
+        first = chunk + tid * COMPACT_WORDS
+        last = min(end, first + COMPACT_WORDS)
         mine = np.int64(0)
-        for i in range(first, last):
-            if flags[i]:
-                mine += 1
+        for w in range(first, last):
+            mine += cuda.popc(_flag_bits(flags, words, w))
         _scan_shared(buf, tid, mine)
         at = offset + buf[tid] - mine
-        for i in range(first, last):
-            if flags[i]:
-                if at < out.shape[0]:  # a caller's size never lets a write land outside
-                    out[at] = values[i] if values.shape[0] else i
-                at += 1
+        for w in range(first, last):
+            bits = _flag_bits(flags, words, w)
+            for k in range(FLAGS_PER_WORD):
+                if (bits >> (8 * k)) & 1:
+                    i = w * FLAGS_PER_WORD + k
+                    if at < out.shape[0]:  # a caller's size never lets a write land outside
+                        out[at] = values[i] if values.shape[0] else i
+                    at += 1
         offset += buf[SCAN_THREADS - 1]
         cuda.syncthreads()
+
+
+def _flag_words(flags: Any) -> Any:
+    """``flags`` (one byte each) as 32-bit words, as far as whole words go, where they start on
+    a word (a pooled buffer or a view of its start does); else an empty array."""
+    whole = flags.shape[0] // FLAGS_PER_WORD * FLAGS_PER_WORD
+    if not whole or not runtime.word_aligned(flags):
+        return runtime.empty(np.uint32)
+    return runtime.part(flags, 0, whole).view(np.uint32)
 
 
 def compact(flags: Any, values: Any | None = None, size: int | None = None,
             out: Any | None = None) -> Any:
     """``values[flags != 0]`` (or the flagged indices, ascending) as a new int64 device array,
-    or into ``out``.
+    or into ``out``; ``flags`` are one byte each, read four at a time.
 
     Two launches, a count per tile and an ordered scatter, and one small copy back (the
     tiles' counts, for the result's length) unless the caller knows ``size``, the number of
@@ -372,12 +405,16 @@ def compact(flags: Any, values: Any | None = None, size: int | None = None,
     written from its start (returned whole, or its first ``size`` items where ``size`` is
     given); the scratch comes from the device pool.
     """
-    m = flags.shape[0]
-    blocks = max(1, min(COMPACT_BLOCKS, -(-m // SCAN_THREADS)))
-    tile = -(-m // blocks)
+    if np.dtype(flags.dtype).itemsize != 1:
+        raise ValueError(f"compact takes one-byte flags, got dtype {flags.dtype}")
+    words = _flag_words(flags)
+    num_words = -(-flags.shape[0] // FLAGS_PER_WORD)
+    blocks = max(1, min(COMPACT_BLOCKS, -(-num_words // SCAN_THREADS)))
+    tile = -(-num_words // blocks)
     with pool.lease() as lease:
         partials = lease.take((blocks, 3), np.int64)
-        runtime.launch(_count_flagged, (blocks, SCAN_THREADS), flags, np.int64(tile), partials)
+        runtime.launch(_count_flagged, (blocks, SCAN_THREADS), flags, words, np.int64(tile),
+                       partials)
         if out is None:
             if size is None:
                 size = fold_partials(partials)[2]
@@ -386,8 +423,8 @@ def compact(flags: Any, values: Any | None = None, size: int | None = None,
             out = out[:size]
         if out.shape[0]:
             picked = values if values is not None else runtime.empty(np.int64)
-            runtime.launch(_scatter_tiles, (blocks, SCAN_THREADS), flags, picked, np.int64(tile),
-                           partials, out)
+            runtime.launch(_scatter_tiles, (blocks, SCAN_THREADS), flags, words, picked,
+                           np.int64(tile), partials, out)
     return out
 
 

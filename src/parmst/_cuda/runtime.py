@@ -332,6 +332,12 @@ def part(array: Any, start: int, stop: int | None = None) -> Any:
     return view
 
 
+def word_aligned(array: Any) -> bool:
+    """Whether a device array starts on a 4-byte boundary (the simulator's arrays are NumPy
+    memory, read as words wherever they start)."""
+    return simulator_active() or array.device_ctypes_pointer.value % 4 == 0
+
+
 def to_device(array: np.ndarray) -> Any:
     """Copy a host array to the device (contiguous first; the caller's array is untouched),
     counted by :func:`tally` as an allocation.

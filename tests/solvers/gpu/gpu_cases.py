@@ -565,6 +565,26 @@ def test_compaction_keeps_flagged_items_in_order(count):
         values[flags != 0])
 
 
+@pytest.mark.parametrize("start", [0, 1, 4])
+@pytest.mark.parametrize("as_words", [True, False])
+def test_compaction_reads_any_nonzero_byte_as_a_flag(start, as_words, monkeypatch):
+    """Flags of any nonzero byte value (int8, -1 included), in an array that starts off a
+    word or on one, read as words or byte by byte."""
+    from numba import cuda
+
+    from parmst._cuda import arrays as cuda_arrays
+    from parmst._cuda import runtime
+
+    if not as_words:
+        monkeypatch.setattr(cuda_arrays, "_flag_words", lambda flags: runtime.empty(np.uint32))
+    rng = np.random.default_rng(start)
+    count = 1_203 if SIMULATOR else 5_000_003
+    flags = rng.choice(np.array([0, 0, 0, 1, -1, 2, -128, 64], dtype=np.int8), count)
+    on_device = cuda.to_device(flags)[start:]
+    np.testing.assert_array_equal(cuda_arrays.compact(on_device).copy_to_host(),
+                                  np.flatnonzero(flags[start:]))
+
+
 @pytest.mark.parametrize("count", [0, 1, 70 if SIMULATOR else 2_000_000])
 def test_group_order_groups_positions_by_key(count):
     """Every position once, keys ascending, groups where the starts say (empty keys too)."""
