@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from parmst._prefetch import prefetch
 from parmst.errors import ParmstError
 from parmst.graph import Graph
 from parmst.order import precedes, weight_keys
@@ -89,6 +90,12 @@ def _climb_to_root(link_parent, v):
     return v
 
 
+#: How many edges ahead :func:`_link_forest_edges` asks for the parents at the ends. A random
+#: spanning tree of 5.6 M vertices linked on one thread (2-core VM): 1.65 s without, 1.25 s
+#: at 4 ahead, 1.20 at 8, 1.16 at 16 and 32.
+LINK_PREFETCH_DISTANCE = 16
+
+
 @numba.njit(cache=True)
 def _link_forest_edges(ends_u, ends_v, size, link_parent, link_rank, closes_cycle):
     """Link the listed edges into a union-by-size tree in key order; count the links.
@@ -100,7 +107,11 @@ def _link_forest_edges(ends_u, ends_v, size, link_parent, link_rank, closes_cycl
     already share a root closes a cycle (Shou and He, section 2.4) and is flagged.
     """
     links = 0
+    ahead = len(ends_u) - LINK_PREFETCH_DISTANCE
     for rank in range(len(ends_u)):
+        if rank < ahead:  # the parents at a later edge's ends, read while this one links
+            prefetch(link_parent, ends_u[rank + LINK_PREFETCH_DISTANCE])
+            prefetch(link_parent, ends_v[rank + LINK_PREFETCH_DISTANCE])
         ru = _climb_to_root(link_parent, ends_u[rank])
         rv = _climb_to_root(link_parent, ends_v[rank])
         if ru == rv:
