@@ -42,6 +42,7 @@ with HostShare(channel, directory) as host:
                    f"{name}: a read-only map of the holder's file if large, else a copy")
         host.host.comm.Barrier()  # the holder has unlinked it
         expect(os.listdir(directory) == [], f"no file left behind after {name}")
+        host.host.comm.Barrier()  # every rank has looked before the holder writes the next file
     gathered = host.gathered(np.array([channel.rank, -channel.rank], dtype=np.int64))
     if host.holder:
         expect(sorted(gathered.tolist()) == sorted(
